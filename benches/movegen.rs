@@ -1,0 +1,17 @@
+use baroque::rules::{Position, Preset, Rules};
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+
+fn bench(c: &mut Criterion) {
+    let rules = Rules::preset(Preset::Vchess);
+    let start = Position::start(rules);
+    c.bench_function("legal moves, start", |b| {
+        b.iter(|| black_box(&start).legal_moves().len())
+    });
+    c.bench_function("perft 3, start, vchess", |b| {
+        b.iter(|| baroque::rules::perft::perft(black_box(&start), 3))
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,7 @@
+//! `baroque`: verifies positions and puzzles of Baroque chess (Ultima) and Rococo.
+//!
+//! Layers, each depending only on the ones before it: [`rules`] (the engine) and the command line
+//! ([`cli`]).
+
+pub mod cli;
+pub mod rules;

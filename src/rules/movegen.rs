@@ -1,0 +1,308 @@
+//! Move generation for Baroque: every piece with every capture kind.
+//!
+//! Pseudo-legal moves are generated per piece; a move is legal when it does not leave the mover's
+//! King capturable ([`super::attacks::capturable`]). The generator writes into a caller-owned
+//! `Vec<Move>` that is cleared, not reallocated, so the search path does not allocate once the
+//! buffers have grown.
+
+use super::attacks::capturable;
+use super::bitset::BitSet;
+use super::freeze::frozen;
+use super::geometry::{is_orthogonal, opposite, Dir, Geometry, ALL_DIRS, NO_SQUARE, ORTHOGONAL};
+use super::piece::Role;
+use super::position::{Bits, Move, MoveKind, Position, G8};
+use super::ruleset::Leaper;
+
+/// A list of moves (a reused buffer).
+pub type MoveList = Vec<Move>;
+
+/// What the moving side needs to know while generating.
+struct Ctx {
+    occ: Bits,
+    empty: Bits,
+    king: Option<u8>,
+    single: bool,
+}
+
+impl Position {
+    /// Every legal move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut v = Vec::with_capacity(64);
+        self.generate_legal(&mut v);
+        v
+    }
+
+    /// Writes every legal move into `out` (cleared first).
+    pub fn generate_legal(&self, out: &mut MoveList) {
+        out.clear();
+        self.generate_pseudo(self.movers(), out);
+        self.generate_suicides(out);
+        out.retain(|m| self.is_safe(m));
+    }
+
+    /// The number of legal moves (perft's last ply).
+    pub fn count_legal(&self, buf: &mut MoveList) -> u64 {
+        buf.clear();
+        self.generate_pseudo(self.movers(), buf);
+        self.generate_suicides(buf);
+        buf.iter().filter(|m| self.is_safe(m)).count() as u64
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(&self) -> bool {
+        let mut buf = Vec::with_capacity(64);
+        self.generate_pseudo(self.movers(), &mut buf);
+        self.generate_suicides(&mut buf);
+        buf.iter().any(|m| self.is_safe(m))
+    }
+
+    /// The pieces of the side to move that are not frozen.
+    #[inline]
+    pub fn movers(&self) -> Bits {
+        self.board.by_color(self.turn) & !frozen(&self.board, self.turn, self.rules.freezing())
+    }
+
+    /// Whether a pseudo-legal move leaves the mover's King safe.
+    #[inline]
+    pub fn is_safe(&self, mv: &Move) -> bool {
+        let us = self.turn;
+        let mut b = self.board;
+        if mv.captures != 0 {
+            b.remove_all(us.other(), mv.captures);
+        }
+        match mv.kind {
+            MoveKind::Normal => b.shift(us, mv.role, mv.from, mv.to),
+            MoveKind::Suicide => b.toggle(mv.from, super::piece::Piece::new(us, mv.role)),
+        }
+        match b.king(us) {
+            Some(k) => !capturable(&b, k, us.other(), &self.rules),
+            None => true,
+        }
+    }
+
+    /// Whether a move (of any origin) is legal here: the single-move legality check.
+    pub fn is_legal(&self, mv: &Move) -> bool {
+        let mut buf = Vec::new();
+        self.generate_pseudo_from(mv.from, &mut buf);
+        buf.iter().any(|m| m == mv) && self.is_safe(mv)
+    }
+
+    /// Pseudo-legal moves of the piece on `from` (of the side to move), frozen or not, suicides of
+    /// frozen pieces included when the rules allow them.
+    pub fn generate_pseudo_from(&self, from: u8, out: &mut MoveList) {
+        out.clear();
+        if !self.board.by_color(self.turn).has(from) {
+            return;
+        }
+        let movers = self.movers();
+        if movers.has(from) {
+            self.generate_pseudo(Bits::bit(from), out);
+        } else {
+            self.generate_suicides(out);
+            out.retain(|m| m.from == from);
+        }
+    }
+
+    /// Pseudo-legal moves of the piece on `from` as if it were not frozen (for error messages).
+    pub(crate) fn generate_ignoring_freeze(&self, from: u8, out: &mut MoveList) {
+        out.clear();
+        if self.board.by_color(self.turn).has(from) {
+            self.generate_pseudo(Bits::bit(from), out);
+        }
+    }
+
+    fn generate_suicides(&self, out: &mut MoveList) {
+        if !self.rules.suicide {
+            return;
+        }
+        let us = self.turn;
+        let stuck = self.board.by_color(us)
+            & frozen(&self.board, us, self.rules.freezing())
+            & !self.board.by_role(Role::King);
+        for s in stuck.squares() {
+            if let Some(role) = self.board.role_at(s) {
+                out.push(Move {
+                    from: s,
+                    to: s,
+                    role,
+                    kind: MoveKind::Suicide,
+                    captures: 0,
+                });
+            }
+        }
+    }
+
+    /// Pseudo-legal normal moves of the pieces of the side to move in `movers`.
+    fn generate_pseudo(&self, movers: Bits, out: &mut MoveList) {
+        let b = &self.board;
+        let us = self.turn;
+        let ours = b.by_color(us);
+        let theirs = b.by_color(us.other());
+        let occ = ours | theirs;
+        let cx = Ctx {
+            occ,
+            empty: !occ,
+            king: b.king(us),
+            single: self.rules.leaper == Leaper::Single,
+        };
+        let t = G8::t();
+        let m = movers & ours;
+
+        for s in (m & b.by_role(Role::King)).squares() {
+            for to in (t.neighbours[s as usize] & !ours).squares() {
+                push(out, s, to, Role::King, Bits::bit(to) & theirs);
+            }
+        }
+        for s in (m & b.by_role(Role::Pawn)).squares() {
+            for d in ORTHOGONAL {
+                for to in (G8::slide(s, d, occ) & cx.empty).squares() {
+                    let after = ours ^ Bits::bit(s) ^ Bits::bit(to);
+                    let caps = pincer(to, d, theirs, after);
+                    push(out, s, to, Role::Pawn, caps);
+                }
+            }
+        }
+        for s in (m & b.by_role(Role::Withdrawer)).squares() {
+            for d in ALL_DIRS {
+                let behind = t.step[opposite(d)][s as usize];
+                let caps = if behind != NO_SQUARE {
+                    Bits::bit(behind) & theirs
+                } else {
+                    0
+                };
+                for to in (G8::slide(s, d, occ) & cx.empty).squares() {
+                    push(out, s, to, Role::Withdrawer, caps);
+                }
+            }
+        }
+        for s in (m & b.by_role(Role::LongLeaper)).squares() {
+            for d in ALL_DIRS {
+                leaps(&cx, s, d, theirs, |to, caps| {
+                    push(out, s, to, Role::LongLeaper, caps)
+                });
+            }
+        }
+        for s in (m & b.by_role(Role::Coordinator)).squares() {
+            for to in (G8::queen_reach(s, occ) & cx.empty).squares() {
+                let caps = coordination(to, cx.king) & theirs;
+                push(out, s, to, Role::Coordinator, caps);
+            }
+        }
+        for s in (m & b.by_role(Role::Immobilizer)).squares() {
+            for to in (G8::queen_reach(s, occ) & cx.empty).squares() {
+                push(out, s, to, Role::Immobilizer, 0);
+            }
+        }
+        let chameleons = m & b.by_role(Role::Chameleon);
+        if chameleons.any() {
+            let their = |r: Role| b.pieces(us.other(), r);
+            let (e_withdrawers, e_leapers, e_pawns, e_coords) = (
+                their(Role::Withdrawer),
+                their(Role::LongLeaper),
+                their(Role::Pawn),
+                their(Role::Coordinator),
+            );
+            let combines = self.rules.chameleon_combines();
+            for s in chameleons.squares() {
+                for d in ALL_DIRS {
+                    let behind = t.step[opposite(d)][s as usize];
+                    let withdraw = if behind != NO_SQUARE {
+                        Bits::bit(behind) & e_withdrawers
+                    } else {
+                        0
+                    };
+                    leaps(&cx, s, d, e_leapers, |to, leapt| {
+                        let caps = if leapt != 0 && !combines {
+                            leapt
+                        } else {
+                            let after = ours ^ Bits::bit(s) ^ Bits::bit(to);
+                            let pinced = if is_orthogonal(d) {
+                                pincer(to, d, e_pawns, after)
+                            } else {
+                                0
+                            };
+                            leapt | withdraw | pinced | (coordination(to, cx.king) & e_coords)
+                        };
+                        push(out, s, to, Role::Chameleon, caps);
+                    });
+                }
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn push(out: &mut MoveList, from: u8, to: u8, role: Role, captures: Bits) {
+    out.push(Move {
+        from,
+        to,
+        role,
+        kind: MoveKind::Normal,
+        captures,
+    });
+}
+
+/// Custodian capture by a piece arriving on `to` by a move in direction `d`: every piece of
+/// `victims` orthogonally next to `to` with a piece of `partners` right beyond it.
+#[inline(always)]
+fn pincer(to: u8, d: Dir, victims: Bits, partners: Bits) -> Bits {
+    let t = G8::t();
+    let mut caps = 0;
+    for e in ORTHOGONAL {
+        if e == opposite(d) {
+            continue; // the square the piece came through is empty
+        }
+        let n = t.step[e][to as usize];
+        if n != NO_SQUARE && victims.has(n) {
+            let beyond = t.step[e][n as usize];
+            if beyond != NO_SQUARE && partners.has(beyond) {
+                caps |= Bits::bit(n);
+            }
+        }
+    }
+    caps
+}
+
+/// The two squares a Coordinator arriving on `to` captures on: where its file meets its King's rank
+/// and its rank meets its King's file.
+#[inline(always)]
+fn coordination(to: u8, king: Option<u8>) -> Bits {
+    match king {
+        Some(k) => {
+            Bits::bit(G8::square(G8::file_of(to), G8::rank_of(k)))
+                | Bits::bit(G8::square(G8::file_of(k), G8::rank_of(to)))
+        }
+        None => 0,
+    }
+}
+
+/// Walks a queen line from `s` in direction `d`, jumping pieces of `jumpable` (each followed by an
+/// empty square), and calls `land` with every empty square reached and the pieces jumped so far.
+/// Under `leaper: single` a leap takes only the first piece and lands right behind it.
+#[inline(always)]
+fn leaps(cx: &Ctx, s: u8, d: Dir, jumpable: Bits, mut land: impl FnMut(u8, Bits)) {
+    let t = G8::t();
+    let mut cur = s;
+    let mut caps: Bits = 0;
+    loop {
+        let reach = G8::slide(cur, d, cx.occ);
+        for to in (reach & cx.empty).squares() {
+            land(to, caps);
+        }
+        let blockers = reach & cx.occ;
+        if blockers == 0 {
+            return;
+        }
+        let q = blockers.lowest(); // a slide holds at most one blocker
+        let beyond = t.step[d][q as usize];
+        if !jumpable.has(q) || beyond == NO_SQUARE || cx.occ.has(beyond) {
+            return;
+        }
+        caps |= Bits::bit(q);
+        if cx.single {
+            land(beyond, caps);
+            return;
+        }
+        cur = q;
+    }
+}
