@@ -32,6 +32,16 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Verifies files of diagram cases (the format of fixtures/README.md): a line per case, and a
+    /// non-zero exit when any case fails.
+    Check {
+        /// Case files, or directories whose `*.json` files are case files.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Print one JSON object per case instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs a parsed command line.
@@ -44,6 +54,58 @@ pub fn run(cli: Cli) -> ExitCode {
             divide,
             json,
         } => run_perft(&fen, depth, &rules, divide, json),
+        Command::Check { files, json } => run_check(&files, json),
+    }
+}
+
+fn run_check(paths: &[std::path::PathBuf], json: bool) -> ExitCode {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            match crate::cases::files_in(p) {
+                Ok(v) => files.extend(v),
+                Err(e) => return fail(e),
+            }
+        } else {
+            files.push(p.clone());
+        }
+    }
+    let (mut passed, mut failed, mut unreadable) = (0, 0, 0);
+    for path in &files {
+        let file = match crate::cases::read_file(path) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("error: {e}");
+                unreadable += 1;
+                continue;
+            }
+        };
+        for case in &file.cases {
+            let outcome = case.verify(file.game);
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({"file": path.display().to_string(), "id": outcome.id, "ok": outcome.ok(), "problems": outcome.problems, "last_move": outcome.last_move})
+                );
+            } else if outcome.ok() {
+                println!("ok   {}", case.id);
+            } else {
+                println!("FAIL {}: {}", case.id, outcome.problems.join("; "));
+            }
+            if outcome.ok() {
+                passed += 1;
+            } else {
+                failed += 1;
+            }
+        }
+    }
+    if !json {
+        println!("{passed} passed, {failed} failed");
+    }
+    if failed > 0 || unreadable > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

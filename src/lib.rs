@@ -3,5 +3,6 @@
 //! Layers, each depending only on the ones before it: [`rules`] (the engine) and the command line
 //! ([`cli`]).
 
+pub mod cases;
 pub mod cli;
 pub mod rules;

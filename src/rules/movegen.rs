@@ -203,6 +203,7 @@ impl Position {
                 their(Role::Coordinator),
             );
             let combines = self.rules.chameleon_combines();
+            let e_king = their(Role::King);
             for s in chameleons.squares() {
                 for d in ALL_DIRS {
                     let behind = t.step[opposite(d)][s as usize];
@@ -225,6 +226,11 @@ impl Position {
                         };
                         push(out, s, to, Role::Chameleon, caps);
                     });
+                    // The King is taken the King's way: by stepping onto it.
+                    let k = t.step[d][s as usize];
+                    if k != NO_SQUARE && e_king.has(k) {
+                        push(out, s, k, Role::Chameleon, Bits::bit(k));
+                    }
                 }
             }
         }
