@@ -32,6 +32,16 @@ impl Position {
         v
     }
 
+    /// Every pseudo-legal move: moves of unfrozen pieces (and suicides, when on) whether or not they
+    /// leave the mover's King capturable. A move that captures the enemy King is among them when the
+    /// position allows one.
+    pub fn pseudo_legal_moves(&self) -> MoveList {
+        let mut v = Vec::with_capacity(64);
+        self.generate_pseudo(self.movers(), &mut v);
+        self.generate_suicides(&mut v);
+        v
+    }
+
     /// Writes every legal move into `out` (cleared first).
     pub fn generate_legal(&self, out: &mut MoveList) {
         out.clear();

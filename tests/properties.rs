@@ -1,0 +1,211 @@
+//! Property tests of the rules engine over random positions of every rule set.
+
+use baroque::rules::{
+    BitSet, Board, Board8, Color, Letters, Move, Piece, Position, Preset, Role, Rules,
+};
+use proptest::prelude::*;
+
+fn rules_strategy() -> impl Strategy<Value = Rules> {
+    (0usize..3, any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(p, single, suicide, loss)| {
+        let mut r = Rules::preset(Preset::ALL[p]);
+        if single {
+            r.set_option("leaper", "single").unwrap();
+        }
+        if suicide {
+            r.set_option("suicide", "on").unwrap();
+        }
+        if loss {
+            r.set_option("stalemate", "loss").unwrap();
+        }
+        r
+    })
+}
+
+/// A random placement: up to one King per side, any other pieces, weighted towards the pieces whose
+/// interactions are rich (Immobilizers, Chameleons).
+fn board_strategy() -> impl Strategy<Value = (Board<Board8>, Color)> {
+    let piece = (0usize..14, any::<bool>());
+    (
+        prop::collection::vec((0u8..64, piece), 2..28),
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        0u8..64,
+        0u8..64,
+    )
+        .prop_map(|(cells, black, wk, bk, wks, bks)| {
+            let mut b = Board::<Board8>::empty();
+            let mut used = 0u64;
+            for (sq, c) in [(wks, Color::White), (bks, Color::Black)]
+                .into_iter()
+                .zip([wk, bk])
+                .filter_map(|(x, keep)| keep.then_some(x))
+            {
+                if !used.has(sq) {
+                    b.put(sq, Piece::new(c, Role::King));
+                    used |= 1 << sq;
+                }
+            }
+            for (sq, (kind, white)) in cells {
+                if used.has(sq) {
+                    continue;
+                }
+                let role = [
+                    Role::Pawn,
+                    Role::Pawn,
+                    Role::Pawn,
+                    Role::Withdrawer,
+                    Role::LongLeaper,
+                    Role::LongLeaper,
+                    Role::Coordinator,
+                    Role::Immobilizer,
+                    Role::Immobilizer,
+                    Role::Chameleon,
+                    Role::Chameleon,
+                    Role::Withdrawer,
+                    Role::Coordinator,
+                    Role::Pawn,
+                ][kind];
+                let color = if white { Color::White } else { Color::Black };
+                b.put(sq, Piece::new(color, role));
+                used |= 1 << sq;
+            }
+            (b, if black { Color::Black } else { Color::White })
+        })
+}
+
+/// A position that can arise (no validation error), under random rules.
+fn position_strategy() -> impl Strategy<Value = Position> {
+    (board_strategy(), rules_strategy())
+        .prop_map(|((b, turn), rules)| Position::from_board(b, turn, rules))
+        .prop_filter("the position must be valid", |p| {
+            p.validate().iter().all(|problem| !problem.error)
+        })
+}
+
+/// A position reached by random legal moves from the start.
+fn playout_strategy() -> impl Strategy<Value = Position> {
+    (rules_strategy(), prop::collection::vec(any::<u16>(), 0..40)).prop_map(|(rules, picks)| {
+        let mut pos = Position::start(rules);
+        for pick in picks {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.after(&moves[pick as usize % moves.len()]);
+        }
+        pos
+    })
+}
+
+fn any_position() -> impl Strategy<Value = Position> {
+    prop_oneof![position_strategy(), playout_strategy()]
+}
+
+/// The oracle for check, independent of the backwards King test: does any pseudo-legal move of the
+/// side to move capture the other side's King?
+fn opponent_king_capturable_by_moves(pos: &Position) -> bool {
+    match pos.board().king(pos.turn().other()) {
+        Some(k) => pos.pseudo_legal_moves().iter().any(|m| m.captures.has(k)),
+        None => false,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    #[test]
+    fn fen_round_trips_in_both_letter_sets(pos in any_position()) {
+        for letters in [Letters::Chess, Letters::Baroque] {
+            let text = pos.fen(letters);
+            let back = Position::from_fen(&text, *pos.rules()).unwrap();
+            prop_assert_eq!(back, pos, "{}", text);
+            prop_assert_eq!(back.hash(), pos.hash());
+        }
+    }
+
+    #[test]
+    fn legal_moves_are_exactly_the_pseudo_moves_that_leave_the_king_safe(pos in any_position()) {
+        let legal = pos.legal_moves();
+        for m in pos.pseudo_legal_moves() {
+            let after = pos.after(&m);
+            let exposed = opponent_king_capturable_by_moves(&after);
+            prop_assert_eq!(legal.contains(&m), !exposed,
+                "{} {:?} in {}", pos.move_name(&m, Letters::Chess), m, pos.fen(Letters::Chess));
+            // The backwards test agrees with the move-based oracle.
+            prop_assert_eq!(after.king_capturable(pos.turn()), exposed);
+        }
+        // Check as reported agrees with the oracle too.
+        let flipped = Position::from_board(*pos.board(), pos.turn().other(), *pos.rules());
+        prop_assert_eq!(pos.is_check(), opponent_king_capturable_by_moves(&flipped));
+    }
+
+    #[test]
+    fn play_then_unplay_restores_the_position(pos in any_position()) {
+        for m in pos.legal_moves() {
+            let mut p = pos;
+            let undo = p.play(&m);
+            prop_assert_eq!(p, pos.after(&m));
+            p.unplay(&m, undo);
+            prop_assert_eq!(p, pos);
+        }
+    }
+
+    #[test]
+    fn single_move_legality_agrees_with_the_list(pos in any_position(), from in 0u8..64, to in 0u8..64) {
+        let legal = pos.legal_moves();
+        for m in pos.pseudo_legal_moves() {
+            prop_assert_eq!(pos.is_legal(&m), legal.contains(&m));
+        }
+        // Made-up moves are legal only when listed.
+        for role in Role::BAROQUE {
+            let m = Move { from, to, role, kind: baroque::rules::MoveKind::Normal, captures: 0 };
+            prop_assert_eq!(pos.is_legal(&m), legal.contains(&m));
+        }
+    }
+
+    #[test]
+    fn every_legal_move_reads_back_from_its_names(pos in any_position()) {
+        for m in pos.legal_moves() {
+            for letters in [Letters::Chess, Letters::Baroque] {
+                let name = pos.move_name(&m, letters);
+                prop_assert_eq!(pos.parse_move(&name), Ok(m), "{}", name);
+            }
+            prop_assert_eq!(pos.parse_move(&m.uci()), Ok(m));
+        }
+    }
+
+    #[test]
+    fn hash_matches_a_fresh_board(pos in any_position()) {
+        let mut fresh = Board::<Board8>::empty();
+        for (sq, p) in pos.board().iter() {
+            fresh.put(sq, p);
+        }
+        prop_assert_eq!(fresh.hash(), pos.board().hash());
+    }
+
+    #[test]
+    fn fen_parser_never_panics(s in "[rnbkqpmwlcixRNBKQPMWLCIX1-9/ wb0-9]{0,80}") {
+        let _ = Position::from_fen(&s, Rules::default());
+    }
+
+    #[test]
+    fn move_parser_never_panics(pos in playout_strategy(), s in "[0-9.]{0,3}[KPQNRMBWLCIXZ]?[a-j]?[0-9]{0,2}[-x:]?[a-j]?[0-9]{0,3}[-x]?[a-i]?[0-9]?[+#!?]?") {
+        let _ = pos.parse_move(&s);
+    }
+
+    #[test]
+    fn status_agrees_with_the_move_list(pos in any_position()) {
+        use baroque::rules::Status;
+        let n = pos.legal_moves().len();
+        let st = pos.status();
+        let check = pos.is_check();
+        prop_assert_eq!(st, match (check, n) {
+            (true, 0) => Status::Checkmate,
+            (false, 0) => Status::Stalemate,
+            (true, _) => Status::Check,
+            (false, _) => Status::Ongoing,
+        });
+        prop_assert_eq!(pos.has_legal_move(), n > 0);
+    }
+}
