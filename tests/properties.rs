@@ -6,19 +6,21 @@ use baroque::rules::{
 use proptest::prelude::*;
 
 fn rules_strategy() -> impl Strategy<Value = Rules> {
-    (0usize..3, any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(p, single, suicide, loss)| {
-        let mut r = Rules::preset(Preset::ALL[p]);
-        if single {
-            r.set_option("leaper", "single").unwrap();
-        }
-        if suicide {
-            r.set_option("suicide", "on").unwrap();
-        }
-        if loss {
-            r.set_option("stalemate", "loss").unwrap();
-        }
-        r
-    })
+    (0usize..3, any::<bool>(), any::<bool>(), any::<bool>()).prop_map(
+        |(p, single, suicide, loss)| {
+            let mut r = Rules::preset(Preset::ALL[p]);
+            if single {
+                r.set_option("leaper", "single").unwrap();
+            }
+            if suicide {
+                r.set_option("suicide", "on").unwrap();
+            }
+            if loss {
+                r.set_option("stalemate", "loss").unwrap();
+            }
+            r
+        },
+    )
 }
 
 /// A random placement: up to one King per side, any other pieces, weighted towards the pieces whose
@@ -112,7 +114,11 @@ fn opponent_king_capturable_by_moves(pos: &Position) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+    // 600 cases each by default; set PROPTEST_CASES for a longer run.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(600),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn fen_round_trips_in_both_letter_sets(pos in any_position()) {

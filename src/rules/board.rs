@@ -163,6 +163,21 @@ impl<G: Geometry> Board<G> {
         }
     }
 
+    /// Plays a move's changes on the sets alone, leaving the hash stale: for trial positions that
+    /// are tested and thrown away.
+    #[inline(always)]
+    pub(crate) fn trial_move(&mut self, c: Color, r: Role, from: u8, to: u8, captures: G::B) {
+        if captures.any() {
+            for role in &mut self.roles {
+                *role &= !captures;
+            }
+            self.colors[c.other().index()] &= !captures;
+        }
+        let b = G::B::bit(from) | G::B::bit(to);
+        self.roles[r.index()] ^= b;
+        self.colors[c.index()] ^= b;
+    }
+
     /// Every piece on the board with its square, lowest square first.
     pub fn iter(&self) -> impl Iterator<Item = (u8, Piece)> + '_ {
         self.occupied()

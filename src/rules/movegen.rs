@@ -13,6 +13,21 @@ use super::piece::Role;
 use super::position::{Bits, Move, MoveKind, Position, G8};
 use super::ruleset::Leaper;
 
+/// A quick test that a move keeps the mover's King safe (see [`Position::guard`]).
+struct Guard {
+    relevant: Bits,
+}
+
+impl Guard {
+    /// True when the move surely keeps the King safe; false when it must be tested.
+    #[inline(always)]
+    fn passes(&self, m: &Move) -> bool {
+        let touched = Bits::bit(m.from) | Bits::bit(m.to) | m.captures;
+        touched & self.relevant == 0
+            && !matches!(m.role, Role::King | Role::Immobilizer | Role::Chameleon)
+    }
+}
+
 /// A list of moves (a reused buffer).
 pub type MoveList = Vec<Move>;
 
@@ -47,7 +62,8 @@ impl Position {
         out.clear();
         self.generate_pseudo(self.movers(), out);
         self.generate_suicides(out);
-        out.retain(|m| self.is_safe(m));
+        let guard = self.guard();
+        out.retain(|m| guard.passes(m) || self.is_safe(m));
     }
 
     /// The number of legal moves (perft's last ply).
@@ -55,7 +71,10 @@ impl Position {
         buf.clear();
         self.generate_pseudo(self.movers(), buf);
         self.generate_suicides(buf);
-        buf.iter().filter(|m| self.is_safe(m)).count() as u64
+        let guard = self.guard();
+        buf.iter()
+            .filter(|m| guard.passes(m) || self.is_safe(m))
+            .count() as u64
     }
 
     /// Whether the side to move has any legal move.
@@ -63,7 +82,53 @@ impl Position {
         let mut buf = Vec::with_capacity(64);
         self.generate_pseudo(self.movers(), &mut buf);
         self.generate_suicides(&mut buf);
-        buf.iter().any(|m| self.is_safe(m))
+        let guard = self.guard();
+        buf.iter().any(|m| guard.passes(m) || self.is_safe(m))
+    }
+
+    /// The squares where a move of ours could change whether our King can be captured.
+    ///
+    /// When our King is safe now, a move that changes occupancy only off these squares, moves neither
+    /// the King nor a piece that freezes (Immobilizer, Chameleon), keeps it safe: the enemy pieces'
+    /// freezing is unchanged (captures only freeze more), and each capture kind depends only on
+    /// squares of the set: the King's neighbours and its eight lines (King, Chameleon, Withdrawer,
+    /// Long Leaper), and, for each side of the King with an enemy piece opposite, the rank and file
+    /// of the square a Pawn would arrive on. A live enemy Coordinator whose King shares a line with
+    /// ours can reach from anywhere, so then every move is tested.
+    fn guard(&self) -> Guard {
+        let every = Guard { relevant: !0 };
+        let us = self.turn;
+        let them = us.other();
+        let Some(k) = self.board.king(us) else {
+            return Guard { relevant: 0 };
+        };
+        let b = &self.board;
+        if b.pieces(them, Role::Coordinator).any() {
+            if let Some(ka) = b.king(them) {
+                if G8::rank_of(ka) == G8::rank_of(k) || G8::file_of(ka) == G8::file_of(k) {
+                    return every;
+                }
+            }
+        }
+        if capturable(b, k, them, &self.rules) {
+            return every;
+        }
+        let t = G8::t();
+        let mut relevant = t.neighbours[k as usize];
+        for d in ALL_DIRS {
+            relevant |= t.ray[d][k as usize];
+        }
+        if b.pieces(them, Role::Pawn).any() {
+            let theirs = b.by_color(them);
+            for d in ORTHOGONAL {
+                let a = t.step[d][k as usize];
+                let far = t.step[opposite(d)][k as usize];
+                if a != NO_SQUARE && far != NO_SQUARE && theirs.has(far) {
+                    relevant |= t.file[G8::file_of(a) as usize] | t.rank[G8::rank_of(a) as usize];
+                }
+            }
+        }
+        Guard { relevant }
     }
 
     /// The pieces of the side to move that are not frozen.
@@ -77,11 +142,8 @@ impl Position {
     pub fn is_safe(&self, mv: &Move) -> bool {
         let us = self.turn;
         let mut b = self.board;
-        if mv.captures != 0 {
-            b.remove_all(us.other(), mv.captures);
-        }
         match mv.kind {
-            MoveKind::Normal => b.shift(us, mv.role, mv.from, mv.to),
+            MoveKind::Normal => b.trial_move(us, mv.role, mv.from, mv.to, mv.captures),
             MoveKind::Suicide => b.toggle(mv.from, super::piece::Piece::new(us, mv.role)),
         }
         match b.king(us) {
