@@ -1,7 +1,7 @@
 //! Diagram cases: the rule diagrams of a document written as data (the format of
 //! `fixtures/README.md`), and their verification with the rules engine.
 
-use crate::rules::{BitSet, Geometry, Letters, Move, Piece, Position, Preset, Rules, Status};
+use crate::rules::{Letters, Move, Position, Preset, Rules, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -68,28 +68,11 @@ impl RulesSpec {
     }
 }
 
-/// A piece on a square, as `{"square": "d3", "piece": "q"}` (chess-style letter, upper case White).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SquarePiece {
-    pub square: String,
-    pub piece: String,
-}
-
-impl SquarePiece {
-    pub fn new(square: u8, piece: Piece) -> SquarePiece {
-        SquarePiece {
-            square: crate::rules::Board8::name(square),
-            piece: piece.letter(Letters::Chess).to_string(),
-        }
-    }
-}
+pub use crate::rules::SquarePiece;
 
 /// The pieces on the squares of a set, lowest square first.
 pub fn square_pieces(pos: &Position, set: u64) -> Vec<SquarePiece> {
-    set.squares()
-        .filter_map(|s| pos.board().piece_at(s).map(|p| SquarePiece::new(s, p)))
-        .collect()
+    pos.square_pieces(set)
 }
 
 /// Which game a file's diagrams belong to.

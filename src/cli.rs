@@ -3,6 +3,14 @@
 use crate::rules::{perft, Letters, Position, Rules};
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+
+/// Prints a line to standard output, ignoring a closed pipe (as when piped into `head`).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
 use std::time::Instant;
 
 /// Verifies positions and puzzles of Baroque chess (Ultima).
@@ -32,6 +40,35 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Solves "mate in N" for the side to move: every key, cooks, short solutions, soundness and the
+    /// solution tree.
+    Solve {
+        /// A FEN.
+        fen: String,
+        /// N: the attacker's moves to mate in.
+        n: u32,
+        /// Rule set, as for perft.
+        #[arg(long, default_value = "abbott")]
+        rules: String,
+        /// Node budget.
+        #[arg(long, default_value_t = 50_000_000)]
+        nodes: u64,
+        /// Time budget in milliseconds.
+        #[arg(long, default_value_t = 10_000)]
+        millis: u64,
+        /// Transposition table size in MiB (0: none).
+        #[arg(long, default_value_t = 64)]
+        tt_mib: usize,
+        /// Search threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Most moves in the printed solution tree.
+        #[arg(long, default_value_t = 2000)]
+        max_tree: usize,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Verifies files of diagram cases (the format of fixtures/README.md): a line per case, and a
     /// non-zero exit when any case fails.
     Check {
@@ -55,6 +92,32 @@ pub fn run(cli: Cli) -> ExitCode {
             json,
         } => run_perft(&fen, depth, &rules, divide, json),
         Command::Check { files, json } => run_check(&files, json),
+        Command::Solve {
+            fen,
+            n,
+            rules,
+            nodes,
+            millis,
+            tt_mib,
+            threads,
+            max_tree,
+            json,
+        } => {
+            let mut opts = crate::solver::SolveOptions {
+                mate_in: n,
+                limits: crate::solver::Limits {
+                    nodes,
+                    time: std::time::Duration::from_millis(millis),
+                },
+                table_mib: tt_mib,
+                max_tree_nodes: max_tree,
+                ..Default::default()
+            };
+            if let Some(t) = threads {
+                opts.threads = t;
+            }
+            run_solve(&fen, &rules, &opts, json)
+        }
     }
 }
 
@@ -83,14 +146,14 @@ fn run_check(paths: &[std::path::PathBuf], json: bool) -> ExitCode {
         for case in &file.cases {
             let outcome = case.verify(file.game);
             if json {
-                println!(
+                out!(
                     "{}",
                     serde_json::json!({"file": path.display().to_string(), "id": outcome.id, "ok": outcome.ok(), "problems": outcome.problems, "last_move": outcome.last_move})
                 );
             } else if outcome.ok() {
-                println!("ok   {}", case.id);
+                out!("ok   {}", case.id);
             } else {
-                println!("FAIL {}: {}", case.id, outcome.problems.join("; "));
+                out!("FAIL {}: {}", case.id, outcome.problems.join("; "));
             }
             if outcome.ok() {
                 passed += 1;
@@ -100,7 +163,7 @@ fn run_check(paths: &[std::path::PathBuf], json: bool) -> ExitCode {
         }
     }
     if !json {
-        println!("{passed} passed, {failed} failed");
+        out!("{passed} passed, {failed} failed");
     }
     if failed > 0 || unreadable > 0 {
         ExitCode::from(1)
@@ -156,13 +219,103 @@ fn run_perft(fen: &str, depth: u32, rules: &str, divide: bool, json: bool) -> Ex
             "nodes_per_second": nps.round() as u64,
             "divide": split,
         });
-        println!("{out}");
+        out!("{out}");
     } else {
         for (m, n) in &split {
-            println!("{} {}", pos.move_name(m, Letters::Chess), n);
+            out!("{} {}", pos.move_name(m, Letters::Chess), n);
         }
-        println!("time {:.3} s, {:.0} nodes/s", secs, nps);
-        println!("nodes {nodes}");
+        out!("time {:.3} s, {:.0} nodes/s", secs, nps);
+        out!("nodes {nodes}");
     }
     ExitCode::SUCCESS
+}
+
+fn run_solve(fen: &str, rules: &str, opts: &crate::solver::SolveOptions, json: bool) -> ExitCode {
+    let rules: Rules = match rules.parse() {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let pos = match Position::from_fen_validated(fen, rules) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    if opts.mate_in == 0 || opts.mate_in > crate::solver::MAX_MATE_IN {
+        return fail(format!(
+            "N must be between 1 and {}",
+            crate::solver::MAX_MATE_IN
+        ));
+    }
+    let s = crate::solver::solve(&pos, opts);
+    if json {
+        match serde_json::to_string(&s) {
+            Ok(text) => out!("{text}"),
+            Err(e) => return fail(e),
+        }
+        return ExitCode::SUCCESS;
+    }
+    let names = |v: &[crate::solver::KeyMove]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.iter()
+                .map(|k| format!("{} (#{})", k.info.notation, k.mate_in))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    };
+    out!(
+        "result {}",
+        serde_json::to_value(s.result)
+            .unwrap_or_default()
+            .as_str()
+            .unwrap_or("")
+    );
+    if let Some(m) = s.mate_in {
+        out!("mate_in {m}");
+    }
+    out!(
+        "sound {}",
+        s.sound.map_or("unknown".to_string(), |b| b.to_string())
+    );
+    out!("keys {}", names(&s.keys));
+    out!("cooks {}", names(&s.cooks));
+    out!("short_solutions {}", names(&s.short_solutions));
+    for node in &s.tree {
+        print_tree(node, 0);
+    }
+    if s.tree_truncated {
+        out!("(tree cut at its size or budget limit)");
+    }
+    if s.budget_exhausted {
+        out!(
+            "budget ran out: no mate within {} proven for every first move",
+            s.proven_no_mate_within
+        );
+    }
+    out!("nodes {} millis {}", s.nodes, s.millis);
+    ExitCode::SUCCESS
+}
+
+fn print_tree(node: &crate::solver::tree::AttackNode, depth: usize) {
+    let pad = "  ".repeat(depth * 2);
+    let mark = if node.mates { " mate" } else { "" };
+    out!("{pad}{}{mark}", node.info.notation);
+    if let Some(threat) = &node.threat {
+        let t: Vec<&str> = threat.iter().map(|m| m.notation.as_str()).collect();
+        out!(
+            "{pad}  (threat: {})",
+            if t.is_empty() {
+                "none".into()
+            } else {
+                t.join(", ")
+            }
+        );
+    }
+    for d in &node.defences {
+        let dual = if d.dual { " (dual)" } else { "" };
+        out!("{pad}  ... {}{dual}", d.info.notation);
+        for r in &d.replies {
+            print_tree(r, depth + 1);
+        }
+    }
 }

@@ -6,3 +6,4 @@
 pub mod cases;
 pub mod cli;
 pub mod rules;
+pub mod solver;

@@ -14,6 +14,7 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod report;
 pub mod ruleset;
 
 pub use bitset::BitSet;
@@ -26,4 +27,5 @@ pub use piece::{Color, Letters, Piece, Role};
 pub use position::{
     FenError, Move, MoveKind, Position, PositionError, Problem, Status, Undo, START_FEN,
 };
+pub use report::{MoveInfo, SquarePiece};
 pub use ruleset::{Freezing, Leaper, Preset, Rules, Stalemate};

@@ -307,6 +307,18 @@ impl Position {
         self.plies += 1;
     }
 
+    /// The position with the other side to move, when the side to move is not in check (a "null
+    /// move", used to ask for a puzzle's threat).
+    pub fn null_move(&self) -> Option<Position> {
+        if self.is_check() {
+            return None;
+        }
+        let mut p = *self;
+        p.turn = self.turn.other();
+        p.plies += 1;
+        Some(p)
+    }
+
     /// The position after a move from this position's move list.
     #[inline]
     pub fn after(&self, mv: &Move) -> Position {

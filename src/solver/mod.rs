@@ -1,0 +1,283 @@
+//! Mate-in-N solving with proof of soundness: every key, cooks, short solutions, and the solution tree.
+//!
+//! The stipulation "mate in N" (#N): the side to move forces checkmate with its Nth move at the
+//! latest against every defence. Stalemate is a win only under `stalemate: loss`.
+//!
+//! Method: iterative deepening over n = 1..=N at the root; each first move not yet proven is tried
+//! with a depth-first proof search ([`search`]) sharing a lockless transposition table ([`tt`]).
+//! Root moves are split over the cores with rayon. Every answer is proven: a root move gets its exact
+//! mate length, or is proven not to mate within N, or is left unknown when the budget runs out.
+//!
+//! The rules engine knows nothing of this module; this module knows nothing of the web or the store.
+
+pub mod search;
+pub mod tree;
+pub mod tt;
+
+use crate::rules::{Move, MoveInfo, Position};
+use rayon::prelude::*;
+use search::{Searcher, Stopped};
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use tt::Table;
+
+/// The largest N accepted.
+pub const MAX_MATE_IN: u32 = 12;
+
+/// What a search may spend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Positions visited, all threads together.
+    pub nodes: u64,
+    /// Wall-clock time.
+    pub time: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            nodes: 50_000_000,
+            time: Duration::from_secs(10),
+        }
+    }
+}
+
+/// The budget shared by the threads of one search: a node count, a deadline and a stop flag.
+pub struct Budget {
+    limits: Limits,
+    start: Instant,
+    nodes: AtomicU64,
+    stopped: AtomicBool,
+}
+
+impl Budget {
+    pub fn new(limits: Limits) -> Budget {
+        Budget {
+            limits,
+            start: Instant::now(),
+            nodes: AtomicU64::new(0),
+            stopped: AtomicBool::new(false),
+        }
+    }
+
+    /// Adds `n` visited nodes; false once the budget has run out (then it stays out).
+    pub fn spend(&self, n: u64) -> bool {
+        if self.stopped.load(Ordering::Relaxed) {
+            return false;
+        }
+        let total = self.nodes.fetch_add(n, Ordering::Relaxed) + n;
+        if total > self.limits.nodes || self.start.elapsed() > self.limits.time {
+            self.stopped.store(true, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    pub fn exhausted(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+    }
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
+/// Settings of one solve.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// N of "mate in N" (attacker moves).
+    pub mate_in: u32,
+    pub limits: Limits,
+    /// Transposition table size in MiB (0: no table).
+    pub table_mib: usize,
+    /// Threads for the root split (1: no parallelism).
+    pub threads: usize,
+    /// Most nodes (moves) in the solution tree; the tree says when it was cut.
+    pub max_tree_nodes: usize,
+    /// The intended key, if the puzzle names one: cooks are then the other keys.
+    pub intended_key: Option<Move>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            mate_in: 2,
+            limits: Limits::default(),
+            table_mib: 64,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_tree_nodes: 2_000,
+            intended_key: None,
+        }
+    }
+}
+
+/// The overall answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Some first move forces mate within N.
+    Mate,
+    /// No first move forces mate within N (proven).
+    NoMate,
+    /// The budget ran out before either was proven.
+    Unknown,
+}
+
+/// A first move that forces mate, with its exact length.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KeyMove {
+    #[serde(flatten)]
+    pub info: MoveInfo,
+    /// The number of attacker moves, this one included, of the forced mate.
+    pub mate_in: u32,
+    #[serde(skip)]
+    pub mv: Move,
+}
+
+/// What is known of each first move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RootState {
+    /// Forces mate in exactly this many moves.
+    Mates(u32),
+    /// Proven not to force mate within this many moves.
+    NoMateWithin(u32),
+}
+
+/// A solve's report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Solution {
+    pub result: Outcome,
+    /// The shortest forced mate found (when `result` is `mate`).
+    pub mate_in: Option<u32>,
+    /// Exactly one first move forces mate within N, and it needs all N moves. `None` when unknown.
+    pub sound: Option<bool>,
+    /// Every first move proven to force mate within N, shortest first.
+    pub keys: Vec<KeyMove>,
+    /// Keys that needlessly duplicate the intended (or first) key: other first moves mating in N.
+    pub cooks: Vec<KeyMove>,
+    /// Keys that mate in fewer than N moves.
+    pub short_solutions: Vec<KeyMove>,
+    /// The solution tree of each key (see [`tree`]).
+    pub tree: Vec<tree::AttackNode>,
+    /// Whether the tree was cut at its size limit or by the budget.
+    pub tree_truncated: bool,
+    /// Nodes visited.
+    pub nodes: u64,
+    pub millis: u64,
+    /// Whether the node or time budget ran out.
+    pub budget_exhausted: bool,
+    /// How deep every first move was searched without a mate (the proven part of an unknown result).
+    pub proven_no_mate_within: u32,
+}
+
+/// Solves "mate in N" for the side to move.
+pub fn solve(pos: &Position, opts: &SolveOptions) -> Solution {
+    let budget = Budget::new(opts.limits);
+    let table = Table::new(opts.table_mib);
+    let roots = pos.legal_moves();
+    let mut states: Vec<Option<RootState>> = vec![None; roots.len()];
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.max(1))
+        .build()
+        .ok();
+    let mut completed = 0;
+    for n in 1..=opts.mate_in {
+        let open: Vec<usize> = (0..roots.len())
+            .filter(|&i| !matches!(states[i], Some(RootState::Mates(_))))
+            .collect();
+        let run = |&i: &usize| -> (usize, Result<bool, Stopped>) {
+            let mut s = Searcher::new(&table, &budget);
+            let after = pos.after(&roots[i]);
+            let r = s.tick().and_then(|_| s.defend(&after, n - 1, 1));
+            let _ = s.flush();
+            (i, r)
+        };
+        let results: Vec<_> = match (&pool, opts.threads > 1) {
+            (Some(pool), true) => pool.install(|| open.par_iter().map(run).collect()),
+            _ => open.iter().map(run).collect(),
+        };
+        let mut stopped = false;
+        for (i, r) in results {
+            match r {
+                Ok(true) => states[i] = Some(RootState::Mates(n)),
+                Ok(false) => states[i] = Some(RootState::NoMateWithin(n)),
+                Err(Stopped) => stopped = true,
+            }
+        }
+        if stopped {
+            break;
+        }
+        completed = n;
+    }
+    let mut keys: Vec<KeyMove> = roots
+        .iter()
+        .zip(&states)
+        .filter_map(|(m, s)| match s {
+            Some(RootState::Mates(k)) => Some(KeyMove {
+                info: pos.move_info(m),
+                mate_in: *k,
+                mv: *m,
+            }),
+            _ => None,
+        })
+        .collect();
+    keys.sort_by(|a, b| {
+        a.mate_in
+            .cmp(&b.mate_in)
+            .then_with(|| a.info.notation.cmp(&b.info.notation))
+    });
+    let finished = completed == opts.mate_in;
+    let result = if !keys.is_empty() {
+        Outcome::Mate
+    } else if finished {
+        Outcome::NoMate
+    } else {
+        Outcome::Unknown
+    };
+    let short_solutions: Vec<KeyMove> = keys
+        .iter()
+        .filter(|k| k.mate_in < opts.mate_in)
+        .cloned()
+        .collect();
+    let full: Vec<&KeyMove> = keys.iter().filter(|k| k.mate_in == opts.mate_in).collect();
+    let intended = opts
+        .intended_key
+        .and_then(|m| full.iter().position(|k| k.mv == m))
+        .unwrap_or(0);
+    let cooks: Vec<KeyMove> = full
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != intended)
+        .map(|(_, k)| (*k).clone())
+        .collect();
+    let sound = if finished {
+        Some(keys.len() == 1 && keys[0].mate_in == opts.mate_in)
+    } else {
+        // Two keys, or a short one, settle unsoundness even without finishing.
+        (keys.len() > 1 || !short_solutions.is_empty()).then_some(false)
+    };
+    let mut builder = tree::Builder::new(&table, &budget, opts.max_tree_nodes);
+    let tree: Vec<tree::AttackNode> = keys
+        .iter()
+        .filter_map(|k| builder.attack_node(pos, &k.mv, k.mate_in))
+        .collect();
+    builder.finish();
+    let tree_truncated = builder.truncated || tree.len() < keys.len();
+    Solution {
+        result,
+        mate_in: keys.first().map(|k| k.mate_in),
+        sound,
+        keys,
+        cooks,
+        short_solutions,
+        tree,
+        tree_truncated,
+        nodes: budget.nodes(),
+        millis: budget.elapsed().as_millis() as u64,
+        budget_exhausted: budget.exhausted(),
+        proven_no_mate_within: completed,
+    }
+}

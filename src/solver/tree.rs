@@ -1,0 +1,135 @@
+//! The solution tree: after a key, every defence, and for each defence every attacker move that still
+//! mates in time; a defence answered by more than one such move is marked as a dual.
+
+use super::search::Searcher;
+use super::tt::Table;
+use super::Budget;
+use crate::rules::{Move, MoveInfo, Position};
+use serde::Serialize;
+
+/// An attacker move of the tree.
+#[derive(Clone, Debug, Serialize)]
+pub struct AttackNode {
+    #[serde(flatten)]
+    pub info: MoveInfo,
+    /// The forced mate's length from here, this move included.
+    pub mate_in: u32,
+    /// Whether this move mates (checkmate, or a stalemate that the rules count as a loss).
+    pub mates: bool,
+    /// Attacker moves that would mate in time were the defender allowed to pass ("the threat"); absent
+    /// when the defender is in check (passing is not legal then) or at the mating move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threat: Option<Vec<MoveInfo>>,
+    /// Every defence, with the attacker moves that still mate in time.
+    pub defences: Vec<DefenceNode>,
+}
+
+/// A defender move of the tree.
+#[derive(Clone, Debug, Serialize)]
+pub struct DefenceNode {
+    #[serde(flatten)]
+    pub info: MoveInfo,
+    /// More than one attacker move mates in time after this defence.
+    pub dual: bool,
+    pub replies: Vec<AttackNode>,
+}
+
+/// Builds trees under a node budget (the tree size) and the search budget.
+pub struct Builder<'a> {
+    searcher: Searcher<'a>,
+    max: usize,
+    count: usize,
+    /// Whether something was left out.
+    pub truncated: bool,
+}
+
+impl<'a> Builder<'a> {
+    pub fn new(table: &'a Table, budget: &'a Budget, max: usize) -> Builder<'a> {
+        Builder {
+            searcher: Searcher::new(table, budget),
+            max,
+            count: 0,
+            truncated: false,
+        }
+    }
+
+    /// Adds the builder's uncounted nodes to the budget.
+    pub fn finish(&mut self) {
+        let _ = self.searcher.flush();
+    }
+
+    fn room(&mut self) -> bool {
+        if self.count >= self.max {
+            self.truncated = true;
+            return false;
+        }
+        self.count += 1;
+        true
+    }
+
+    /// The exact mate length (at most `within`) after attacker move `mv` in `pos`, if it mates.
+    fn mate_length(&mut self, pos: &Position, mv: &Move, within: u32) -> Option<u32> {
+        let after = pos.after(mv);
+        for k in 1..=within {
+            match self.searcher.defend(&after, k - 1, 1) {
+                Ok(true) => return Some(k),
+                Ok(false) => {}
+                Err(_) => {
+                    self.truncated = true;
+                    return None;
+                }
+            }
+        }
+        None
+    }
+
+    /// The tree below attacker move `mv` in `pos`, which mates within `within` moves.
+    pub fn attack_node(&mut self, pos: &Position, mv: &Move, within: u32) -> Option<AttackNode> {
+        if !self.room() {
+            return None;
+        }
+        let after = pos.after(mv);
+        let mate_in = self.mate_length(pos, mv, within).unwrap_or(within);
+        let mates = Searcher::defender_lost(&after);
+        let mut node = AttackNode {
+            info: pos.move_info(mv),
+            mate_in,
+            mates,
+            threat: None,
+            defences: Vec::new(),
+        };
+        if mates || within <= 1 {
+            return Some(node);
+        }
+        if let Some(null) = after.null_move() {
+            let mut threat = Vec::new();
+            for m in null.legal_moves() {
+                if self.mate_length(&null, &m, within - 1).is_some() {
+                    threat.push(null.move_info(&m));
+                }
+            }
+            node.threat = Some(threat);
+        }
+        for d in after.legal_moves() {
+            if !self.room() {
+                break;
+            }
+            let after_d = after.after(&d);
+            let mating: Vec<Move> = after_d
+                .legal_moves()
+                .into_iter()
+                .filter(|m| self.mate_length(&after_d, m, within - 1).is_some())
+                .collect();
+            let replies = mating
+                .iter()
+                .filter_map(|m| self.attack_node(&after_d, m, within - 1))
+                .collect();
+            node.defences.push(DefenceNode {
+                info: after.move_info(&d),
+                dual: mating.len() > 1,
+                replies,
+            });
+        }
+        Some(node)
+    }
+}

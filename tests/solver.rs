@@ -1,0 +1,229 @@
+//! The solver against a brute-force minimax, on the documents' diagrams and positions made to have
+//! each property (found by random search, then fixed here; their answers are checked by brute force).
+
+use baroque::rules::{Letters, Position, Rules, Stalemate};
+use baroque::solver::{solve, Limits, Outcome, Solution, SolveOptions};
+use std::time::{Duration, Instant};
+
+/// Brute force: can the side to move force mate within `n` moves? No table, no ordering, no pruning
+/// beyond the short-circuit of "any" and "all".
+fn mates_within(pos: &Position, n: u32) -> bool {
+    n > 0
+        && pos
+            .legal_moves()
+            .iter()
+            .any(|m| all_defences_lose(&pos.after(m), n - 1))
+}
+
+fn all_defences_lose(pos: &Position, n: u32) -> bool {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return pos.is_check() || pos.rules().stalemate == Stalemate::Loss;
+    }
+    n > 0 && moves.iter().all(|d| mates_within(&pos.after(d), n))
+}
+
+/// Every first move that mates within `n`, with its exact length, sorted as the solver sorts.
+fn brute_keys(pos: &Position, n: u32) -> Vec<(String, u32)> {
+    let mut keys: Vec<(String, u32)> = pos
+        .legal_moves()
+        .iter()
+        .filter_map(|m| {
+            let after = pos.after(m);
+            (1..=n)
+                .find(|&k| all_defences_lose(&after, k - 1))
+                .map(|k| (pos.move_name(m, Letters::Chess), k))
+        })
+        .collect();
+    keys.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    keys
+}
+
+fn run(fen: &str, rules: &str, n: u32) -> (Position, Solution) {
+    let pos = Position::from_fen_validated(fen, rules.parse::<Rules>().unwrap()).unwrap();
+    let s = solve(
+        &pos,
+        &SolveOptions {
+            mate_in: n,
+            ..SolveOptions::default()
+        },
+    );
+    (pos, s)
+}
+
+fn keys(s: &Solution) -> Vec<(String, u32)> {
+    s.keys
+        .iter()
+        .map(|k| (k.info.notation.clone(), k.mate_in))
+        .collect()
+}
+
+fn check_against_brute_force(fen: &str, rules: &str, n: u32) -> Solution {
+    let (pos, s) = run(fen, rules, n);
+    assert!(!s.budget_exhausted, "{fen}: budget ran out");
+    assert_eq!(keys(&s), brute_keys(&pos, n), "{fen} under {rules}, #{n}");
+    assert_eq!(
+        s.result,
+        if s.keys.is_empty() {
+            Outcome::NoMate
+        } else {
+            Outcome::Mate
+        }
+    );
+    s
+}
+
+fn names(v: &[baroque::solver::KeyMove]) -> Vec<&str> {
+    v.iter().map(|k| k.info.notation.as_str()).collect()
+}
+
+const KING_DIAGRAM: &str = "8/8/8/4k3/2K2M2/3q4/8/8 w 0";
+const CHAMELEON_DIAGRAM: &str = "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0";
+
+#[test]
+fn king_diagram_is_a_sound_mate_in_one_and_an_unsound_mate_in_two() {
+    let s = check_against_brute_force(KING_DIAGRAM, "abbott", 1);
+    assert_eq!(s.sound, Some(true));
+    assert_eq!(names(&s.keys), vec!["Kc4-d5"]);
+    assert_eq!(s.mate_in, Some(1));
+    assert!(s.tree[0].mates);
+
+    let s = check_against_brute_force(KING_DIAGRAM, "abbott", 2);
+    assert_eq!(s.sound, Some(false));
+    assert_eq!(names(&s.short_solutions), vec!["Kc4-d5"]);
+    assert_eq!(s.mate_in, Some(1));
+}
+
+#[test]
+fn chameleon_diagram_has_one_key_in_two() {
+    let s = check_against_brute_force(CHAMELEON_DIAGRAM, "abbott", 2);
+    assert_eq!(s.sound, Some(true));
+    assert_eq!(names(&s.keys), vec!["Bg6xc6"]);
+    assert_eq!(s.keys[0].info.captures.len(), 7);
+    let tree = &s.tree[0];
+    assert_eq!(tree.mate_in, 2);
+    assert!(!tree.defences.is_empty());
+    // Every defence is answered by at least one mate, and each listed reply mates.
+    for d in &tree.defences {
+        assert!(!d.replies.is_empty(), "{} has no reply", d.info.notation);
+        assert_eq!(d.dual, d.replies.len() > 1);
+        assert!(d.replies.iter().all(|r| r.mates && r.mate_in == 1));
+    }
+    // The key gives check, so there is no threat to ask for.
+    assert!(tree.threat.is_none());
+}
+
+#[test]
+fn a_cooked_mate_in_two() {
+    let s = check_against_brute_force("1k2K3/8/5BQ1/8/8/4P3/8/7N w 0", "abbott", 2);
+    assert_eq!(names(&s.keys), vec!["Bf6-b6", "Bf6-c6"]);
+    assert_eq!(s.sound, Some(false));
+    assert_eq!(names(&s.cooks), vec!["Bf6-c6"]);
+    assert!(s.short_solutions.is_empty());
+}
+
+#[test]
+fn a_sound_mate_in_three_with_a_dual() {
+    let fen = "3K4/8/8/8/6k1/8/3NBM2/8 w 0";
+    let s = check_against_brute_force(fen, "abbott", 3);
+    assert_eq!(s.sound, Some(true));
+    assert_eq!(names(&s.keys), vec!["Be2-e5"]);
+    fn has_dual(n: &baroque::solver::tree::AttackNode) -> bool {
+        n.defences
+            .iter()
+            .any(|d| d.dual || d.replies.iter().any(has_dual))
+    }
+    assert!(has_dual(&s.tree[0]));
+    assert!(!s.tree_truncated);
+}
+
+#[test]
+fn a_stalemate_is_no_mate_unless_the_rules_say_loss() {
+    let fen = "6K1/8/8/3R2R1/3R3k/3n3R/8/1N6 w 0";
+    let s = check_against_brute_force(fen, "abbott", 1);
+    assert_eq!(s.result, Outcome::NoMate);
+    let s = check_against_brute_force(fen, "abbott,stalemate=loss", 1);
+    assert_eq!(s.result, Outcome::Mate);
+    assert_eq!(names(&s.keys), vec!["Nb1xh7"]);
+    assert!(s.tree[0].mates);
+}
+
+#[test]
+fn a_mate_that_needs_the_single_leaper() {
+    let fen = "1N1BP3/8/M2n4/8/4P3/4k3/7K/2M5 w 0";
+    let s = check_against_brute_force(fen, "abbott,leaper=single", 2);
+    assert_eq!(s.sound, Some(true));
+    assert_eq!(names(&s.keys), vec!["Ma6-e2"]);
+    let s = check_against_brute_force(fen, "abbott", 2);
+    assert_eq!(s.result, Outcome::NoMate);
+}
+
+#[test]
+fn sound_under_cambridge_and_cooked_under_abbott() {
+    let fen = "8/6B1/3k4/8/1m6/R1N1MR2/8/2K5 w 0";
+    let s = check_against_brute_force(fen, "cambridge", 2);
+    assert_eq!(s.sound, Some(true));
+    assert_eq!(names(&s.keys), vec!["Me3-e6"]);
+    let s = check_against_brute_force(fen, "abbott", 2);
+    assert_eq!(s.sound, Some(false));
+    assert_eq!(names(&s.keys), vec!["Me3-e5", "Me3-e6"]);
+}
+
+#[test]
+fn results_do_not_depend_on_table_or_threads() {
+    let pos =
+        Position::from_fen_validated("3K4/8/8/8/6k1/8/3NBM2/8 w 0", Rules::default()).unwrap();
+    let mut answers = Vec::new();
+    for (table_mib, threads) in [(0, 1), (16, 1), (16, 2)] {
+        let s = solve(
+            &pos,
+            &SolveOptions {
+                mate_in: 3,
+                table_mib,
+                threads,
+                ..SolveOptions::default()
+            },
+        );
+        answers.push((keys(&s), s.sound));
+    }
+    assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+}
+
+#[test]
+fn a_small_budget_gives_unknown_promptly() {
+    let start = Position::start(Rules::default());
+    let t = Instant::now();
+    let s = solve(
+        &start,
+        &SolveOptions {
+            mate_in: 4,
+            limits: Limits {
+                nodes: u64::MAX,
+                time: Duration::from_millis(100),
+            },
+            ..SolveOptions::default()
+        },
+    );
+    assert_eq!(s.result, Outcome::Unknown);
+    assert!(s.budget_exhausted);
+    assert_eq!(s.sound, None);
+    assert!(
+        t.elapsed() < Duration::from_millis(100 + 2000),
+        "{:?}",
+        t.elapsed()
+    );
+
+    let s = solve(
+        &start,
+        &SolveOptions {
+            mate_in: 3,
+            limits: Limits {
+                nodes: 5_000,
+                time: Duration::from_secs(60),
+            },
+            ..SolveOptions::default()
+        },
+    );
+    assert_eq!(s.result, Outcome::Unknown);
+    assert!(s.nodes < 5_000 + 4 * 1024, "{} nodes", s.nodes);
+}
