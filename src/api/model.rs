@@ -6,9 +6,35 @@
 
 use super::problem::ApiError;
 use crate::rules::{Color, Leaper, MoveErrorKind, Position, Preset, Rules, Stalemate, Status};
-use serde::de::Error as _;
+use serde::de::{Error as _, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
+use std::marker::PhantomData;
 use utoipa::ToSchema;
+
+/// The largest ply count a request's FEN may carry, so that playing moves can never overflow it.
+pub const MAX_PLIES: u32 = 1_000_000_000;
+
+/// A request body that must be a JSON object: serde alone would also read a struct from an array
+/// (`["7k/8/8/8/8/8/8/K7 w 0"]`). Duplicate keys, unknown fields and error positions are reported
+/// as for the struct itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Object<T>(pub T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        d.deserialize_map(ObjectVisitor(PhantomData)).map(Object)
+    }
+}
 
 /// A rule preset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -272,10 +298,21 @@ impl CheckedPosition {
     /// Reads and validates a FEN.
     ///
     /// # Errors
-    /// [`ApiError::InvalidFen`] with the field and position of a syntax error;
+    /// [`ApiError::InvalidFen`] with the field and position of a syntax error (or of a ply count
+    /// above [`MAX_PLIES`]);
     /// [`ApiError::ImpossiblePosition`] listing every problem of a position that cannot arise.
     pub fn parse(fen: &str, rules: Rules) -> Result<CheckedPosition, ApiError> {
         let position = Position::from_fen(fen, rules)?;
+        if position.plies() > MAX_PLIES {
+            let at = crate::rules::fen::split_fields(fen)
+                .get(2)
+                .map_or(1, |&(offset, _)| offset + 1);
+            return Err(ApiError::InvalidFen(crate::rules::ParseFenError::new(
+                crate::rules::FenField::Plies,
+                at,
+                format!("the ply count must be at most {MAX_PLIES}"),
+            )));
+        }
         let problems = position.validate();
         if problems.iter().any(|p| p.error) {
             return Err(crate::rules::PositionError { problems }.into());

@@ -9,7 +9,7 @@ use actix_web::dev::Server;
 use actix_web::http::header;
 use actix_web::middleware::{from_fn, Compress, ErrorHandlers};
 use actix_web::web::{self, Bytes};
-use actix_web::{App, HttpRequest, HttpResponse, HttpServer};
+use actix_web::{guard, App, HttpRequest, HttpResponse, HttpServer};
 use std::io;
 use std::net::{SocketAddr, TcpListener};
 use utoipa_actix_web::AppExt;
@@ -80,8 +80,12 @@ pub fn server(listener: TcpListener, settings: &Settings) -> io::Result<Server> 
             .app_data(web::Data::new(limits))
             .app_data(json)
             .app_data(web::Data::new(text.clone()))
-            .service(web::resource("/openapi.json").route(web::get().to(serve_openapi)))
-            .service(web::resource("/docs").route(web::get().to(docs_redirect)))
+            .service(
+                web::resource("/openapi.json")
+                    .guard(guard::Get())
+                    .to(serve_openapi),
+            )
+            .service(web::resource("/docs").guard(guard::Get()).to(docs_redirect))
             .service(SwaggerUi::new("/docs/{_:.*}").config(Config::new(["/openapi.json"])));
         // Registered after the handlers: a path that exists answers 405 to any other method.
         for (path, allow) in &allowed {

@@ -2,7 +2,7 @@
 
 use crate::api::model::{
     square_pieces, AnalyzeQuery, AnalyzeRequest, AnalyzeResponse, CheckedPosition, GameStatus,
-    LegalMove, ResolvedRules,
+    LegalMove, Object, ResolvedRules,
 };
 use crate::api::problem::{ApiError, Problem};
 use crate::rules::{Letters, Piece, Status};
@@ -28,9 +28,9 @@ use actix_web::{post, web};
 )]
 #[post("/v1/analyze")]
 pub async fn analyze(
-    body: web::Json<AnalyzeRequest>,
+    body: web::Json<Object<AnalyzeRequest>>,
 ) -> Result<web::Json<AnalyzeResponse>, ApiError> {
-    let query = AnalyzeQuery::try_from(body.into_inner())?;
+    let query = AnalyzeQuery::try_from(body.into_inner().0)?;
     let response = web::block(move || analyze_position(&query.position)).await?;
     Ok(web::Json(response))
 }

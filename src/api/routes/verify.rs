@@ -2,8 +2,8 @@
 
 use crate::api::configuration::Limits;
 use crate::api::model::{
-    GameStatus, IllegalMove, ResolvedRules, SquarePiece, VerifiedMove, VerifyQuery, VerifyRequest,
-    VerifyResponse,
+    GameStatus, IllegalMove, Object, ResolvedRules, SquarePiece, VerifiedMove, VerifyQuery,
+    VerifyRequest, VerifyResponse,
 };
 use crate::api::problem::{ApiError, Problem};
 use crate::cases::play_text;
@@ -31,10 +31,10 @@ use actix_web::{post, web};
 )]
 #[post("/v1/verify")]
 pub async fn verify(
-    body: web::Json<VerifyRequest>,
+    body: web::Json<Object<VerifyRequest>>,
     limits: web::Data<Limits>,
 ) -> Result<web::Json<VerifyResponse>, ApiError> {
-    let body = body.into_inner();
+    let body = body.into_inner().0;
     if body.moves.len() > limits.max_moves {
         return Err(ApiError::TooManyMoves {
             count: body.moves.len(),
