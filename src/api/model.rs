@@ -301,6 +301,24 @@ impl CheckedPosition {
     /// [`ApiError::InvalidFen`] with the field and position of a syntax error (or of a ply count
     /// above [`MAX_PLIES`]);
     /// [`ApiError::ImpossiblePosition`] listing every problem of a position that cannot arise.
+    ///
+    /// ```
+    /// use baroque::api::model::CheckedPosition;
+    /// use baroque::rules::Rules;
+    ///
+    /// // The vchess Pawn diagram.
+    /// let ok = CheckedPosition::parse("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", Rules::default());
+    /// assert!(ok.unwrap().warnings.is_empty());
+    ///
+    /// let bad = CheckedPosition::parse("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K8 w 0", Rules::default());
+    /// let problem = bad.unwrap_err().problem();
+    /// assert_eq!((problem.status, problem.field.as_deref(), problem.position), (422, Some("board"), Some(30)));
+    ///
+    /// let two_kings = CheckedPosition::parse("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K6K w 0", Rules::default());
+    /// let problem = two_kings.unwrap_err().problem();
+    /// assert_eq!(problem.problem_type, "/problems/impossible-position");
+    /// assert_eq!(problem.problems.unwrap()[0].code, "two_kings");
+    /// ```
     pub fn parse(fen: &str, rules: Rules) -> Result<CheckedPosition, ApiError> {
         let position = Position::from_fen(fen, rules)?;
         if position.plies() > MAX_PLIES {

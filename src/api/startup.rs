@@ -25,6 +25,15 @@ pub struct Application {
 impl Application {
     /// Binds the listening socket of `settings.addr`.
     ///
+    /// ```
+    /// use baroque::api::{Application, Settings};
+    ///
+    /// let app = Application::build(Settings::for_tests())?; // 127.0.0.1:0
+    /// assert_ne!(app.port(), 0);
+    /// // actix_web::rt::System::new().block_on(app.run_until_stopped())?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    ///
     /// # Errors
     /// When the address does not resolve or cannot be bound.
     pub fn build(settings: Settings) -> io::Result<Application> {
