@@ -1,7 +1,10 @@
 //! The command line: `baroque <subcommand>`.
 
+use crate::api::configuration::DEFAULT_ADDR;
 use crate::rules::{perft, Letters, Position, Rules};
 use clap::{Parser, Subcommand};
+use std::io::{Read, Write};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream, ToSocketAddrs};
 use std::process::ExitCode;
 
 /// Prints a line to standard output, ignoring a closed pipe (as when piped into `head`).
@@ -11,7 +14,7 @@ macro_rules! out {
         let _ = writeln!(std::io::stdout().lock(), $($arg)*);
     }};
 }
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Verifies positions and puzzles of Baroque chess (Ultima).
 #[derive(Parser, Debug)]
@@ -79,6 +82,21 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Runs the HTTP service (endpoints under /v1, docs at /docs/, the OpenAPI document at
+    /// /openapi.json). Every flag can also be set by its environment variable.
+    Serve(crate::api::Settings),
+    /// Prints the OpenAPI document the service serves (`baroque openapi > openapi/openapi.json`).
+    Openapi,
+    /// Asks a running service for GET /health and exits 0 when it answers 200 (the container
+    /// health check; needs no curl).
+    Health {
+        /// The service's address; an unspecified host (0.0.0.0, [::]) means this machine.
+        #[arg(long, env = "BAROQUE_ADDR", default_value = DEFAULT_ADDR, value_name = "HOST:PORT")]
+        addr: String,
+        /// Seconds to wait for the connection and for the answer.
+        #[arg(long, default_value_t = 3)]
+        timeout: u64,
+    },
 }
 
 /// Runs a parsed command line.
@@ -118,7 +136,100 @@ pub fn run(cli: Cli) -> ExitCode {
             }
             run_solve(&fen, &rules, &opts, json)
         }
+        Command::Serve(settings) => run_serve(settings),
+        Command::Openapi => {
+            print!("{}", crate::api::openapi_json());
+            ExitCode::SUCCESS
+        }
+        Command::Health { addr, timeout } => run_health(&addr, Duration::from_secs(timeout.max(1))),
     }
+}
+
+fn run_serve(settings: crate::api::Settings) -> ExitCode {
+    crate::api::telemetry::init(settings.log_format);
+    let app = match crate::api::Application::build(settings.clone()) {
+        Ok(app) => app,
+        Err(e) => return fail(format!("cannot listen on {}: {e}", settings.addr)),
+    };
+    let addr = app
+        .local_addr()
+        .map_or_else(|_| settings.addr.clone(), |a| a.to_string());
+    tracing::info!(
+        addr = %addr,
+        max_body_bytes = settings.max_body_bytes,
+        max_moves = settings.max_moves,
+        "baroque {} listening on http://{addr} (docs at http://{addr}/docs/)",
+        env!("CARGO_PKG_VERSION"),
+    );
+    tracing::info!(
+        db = %settings.db.display(),
+        "puzzle store path; not opened yet: the store arrives with the store endpoints"
+    );
+    match actix_web::rt::System::new().block_on(app.run_until_stopped()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(format!("the server stopped: {e}")),
+    }
+}
+
+/// The address to connect to for a listening address: an unspecified host means loopback.
+fn connect_addr(addr: &str) -> Result<SocketAddr, String> {
+    let mut a = addr
+        .to_socket_addrs()
+        .map_err(|e| format!("{addr}: {e}"))?
+        .next()
+        .ok_or_else(|| format!("{addr} resolves to no address"))?;
+    if a.ip().is_unspecified() {
+        a.set_ip(match a.ip() {
+            IpAddr::V4(_) => IpAddr::V4(Ipv4Addr::LOCALHOST),
+            IpAddr::V6(_) => IpAddr::V6(Ipv6Addr::LOCALHOST),
+        });
+    }
+    Ok(a)
+}
+
+fn run_health(addr: &str, timeout: Duration) -> ExitCode {
+    match health_status(addr, timeout) {
+        Ok((200, body)) => {
+            out!("{}", body.trim());
+            ExitCode::SUCCESS
+        }
+        Ok((status, body)) => {
+            eprintln!("unhealthy: status {status}: {}", body.trim());
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("unhealthy: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// GET /health over a plain TCP connection: the status code and the body.
+fn health_status(addr: &str, timeout: Duration) -> Result<(u16, String), String> {
+    let to = connect_addr(addr)?;
+    let mut stream =
+        TcpStream::connect_timeout(&to, timeout).map_err(|e| format!("connect to {to}: {e}"))?;
+    let io = |e: std::io::Error| format!("{to}: {e}");
+    stream.set_read_timeout(Some(timeout)).map_err(io)?;
+    stream.set_write_timeout(Some(timeout)).map_err(io)?;
+    write!(
+        stream,
+        "GET /health HTTP/1.1\r\nHost: {to}\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
+    )
+    .map_err(io)?;
+    let mut answer = Vec::new();
+    stream
+        .take(64 * 1024)
+        .read_to_end(&mut answer)
+        .map_err(io)?;
+    let text = String::from_utf8_lossy(&answer);
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse::<u16>().ok())
+        .ok_or_else(|| format!("{to} did not answer HTTP"))?;
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    Ok((status, body.to_string()))
 }
 
 fn run_check(paths: &[std::path::PathBuf], json: bool) -> ExitCode {

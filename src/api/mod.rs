@@ -1,0 +1,26 @@
+//! The HTTP service: a thin layer over [`crate::rules`].
+//!
+//! | method | path | what |
+//! |---|---|---|
+//! | `POST` | `/v1/analyze` | a position's legal moves, status and frozen pieces |
+//! | `POST` | `/v1/verify` | plays a list of moves, stopping at the first illegal one |
+//! | `GET` | `/v1/rules` | the rule presets and options |
+//! | `GET` | `/health` | liveness |
+//! | `GET` | `/openapi.json` | the OpenAPI 3.1 document (also committed as `openapi/openapi.json`) |
+//! | `GET` | `/docs/` | Swagger UI, served from the binary |
+//!
+//! Request bodies are parsed at the edge into domain values ([`model`]); every error is an RFC 9457
+//! `application/problem+json` document ([`problem`]). [`startup::Application`] binds the listener
+//! and runs the server; [`configuration::Settings`] holds what flags and environment variables set.
+
+pub mod configuration;
+pub mod model;
+pub mod openapi;
+pub mod problem;
+pub mod routes;
+pub mod startup;
+pub mod telemetry;
+
+pub use configuration::Settings;
+pub use openapi::{openapi, openapi_json};
+pub use startup::Application;

@@ -1,0 +1,582 @@
+//! Request and response bodies, and the parsing that turns requests into domain values.
+//!
+//! Requests refuse unknown fields. A rule set is a preset name or an object of options; a FEN is read
+//! and validated by [`CheckedPosition::parse`], so handlers only ever see positions that can arise.
+//! Examples come from the seed diagrams (fixtures/diagrams/).
+
+use super::problem::ApiError;
+use crate::rules::{Color, Leaper, MoveErrorKind, Position, Preset, Rules, Stalemate, Status};
+use serde::de::{Error as _, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+use std::marker::PhantomData;
+use utoipa::ToSchema;
+
+/// The largest ply count a request's FEN may carry, so that playing moves can never overflow it.
+pub const MAX_PLIES: u32 = 1_000_000_000;
+
+/// A request body that must be a JSON object: serde alone would also read a struct from an array
+/// (`["7k/8/8/8/8/8/8/K7 w 0"]`). Duplicate keys, unknown fields and error positions are reported
+/// as for the struct itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Object<T>(pub T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        d.deserialize_map(ObjectVisitor(PhantomData)).map(Object)
+    }
+}
+
+/// A rule preset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "vchess")]
+pub enum PresetName {
+    /// Abbott's rules as in the Wikipedia article (the default).
+    Abbott,
+    /// The Cambridge variant.
+    Cambridge,
+    /// The rules of the vchess page.
+    Vchess,
+}
+
+impl From<PresetName> for Preset {
+    fn from(p: PresetName) -> Preset {
+        match p {
+            PresetName::Abbott => Preset::Abbott,
+            PresetName::Cambridge => Preset::Cambridge,
+            PresetName::Vchess => Preset::Vchess,
+        }
+    }
+}
+
+impl From<Preset> for PresetName {
+    fn from(p: Preset) -> PresetName {
+        match p {
+            Preset::Abbott => PresetName::Abbott,
+            Preset::Cambridge => PresetName::Cambridge,
+            Preset::Vchess => PresetName::Vchess,
+        }
+    }
+}
+
+/// How far a Long Leaper (and a Chameleon imitating one) leaps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "single")]
+pub enum LeaperOption {
+    /// Several captures in one line (the default).
+    Long,
+    /// Only the first enemy piece, landing right behind it.
+    Single,
+}
+
+/// Whether a frozen piece may remove itself from the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "on")]
+pub enum SuicideOption {
+    On,
+    /// The default.
+    Off,
+}
+
+/// What a side with no legal move gets when it is not in check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "draw")]
+pub enum StalemateOption {
+    /// The default.
+    Draw,
+    /// The side that cannot move loses.
+    Loss,
+}
+
+/// A preset with options; an absent member keeps its default (preset `abbott`, leaper `long`,
+/// suicide `off`, stalemate `draw`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(json!({"preset": "abbott", "suicide": "on"}), json!({"preset": "abbott", "leaper": "single"})))]
+pub struct RuleOptions {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<PresetName>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaper: Option<LeaperOption>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suicide: Option<SuicideOption>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stalemate: Option<StalemateOption>,
+}
+
+/// A rule set: a preset name (`abbott`, `cambridge`, `vchess`), or a preset with options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(untagged)]
+#[schema(examples(json!("vchess"), json!({"preset": "abbott", "suicide": "on"})))]
+pub enum RulesInput {
+    Preset(PresetName),
+    Options(RuleOptions),
+}
+
+impl<'de> Deserialize<'de> for RulesInput {
+    /// A string must be a preset name and an object a [`RuleOptions`]; the error says which.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        match v {
+            serde_json::Value::String(s) => s
+                .parse::<Preset>()
+                .map(|p| RulesInput::Preset(p.into()))
+                .map_err(D::Error::custom),
+            serde_json::Value::Object(_) => serde_json::from_value(v)
+                .map(RulesInput::Options)
+                .map_err(|e| D::Error::custom(format!("in `rules`: {e}"))),
+            _ => Err(D::Error::custom(
+                "`rules` must be a preset name (abbott, cambridge, vchess) or an object with \
+                 `preset`, `leaper`, `suicide` and `stalemate`",
+            )),
+        }
+    }
+}
+
+impl From<RulesInput> for Rules {
+    fn from(r: RulesInput) -> Rules {
+        match r {
+            RulesInput::Preset(p) => Rules::preset(p.into()),
+            RulesInput::Options(o) => {
+                let mut rules = Rules::preset(o.preset.unwrap_or(PresetName::Abbott).into());
+                if let Some(l) = o.leaper {
+                    rules.leaper = match l {
+                        LeaperOption::Long => Leaper::Long,
+                        LeaperOption::Single => Leaper::Single,
+                    };
+                }
+                if let Some(s) = o.suicide {
+                    rules.suicide = s == SuicideOption::On;
+                }
+                if let Some(s) = o.stalemate {
+                    rules.stalemate = match s {
+                        StalemateOption::Draw => Stalemate::Draw,
+                        StalemateOption::Loss => Stalemate::Loss,
+                    };
+                }
+                rules
+            }
+        }
+    }
+}
+
+/// The rule set a response was computed under, every option spelled out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"preset": "vchess", "leaper": "long", "suicide": "off", "stalemate": "draw"})))]
+pub struct ResolvedRules {
+    pub preset: PresetName,
+    pub leaper: LeaperOption,
+    pub suicide: SuicideOption,
+    pub stalemate: StalemateOption,
+}
+
+impl From<&Rules> for ResolvedRules {
+    fn from(r: &Rules) -> ResolvedRules {
+        ResolvedRules {
+            preset: r.preset.into(),
+            leaper: match r.leaper {
+                Leaper::Long => LeaperOption::Long,
+                Leaper::Single => LeaperOption::Single,
+            },
+            suicide: if r.suicide {
+                SuicideOption::On
+            } else {
+                SuicideOption::Off
+            },
+            stalemate: match r.stalemate {
+                Stalemate::Draw => StalemateOption::Draw,
+                Stalemate::Loss => StalemateOption::Loss,
+            },
+        }
+    }
+}
+
+/// The side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "white")]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        match c {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+/// The state of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "checkmate")]
+pub enum GameStatus {
+    /// Not in check, with a legal move.
+    Ongoing,
+    /// In check, with a legal move.
+    Check,
+    /// In check, with no legal move.
+    Checkmate,
+    /// Not in check, with no legal move (a draw, or a loss under `stalemate: loss`).
+    Stalemate,
+}
+
+impl From<Status> for GameStatus {
+    fn from(s: Status) -> GameStatus {
+        match s {
+            Status::Ongoing => GameStatus::Ongoing,
+            Status::Check => GameStatus::Check,
+            Status::Checkmate => GameStatus::Checkmate,
+            Status::Stalemate => GameStatus::Stalemate,
+        }
+    }
+}
+
+/// A piece on a square. The piece is one chess-style letter, upper case for White: K King,
+/// P Pawn (Pincer), Q Withdrawer, N Long Leaper, R Coordinator, M Immobilizer, B Chameleon
+/// (`"q"` is a black Withdrawer).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
+#[schema(examples(json!({"square": "c5", "piece": "n"})))]
+pub struct SquarePiece {
+    #[schema(example = "c5", pattern = "^[a-h][1-8]$")]
+    pub square: String,
+    #[schema(example = "n", pattern = "^[KPQNRMBkpqnrmb]$")]
+    pub piece: String,
+}
+
+impl From<crate::cases::SquarePiece> for SquarePiece {
+    fn from(p: crate::cases::SquarePiece) -> SquarePiece {
+        SquarePiece {
+            square: p.square,
+            piece: p.piece,
+        }
+    }
+}
+
+/// The pieces on a set of squares of a position, lowest square first.
+pub fn square_pieces(pos: &Position, set: u64) -> Vec<SquarePiece> {
+    crate::cases::square_pieces(pos, set)
+        .into_iter()
+        .map(SquarePiece::from)
+        .collect()
+}
+
+/// A remark on a position that does not stop it being analysed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::warning))]
+pub struct Warning {
+    /// `no_king` or `too_many_pieces`.
+    #[schema(example = "no_king")]
+    pub code: String,
+    pub message: String,
+}
+
+/// A position read from a request: its FEN was readable and the position can arise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckedPosition {
+    pub position: Position,
+    pub warnings: Vec<Warning>,
+}
+
+impl CheckedPosition {
+    /// Reads and validates a FEN.
+    ///
+    /// # Errors
+    /// [`ApiError::InvalidFen`] with the field and position of a syntax error (or of a ply count
+    /// above [`MAX_PLIES`]);
+    /// [`ApiError::ImpossiblePosition`] listing every problem of a position that cannot arise.
+    ///
+    /// ```
+    /// use baroque::api::model::CheckedPosition;
+    /// use baroque::rules::Rules;
+    ///
+    /// // The vchess Pawn diagram.
+    /// let ok = CheckedPosition::parse("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", Rules::default());
+    /// assert!(ok.unwrap().warnings.is_empty());
+    ///
+    /// let bad = CheckedPosition::parse("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K8 w 0", Rules::default());
+    /// let problem = bad.unwrap_err().problem();
+    /// assert_eq!((problem.status, problem.field.as_deref(), problem.position), (422, Some("board"), Some(30)));
+    ///
+    /// let two_kings = CheckedPosition::parse("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K6K w 0", Rules::default());
+    /// let problem = two_kings.unwrap_err().problem();
+    /// assert_eq!(problem.problem_type, "/problems/impossible-position");
+    /// assert_eq!(problem.problems.unwrap()[0].code, "two_kings");
+    /// ```
+    pub fn parse(fen: &str, rules: Rules) -> Result<CheckedPosition, ApiError> {
+        let position = Position::from_fen(fen, rules)?;
+        if position.plies() > MAX_PLIES {
+            let at = crate::rules::fen::split_fields(fen)
+                .get(2)
+                .map_or(1, |&(offset, _)| offset + 1);
+            return Err(ApiError::InvalidFen(crate::rules::ParseFenError::new(
+                crate::rules::FenField::Plies,
+                at,
+                format!("the ply count must be at most {MAX_PLIES}"),
+            )));
+        }
+        let problems = position.validate();
+        if problems.iter().any(|p| p.error) {
+            return Err(crate::rules::PositionError { problems }.into());
+        }
+        let warnings = problems
+            .into_iter()
+            .map(|p| Warning {
+                code: p.code.to_string(),
+                message: p.message,
+            })
+            .collect();
+        Ok(CheckedPosition { position, warnings })
+    }
+}
+
+/// `POST /v1/analyze`: a position to analyse.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(json!({"fen": "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", "rules": "vchess"})))]
+pub struct AnalyzeRequest {
+    /// The position: `<board> <w|b> [<plies>]`, pieces in either letter set.
+    #[schema(example = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0")]
+    pub fen: String,
+    /// The rule set (default `abbott`).
+    #[serde(default)]
+    pub rules: Option<RulesInput>,
+}
+
+/// An analyze request parsed: a position that can arise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalyzeQuery {
+    pub position: CheckedPosition,
+}
+
+impl TryFrom<AnalyzeRequest> for AnalyzeQuery {
+    type Error = ApiError;
+    fn try_from(r: AnalyzeRequest) -> Result<AnalyzeQuery, ApiError> {
+        let rules = r.rules.map(Rules::from).unwrap_or_default();
+        Ok(AnalyzeQuery {
+            position: CheckedPosition::parse(&r.fen, rules)?,
+        })
+    }
+}
+
+/// A legal move with what it does.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::legal_move))]
+pub struct LegalMove {
+    /// Canonical notation: piece letter, from-square, `-` or `x` (when it captures), to-square.
+    #[schema(example = "Pc2xc4")]
+    pub notation: String,
+    /// The from and to squares (`d2d8`; a suicide is `c5c5`).
+    #[schema(example = "c2c4")]
+    pub uci: String,
+    /// The moving piece: one chess-style letter, upper case for White.
+    #[schema(example = "P")]
+    pub piece: String,
+    /// Every piece the move captures, lowest square first.
+    pub captures: Vec<SquarePiece>,
+    /// Whether the opponent is in check after the move.
+    pub gives_check: bool,
+    /// Whether the opponent is checkmated after the move.
+    pub checkmate: bool,
+}
+
+/// `POST /v1/analyze`: the position's state and every legal move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::analyze_response))]
+pub struct AnalyzeResponse {
+    /// The canonical FEN, chess-style letters (K P Q N R M B).
+    pub fen: String,
+    /// The same FEN in Baroque-style letters (K P W L C I X).
+    pub fen_baroque: String,
+    pub side_to_move: Side,
+    pub status: GameStatus,
+    pub rules: ResolvedRules,
+    /// The frozen (immobilized) pieces of both sides.
+    pub frozen: Vec<SquarePiece>,
+    /// Remarks that do not stop the analysis (`no_king`, `too_many_pieces`).
+    pub warnings: Vec<Warning>,
+    /// Every legal move of the side to move.
+    pub moves: Vec<LegalMove>,
+}
+
+/// `POST /v1/verify`: moves to play from a position.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(json!({"fen": "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", "moves": ["Pc2c4"], "rules": "vchess"})))]
+pub struct VerifyRequest {
+    /// The position: `<board> <w|b> [<plies>]`, pieces in either letter set.
+    #[schema(example = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0")]
+    pub fen: String,
+    /// The moves in order, in any accepted form: `Pc2c4`, `Kc4-d5`, `Ld2-d4-d6-d8`, `g4d4`, `Rc5`,
+    /// `Nxd8`, `c5c5` (suicide); both letter sets; move numbers and `+ # ! ?` ignored.
+    #[schema(example = json!(["Pc2c4"]))]
+    pub moves: Vec<String>,
+    /// The rule set (default `abbott`).
+    #[serde(default)]
+    pub rules: Option<RulesInput>,
+}
+
+/// A verify request parsed: a position that can arise and the move texts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyQuery {
+    pub position: CheckedPosition,
+    pub moves: Vec<String>,
+}
+
+impl TryFrom<VerifyRequest> for VerifyQuery {
+    type Error = ApiError;
+    fn try_from(r: VerifyRequest) -> Result<VerifyQuery, ApiError> {
+        let rules = r.rules.map(Rules::from).unwrap_or_default();
+        Ok(VerifyQuery {
+            position: CheckedPosition::parse(&r.fen, rules)?,
+            moves: r.moves,
+        })
+    }
+}
+
+/// Why a move was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(example = "self_check")]
+pub enum MoveReason {
+    /// The text is not a move in any accepted form.
+    Unparsable,
+    /// No piece of the side to move (of the named kind) on the from-square.
+    NoPiece,
+    /// The piece cannot make that move.
+    NotAMove,
+    /// The piece is frozen (immobilized).
+    Frozen,
+    /// The move would leave the mover's own King capturable.
+    SelfCheck,
+    /// A short form that fits several legal moves.
+    Ambiguous,
+}
+
+impl From<MoveErrorKind> for MoveReason {
+    fn from(k: MoveErrorKind) -> MoveReason {
+        match k {
+            MoveErrorKind::Unparsable => MoveReason::Unparsable,
+            MoveErrorKind::NoPiece => MoveReason::NoPiece,
+            MoveErrorKind::NotAMove => MoveReason::NotAMove,
+            MoveErrorKind::Frozen => MoveReason::Frozen,
+            MoveErrorKind::SelfCheck => MoveReason::SelfCheck,
+            MoveErrorKind::Ambiguous => MoveReason::Ambiguous,
+        }
+    }
+}
+
+/// One move of a verify request, as the engine read it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::verified_move))]
+pub struct VerifiedMove {
+    /// The move as sent.
+    #[schema(example = "Pc2c4")]
+    pub input: String,
+    pub legal: bool,
+    /// Canonical notation (null when illegal).
+    #[schema(example = "Pc2xc4")]
+    pub notation: Option<String>,
+    /// From and to squares (null when illegal).
+    #[schema(example = "c2c4")]
+    pub uci: Option<String>,
+    /// Every piece the move captures (empty when illegal).
+    pub captures: Vec<SquarePiece>,
+    /// The frozen pieces of both sides after the move (empty when illegal).
+    pub frozen_after: Vec<SquarePiece>,
+    /// The FEN after the move (null when illegal).
+    #[schema(example = "7k/5ppp/2N5/8/2P1B3/8/PP6/K7 b 1")]
+    pub fen_after: Option<String>,
+    /// The status of the side to move after the move (null when illegal).
+    pub status_after: Option<GameStatus>,
+}
+
+/// The first illegal move of a verify request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::illegal_move))]
+pub struct IllegalMove {
+    /// 0-based index of the move in the request's `moves`.
+    pub index: usize,
+    /// The move as sent.
+    #[schema(example = "Ke5")]
+    pub input: String,
+    pub reason: MoveReason,
+    /// Why, in words.
+    pub message: String,
+    /// For `ambiguous`: the canonical names of the moves the text fits.
+    pub candidates: Vec<String>,
+}
+
+/// `POST /v1/verify`: the moves played in order, up to and including the first illegal one (the
+/// moves after it are not examined).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::verify_response))]
+pub struct VerifyResponse {
+    pub rules: ResolvedRules,
+    /// One entry per move examined, in order; the last is the first illegal move, if any.
+    pub moves: Vec<VerifiedMove>,
+    /// Null when every move is legal.
+    pub first_illegal: Option<IllegalMove>,
+    /// The FEN after the last legal move (the request's position when none is).
+    pub final_fen: String,
+    /// The status of the side to move in `final_fen`.
+    pub final_status: GameStatus,
+    /// Remarks on the starting position (`no_king`, `too_many_pieces`).
+    pub warnings: Vec<Warning>,
+}
+
+/// A rule preset and what it means.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::preset_info))]
+pub struct PresetInfo {
+    pub name: PresetName,
+    /// Whether requests without `rules` use it.
+    pub default: bool,
+    pub description: String,
+}
+
+/// A rule option, its values and its default.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::option_info))]
+pub struct OptionInfo {
+    #[schema(example = "suicide")]
+    pub name: String,
+    pub values: Vec<String>,
+    pub default: String,
+    pub description: String,
+}
+
+/// `GET /v1/rules`: the presets and options a request's `rules` may name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::rules_catalog))]
+pub struct RulesCatalog {
+    pub presets: Vec<PresetInfo>,
+    pub options: Vec<OptionInfo>,
+}
+
+/// `GET /health`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::health))]
+pub struct Health {
+    /// Always `ok` when the service answers.
+    #[schema(example = "ok")]
+    pub status: String,
+    /// The service's version.
+    pub version: String,
+}

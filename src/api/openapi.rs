@@ -1,0 +1,236 @@
+//! The OpenAPI 3.1 document: built from the handlers' `#[utoipa::path]` attributes as they are
+//! registered, served at `/openapi.json` and committed as `openapi/openapi.json`
+//! (`baroque openapi > openapi/openapi.json` regenerates it; a test fails when the two differ).
+
+use super::routes;
+use actix_web::App;
+use utoipa::OpenApi;
+use utoipa_actix_web::AppExt;
+
+/// The document's fixed parts: info, tags, and the schemas no handler names.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "baroque",
+        description = "Verifies positions and puzzles of Baroque chess (Ultima): the legal moves of a \
+                       position, and whether a line of moves is legal with what each move captures. \
+                       Every error is an RFC 9457 `application/problem+json` document (schema `Problem`)."
+    ),
+    tags(
+        (name = "positions", description = "Analyse a position; verify a line of moves"),
+        (name = "rules", description = "The rule presets and options"),
+        (name = "service", description = "Health")
+    ),
+    components(schemas(super::problem::Problem, super::problem::PositionProblem))
+)]
+pub struct ApiDoc;
+
+/// The OpenAPI document of the service.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, doc) = App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(routes::configure)
+        .split_for_parts();
+    doc
+}
+
+/// The document as served and committed: pretty-printed JSON with a trailing newline.
+pub fn openapi_json() -> String {
+    document_text(&openapi())
+}
+
+/// A document as pretty-printed JSON with a trailing newline.
+pub fn document_text(doc: &utoipa::openapi::OpenApi) -> String {
+    let mut text = doc
+        .to_pretty_json()
+        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    text.push('\n');
+    text
+}
+
+/// The paths of the document with the methods each accepts, upper case (`[("/health", ["GET"])]`).
+pub fn allowed_methods(doc: &utoipa::openapi::OpenApi) -> Vec<(String, Vec<String>)> {
+    doc.paths
+        .paths
+        .iter()
+        .map(|(path, item)| {
+            let methods = [
+                ("GET", item.get.is_some()),
+                ("PUT", item.put.is_some()),
+                ("POST", item.post.is_some()),
+                ("DELETE", item.delete.is_some()),
+                ("OPTIONS", item.options.is_some()),
+                ("HEAD", item.head.is_some()),
+                ("PATCH", item.patch.is_some()),
+                ("TRACE", item.trace.is_some()),
+            ];
+            let allow = methods
+                .iter()
+                .filter(|(_, on)| *on)
+                .map(|(m, _)| m.to_string())
+                .collect();
+            (path.clone(), allow)
+        })
+        .collect()
+}
+
+/// Examples computed by the engine from the seed diagrams (fixtures/diagrams/), so the document
+/// cannot drift from what the service answers.
+pub mod examples {
+    use crate::api::model::{CheckedPosition, Health, VerifyQuery};
+    use crate::api::problem::ApiError;
+    use crate::api::routes::{analyze_position, rules::catalog, verify_moves};
+    use crate::rules::{Preset, Rules};
+    use serde::Serialize;
+    use serde_json::Value;
+
+    /// The vchess Pawn diagram: `Pc2c4` captures the Leaper on c5 and the Coordinator on d4.
+    pub const PAWN_FEN: &str = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0";
+    /// The Wikipedia King diagram: White to move, with the mate `Kc4-d5` among its moves.
+    pub const KING_FEN: &str = "8/8/8/4k3/2K2M2/3q4/8/8 w 0";
+    /// The vchess King diagram: `Ke5` would leave the White King capturable.
+    pub const KING_SELF_CHECK_FEN: &str = "7k/8/8/p4r2/4K3/8/8/8 w 0";
+
+    fn value(v: impl Serialize) -> Value {
+        serde_json::to_value(v).unwrap_or_else(|e| Value::String(e.to_string()))
+    }
+
+    fn position(fen: &str, preset: Preset) -> Result<CheckedPosition, ApiError> {
+        CheckedPosition::parse(fen, Rules::preset(preset))
+    }
+
+    fn verify(fen: &str, preset: Preset, moves: &[&str]) -> Value {
+        match position(fen, preset) {
+            Ok(position) => value(verify_moves(&VerifyQuery {
+                position,
+                moves: moves.iter().map(|m| m.to_string()).collect(),
+            })),
+            Err(e) => value(e.problem()),
+        }
+    }
+
+    /// `POST /v1/analyze` of [`KING_FEN`] under `abbott`.
+    pub fn analyze_response() -> Value {
+        match position(KING_FEN, Preset::Abbott) {
+            Ok(p) => value(analyze_position(&p)),
+            Err(e) => value(e.problem()),
+        }
+    }
+
+    /// The move `Pc2c4` of [`PAWN_FEN`] as `/v1/analyze` lists it.
+    pub fn legal_move() -> Value {
+        match position(PAWN_FEN, Preset::Vchess) {
+            Ok(p) => analyze_position(&p)
+                .moves
+                .into_iter()
+                .find(|m| m.uci == "c2c4")
+                .map(value)
+                .unwrap_or_default(),
+            Err(e) => value(e.problem()),
+        }
+    }
+
+    /// `POST /v1/verify` of `Pc2c4` from [`PAWN_FEN`] under `vchess`.
+    pub fn verify_response() -> Value {
+        verify(PAWN_FEN, Preset::Vchess, &["Pc2c4"])
+    }
+
+    /// The verified move `Pc2c4`.
+    pub fn verified_move() -> Value {
+        verify_response()["moves"][0].clone()
+    }
+
+    /// The refusal of `Ke5` in [`KING_SELF_CHECK_FEN`].
+    pub fn illegal_move() -> Value {
+        verify(KING_SELF_CHECK_FEN, Preset::Vchess, &["Ke5"])["first_illegal"].clone()
+    }
+
+    fn problem(fen: &str) -> Value {
+        match position(fen, Preset::Vchess) {
+            Ok(_) => Value::Null,
+            Err(e) => value(e.problem()),
+        }
+    }
+
+    /// [`PAWN_FEN`] with a first rank of nine squares.
+    pub fn problem_invalid_fen() -> Value {
+        problem("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K8 w 0")
+    }
+
+    /// [`PAWN_FEN`] with a second White King on h1.
+    pub fn problem_impossible_position() -> Value {
+        problem("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K6K w 0")
+    }
+
+    /// The problem `two_kings`.
+    pub fn position_problem() -> Value {
+        problem_impossible_position()["problems"][0].clone()
+    }
+
+    /// The warning for [`KING_FEN`] without its Black King.
+    pub fn warning() -> Value {
+        match position("8/8/8/8/2K2M2/3q4/8/8 w 0", Preset::Abbott) {
+            Ok(p) => p.warnings.first().map(value).unwrap_or_default(),
+            Err(e) => value(e.problem()),
+        }
+    }
+
+    /// `GET /v1/rules`.
+    pub fn rules_catalog() -> Value {
+        value(catalog())
+    }
+
+    /// The `vchess` preset.
+    pub fn preset_info() -> Value {
+        rules_catalog()["presets"][2].clone()
+    }
+
+    /// The `suicide` option.
+    pub fn option_info() -> Value {
+        rules_catalog()["options"][1].clone()
+    }
+
+    /// `GET /health`.
+    pub fn health() -> Value {
+        value(Health {
+            status: "ok".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        })
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn examples_are_what_the_seed_diagrams_give() {
+            let m = legal_move();
+            assert_eq!(m["notation"], "Pc2xc4");
+            assert_eq!(
+                m["captures"],
+                serde_json::json!([{"square": "d4", "piece": "r"}, {"square": "c5", "piece": "n"}])
+            );
+            assert_eq!(
+                verified_move()["fen_after"],
+                "7k/5ppp/2N5/8/2P1B3/8/PP6/K7 b 1"
+            );
+            assert_eq!(illegal_move()["reason"], "self_check");
+            assert_eq!(problem_invalid_fen()["field"], "board");
+            assert_eq!(position_problem()["code"], "two_kings");
+            assert_eq!(warning()["code"], "no_king");
+            assert_eq!(preset_info()["name"], "vchess");
+            assert_eq!(option_info()["name"], "suicide");
+            let a = analyze_response();
+            assert_eq!(a["status"], "check");
+            let mates: Vec<_> = a["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|m| m["checkmate"] == true)
+                .map(|m| m["notation"].as_str().unwrap())
+                .collect();
+            assert!(mates.contains(&"Kc4-d5"), "{mates:?}");
+        }
+    }
+}

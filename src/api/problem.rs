@@ -1,0 +1,351 @@
+//! Errors as RFC 9457 problem details (`application/problem+json`).
+//!
+//! Every error the service answers is a [`Problem`] with `type`, `title`, `status` and `detail`, and
+//! extension members where they help: `field` and `position` for an unreadable FEN, `problems` for
+//! an impossible position, `limit` for the size limits, `allow` for a wrong method. The `type` is a
+//! URI reference `/problems/<slug>` that names the class of error; clients switch on it.
+//!
+//! Three layers make sure nothing else escapes: handlers return [`ApiError`]; the JSON extractor's
+//! errors go through [`json_error_handler`]; and [`ensure_problem_json`] (an `ErrorHandlers`
+//! default) rewrites any other error response, such as a missing Swagger UI asset, into a problem.
+
+use crate::rules::{ParseFenError, PositionError};
+use actix_web::body::{BoxBody, EitherBody};
+use actix_web::dev::ServiceResponse;
+use actix_web::error::JsonPayloadError;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::StatusCode;
+use actix_web::middleware::ErrorHandlerResponse;
+use actix_web::{HttpRequest, HttpResponse, ResponseError};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// The media type of problem details.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// An RFC 9457 problem details document.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(
+    super::openapi::examples::problem_invalid_fen,
+    super::openapi::examples::problem_impossible_position
+))]
+pub struct Problem {
+    /// A URI reference naming the kind of problem: `/problems/malformed-json`,
+    /// `/problems/invalid-request`, `/problems/unsupported-media-type`,
+    /// `/problems/payload-too-large`, `/problems/invalid-fen`, `/problems/impossible-position`,
+    /// `/problems/too-many-moves`, `/problems/not-found`, `/problems/method-not-allowed`,
+    /// `/problems/internal`, or `about:blank` for any other HTTP status.
+    #[serde(rename = "type")]
+    #[schema(example = "/problems/invalid-fen")]
+    pub problem_type: String,
+    /// A short summary of the kind of problem (the same for every occurrence).
+    #[schema(example = "Unreadable FEN")]
+    pub title: String,
+    /// The HTTP status code.
+    #[schema(example = 422)]
+    pub status: u16,
+    /// What went wrong this time, in words a person can act on.
+    pub detail: String,
+    /// For `invalid-fen`: the FEN field where reading stopped (`board`, `turn`, `plies`, `extra`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "board")]
+    pub field: Option<String>,
+    /// For `invalid-fen`: the 1-based character position in the FEN.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = 1)]
+    pub position: Option<usize>,
+    /// For `impossible-position`: every problem of the position, errors and warnings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problems: Option<Vec<PositionProblem>>,
+    /// For `payload-too-large` (bytes) and `too-many-moves` (moves): the limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u64>,
+    /// For `method-not-allowed`: the methods the resource accepts (also in the `Allow` header).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allow: Option<Vec<String>>,
+}
+
+/// One problem of a position (see `Position::validate`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::position_problem))]
+pub struct PositionProblem {
+    /// A stable code: `two_kings`, `opponent_in_check` (errors); `no_king`, `too_many_pieces`
+    /// (warnings).
+    #[schema(example = "two_kings")]
+    pub code: String,
+    /// Whether the position is refused for it (`false` for a warning).
+    pub error: bool,
+    /// The problem in words.
+    pub message: String,
+}
+
+impl From<&crate::rules::Problem> for PositionProblem {
+    fn from(p: &crate::rules::Problem) -> PositionProblem {
+        PositionProblem {
+            code: p.code.to_string(),
+            error: p.error,
+            message: p.message.clone(),
+        }
+    }
+}
+
+/// Every error a request can end in.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The body is not JSON.
+    #[error("the request body is not valid JSON: {0}")]
+    MalformedJson(String),
+    /// The body is JSON but not of the request's shape (unknown or missing fields, wrong types,
+    /// unknown rule names).
+    #[error("the request body does not match the schema: {0}")]
+    InvalidRequest(String),
+    #[error("the request body must be JSON, sent with `Content-Type: application/json`")]
+    UnsupportedMediaType,
+    #[error("the request body is larger than the limit of {limit} bytes")]
+    PayloadTooLarge { limit: u64 },
+    /// The body could not be read (the client went away, a broken chunked encoding).
+    #[error("the request body could not be read: {0}")]
+    Payload(String),
+    #[error("{0}")]
+    InvalidFen(ParseFenError),
+    #[error("the position cannot arise: {0}")]
+    ImpossiblePosition(PositionError),
+    #[error("{count} moves sent; one request verifies at most {limit}")]
+    TooManyMoves { count: usize, limit: u64 },
+    #[error("no resource at `{path}`")]
+    NotFound { path: String },
+    #[error("{path} does not accept {method}; it accepts {}", .allow.join(", "))]
+    MethodNotAllowed {
+        path: String,
+        method: String,
+        allow: Vec<String>,
+    },
+    /// A fault of the server; the cause is logged, not sent.
+    #[error("the server failed to answer; the fault is logged")]
+    Internal(String),
+    /// Any other HTTP error status (the rewrite of an error response that was not a problem).
+    #[error("{detail}")]
+    Status { status: StatusCode, detail: String },
+}
+
+impl ApiError {
+    fn kind(&self) -> (&'static str, &'static str, StatusCode) {
+        match self {
+            ApiError::MalformedJson(_) => (
+                "/problems/malformed-json",
+                "Malformed JSON",
+                StatusCode::BAD_REQUEST,
+            ),
+            ApiError::InvalidRequest(_) => (
+                "/problems/invalid-request",
+                "Invalid request body",
+                StatusCode::BAD_REQUEST,
+            ),
+            ApiError::UnsupportedMediaType => (
+                "/problems/unsupported-media-type",
+                "Unsupported media type",
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ),
+            ApiError::PayloadTooLarge { .. } => (
+                "/problems/payload-too-large",
+                "Request body too large",
+                StatusCode::PAYLOAD_TOO_LARGE,
+            ),
+            ApiError::Payload(_) => (
+                "/problems/invalid-request",
+                "Invalid request body",
+                StatusCode::BAD_REQUEST,
+            ),
+            ApiError::InvalidFen(_) => (
+                "/problems/invalid-fen",
+                "Unreadable FEN",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            ApiError::ImpossiblePosition(_) => (
+                "/problems/impossible-position",
+                "Impossible position",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            ApiError::TooManyMoves { .. } => (
+                "/problems/too-many-moves",
+                "Too many moves",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            ApiError::NotFound { .. } => {
+                ("/problems/not-found", "Not found", StatusCode::NOT_FOUND)
+            }
+            ApiError::MethodNotAllowed { .. } => (
+                "/problems/method-not-allowed",
+                "Method not allowed",
+                StatusCode::METHOD_NOT_ALLOWED,
+            ),
+            ApiError::Internal(_) => (
+                "/problems/internal",
+                "Internal server error",
+                StatusCode::INTERNAL_SERVER_ERROR,
+            ),
+            ApiError::Status { status, .. } => (
+                "about:blank",
+                status.canonical_reason().unwrap_or("Error"),
+                *status,
+            ),
+        }
+    }
+
+    /// The problem details document of this error.
+    pub fn problem(&self) -> Problem {
+        let (problem_type, title, status) = self.kind();
+        let mut p = Problem {
+            problem_type: problem_type.into(),
+            title: title.into(),
+            status: status.as_u16(),
+            detail: self.to_string(),
+            field: None,
+            position: None,
+            problems: None,
+            limit: None,
+            allow: None,
+        };
+        match self {
+            ApiError::InvalidFen(e) => {
+                p.field = Some(e.field.name().into());
+                p.position = Some(e.position);
+            }
+            ApiError::ImpossiblePosition(e) => {
+                p.problems = Some(e.problems.iter().map(PositionProblem::from).collect());
+            }
+            ApiError::PayloadTooLarge { limit } | ApiError::TooManyMoves { limit, .. } => {
+                p.limit = Some(*limit);
+            }
+            ApiError::MethodNotAllowed { allow, .. } => p.allow = Some(allow.clone()),
+            _ => {}
+        }
+        p
+    }
+}
+
+impl From<ParseFenError> for ApiError {
+    fn from(e: ParseFenError) -> ApiError {
+        ApiError::InvalidFen(e)
+    }
+}
+
+impl From<PositionError> for ApiError {
+    fn from(e: PositionError) -> ApiError {
+        ApiError::ImpossiblePosition(e)
+    }
+}
+
+impl From<actix_web::error::BlockingError> for ApiError {
+    fn from(e: actix_web::error::BlockingError) -> ApiError {
+        tracing::error!(error = %e, "a blocking task failed");
+        ApiError::Internal(e.to_string())
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.kind().2
+    }
+
+    fn error_response(&self) -> HttpResponse<BoxBody> {
+        problem_response(&self.problem())
+    }
+}
+
+/// The HTTP response carrying a problem.
+pub fn problem_response(p: &Problem) -> HttpResponse {
+    let status = StatusCode::from_u16(p.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut res = HttpResponse::build(status);
+    res.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
+    if let Some(allow) = &p.allow {
+        if let Ok(v) = HeaderValue::from_str(&allow.join(", ")) {
+            res.insert_header((header::ALLOW, v));
+        }
+    }
+    match serde_json::to_vec(p) {
+        Ok(body) => res.body(body),
+        Err(_) => res.body(format!(
+            r#"{{"type":"about:blank","title":"Error","status":{},"detail":"error"}}"#,
+            status.as_u16()
+        )),
+    }
+}
+
+/// Maps the JSON extractor's errors (`JsonConfig::error_handler`) to problems.
+pub fn json_error_handler(err: JsonPayloadError, req: &HttpRequest) -> actix_web::Error {
+    let limit = req
+        .app_data::<actix_web::web::Data<super::configuration::Limits>>()
+        .map(|l| l.max_body_bytes as u64);
+    ApiError::from_json_error(err, limit).into()
+}
+
+impl ApiError {
+    /// The problem for a JSON extractor error; `limit` is the body limit when known.
+    pub fn from_json_error(err: JsonPayloadError, limit: Option<u64>) -> ApiError {
+        match err {
+            JsonPayloadError::OverflowKnownLength { limit, .. }
+            | JsonPayloadError::Overflow { limit } => ApiError::PayloadTooLarge {
+                limit: limit as u64,
+            },
+            JsonPayloadError::ContentType => ApiError::UnsupportedMediaType,
+            JsonPayloadError::Deserialize(e) => {
+                use serde_json::error::Category;
+                match e.classify() {
+                    Category::Syntax | Category::Eof => ApiError::MalformedJson(e.to_string()),
+                    Category::Data | Category::Io => ApiError::InvalidRequest(e.to_string()),
+                }
+            }
+            JsonPayloadError::Payload(actix_web::error::PayloadError::Overflow) => {
+                ApiError::PayloadTooLarge {
+                    limit: limit.unwrap_or(0),
+                }
+            }
+            JsonPayloadError::Payload(e) => ApiError::Payload(e.to_string()),
+            other => {
+                tracing::error!(error = %other, "unexpected JSON extractor error");
+                ApiError::Internal(other.to_string())
+            }
+        }
+    }
+}
+
+/// An `ErrorHandlers` default: leaves problem responses alone and turns any other error response
+/// (an empty 404 from the docs assets, an actix error written as text) into a problem of the same
+/// status, keeping its `Allow` header.
+pub fn ensure_problem_json<B>(
+    res: ServiceResponse<B>,
+) -> actix_web::Result<ErrorHandlerResponse<B>> {
+    let is_problem = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(PROBLEM_JSON.as_bytes()));
+    if is_problem {
+        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+    }
+    let status = res.status();
+    let (req, old) = res.into_parts();
+    let path = req.path().to_string();
+    let err = match status {
+        StatusCode::NOT_FOUND => ApiError::NotFound { path },
+        s if s.is_server_error() => {
+            tracing::error!(status = s.as_u16(), path = %path, "error response without problem details");
+            ApiError::Internal(format!("status {s}"))
+        }
+        s => ApiError::Status {
+            status: s,
+            detail: format!(
+                "{} {}: {}",
+                req.method(),
+                path,
+                s.canonical_reason().unwrap_or("error").to_lowercase()
+            ),
+        },
+    };
+    let mut new = err.error_response();
+    if let Some(allow) = old.headers().get(header::ALLOW) {
+        new.headers_mut().insert(header::ALLOW, allow.clone());
+    }
+    let res: ServiceResponse<EitherBody<B>> = ServiceResponse::new(req, new).map_into_right_body();
+    Ok(ErrorHandlerResponse::Response(res))
+}

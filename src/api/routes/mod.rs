@@ -1,0 +1,19 @@
+//! The handlers, one file per endpoint, and their registration.
+
+pub mod analyze;
+pub mod health;
+pub mod rules;
+pub mod verify;
+
+pub use analyze::analyze_position;
+pub use verify::verify_moves;
+
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// Registers the documented endpoints (utoipa collects their OpenAPI paths from these calls).
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(analyze::analyze)
+        .service(verify::verify)
+        .service(rules::rules)
+        .service(health::health);
+}

@@ -1,0 +1,143 @@
+//! Building and running the server: [`Application::build`] binds the listener (port 0 picks a free
+//! one, which [`Application::port`] tells), and [`Application::run_until_stopped`] serves on it.
+
+use super::configuration::{Limits, Settings};
+use super::openapi::{allowed_methods, document_text, openapi};
+use super::problem::{ensure_problem_json, json_error_handler, ApiError};
+use super::{routes, telemetry};
+use actix_web::dev::Server;
+use actix_web::http::header;
+use actix_web::middleware::{from_fn, Compress, ErrorHandlers};
+use actix_web::web::{self, Bytes};
+use actix_web::{guard, App, HttpRequest, HttpResponse, HttpServer};
+use std::io;
+use std::net::{SocketAddr, TcpListener};
+use utoipa_actix_web::AppExt;
+use utoipa_swagger_ui::{Config, SwaggerUi};
+
+/// A bound, not yet running, server.
+#[derive(Debug)]
+pub struct Application {
+    listener: TcpListener,
+    settings: Settings,
+}
+
+impl Application {
+    /// Binds the listening socket of `settings.addr`.
+    ///
+    /// ```
+    /// use baroque::api::{Application, Settings};
+    ///
+    /// let app = Application::build(Settings::for_tests())?; // 127.0.0.1:0
+    /// assert_ne!(app.port(), 0);
+    /// // actix_web::rt::System::new().block_on(app.run_until_stopped())?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// When the address does not resolve or cannot be bound.
+    pub fn build(settings: Settings) -> io::Result<Application> {
+        let listener = TcpListener::bind(&settings.addr)?;
+        Ok(Application { listener, settings })
+    }
+
+    /// The bound address.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// The bound port.
+    pub fn port(&self) -> u16 {
+        self.listener.local_addr().map_or(0, |a| a.port())
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Serves until the server stops (Ctrl-C or SIGTERM). Must run inside an actix `System`.
+    ///
+    /// # Errors
+    /// When the server cannot start on the listener.
+    pub async fn run_until_stopped(self) -> io::Result<()> {
+        server(self.listener, &self.settings)?.await
+    }
+}
+
+/// The document as served at `/openapi.json`.
+#[derive(Clone)]
+struct OpenApiText(Bytes);
+
+/// The server: every route, the JSON limits, problem+json for every error, request logs and gzip.
+pub fn server(listener: TcpListener, settings: &Settings) -> io::Result<Server> {
+    let limits = Limits::from(settings);
+    let doc = openapi();
+    let text = OpenApiText(Bytes::from(document_text(&doc)));
+    let mut allowed = allowed_methods(&doc);
+    for extra in ["/openapi.json", "/docs", "/docs/{_:.*}"] {
+        allowed.push((extra.to_string(), vec!["GET".to_string()]));
+    }
+    let mut server = HttpServer::new(move || {
+        let json = web::JsonConfig::default()
+            .limit(limits.max_body_bytes)
+            .error_handler(json_error_handler);
+        let (app, _) = App::new()
+            .into_utoipa_app()
+            .configure(routes::configure)
+            .split_for_parts();
+        let mut app = app
+            .app_data(web::Data::new(limits))
+            .app_data(json)
+            .app_data(web::Data::new(text.clone()))
+            .service(
+                web::resource("/openapi.json")
+                    .guard(guard::Get())
+                    .to(serve_openapi),
+            )
+            .service(web::resource("/docs").guard(guard::Get()).to(docs_redirect))
+            .service(SwaggerUi::new("/docs/{_:.*}").config(Config::new(["/openapi.json"])));
+        // Registered after the handlers: a path that exists answers 405 to any other method.
+        for (path, allow) in &allowed {
+            let allow = allow.clone();
+            app = app.service(web::resource(path.as_str()).to(move |req: HttpRequest| {
+                let allow = allow.clone();
+                async move { method_not_allowed(req, allow) }
+            }));
+        }
+        app.default_service(web::to(not_found))
+            .wrap(ErrorHandlers::new().default_handler(ensure_problem_json))
+            .wrap(from_fn(telemetry::log_request))
+            .wrap(Compress::default())
+    })
+    .listen(listener)?;
+    if let Some(n) = settings.workers {
+        server = server.workers(usize::try_from(n).unwrap_or(1));
+    }
+    Ok(server.run())
+}
+
+async fn serve_openapi(text: web::Data<OpenApiText>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(text.0.clone())
+}
+
+async fn docs_redirect() -> HttpResponse {
+    HttpResponse::PermanentRedirect()
+        .insert_header((header::LOCATION, "/docs/"))
+        .finish()
+}
+
+fn method_not_allowed(req: HttpRequest, allow: Vec<String>) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::MethodNotAllowed {
+        path: req.path().to_string(),
+        method: req.method().to_string(),
+        allow,
+    })
+}
+
+async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::NotFound {
+        path: req.path().to_string(),
+    })
+}

@@ -1,0 +1,131 @@
+//! `spawn_app()`: the real server on a free port, in a background thread with its own actix
+//! `System`, and a small blocking client for it.
+
+use baroque::api::{Application, Settings};
+use serde_json::Value;
+use std::time::Duration;
+
+/// A running server and a client for it.
+pub struct TestApp {
+    /// `http://127.0.0.1:<port>`.
+    pub base: String,
+    agent: ureq::Agent,
+}
+
+/// What the server answered.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub content_type: String,
+    pub headers: ureq::http::HeaderMap,
+    pub body: String,
+}
+
+impl Reply {
+    /// The body as JSON (panics with the body when it is not).
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// Asserts an RFC 9457 problem of the given status and type; returns its body.
+    #[track_caller]
+    pub fn problem(&self, status: u16, problem_type: &str) -> Value {
+        assert_eq!(self.status, status, "status of {}", self.body);
+        assert_eq!(
+            self.content_type, "application/problem+json",
+            "{}",
+            self.body
+        );
+        let p = self.json();
+        assert_eq!(p["type"], problem_type, "{p}");
+        assert_eq!(p["status"], status, "{p}");
+        assert!(p["title"].as_str().is_some_and(|t| !t.is_empty()), "{p}");
+        assert!(p["detail"].as_str().is_some_and(|t| !t.is_empty()), "{p}");
+        p
+    }
+}
+
+/// Starts the server with the test settings (a free port, two workers).
+pub fn spawn_app() -> TestApp {
+    spawn_app_with(Settings::for_tests())
+}
+
+/// Starts the server with the given settings (use port 0).
+pub fn spawn_app_with(settings: Settings) -> TestApp {
+    let app = Application::build(settings).expect("bind a free port on 127.0.0.1");
+    let port = app.port();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new()
+            .block_on(app.run_until_stopped())
+            .expect("the server runs");
+    });
+    let config = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build();
+    TestApp {
+        base: format!("http://127.0.0.1:{port}"),
+        agent: ureq::Agent::new_with_config(config),
+    }
+}
+
+fn reply(res: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Reply {
+    let mut res = res.expect("the server answers");
+    let content_type = res
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let body = res
+        .body_mut()
+        .with_config()
+        .limit(16 * 1024 * 1024)
+        .read_to_string()
+        .expect("a readable body");
+    Reply {
+        status: res.status().as_u16(),
+        content_type,
+        headers: res.headers().clone(),
+        body,
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub fn get(&self, path: &str) -> Reply {
+        reply(self.agent.get(self.url(path)).call())
+    }
+
+    /// POSTs a JSON value as `application/json`.
+    pub fn post_json(&self, path: &str, body: &Value) -> Reply {
+        self.post_raw(path, Some("application/json"), body.to_string().as_bytes())
+    }
+
+    /// POSTs bytes with the given content type (none when `None`).
+    pub fn post_raw(&self, path: &str, content_type: Option<&str>, body: &[u8]) -> Reply {
+        let mut req = self.agent.post(self.url(path));
+        if let Some(ct) = content_type {
+            req = req.header("content-type", ct);
+        }
+        reply(req.send(body))
+    }
+
+    /// A request with any method and no body.
+    pub fn request(&self, method: &str, path: &str) -> Reply {
+        let req = ureq::http::Request::builder()
+            .method(method)
+            .uri(self.url(path))
+            .body(())
+            .expect("a request");
+        reply(self.agent.run(req))
+    }
+}

@@ -1,0 +1,10 @@
+//! The HTTP API against the real server: each test starts one on a free port of 127.0.0.1
+//! ([`helpers::spawn_app`]) and calls it over HTTP.
+
+mod analyze;
+mod docs;
+mod errors;
+mod helpers;
+mod openapi;
+mod service;
+mod verify;

@@ -1,0 +1,90 @@
+//! The OpenAPI document: what the server serves is the committed file, and it is complete.
+
+use crate::helpers::spawn_app;
+use serde_json::Value;
+
+fn committed() -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("openapi/openapi.json");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn the_served_document_is_the_committed_file() {
+    let app = spawn_app();
+    let r = app.get("/openapi.json");
+    assert_eq!(r.status, 200);
+    assert_eq!(r.content_type, "application/json");
+    assert!(
+        r.body == committed(),
+        "openapi/openapi.json differs from GET /openapi.json; regenerate it with \
+         `cargo run -- openapi > openapi/openapi.json`"
+    );
+    assert_eq!(r.body, baroque::api::openapi_json());
+}
+
+#[test]
+fn the_document_describes_every_endpoint_and_every_schema_has_examples() {
+    let doc: Value = serde_json::from_str(&committed()).unwrap();
+    assert_eq!(doc["openapi"], "3.1.0");
+    assert_eq!(doc["info"]["license"]["name"], "MIT");
+    assert_eq!(doc["info"]["version"], env!("CARGO_PKG_VERSION"));
+    let paths = doc["paths"].as_object().unwrap();
+    let mut ops = Vec::new();
+    for (path, item) in paths {
+        for (method, op) in item.as_object().unwrap() {
+            ops.push(format!("{} {path}", method.to_uppercase()));
+            assert!(
+                op["tags"].as_array().is_some_and(|t| !t.is_empty()),
+                "{path}"
+            );
+            assert!(
+                op["summary"].as_str().is_some_and(|s| !s.is_empty()),
+                "{path}"
+            );
+            assert!(
+                op["description"].as_str().is_some_and(|s| s.len() > 40),
+                "{path}"
+            );
+        }
+    }
+    ops.sort();
+    assert_eq!(
+        ops,
+        [
+            "GET /health",
+            "GET /v1/rules",
+            "POST /v1/analyze",
+            "POST /v1/verify"
+        ]
+    );
+    for path in ["/v1/analyze", "/v1/verify"] {
+        let responses = doc["paths"][path]["post"]["responses"].as_object().unwrap();
+        for status in ["400", "413", "415", "422"] {
+            assert!(
+                responses[status]["content"]["application/problem+json"].is_object(),
+                "{path} {status}"
+            );
+        }
+    }
+    let schemas = doc["components"]["schemas"].as_object().unwrap();
+    for name in [
+        "AnalyzeRequest",
+        "AnalyzeResponse",
+        "VerifyRequest",
+        "VerifyResponse",
+        "Problem",
+    ] {
+        assert!(schemas.contains_key(name), "{name}");
+    }
+    for (name, schema) in schemas {
+        let has = schema["examples"].as_array().is_some_and(|e| !e.is_empty())
+            || !schema["example"].is_null();
+        assert!(has, "schema {name} has no example");
+    }
+    let req = &schemas["VerifyRequest"];
+    assert_eq!(req["additionalProperties"], false);
+    assert_eq!(
+        req["examples"][0]["fen"],
+        "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0"
+    );
+}
