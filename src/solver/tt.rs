@@ -42,24 +42,41 @@ impl Bounds {
 
 /// The table; its size is a power of two number of entries.
 pub struct Table {
-    entries: Vec<[AtomicU64; 2]>,
+    /// Two words per entry: key XOR data, then data.
+    words: Vec<AtomicU64>,
     mask: u64,
 }
 
+/// A vector of `n` zeroed atomics from zeroed memory: the pages are mapped lazily by the system, so a
+/// large table costs nothing until used.
+fn zeroed_atomics(n: usize) -> Vec<AtomicU64> {
+    let layout = match std::alloc::Layout::array::<AtomicU64>(n) {
+        Ok(l) if l.size() > 0 => l,
+        _ => return (0..n).map(|_| AtomicU64::new(0)).collect(),
+    };
+    // SAFETY: the layout is that of `n` AtomicU64 and non-zero in size; all-zero bits are a valid
+    // AtomicU64 (it has the bit validity of u64); the vector takes ownership of the allocation with
+    // the same layout, length and capacity, so it frees it correctly.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout) as *mut AtomicU64;
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(ptr, n, n)
+    }
+}
+
 impl Table {
-    /// A table of at most `mib` MiB (at least one entry; 0 disables it in effect: one entry).
+    /// A table of at most `mib` MiB; 0 gives a one-entry table that stores nothing.
     pub fn new(mib: usize) -> Table {
-        let want = (mib.max(1) << 20) / ENTRY_BYTES;
         let size = if mib == 0 {
             1
         } else {
+            let want = (mib << 20) / ENTRY_BYTES;
             1usize << (usize::BITS - 1 - want.leading_zeros())
         };
-        let entries = (0..size)
-            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-            .collect();
         Table {
-            entries,
+            words: zeroed_atomics(2 * size),
             mask: size as u64 - 1,
         }
     }
@@ -74,9 +91,9 @@ impl Table {
         if !self.enabled() {
             return Bounds::default();
         }
-        let e = &self.entries[(key & self.mask) as usize];
-        let data = e[1].load(Ordering::Relaxed);
-        if e[0].load(Ordering::Relaxed) ^ data == key {
+        let i = 2 * (key & self.mask) as usize;
+        let data = self.words[i + 1].load(Ordering::Relaxed);
+        if self.words[i].load(Ordering::Relaxed) ^ data == key {
             Bounds::unpack(data)
         } else {
             Bounds::default()
@@ -99,9 +116,9 @@ impl Table {
             b.no_win = n;
         }
         let data = b.pack();
-        let e = &self.entries[(key & self.mask) as usize];
-        e[0].store(key ^ data, Ordering::Relaxed);
-        e[1].store(data, Ordering::Relaxed);
+        let i = 2 * (key & self.mask) as usize;
+        self.words[i].store(key ^ data, Ordering::Relaxed);
+        self.words[i + 1].store(data, Ordering::Relaxed);
     }
 }
 

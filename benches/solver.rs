@@ -1,0 +1,44 @@
+//! Mate search: the documents' Chameleon #2, a sound #3 with a dual, and midgame #3 proofs (no mate,
+//! the costly case), with the transposition table and threads as the solver's defaults.
+
+use baroque::rules::{Position, Rules};
+use baroque::solver::{solve, SolveOptions};
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+
+const CASES: [(&str, &str, u32); 4] = [
+    (
+        "chameleon diagram #2",
+        "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0",
+        2,
+    ),
+    ("sound #3 with a dual", "3K4/8/8/8/6k1/8/3NBM2/8 w 0", 3),
+    (
+        "midgame #3, 24 pieces",
+        "rn1kqb2/ppbpppm1/8/3p4/7p/P4B1P/2PPP2R/MNBQK3 w 24",
+        3,
+    ),
+    (
+        "midgame #3, 26 pieces",
+        "rnb1k3/1pp4p/5m2/2p5/P1n4p/2B1P3/P2PPPP1/MN1QKB2 b 25",
+        3,
+    ),
+];
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("solve");
+    group.sample_size(10);
+    for (name, fen, n) in CASES {
+        let pos = Position::from_fen_validated(fen, Rules::default()).unwrap();
+        let opts = SolveOptions {
+            mate_in: n,
+            max_tree_nodes: 0,
+            ..SolveOptions::default()
+        };
+        group.bench_function(name, |b| b.iter(|| solve(black_box(&pos), &opts).nodes));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
