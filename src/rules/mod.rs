@@ -15,6 +15,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod report;
+pub mod rococo;
 pub mod ruleset;
 
 pub use bitset::BitSet;

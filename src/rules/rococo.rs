@@ -1,0 +1,754 @@
+//! Rococo: the 10x10 relative of Baroque (the chessvariants.com page), on the same board type, rays
+//! and freezing logic as Baroque.
+//!
+//! Squares are a-j and 1-10; the outer ring is the edge. The page names squares differently (files x,
+//! a-h, y; ranks 0, 1-8, 00: its a1 is our b2, its x00 our a10); [`Coords::Page`] reads and writes
+//! those names.
+//!
+//! FEN: `<ranks 10 down to 1> <w|b> [<plies> [<last swap as from-to squares, or ->]]`, letters K King,
+//! P Cannon Pawn, I Immobilizer, W Withdrawer, A Advancer, L Long Leaper, X Chameleon, S Swapper,
+//! U Pushme-Pullyu, upper case White. The last-swap field names the two squares of a swap between
+//! opposing Swappers or a Swapper and a Chameleon made by the previous move, which may not be undone
+//! by a swap on this move.
+//!
+//! Decisions where the page is unclear (RULES.md):
+//! - Edge squares: a move may pass over or end on edge squares only when it captures (a swap counts),
+//!   and then over no more edge squares than another move of the same piece making the same capture.
+//! - Freezing as Abbott's: every piece next to an enemy Immobilizer, and an Immobilizer next to an
+//!   enemy Chameleon, is frozen. A frozen piece other than the King may remove itself (suicide).
+//! - Victory is by capturing the King: moves that leave the King capturable are legal (and lose).
+
+use super::bitset::BitSet;
+use super::board::{Board, ZOBRIST_BLACK};
+use super::fen::{self, FenField, ParseFenError};
+use super::freeze::frozen;
+use super::geometry::{opposite, Board10, Dir, Geometry, ALL_DIRS, NO_SQUARE};
+use super::piece::{Color, Piece, Role};
+use super::position::{Problem, Status};
+use super::ruleset::Freezing;
+use super::SquarePiece;
+use serde::{Deserialize, Serialize};
+
+/// A set of squares of the Rococo board.
+pub type Bits128 = u128;
+type G = Board10;
+
+/// The start position: White on ranks 2-3, Black on 8-9, back ranks I W L K X L A S on b..i.
+pub const ROCOCO_START_FEN: &str =
+    "10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/10 w 0 -";
+
+/// How squares are named.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Coords {
+    /// Files a-j, ranks 1-10.
+    #[default]
+    Standard,
+    /// The page's names: files x, a-h, y; ranks 0, 1-8, 00.
+    Page,
+}
+
+impl Coords {
+    /// The name of a square.
+    pub fn name(self, sq: u8) -> String {
+        match self {
+            Coords::Standard => G::name(sq),
+            Coords::Page => {
+                let (f, r) = (G::file_of(sq), G::rank_of(sq));
+                let file = match f {
+                    0 => 'x',
+                    9 => 'y',
+                    _ => (b'a' + f - 1) as char,
+                };
+                let rank = match r {
+                    0 => "0".to_string(),
+                    9 => "00".to_string(),
+                    _ => r.to_string(),
+                };
+                format!("{file}{rank}")
+            }
+        }
+    }
+
+    /// Reads a square name.
+    pub fn parse(self, s: &str) -> Option<u8> {
+        match self {
+            Coords::Standard => G::parse_square(s),
+            Coords::Page => {
+                let mut chars = s.chars();
+                let file = match chars.next()? {
+                    'x' => 0,
+                    'y' => 9,
+                    c @ 'a'..='h' => c as u8 - b'a' + 1,
+                    _ => return None,
+                };
+                let rank = match chars.as_str() {
+                    "0" => 0,
+                    "00" => 9,
+                    r if r.len() == 1 && ("1"..="8").contains(&r) => r.parse::<u8>().ok()?,
+                    _ => return None,
+                };
+                Some(G::square(file, rank))
+            }
+        }
+    }
+}
+
+/// What kind of Rococo move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RococoKind {
+    /// A move to an empty square, or a King's or Cannon Pawn's capture by replacement.
+    Normal,
+    /// A Swapper (or a Chameleon imitating one) trades places with the piece on `to`.
+    Swap,
+    /// A Swapper (or a Chameleon next to an enemy Swapper) removes the enemy piece on `to` and itself.
+    MutualDestruction,
+    /// A frozen piece removes itself (`from == to`).
+    Suicide,
+}
+
+/// A Rococo move with everything it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RococoMove {
+    pub from: u8,
+    pub to: u8,
+    pub role: Role,
+    pub kind: RococoKind,
+    /// Squares of the enemy pieces taken.
+    pub captures: Bits128,
+    /// The piece a Cannon Pawn becomes, when it promotes.
+    pub promotion: Option<Role>,
+}
+
+/// The pieces of each side's start army (besides the King and the Cannon Pawns).
+const ARMY: [(Role, u32); 6] = [
+    (Role::Immobilizer, 1),
+    (Role::Withdrawer, 1),
+    (Role::LongLeaper, 2),
+    (Role::Chameleon, 1),
+    (Role::Advancer, 1),
+    (Role::Swapper, 1),
+];
+
+/// A Rococo position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RococoPosition {
+    pub(crate) board: Board<G>,
+    pub(crate) turn: Color,
+    pub(crate) plies: u32,
+    /// The two squares of a swap between opposing Swappers/Chameleons made by the previous move.
+    pub(crate) last_swap: Option<(u8, u8)>,
+}
+
+impl RococoPosition {
+    /// The start position.
+    pub fn start() -> RococoPosition {
+        match RococoPosition::from_fen(ROCOCO_START_FEN, Coords::Standard) {
+            Ok(p) => p,
+            Err(e) => unreachable!("the start FEN is valid: {e}"),
+        }
+    }
+
+    /// Reads a Rococo FEN (squares of the last-swap field in the given coordinates).
+    pub fn from_fen(text: &str, coords: Coords) -> Result<RococoPosition, ParseFenError> {
+        let fields = fen::split_fields(text);
+        let Some(&(board_at, board_text)) = fields.first() else {
+            return Err(ParseFenError::new(FenField::Board, 1, "the FEN is empty"));
+        };
+        let board = fen::parse_board::<G>(board_text, board_at, Piece::from_rococo_letter)?;
+        let turn = fen::parse_turn(fields.get(1).copied(), text.trim_end().len())?;
+        let plies = fen::parse_plies(fields.get(2).copied())?;
+        let last_swap = match fields.get(3) {
+            None | Some((_, "-")) => None,
+            Some(&(at, t)) => Some(parse_swap(t, coords).ok_or_else(|| {
+                ParseFenError::new(
+                    FenField::LastSwap,
+                    at + 1,
+                    format!("the last swap must be two squares such as e5g7, or -, not `{t}`"),
+                )
+            })?),
+        };
+        if let Some(&(at, extra)) = fields.get(4) {
+            return Err(ParseFenError::new(
+                FenField::Extra,
+                at + 1,
+                format!("unexpected `{extra}` after the last-swap field"),
+            ));
+        }
+        Ok(RococoPosition {
+            board,
+            turn,
+            plies,
+            last_swap,
+        })
+    }
+
+    /// The FEN, squares in the given coordinates.
+    pub fn fen(&self, coords: Coords) -> String {
+        let swap = match self.last_swap {
+            Some((a, b)) => format!("{}{}", coords.name(a), coords.name(b)),
+            None => "-".into(),
+        };
+        format!(
+            "{} {} {} {swap}",
+            fen::write_board(&self.board, |p| p.rococo_letter()),
+            if self.turn == Color::White { 'w' } else { 'b' },
+            self.plies
+        )
+    }
+
+    pub fn board(&self) -> &Board<G> {
+        &self.board
+    }
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+    /// Zobrist hash of placement, side to move and the swap restriction.
+    pub fn hash(&self) -> u64 {
+        let mut h = self.board.hash()
+            ^ if self.turn == Color::Black {
+                ZOBRIST_BLACK
+            } else {
+                0
+            };
+        if let Some((a, b)) = self.last_swap {
+            h ^= (a as u64 * 131 + b as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        h
+    }
+
+    /// Problems of the position: two Kings of a side (error); a side without a King, more pieces of a
+    /// kind than the start army (warnings). A King that can be captured is no error in Rococo.
+    pub fn validate(&self) -> Vec<Problem> {
+        let mut out = Vec::new();
+        for c in [Color::White, Color::Black] {
+            let kings = self.board.pieces(c, Role::King).count();
+            if kings > 1 {
+                out.push(Problem {
+                    code: "two_kings",
+                    error: true,
+                    message: format!("{c} has {kings} Kings; a side has at most one"),
+                });
+            } else if kings == 0 {
+                out.push(Problem {
+                    code: "no_king",
+                    error: false,
+                    message: format!("{c} has no King: it cannot lose one"),
+                });
+            }
+        }
+        for c in [Color::White, Color::Black] {
+            let limits = ARMY
+                .iter()
+                .copied()
+                .chain([(Role::CannonPawn, 8), (Role::PushmePullyu, 1)]);
+            for (r, max) in limits {
+                let n = self.board.pieces(c, r).count();
+                if n > max {
+                    out.push(Problem {
+                        code: "too_many_pieces",
+                        error: false,
+                        message: format!("{c} has {n} of kind {}, more than {max}", r.name()),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// The frozen pieces of both sides.
+    pub fn frozen(&self) -> Bits128 {
+        frozen(&self.board, Color::White, Freezing::Abbott)
+            | frozen(&self.board, Color::Black, Freezing::Abbott)
+    }
+
+    /// Every move of the side to move (in Rococo every such move is legal).
+    pub fn legal_moves(&self) -> Vec<RococoMove> {
+        let mut raw: Vec<(RococoMove, u32)> = Vec::with_capacity(128);
+        self.generate_raw(&mut raw);
+        apply_edge_rule(raw)
+    }
+
+    /// Plays a move of this position's list.
+    pub fn after(&self, mv: &RococoMove) -> RococoPosition {
+        let mut p = *self;
+        let us = self.turn;
+        let them = us.other();
+        p.board.remove_all(them, mv.captures);
+        p.last_swap = None;
+        match mv.kind {
+            RococoKind::Normal => {
+                p.board.shift(us, mv.role, mv.from, mv.to);
+                if let Some(r) = mv.promotion {
+                    p.board.toggle(mv.to, Piece::new(us, mv.role));
+                    p.board.toggle(mv.to, Piece::new(us, r));
+                }
+            }
+            RococoKind::Swap => {
+                let other = self.board.piece_at(mv.to);
+                if let Some(o) = other {
+                    p.board.toggle(mv.to, o);
+                    p.board.shift(us, mv.role, mv.from, mv.to);
+                    p.board.toggle(mv.from, o);
+                    let restricted = matches!(
+                        (mv.role, o.role),
+                        (Role::Swapper, Role::Swapper | Role::Chameleon)
+                            | (Role::Chameleon, Role::Swapper)
+                    ) && o.color == them;
+                    if restricted {
+                        p.last_swap = Some((mv.from, mv.to));
+                    }
+                }
+            }
+            RococoKind::MutualDestruction | RococoKind::Suicide => {
+                p.board.toggle(mv.from, Piece::new(us, mv.role));
+            }
+        }
+        p.turn = them;
+        p.plies += 1;
+        p
+    }
+
+    /// Whether `side`'s King can be captured by the other side's next move.
+    pub fn king_capturable(&self, side: Color) -> bool {
+        let Some(k) = self.board.king(side) else {
+            return false;
+        };
+        let mut p = *self;
+        p.turn = side.other();
+        if p.turn != self.turn {
+            p.last_swap = None;
+        }
+        p.legal_moves().iter().any(|m| m.captures.has(k))
+    }
+
+    /// Whether the side to move can capture the enemy King now.
+    pub fn can_capture_king(&self) -> bool {
+        match self.board.king(self.turn.other()) {
+            Some(k) => self.legal_moves().iter().any(|m| m.captures.has(k)),
+            None => false,
+        }
+    }
+
+    /// Whether a move keeps the mover's King out of capture (or takes the enemy King, which ends the
+    /// game at once).
+    pub fn keeps_king(&self, mv: &RococoMove) -> bool {
+        let wins = self
+            .board
+            .king(self.turn.other())
+            .is_some_and(|k| mv.captures.has(k));
+        wins || !self.after(mv).king_capturable(self.turn)
+    }
+
+    /// The status of the side to move: `checkmate` when it cannot keep its King (every move leaves it
+    /// capturable and none takes the enemy King), `stalemate` when it has no move at all (a draw),
+    /// `check` when its King can be captured now but some move saves it.
+    pub fn status(&self) -> Status {
+        let moves = self.legal_moves();
+        if moves.is_empty() {
+            return Status::Stalemate;
+        }
+        let keeps = moves.iter().any(|m| self.keeps_king(m));
+        let check = self.king_capturable(self.turn);
+        match (keeps, check) {
+            (false, _) => Status::Checkmate,
+            (true, true) => Status::Check,
+            (true, false) => Status::Ongoing,
+        }
+    }
+
+    /// The pieces on the squares of a set, in the given coordinates.
+    pub fn square_pieces(&self, set: Bits128, coords: Coords) -> Vec<SquarePiece> {
+        set.squares()
+            .filter_map(|s| {
+                self.board.piece_at(s).map(|p| SquarePiece {
+                    square: coords.name(s),
+                    piece: p.rococo_letter().to_string(),
+                })
+            })
+            .collect()
+    }
+
+    /// The canonical name: letter, from, `-` or `x`, to; `S`…`<>` for a swap, `*` for mutual
+    /// destruction, `=L` for a promotion; a suicide is `Ld5-d5`.
+    pub fn move_name(&self, mv: &RococoMove, coords: Coords) -> String {
+        let sep = match mv.kind {
+            RococoKind::Swap => "<>",
+            RococoKind::MutualDestruction => "*",
+            _ if mv.captures.any() => "x",
+            _ => "-",
+        };
+        let promo = mv
+            .promotion
+            .map(|r| format!("={}", r.rococo_letter()))
+            .unwrap_or_default();
+        format!(
+            "{}{}{sep}{}{promo}",
+            mv.role.rococo_letter(),
+            coords.name(mv.from),
+            coords.name(mv.to)
+        )
+    }
+
+    /// The piece types `side` may promote to: those of the start army missing from the board.
+    fn promotion_choices(&self, side: Color) -> impl Iterator<Item = Role> + '_ {
+        ARMY.iter()
+            .filter(move |(r, n)| self.board.pieces(side, *r).count() < *n)
+            .map(|(r, _)| *r)
+    }
+
+    /// Every move before the edge rule, with the number of edge squares it passes over or ends on.
+    fn generate_raw(&self, out: &mut Vec<(RococoMove, u32)>) {
+        let b = &self.board;
+        let us = self.turn;
+        let them = us.other();
+        let t = G::t();
+        let ours = b.by_color(us);
+        let theirs = b.by_color(them);
+        let occ = ours | theirs;
+        let empty = !occ & t.all;
+        let stuck = frozen(b, us, Freezing::Abbott);
+        let movers = ours & !stuck;
+        let edge = t.edge;
+        let path_edges = |from: u8, to: u8, d: Dir| -> u32 {
+            let path = t.ray[d][from as usize] & !t.ray[d][to as usize];
+            (path & edge).count()
+        };
+        let push = |out: &mut Vec<(RococoMove, u32)>,
+                    from: u8,
+                    to: u8,
+                    role: Role,
+                    kind: RococoKind,
+                    captures: Bits128,
+                    e: u32| {
+            out.push((
+                RococoMove {
+                    from,
+                    to,
+                    role,
+                    kind,
+                    captures,
+                    promotion: None,
+                },
+                e,
+            ))
+        };
+        let enemy = |r: Role| b.pieces(them, r);
+        let swap_forbidden = |from: u8, to: u8| {
+            self.last_swap
+                .is_some_and(|(a, c)| (from == a && to == c) || (from == c && to == a))
+        };
+
+        for s in movers.squares() {
+            let Some(role) = b.role_at(s) else { continue };
+            match role {
+                Role::King => {
+                    for to in (t.neighbours[s as usize] & !ours).squares() {
+                        let e = edge.has(to) as u32;
+                        push(
+                            out,
+                            s,
+                            to,
+                            role,
+                            RococoKind::Normal,
+                            theirs & Bits128::bit(to),
+                            e,
+                        );
+                    }
+                }
+                Role::CannonPawn => {
+                    for d in ALL_DIRS {
+                        let n = t.step[d][s as usize];
+                        if n == NO_SQUARE {
+                            continue;
+                        }
+                        let mut land = |to: u8, caps: Bits128, e: u32| {
+                            let start = out.len();
+                            push(out, s, to, role, RococoKind::Normal, caps, e);
+                            let promo_rank = match us {
+                                Color::White => G::rank_of(to) >= 8,
+                                Color::Black => G::rank_of(to) <= 1,
+                            };
+                            if promo_rank {
+                                for r in self.promotion_choices(us) {
+                                    let mut m = out[start];
+                                    m.0.promotion = Some(r);
+                                    out.push(m);
+                                }
+                            }
+                        };
+                        if empty.has(n) {
+                            land(n, 0, edge.has(n) as u32);
+                        } else {
+                            let beyond = t.step[d][n as usize];
+                            if beyond == NO_SQUARE || ours.has(beyond) {
+                                continue;
+                            }
+                            let e = edge.has(n) as u32 + edge.has(beyond) as u32;
+                            land(beyond, theirs & Bits128::bit(beyond), e);
+                        }
+                    }
+                }
+                Role::Withdrawer | Role::Advancer | Role::PushmePullyu | Role::Immobilizer => {
+                    for d in ALL_DIRS {
+                        let behind = t.step[opposite(d)][s as usize];
+                        let withdraw = if behind != NO_SQUARE
+                            && matches!(role, Role::Withdrawer | Role::PushmePullyu)
+                        {
+                            theirs & Bits128::bit(behind)
+                        } else {
+                            0
+                        };
+                        let reach = G::slide(s, d, occ);
+                        for to in (reach & empty).squares() {
+                            let ahead = t.step[d][to as usize];
+                            let approach = if ahead != NO_SQUARE
+                                && matches!(role, Role::Advancer | Role::PushmePullyu)
+                            {
+                                theirs & Bits128::bit(ahead)
+                            } else {
+                                0
+                            };
+                            let caps = withdraw | approach;
+                            push(
+                                out,
+                                s,
+                                to,
+                                role,
+                                RococoKind::Normal,
+                                caps,
+                                path_edges(s, to, d),
+                            );
+                        }
+                    }
+                }
+                Role::LongLeaper => {
+                    for d in ALL_DIRS {
+                        leaps(s, d, occ, empty, theirs, |to, caps| {
+                            push(
+                                out,
+                                s,
+                                to,
+                                role,
+                                RococoKind::Normal,
+                                caps,
+                                path_edges(s, to, d),
+                            )
+                        });
+                    }
+                }
+                Role::Swapper => {
+                    for d in ALL_DIRS {
+                        let reach = G::slide(s, d, occ);
+                        for to in (reach & empty).squares() {
+                            push(
+                                out,
+                                s,
+                                to,
+                                role,
+                                RococoKind::Normal,
+                                0,
+                                path_edges(s, to, d),
+                            );
+                        }
+                        if let Some(q) = G::first_on_ray(s, d, occ) {
+                            if !swap_forbidden(s, q) {
+                                push(out, s, q, role, RococoKind::Swap, 0, path_edges(s, q, d));
+                            }
+                        }
+                    }
+                    for q in (t.neighbours[s as usize] & theirs).squares() {
+                        push(
+                            out,
+                            s,
+                            q,
+                            role,
+                            RococoKind::MutualDestruction,
+                            Bits128::bit(q),
+                            0,
+                        );
+                    }
+                }
+                Role::Chameleon => {
+                    let withdrawers = enemy(Role::Withdrawer) | enemy(Role::PushmePullyu);
+                    let advancers = enemy(Role::Advancer) | enemy(Role::PushmePullyu);
+                    for d in ALL_DIRS {
+                        let behind = t.step[opposite(d)][s as usize];
+                        let withdraw = if behind != NO_SQUARE {
+                            withdrawers & Bits128::bit(behind)
+                        } else {
+                            0
+                        };
+                        let approach = |to: u8| {
+                            let ahead = t.step[d][to as usize];
+                            if ahead != NO_SQUARE {
+                                advancers & Bits128::bit(ahead)
+                            } else {
+                                0
+                            }
+                        };
+                        let mut last = (s, 0);
+                        leaps(s, d, occ, empty, enemy(Role::LongLeaper), |to, leapt| {
+                            last = (to, leapt);
+                            let caps = leapt | withdraw | approach(to);
+                            push(
+                                out,
+                                s,
+                                to,
+                                role,
+                                RococoKind::Normal,
+                                caps,
+                                path_edges(s, to, d),
+                            );
+                        });
+                        // Swapping with an enemy Swapper: the first piece beyond the last square
+                        // reached (after any leaps).
+                        if let Some(q) = G::first_on_ray(last.0, d, occ) {
+                            if enemy(Role::Swapper).has(q) && !swap_forbidden(s, q) {
+                                let caps = last.1 | withdraw | approach(q);
+                                push(out, s, q, role, RococoKind::Swap, caps, path_edges(s, q, d));
+                            }
+                        }
+                        // Taking a Cannon Pawn the pawn's way: over an adjacent mount onto it.
+                        let mount = t.step[d][s as usize];
+                        if mount != NO_SQUARE && occ.has(mount) {
+                            let land = t.step[d][mount as usize];
+                            if land != NO_SQUARE && enemy(Role::CannonPawn).has(land) {
+                                let caps = Bits128::bit(land) | withdraw | approach(land);
+                                let e = edge.has(mount) as u32 + edge.has(land) as u32;
+                                push(out, s, land, role, RococoKind::Normal, caps, e);
+                            }
+                        }
+                        // Taking the King the King's way.
+                        let k = t.step[d][s as usize];
+                        if k != NO_SQUARE && enemy(Role::King).has(k) {
+                            push(
+                                out,
+                                s,
+                                k,
+                                role,
+                                RococoKind::Normal,
+                                Bits128::bit(k),
+                                edge.has(k) as u32,
+                            );
+                        }
+                    }
+                    for q in (t.neighbours[s as usize] & enemy(Role::Swapper)).squares() {
+                        push(
+                            out,
+                            s,
+                            q,
+                            role,
+                            RococoKind::MutualDestruction,
+                            Bits128::bit(q),
+                            0,
+                        );
+                    }
+                }
+                Role::Pawn | Role::Coordinator => {}
+            }
+        }
+        for s in (ours & stuck & !b.by_role(Role::King)).squares() {
+            if let Some(role) = b.role_at(s) {
+                push(out, s, s, role, RococoKind::Suicide, 0, 0);
+            }
+        }
+    }
+}
+
+/// Walks a line from `s` in direction `d`, jumping pieces of `jumpable` each followed by an empty
+/// square, calling `land` with every empty square reached and the pieces jumped so far.
+fn leaps(
+    s: u8,
+    d: Dir,
+    occ: Bits128,
+    empty: Bits128,
+    jumpable: Bits128,
+    mut land: impl FnMut(u8, Bits128),
+) {
+    let t = G::t();
+    let mut cur = s;
+    let mut caps = 0;
+    loop {
+        let reach = G::slide(cur, d, occ);
+        for to in (reach & empty).squares() {
+            land(to, caps);
+        }
+        let Some(q) = G::first_on_ray(cur, d, occ) else {
+            return;
+        };
+        let beyond = t.step[d][q as usize];
+        if !jumpable.has(q) || beyond == NO_SQUARE || occ.has(beyond) {
+            return;
+        }
+        caps |= Bits128::bit(q);
+        cur = q;
+    }
+}
+
+/// The edge rule: a move over or onto edge squares must capture (a swap counts), and cross no more
+/// edge squares than another move of the same piece making the same capture.
+fn apply_edge_rule(raw: Vec<(RococoMove, u32)>) -> Vec<RococoMove> {
+    let key = |m: &RococoMove| {
+        let swap = if m.kind == RococoKind::Swap {
+            m.to
+        } else {
+            NO_SQUARE
+        };
+        (
+            m.from,
+            m.captures,
+            swap,
+            m.kind == RococoKind::MutualDestruction,
+        )
+    };
+    let captures = |m: &RococoMove| m.captures.any() || m.kind == RococoKind::Swap;
+    raw.iter()
+        .filter(|(m, e)| {
+            *e == 0
+                || (captures(m)
+                    && raw
+                        .iter()
+                        .filter(|(o, _)| key(o) == key(m))
+                        .all(|(_, oe)| oe >= e))
+        })
+        .map(|(m, _)| *m)
+        .collect()
+}
+
+fn parse_swap(t: &str, coords: Coords) -> Option<(u8, u8)> {
+    // Split where the second square's file letter starts.
+    let split = t
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| c.is_ascii_lowercase())
+        .map(|(i, _)| i)?;
+    Some((coords.parse(&t[..split])?, coords.parse(&t[split..])?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_coordinates_map_onto_ours() {
+        let p = Coords::Page;
+        assert_eq!(p.parse("a1"), G::parse_square("b2"));
+        assert_eq!(p.parse("x00"), G::parse_square("a10"));
+        assert_eq!(p.parse("y0"), G::parse_square("j1"));
+        assert_eq!(p.parse("h8"), G::parse_square("i9"));
+        assert_eq!(p.parse("a9"), None);
+        for sq in 0..100 {
+            assert_eq!(p.parse(&p.name(sq)), Some(sq));
+            assert_eq!(Coords::Standard.parse(&Coords::Standard.name(sq)), Some(sq));
+        }
+    }
+
+    #[test]
+    fn start_position_reads_and_writes() {
+        let p = RococoPosition::start();
+        assert_eq!(p.fen(Coords::Standard), ROCOCO_START_FEN);
+        assert_eq!(p.board.occupied().count(), 32);
+        assert!(p.validate().iter().all(|x| !x.error));
+    }
+}

@@ -1,0 +1,156 @@
+//! Rococo: the page's prose examples, the edge rule, swaps, mutual destruction, promotion, suicide.
+
+use baroque::rules::rococo::{Coords, RococoKind, RococoMove, RococoPosition, ROCOCO_START_FEN};
+use baroque::rules::{BitSet, Status};
+
+fn pos(fen: &str) -> RococoPosition {
+    RococoPosition::from_fen(fen, Coords::Standard).unwrap()
+}
+
+fn named(p: &RococoPosition, coords: Coords) -> Vec<String> {
+    let mut v: Vec<String> = p
+        .legal_moves()
+        .iter()
+        .map(|m| p.move_name(m, coords))
+        .collect();
+    v.sort();
+    v
+}
+
+fn from<'a>(p: &RococoPosition, moves: &'a [RococoMove], sq: &str) -> Vec<&'a RococoMove> {
+    let s = Coords::Standard.parse(sq).unwrap();
+    let _ = p;
+    moves.iter().filter(|m| m.from == s).collect()
+}
+
+fn caps(p: &RococoPosition, m: &RococoMove) -> Vec<String> {
+    p.square_pieces(m.captures, Coords::Standard)
+        .into_iter()
+        .map(|x| format!("{}{}", x.piece, x.square))
+        .collect()
+}
+
+#[test]
+fn chameleon_combines_leap_withdrawal_and_approach() {
+    // Page: white Withdrawer a1, black Chameleon a2, white Long Leaper a3, white Advancer a5 (page
+    // squares; ours b2, b3, b4, b6). The Chameleon leaps to a4 (our b5).
+    let p = pos("10/10/10/10/1A8/10/1L8/1x8/1W8/10 b 0");
+    let moves = p.legal_moves();
+    let m = moves
+        .iter()
+        .find(|m| Coords::Page.name(m.to) == "a4" && Coords::Page.name(m.from) == "a2")
+        .expect("the leap a2-a4");
+    assert_eq!(caps(&p, m), vec!["Wb2", "Lb4", "Ab6"]);
+}
+
+#[test]
+fn withdrawer_takes_only_the_piece_it_leaves() {
+    // Page: a Withdrawer moving d2-g2 takes only c2, not c3/d3/e3/c1/d1/e1.
+    let mut p = pos("10/10/10/10/10/10/3ppp4/3pW5/3ppp4/10 w 0");
+    let m = p
+        .legal_moves()
+        .into_iter()
+        .find(|m| Coords::Page.name(m.from) == "d2" && Coords::Page.name(m.to) == "g2")
+        .unwrap();
+    assert_eq!(caps(&p, &m), vec!["pd3"]);
+    p = p.after(&m);
+    assert_eq!(p.board().occupied().count(), 7);
+}
+
+#[test]
+fn long_leaper_on_the_edge_takes_with_the_fewest_edge_squares() {
+    // Page: a Long Leaper on x00 may take x3 only by landing on x2 (x8-x4 empty).
+    let p = pos("L9/10/10/10/10/10/p9/10/10/10 w 0");
+    let moves = p.legal_moves();
+    let down_the_edge: Vec<String> = from(&p, &moves, "a10")
+        .into_iter()
+        .filter(|m| Coords::Standard.name(m.to).starts_with('a'))
+        .map(|m| p.move_name(m, Coords::Page))
+        .collect();
+    assert_eq!(down_the_edge, vec!["Lx00xx2"]);
+    // Off the edge it moves freely into the inner board, never along the edge without a capture.
+    assert!(moves
+        .iter()
+        .all(|m| m.captures != 0 || !Coords::Standard.name(m.to).starts_with('a')));
+    assert!(moves.iter().any(|m| Coords::Standard.name(m.to) == "b9"));
+    assert!(!moves.iter().any(|m| Coords::Standard.name(m.to) == "b10"));
+}
+
+#[test]
+fn swapper_swaps_destroys_and_may_not_swap_back() {
+    // White Swapper e5, black Swapper e8 (clear line), black pawn f6 next to e5.
+    let p = pos("10/10/4s5/10/5p4/4S5/10/10/10/10 w 0");
+    let moves = p.legal_moves();
+    let swap = moves
+        .iter()
+        .find(|m| m.kind == RococoKind::Swap && Coords::Standard.name(m.to) == "e8")
+        .unwrap();
+    let md = moves
+        .iter()
+        .find(|m| m.kind == RococoKind::MutualDestruction)
+        .unwrap();
+    assert_eq!(caps(&p, md), vec!["pf6"]);
+    assert_eq!(p.after(md).board().occupied().count(), 1);
+    let after = p.after(swap);
+    assert!(after.fen(Coords::Standard).ends_with(" b 1 e5e8"));
+    // Black may not swap straight back...
+    assert!(!after
+        .legal_moves()
+        .iter()
+        .any(|m| m.kind == RococoKind::Swap && Coords::Standard.name(m.to) == "e8"));
+    // ... but may after any other move.
+    let cleared = RococoPosition::from_fen(
+        &after.fen(Coords::Standard).replace("e5e8", "-"),
+        Coords::Standard,
+    )
+    .unwrap();
+    assert!(cleared
+        .legal_moves()
+        .iter()
+        .any(|m| m.kind == RococoKind::Swap && Coords::Standard.name(m.to) == "e8"));
+}
+
+#[test]
+fn promotion_is_optional_and_to_missing_pieces_only() {
+    // A white pawn on e8 steps to e9: it may stay a pawn or become any of the missing army pieces
+    // (White has only its King besides the pawn: I, W, L, X, A, S are missing).
+    let p = pos("10/10/4P5/10/10/10/10/10/9K/10 w 0");
+    let names = named(&p, Coords::Standard);
+    for n in [
+        "Pe8-e9", "Pe8-e9=I", "Pe8-e9=W", "Pe8-e9=L", "Pe8-e9=X", "Pe8-e9=A", "Pe8-e9=S",
+    ] {
+        assert!(names.contains(&n.to_string()), "{n} in {names:?}");
+    }
+    assert!(!names.iter().any(|n| n.ends_with("=K") || n.ends_with("=P")));
+}
+
+#[test]
+fn frozen_pieces_may_commit_suicide_but_not_the_king() {
+    // White Leaper e5 and King f5 next to a black Immobilizer e6.
+    let p = pos("10/10/10/10/4i5/4LK4/10/10/10/10 w 0");
+    let moves = p.legal_moves();
+    let suicides: Vec<String> = moves
+        .iter()
+        .filter(|m| m.kind == RococoKind::Suicide)
+        .map(|m| p.move_name(m, Coords::Standard))
+        .collect();
+    assert_eq!(suicides, vec!["Le5-e5"]);
+    assert!(moves.iter().all(|m| m.kind == RococoKind::Suicide));
+}
+
+#[test]
+fn kings_may_stand_side_by_side_and_the_status_says_who_keeps_the_king() {
+    let p = pos("10/10/10/10/4kK4/10/10/10/10/10 w 0");
+    assert!(p.validate().iter().all(|x| !x.error));
+    assert!(p.can_capture_king());
+    assert_eq!(p.status(), Status::Check);
+}
+
+#[test]
+fn start_position_has_only_inner_moves() {
+    let p = RococoPosition::from_fen(ROCOCO_START_FEN, Coords::Standard).unwrap();
+    let moves = p.legal_moves();
+    assert!(moves.iter().all(|m| m.captures == 0));
+    assert!(!moves.is_empty());
+    assert_eq!(p.status(), Status::Ongoing);
+}
