@@ -248,8 +248,9 @@ impl From<Status> for GameStatus {
     }
 }
 
-/// A short ASCII text kept inline (a move's notation or `uci`, a piece letter): serialized as a JSON
-/// string without an allocation of its own, since `/v1/analyze` writes three per legal move.
+/// A short text kept inline (a move's notation or `uci`, a piece letter): serialized as a JSON
+/// string without an allocation of its own, since `/v1/analyze` writes three per legal move. It
+/// holds only printable ASCII other than `"` and `\\`, so it never needs a JSON escape.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct ShortText {
     bytes: [u8; 15],
@@ -257,11 +258,11 @@ pub struct ShortText {
 }
 
 impl ShortText {
-    /// Appends an ASCII character; anything else, or a 16th character, is dropped (the texts
-    /// written here are at most 7 ASCII characters).
+    /// Appends a character; one that is not printable ASCII, a `"` or `\\`, or a 16th character,
+    /// is dropped (the texts written here are at most 7 letters and digits).
     pub fn push(&mut self, c: char) {
         let len = usize::from(self.len);
-        if c.is_ascii() && len < self.bytes.len() {
+        if c.is_ascii_graphic() && c != '"' && c != '\\' && len < self.bytes.len() {
             self.bytes[len] = c as u8;
             self.len += 1;
         }
@@ -271,8 +272,13 @@ impl ShortText {
         s.chars().for_each(|c| self.push(c));
     }
 
+    /// The text's bytes: printable ASCII, none needing a JSON escape.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
     pub fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+        std::str::from_utf8(self.as_bytes()).unwrap_or_default()
     }
 }
 
@@ -633,4 +639,16 @@ pub struct Health {
     pub status: String,
     /// The service's version.
     pub version: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ShortText;
+
+    #[test]
+    fn short_text_keeps_only_what_needs_no_json_escape() {
+        let t = ShortText::from("Pc2xc4 \"\\\né0123456789abcdef");
+        assert_eq!(t.as_str(), "Pc2xc4012345678"); // 15 characters at most
+        assert_eq!(serde_json::to_string(&t).unwrap(), "\"Pc2xc4012345678\"");
+    }
 }

@@ -83,7 +83,7 @@ pub fn analyze_position(checked: &CheckedPosition) -> AnalyzeResponse {
 }
 
 /// The response as JSON: what `serde_json::to_vec` writes (a test checks it byte for byte), with the
-/// move list written directly. The moves are most of the body, and serde's generic path through
+/// move list written directly (its texts are [`ShortText`]s, which never need an escape). The moves are most of the body, and serde's generic path through
 /// eight fields a move was a quarter of the endpoint's time on the server.
 pub fn to_json(r: &AnalyzeResponse) -> Vec<u8> {
     #[derive(Serialize)]
@@ -115,13 +115,13 @@ pub fn to_json(r: &AnalyzeResponse) -> Vec<u8> {
         if i > 0 {
             out.push(b',');
         }
-        out.extend_from_slice(b"{\"notation\":");
-        push_json_str(&mut out, m.notation.as_str());
-        out.extend_from_slice(b",\"uci\":");
-        push_json_str(&mut out, m.uci.as_str());
-        out.extend_from_slice(b",\"piece\":");
-        push_json_str(&mut out, m.piece.as_str());
-        out.extend_from_slice(b",\"captures\":");
+        out.extend_from_slice(b"{\"notation\":\"");
+        out.extend_from_slice(m.notation.as_bytes());
+        out.extend_from_slice(b"\",\"uci\":\"");
+        out.extend_from_slice(m.uci.as_bytes());
+        out.extend_from_slice(b"\",\"piece\":\"");
+        out.extend_from_slice(m.piece.as_bytes());
+        out.extend_from_slice(b"\",\"captures\":");
         if m.captures.is_empty() {
             out.extend_from_slice(b"[]");
         } else if serde_json::to_writer(&mut out, &m.captures).is_err() {
@@ -142,33 +142,19 @@ pub fn to_json(r: &AnalyzeResponse) -> Vec<u8> {
     out
 }
 
-/// Appends a JSON string: as is when it needs no escape (notation never does), else through serde.
-fn push_json_str(out: &mut Vec<u8>, s: &str) {
-    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'"');
-    } else if let Ok(v) = serde_json::to_vec(s) {
-        out.extend_from_slice(&v);
-    }
-}
-
 /// The canonical notation (`Pc2xc4`, as `Position::move_name` writes it in chess-style letters) and
 /// the `uci` (`c2c4`, as `Move::uci`) of a move, written in place: the engine's functions format
 /// through temporary strings, which was half the cost of an analysis. A test
 /// checks both against the engine's for every legal move of the seed positions.
 fn names(mv: &Move) -> (ShortText, ShortText) {
-    let mut from = ShortText::default();
-    push_square(&mut from, mv.from);
-    let mut to = ShortText::default();
-    push_square(&mut to, mv.to);
+    let mut uci = ShortText::default();
+    push_square(&mut uci, mv.from);
+    push_square(&mut uci, mv.to);
     let mut notation = ShortText::default();
     notation.push(mv.role.letter(Letters::Chess));
-    notation.push_str(from.as_str());
+    push_square(&mut notation, mv.from);
     notation.push(if mv.is_capture() { 'x' } else { '-' });
-    notation.push_str(to.as_str());
-    let mut uci = from;
-    uci.push_str(to.as_str());
+    push_square(&mut notation, mv.to);
     (notation, uci)
 }
 
