@@ -248,6 +248,66 @@ impl From<Status> for GameStatus {
     }
 }
 
+/// A short text kept inline (a move's notation or `uci`, a piece letter): serialized as a JSON
+/// string without an allocation of its own, since `/v1/analyze` writes three per legal move. It
+/// holds only printable ASCII other than `"` and `\\`, so it never needs a JSON escape.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct ShortText {
+    bytes: [u8; 15],
+    len: u8,
+}
+
+impl ShortText {
+    /// Appends a character; one that is not printable ASCII, a `"` or `\\`, or a 16th character,
+    /// is dropped (the texts written here are at most 7 letters and digits).
+    pub fn push(&mut self, c: char) {
+        let len = usize::from(self.len);
+        if c.is_ascii_graphic() && c != '"' && c != '\\' && len < self.bytes.len() {
+            self.bytes[len] = c as u8;
+            self.len += 1;
+        }
+    }
+
+    pub fn push_str(&mut self, s: &str) {
+        s.chars().for_each(|c| self.push(c));
+    }
+
+    /// The text's bytes: printable ASCII, none needing a JSON escape.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(self.as_bytes()).unwrap_or_default()
+    }
+}
+
+impl From<&str> for ShortText {
+    fn from(s: &str) -> ShortText {
+        let mut t = ShortText::default();
+        t.push_str(s);
+        t
+    }
+}
+
+impl std::fmt::Debug for ShortText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for ShortText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ShortText {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
 /// A piece on a square. The piece is one chess-style letter, upper case for White: K King,
 /// P Pawn (Pincer), Q Withdrawer, N Long Leaper, R Coordinator, M Immobilizer, B Chameleon
 /// (`"q"` is a black Withdrawer).
@@ -380,14 +440,14 @@ impl TryFrom<AnalyzeRequest> for AnalyzeQuery {
 #[schema(examples(super::openapi::examples::legal_move))]
 pub struct LegalMove {
     /// Canonical notation: piece letter, from-square, `-` or `x` (when it captures), to-square.
-    #[schema(example = "Pc2xc4")]
-    pub notation: String,
+    #[schema(value_type = String, example = "Pc2xc4")]
+    pub notation: ShortText,
     /// The from and to squares (`d2d8`; a suicide is `c5c5`).
-    #[schema(example = "c2c4")]
-    pub uci: String,
+    #[schema(value_type = String, example = "c2c4")]
+    pub uci: ShortText,
     /// The moving piece: one chess-style letter, upper case for White.
-    #[schema(example = "P")]
-    pub piece: String,
+    #[schema(value_type = String, example = "P")]
+    pub piece: ShortText,
     /// Every piece the move captures, lowest square first.
     pub captures: Vec<SquarePiece>,
     /// Whether the opponent is in check after the move.
@@ -579,4 +639,16 @@ pub struct Health {
     pub status: String,
     /// The service's version.
     pub version: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ShortText;
+
+    #[test]
+    fn short_text_keeps_only_what_needs_no_json_escape() {
+        let t = ShortText::from("Pc2xc4 \"\\\né0123456789abcdef");
+        assert_eq!(t.as_str(), "Pc2xc4012345678"); // 15 characters at most
+        assert_eq!(serde_json::to_string(&t).unwrap(), "\"Pc2xc4012345678\"");
+    }
 }

@@ -124,7 +124,7 @@ pub mod examples {
             Ok(p) => analyze_position(&p)
                 .moves
                 .into_iter()
-                .find(|m| m.uci == "c2c4")
+                .find(|m| m.uci.as_str() == "c2c4")
                 .map(value)
                 .unwrap_or_default(),
             Err(e) => value(e.problem()),

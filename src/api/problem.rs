@@ -108,7 +108,7 @@ pub enum ApiError {
     Payload(String),
     #[error("{0}")]
     InvalidFen(ParseFenError),
-    #[error("the position cannot arise: {0}")]
+    #[error("{0}")]
     ImpossiblePosition(PositionError),
     #[error("{count} moves sent; one request verifies at most {limit}")]
     TooManyMoves { count: usize, limit: u64 },

@@ -42,6 +42,7 @@ pub async fn verify(
         });
     }
     let query = VerifyQuery::try_from(body)?;
+    // Up to `max_moves` moves, each a move search: off the async workers.
     let response = web::block(move || verify_moves(&query)).await?;
     Ok(web::Json(response))
 }
