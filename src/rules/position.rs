@@ -304,7 +304,7 @@ impl Position {
             MoveKind::Suicide => self.board.toggle(mv.from, Piece::new(us, mv.role)),
         }
         self.turn = them;
-        self.plies += 1;
+        self.plies = self.plies.saturating_add(1);
     }
 
     /// The position with the other side to move, when the side to move is not in check (a "null
@@ -315,7 +315,7 @@ impl Position {
         }
         let mut p = *self;
         p.turn = self.turn.other();
-        p.plies += 1;
+        p.plies = self.plies.saturating_add(1);
         Some(p)
     }
 
@@ -329,7 +329,10 @@ impl Position {
 
     /// Plays a move and returns what [`Position::unplay`] needs to take it back.
     pub fn play(&mut self, mv: &Move) -> Undo {
-        let mut undo = Undo { roles: 0 };
+        let mut undo = Undo {
+            roles: 0,
+            plies: self.plies,
+        };
         let them = self.turn.other();
         for (i, s) in mv.captures.squares().enumerate() {
             let r = self.board.role_at(s).map_or(0, |r| r as u64);
@@ -343,7 +346,7 @@ impl Position {
     /// Takes back a move played with [`Position::play`].
     pub fn unplay(&mut self, mv: &Move, undo: Undo) {
         self.turn = self.turn.other();
-        self.plies -= 1;
+        self.plies = undo.plies;
         let us = self.turn;
         match mv.kind {
             MoveKind::Normal => self.board.shift(us, mv.role, mv.to, mv.from),
@@ -361,4 +364,5 @@ impl Position {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
     roles: u64,
+    plies: u32,
 }

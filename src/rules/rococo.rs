@@ -305,7 +305,7 @@ impl RococoPosition {
             }
         }
         p.turn = them;
-        p.plies += 1;
+        p.plies = self.plies.saturating_add(1);
         p
     }
 

@@ -147,8 +147,8 @@ impl<'a> Searcher<'a> {
             // Captures and King moves first: they refute most often.
             moves.sort_by_key(|m| !(m.is_capture() || m.role == Role::King));
             let mut all_lose = Ok(true);
-            for i in 0..moves.len() {
-                let after = pos.after(&moves[i]);
+            for m in moves.iter() {
+                let after = pos.after(m);
                 if let Err(e) = self.tick() {
                     all_lose = Err(e);
                     break;
