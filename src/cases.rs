@@ -1,7 +1,8 @@
 //! Diagram cases: the rule diagrams of a document written as data (the format of
 //! `fixtures/README.md`), and their verification with the rules engine.
 
-use crate::rules::{Letters, Move, Position, Preset, Rules, Status};
+use crate::rules::rococo::{Coords, RococoKind, RococoPosition};
+use crate::rules::{Geometry, Letters, Move, Position, Preset, Rules, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -117,8 +118,31 @@ pub struct Case {
     pub status: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frozen: Option<Vec<SquarePiece>>,
+    /// Exactly the moves of one piece in the position after `moves`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destinations: Option<Destinations>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+/// The claim that the piece on `from` has exactly these moves: `quiet` destinations (moves that
+/// capture nothing and swap nothing) and `captures` (every other move, with what it takes).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Destinations {
+    pub from: String,
+    #[serde(default)]
+    pub quiet: Vec<String>,
+    #[serde(default)]
+    pub captures: Vec<Destination>,
+}
+
+/// A capturing destination and what the move takes.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Destination {
+    pub to: String,
+    pub captures: Vec<SquarePiece>,
 }
 
 fn yes() -> bool {
@@ -200,63 +224,60 @@ impl Case {
             problems: Vec::new(),
             last_move: None,
         };
-        if game != Game::Baroque {
-            out.problems
-                .push("only Baroque cases can be checked so far".into());
-            return out;
-        }
-        let rules = match self.rules() {
-            Ok(r) => r,
-            Err(e) => {
-                out.problems.push(format!("rules: {e}"));
-                return out;
-            }
-        };
-        let mut pos = match Position::from_fen_validated(&self.fen, rules) {
+        let mut pos = match AnyPos::read(game, &self.fen, self.rules()) {
             Ok(p) => p,
             Err(e) => {
-                out.problems.push(format!("fen: {e}"));
+                out.problems.push(e);
                 return out;
             }
         };
-        if self.moves.is_empty() {
-            out.problems.push("the case lists no move".into());
+        if self.moves.is_empty() && self.destinations.is_none() {
+            out.problems
+                .push("the case lists no move and no destinations".into());
             return out;
         }
-        let last = self.moves.len() - 1;
+        let last = self.moves.len().saturating_sub(1);
         for (i, text) in self.moves.iter().enumerate() {
-            match play_text(&pos, text) {
-                Err(e) if i < last => {
+            match pos.play(text) {
+                Err((code, e)) if i < last => {
                     out.problems
-                        .push(format!("move {} `{text}` is illegal: {e}", i + 1));
+                        .push(format!("move {} `{text}` is illegal ({code}): {e}", i + 1));
                     return out;
                 }
-                Err(e) => {
+                Err((code, e)) => {
                     if self.legal {
                         out.problems
-                            .push(format!("`{text}` should be legal, but {e} ({})", e.kind));
+                            .push(format!("`{text}` should be legal, but {e} ({code})"));
                     } else if let Some(reason) = &self.reason {
-                        if reason != e.kind.code() {
+                        if reason != code {
                             out.problems.push(format!(
-                                "`{text}` is illegal as expected, but for `{}` rather than `{reason}`: {e}",
-                                e.kind
+                                "`{text}` is illegal as expected, but for `{code}` rather than `{reason}`: {e}"
                             ));
                         }
                     }
+                    return out;
                 }
-                Ok((_, played, _)) if i == last => {
-                    if !self.legal {
-                        out.problems.push(format!(
-                            "`{text}` should be illegal, but the engine plays it as {} capturing {}",
-                            played.notation,
-                            list(&sorted(&played.captures))
-                        ));
-                    } else {
-                        self.compare(&played, &mut out.problems);
+                Ok((played, after)) => {
+                    if i == last {
+                        if !self.legal {
+                            out.problems.push(format!(
+                                "`{text}` should be illegal, but the engine plays it as {} capturing {}",
+                                played.notation,
+                                list(&sorted(&played.captures))
+                            ));
+                        } else {
+                            self.compare(&played, &mut out.problems);
+                        }
+                        out.last_move = Some(played);
                     }
-                    out.last_move = Some(played);
+                    pos = after;
                 }
-                Ok((_, _, after)) => pos = after,
+            }
+        }
+        if let Some(want) = &self.destinations {
+            match pos.destinations(&want.from) {
+                Err(e) => out.problems.push(e),
+                Ok(got) => compare_destinations(want, &got, &mut out.problems),
             }
         }
         out
@@ -315,4 +336,139 @@ pub fn files_in(dir: &Path) -> Result<Vec<std::path::PathBuf>, String> {
         .collect();
     v.sort();
     Ok(v)
+}
+
+/// A position of either game, for case checking.
+#[derive(Clone, Copy, Debug)]
+enum AnyPos {
+    Baroque(Position),
+    Rococo(RococoPosition),
+}
+
+impl AnyPos {
+    fn read(game: Game, fen: &str, rules: Result<Rules, String>) -> Result<AnyPos, String> {
+        match game {
+            Game::Baroque => {
+                let rules = rules.map_err(|e| format!("rules: {e}"))?;
+                Position::from_fen_validated(fen, rules)
+                    .map(AnyPos::Baroque)
+                    .map_err(|e| format!("fen: {e}"))
+            }
+            Game::Rococo => {
+                let p = RococoPosition::from_fen(fen, Coords::Standard)
+                    .map_err(|e| format!("fen: {e}"))?;
+                if let Some(e) = p.validate().into_iter().find(|x| x.error) {
+                    return Err(format!("fen: {}", e.message));
+                }
+                Ok(AnyPos::Rococo(p))
+            }
+        }
+    }
+
+    /// Plays a move written as text: what it did and the position after, or the reason code and
+    /// message of its refusal.
+    fn play(&self, text: &str) -> Result<(PlayedMove, AnyPos), (&'static str, String)> {
+        match self {
+            AnyPos::Baroque(p) => play_text(p, text)
+                .map(|(_, played, after)| (played, AnyPos::Baroque(after)))
+                .map_err(|e| (e.kind.code(), e.message)),
+            AnyPos::Rococo(p) => {
+                let c = Coords::Standard;
+                let m = p
+                    .parse_move(text, c)
+                    .map_err(|e| (e.kind.code(), e.message))?;
+                let after = p.after(&m);
+                let played = PlayedMove {
+                    notation: p.move_name(&m, c),
+                    uci: format!("{}{}", c.name(m.from), c.name(m.to)),
+                    captures: p.square_pieces(m.captures, c),
+                    fen_after: after.fen(c),
+                    status_after: after.status(),
+                    frozen_after: after.square_pieces(after.frozen(), c),
+                };
+                Ok((played, AnyPos::Rococo(after)))
+            }
+        }
+    }
+
+    /// The quiet destinations and the capturing moves of the piece on `from`.
+    fn destinations(&self, from: &str) -> Result<(Vec<String>, Vec<Destination>), String> {
+        let mut quiet = Vec::new();
+        let mut caps = Vec::new();
+        match self {
+            AnyPos::Baroque(p) => {
+                let s = crate::rules::Board8::parse_square(from)
+                    .ok_or_else(|| format!("destinations: `{from}` is not a square"))?;
+                for m in p.legal_moves().iter().filter(|m| m.from == s) {
+                    let to = crate::rules::Board8::name(m.to);
+                    if m.captures == 0 {
+                        quiet.push(to);
+                    } else {
+                        caps.push(Destination {
+                            to,
+                            captures: p.square_pieces(m.captures),
+                        });
+                    }
+                }
+            }
+            AnyPos::Rococo(p) => {
+                let c = Coords::Standard;
+                let s = c
+                    .parse(from)
+                    .ok_or_else(|| format!("destinations: `{from}` is not a square"))?;
+                for m in p.legal_moves().iter().filter(|m| m.from == s) {
+                    if m.captures == 0 && m.kind == RococoKind::Normal && m.promotion.is_none() {
+                        quiet.push(c.name(m.to));
+                    } else if m.promotion.is_none() {
+                        caps.push(Destination {
+                            to: c.name(m.to),
+                            captures: p.square_pieces(m.captures, c),
+                        });
+                    }
+                }
+            }
+        }
+        Ok((quiet, caps))
+    }
+}
+
+fn compare_destinations(
+    want: &Destinations,
+    got: &(Vec<String>, Vec<Destination>),
+    problems: &mut Vec<String>,
+) {
+    let set = |v: &[String]| v.iter().cloned().collect::<BTreeSet<String>>();
+    let (wq, gq) = (set(&want.quiet), set(&got.0));
+    if wq != gq {
+        let missing: Vec<_> = wq.difference(&gq).cloned().collect();
+        let extra: Vec<_> = gq.difference(&wq).cloned().collect();
+        problems.push(format!(
+            "quiet moves from {}: missing {missing:?}, not expected {extra:?}",
+            want.from
+        ));
+    }
+    let norm = |v: &[Destination]| {
+        v.iter()
+            .map(|d| {
+                let mut c = d.captures.clone();
+                c.sort();
+                (d.to.clone(), c)
+            })
+            .collect::<BTreeSet<_>>()
+    };
+    let (wc, gc) = (norm(&want.captures), norm(&got.1));
+    if wc != gc {
+        let show = |s: BTreeSet<&(String, Vec<SquarePiece>)>| {
+            s.iter()
+                .map(|(to, c)| format!("{to} taking {}", list(&c.iter().cloned().collect())))
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        problems.push(format!(
+            "capturing moves from {}: missing [{}], not expected [{}]",
+            want.from,
+            show(wc.difference(&gc).collect()),
+            show(gc.difference(&wc).collect())
+        ));
+    }
 }

@@ -752,3 +752,168 @@ mod tests {
         assert!(p.validate().iter().all(|x| !x.error));
     }
 }
+
+/// Why a Rococo move was refused (the same codes as Baroque's, less `self_check`: in Rococo a move
+/// may leave the King capturable).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct RococoMoveError {
+    pub kind: super::notation::MoveErrorKind,
+    pub message: String,
+    pub candidates: Vec<String>,
+}
+
+impl RococoPosition {
+    /// Reads a move: `Xb3-b5`, `Xb3xb5`, `b3b5`, `Sb2<>e5` (swap), `Se5*f6` (mutual destruction),
+    /// `Pe8-e9=L` (promotion), `Le5-e5` (suicide), or the short form `Le9` when one move fits.
+    /// Squares in the given coordinates. A capture mark `x` is checked; without `=`, a pawn reaching
+    /// the promotion ranks stays a pawn.
+    pub fn parse_move(&self, input: &str, coords: Coords) -> Result<RococoMove, RococoMoveError> {
+        use super::notation::MoveErrorKind as K;
+        let err = |kind: K, message: String| RococoMoveError {
+            kind,
+            message,
+            candidates: Vec::new(),
+        };
+        let unparsable = |why: &str| err(K::Unparsable, format!("`{input}` is not a move: {why}"));
+        let mut s = input.trim();
+        let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && s[digits..].starts_with('.') {
+            s = s[digits..].trim_start_matches('.').trim_start();
+        }
+        s = s.trim_end_matches(['+', '#', '!', '?']);
+        let (body, promotion) = match s.split_once('=') {
+            Some((b, p)) => {
+                let mut cs = p.chars();
+                let r = match (cs.next(), cs.next()) {
+                    (Some(c), None) => Role::from_rococo_letter(c)
+                        .filter(|r| !matches!(r, Role::King | Role::CannonPawn))
+                        .ok_or_else(|| {
+                            unparsable(&format!("`{c}` is not a piece to promote to"))
+                        })?,
+                    _ => return Err(unparsable("`=` must be followed by one piece letter")),
+                };
+                (b, Some(r))
+            }
+            None => (s, None),
+        };
+        let bytes = body.as_bytes();
+        if bytes.is_empty() {
+            return Err(unparsable("it is empty"));
+        }
+        let mut i = 0;
+        let mut role = None;
+        if bytes[0].is_ascii_uppercase() {
+            role = Some(Role::from_rococo_letter(bytes[0] as char).ok_or_else(|| {
+                unparsable(&format!(
+                    "`{}` is not a Rococo piece letter",
+                    bytes[0] as char
+                ))
+            })?);
+            i = 1;
+        }
+        let (mut squares, mut marks) = (Vec::new(), Vec::new());
+        while i < bytes.len() {
+            let rest = &body[i..];
+            if let Some(sep) = ["<>", "-", "x", "*", ":"]
+                .iter()
+                .find(|p| rest.starts_with(**p))
+            {
+                marks.push(*sep);
+                i += sep.len();
+                continue;
+            }
+            if bytes[i].is_ascii_lowercase() {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let name = &body[start..i];
+                squares.push(coords.parse(name).ok_or_else(|| {
+                    unparsable(&format!("`{name}` is not a square of the board"))
+                })?);
+                continue;
+            }
+            return Err(unparsable(&format!("unexpected `{}`", bytes[i] as char)));
+        }
+        let kind_wanted = if marks.contains(&"<>") {
+            Some(RococoKind::Swap)
+        } else if marks.contains(&"*") {
+            Some(RococoKind::MutualDestruction)
+        } else {
+            None
+        };
+        let capture_mark = marks.iter().any(|m| *m == "x" || *m == ":");
+        let moves = self.legal_moves();
+        let fits: Vec<RococoMove> = match squares.as_slice() {
+            [to] => {
+                let Some(r) = role else {
+                    return Err(unparsable("a single square needs a piece letter before it"));
+                };
+                moves
+                    .iter()
+                    .filter(|m| m.role == r && m.to == *to && m.from != m.to)
+                    .copied()
+                    .collect()
+            }
+            [from, .., to] => {
+                let us = self.turn;
+                match self.board.piece_at(*from) {
+                    Some(p) if p.color == us && role.is_none_or(|r| r == p.role) => {}
+                    Some(p) => {
+                        return Err(err(
+                            K::NoPiece,
+                            format!(
+                                "`{input}`: {} holds a {}, not a {us} {}",
+                                coords.name(*from),
+                                p.describe(),
+                                role.map_or("piece", |r| r.name())
+                            ),
+                        ))
+                    }
+                    None => {
+                        return Err(err(
+                            K::NoPiece,
+                            format!("`{input}`: there is no piece on {}", coords.name(*from)),
+                        ))
+                    }
+                }
+                if from != to && self.frozen().has(*from) {
+                    return Err(err(
+                        K::Frozen,
+                        format!("`{input}`: the piece on {} is frozen", coords.name(*from)),
+                    ));
+                }
+                moves
+                    .iter()
+                    .filter(|m| m.from == *from && m.to == *to)
+                    .copied()
+                    .collect()
+            }
+            [] => return Err(unparsable("it names no square")),
+        };
+        let fits: Vec<RococoMove> = fits
+            .into_iter()
+            .filter(|m| kind_wanted.is_none_or(|k| m.kind == k))
+            .filter(|m| m.promotion == promotion)
+            .filter(|m| !capture_mark || m.captures.any())
+            .collect();
+        match fits.len() {
+            1 => Ok(fits[0]),
+            0 => Err(err(
+                K::NotAMove,
+                format!("`{input}` is not a move of this position"),
+            )),
+            _ => {
+                let candidates: Vec<String> =
+                    fits.iter().map(|m| self.move_name(m, coords)).collect();
+                Err(RococoMoveError {
+                    kind: K::Ambiguous,
+                    message: format!("`{input}` fits several moves: {}", candidates.join(", ")),
+                    candidates,
+                })
+            }
+        }
+    }
+}
