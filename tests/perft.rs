@@ -1,11 +1,14 @@
 //! Perft regressions from fixtures/perft/*.perft. Depths above a node cap are skipped (set
 //! BAROQUE_PERFT_MAX_NODES to raise it; the default keeps the suite quick in debug builds).
 
-use baroque::rules::{perft::perft, Position, Rules};
+use baroque::rules::perft::{perft, rococo_perft};
+use baroque::rules::rococo::{Coords, RococoPosition};
+use baroque::rules::{Position, Rules};
 use std::path::Path;
 
 struct Case {
     id: String,
+    rococo: bool,
     fen: String,
     rules: Rules,
     depths: Vec<(u32, u64)>,
@@ -17,6 +20,7 @@ fn read(path: &Path) -> Vec<Case> {
     for block in text.split("\n\n") {
         let mut case = Case {
             id: String::new(),
+            rococo: false,
             fen: String::new(),
             rules: Rules::default(),
             depths: vec![],
@@ -28,6 +32,7 @@ fn read(path: &Path) -> Vec<Case> {
             let (key, value) = line.split_once(' ').unwrap();
             match key {
                 "id" => case.id = value.into(),
+                "game" => case.rococo = value == "rococo",
                 "fen" => case.fen = value.into(),
                 "rules" => case.rules = value.parse().unwrap(),
                 "source" => {}
@@ -59,12 +64,20 @@ fn perft_suites() {
             continue;
         }
         for case in read(&path) {
-            let pos = Position::from_fen_validated(&case.fen, case.rules).unwrap();
             for &(depth, nodes) in &case.depths {
                 if nodes > cap {
                     continue;
                 }
-                assert_eq!(perft(&pos, depth), nodes, "{} depth {depth}", case.id);
+                let counted = if case.rococo {
+                    let pos = RococoPosition::from_fen(&case.fen, Coords::Standard).unwrap();
+                    rococo_perft(&pos, depth)
+                } else {
+                    perft(
+                        &Position::from_fen_validated(&case.fen, case.rules).unwrap(),
+                        depth,
+                    )
+                };
+                assert_eq!(counted, nodes, "{} depth {depth}", case.id);
                 checked += 1;
             }
         }

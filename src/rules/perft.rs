@@ -35,3 +35,18 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .map(|mv| (mv, perft(&pos.after(&mv), depth - 1)))
         .collect()
 }
+
+/// Perft for Rococo (every move is legal there).
+pub fn rococo_perft(pos: &super::rococo::RococoPosition, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|m| rococo_perft(&pos.after(m), depth - 1))
+        .sum()
+}
