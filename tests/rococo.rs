@@ -154,3 +154,109 @@ fn start_position_has_only_inner_moves() {
     assert!(!moves.is_empty());
     assert_eq!(p.status(), Status::Ongoing);
 }
+
+mod properties {
+    use super::*;
+    use baroque::rules::geometry::{Board10, Geometry};
+    use baroque::rules::{Board, Color, Piece, Role};
+    use proptest::prelude::*;
+
+    const ROLES: [Role; 9] = [
+        Role::King,
+        Role::CannonPawn,
+        Role::Immobilizer,
+        Role::Withdrawer,
+        Role::Advancer,
+        Role::LongLeaper,
+        Role::Chameleon,
+        Role::Swapper,
+        Role::PushmePullyu,
+    ];
+
+    fn position() -> impl Strategy<Value = RococoPosition> {
+        (
+            prop::collection::vec((0u8..100, 1usize..9, any::<bool>()), 1..30),
+            any::<bool>(),
+            0u8..100,
+            0u8..100,
+        )
+            .prop_map(|(cells, black, wk, bk)| {
+                let mut b = Board::<Board10>::empty();
+                b.put(wk, Piece::new(Color::White, Role::King));
+                if bk != wk {
+                    b.put(bk, Piece::new(Color::Black, Role::King));
+                }
+                for (sq, r, white) in cells {
+                    if b.piece_at(sq).is_none() {
+                        let c = if white { Color::White } else { Color::Black };
+                        b.put(sq, Piece::new(c, ROLES[r]));
+                    }
+                }
+                let mut fen = String::new();
+                for rank in (0..10).rev() {
+                    let mut empty = 0;
+                    for file in 0..10 {
+                        match b.piece_at(Board10::square(file, rank)) {
+                            Some(p) => {
+                                if empty > 0 {
+                                    fen.push_str(&empty.to_string());
+                                    empty = 0;
+                                }
+                                fen.push(p.rococo_letter());
+                            }
+                            None => empty += 1,
+                        }
+                    }
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                    }
+                    if rank > 0 {
+                        fen.push('/');
+                    }
+                }
+                fen.push_str(if black { " b 0 -" } else { " w 0 -" });
+                RococoPosition::from_fen(&fen, Coords::Standard).unwrap()
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn fen_round_trips_in_both_coordinates(p in position()) {
+            for c in [Coords::Standard, Coords::Page] {
+                prop_assert_eq!(RococoPosition::from_fen(&p.fen(c), c).unwrap(), p);
+            }
+        }
+
+        #[test]
+        fn every_move_reads_back_and_removes_exactly_its_captures(p in position()) {
+            let edge = Board10::t().edge;
+            for m in p.legal_moves() {
+                for c in [Coords::Standard, Coords::Page] {
+                    prop_assert_eq!(p.parse_move(&p.move_name(&m, c), c), Ok(m), "{}", p.move_name(&m, c));
+                }
+                let after = p.after(&m);
+                let before = p.board().occupied().count();
+                let lost = m.captures.count()
+                    + matches!(m.kind, RococoKind::MutualDestruction | RococoKind::Suicide) as u32;
+                prop_assert_eq!(after.board().occupied().count(), before - lost);
+                // The edge rule: ending on the edge needs a capture or a swap.
+                if edge.has(m.to) && m.kind == RococoKind::Normal && m.from != m.to {
+                    prop_assert!(m.captures != 0, "{}", p.move_name(&m, Coords::Standard));
+                }
+                // Fresh hash equals the kept one.
+                let mut fresh = Board::<Board10>::empty();
+                for (sq, pc) in after.board().iter() {
+                    fresh.put(sq, pc);
+                }
+                prop_assert_eq!(fresh.hash(), after.board().hash());
+            }
+        }
+
+        #[test]
+        fn parsers_never_panic(p in position(), s in "[0-9.]{0,2}[KPIWALXSUQ]?[a-jxy]?[0-9]{0,3}(-|x|<>|\\*)?[a-jxy]?[0-9]{0,3}(=[A-Z])?") {
+            let _ = p.parse_move(&s, Coords::Standard);
+            let _ = p.parse_move(&s, Coords::Page);
+            let _ = RococoPosition::from_fen(&s, Coords::Standard);
+        }
+    }
+}

@@ -815,9 +815,14 @@ impl RococoPosition {
         let (mut squares, mut marks) = (Vec::new(), Vec::new());
         while i < bytes.len() {
             let rest = &body[i..];
+            // In the page's coordinates `x` is also a file: `x` before a digit starts a square.
+            let page_file_x = coords == Coords::Page
+                && bytes[i] == b'x'
+                && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
             if let Some(sep) = ["<>", "-", "x", "*", ":"]
                 .iter()
                 .find(|p| rest.starts_with(**p))
+                .filter(|_| !page_file_x)
             {
                 marks.push(*sep);
                 i += sep.len();
