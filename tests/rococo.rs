@@ -260,3 +260,91 @@ mod properties {
         }
     }
 }
+
+mod mates {
+    use super::*;
+    use baroque::solver::{solve, Outcome, SolveOptions};
+
+    /// Brute force with Rococo's victory: a move is worth considering when it keeps the mover's King
+    /// (or takes the enemy King); a side that has moves but none keeping its King has lost.
+    fn keep_moves(p: &RococoPosition) -> Vec<RococoMove> {
+        p.legal_moves()
+            .into_iter()
+            .filter(|m| p.keeps_king(m))
+            .collect()
+    }
+
+    fn lost(p: &RococoPosition) -> bool {
+        p.board().king(p.turn()).is_none()
+            || (keep_moves(p).is_empty() && !p.legal_moves().is_empty())
+    }
+
+    fn mates_within(p: &RococoPosition, n: u32) -> bool {
+        n > 0 && keep_moves(p).iter().any(|m| all_lose(&p.after(m), n - 1))
+    }
+
+    fn all_lose(p: &RococoPosition, n: u32) -> bool {
+        if lost(p) {
+            return true;
+        }
+        let moves = keep_moves(p);
+        n > 0 && !moves.is_empty() && moves.iter().all(|d| mates_within(&p.after(d), n))
+    }
+
+    fn brute_keys(p: &RococoPosition, n: u32) -> Vec<(String, u32)> {
+        let mut v: Vec<(String, u32)> = keep_moves(p)
+            .iter()
+            .filter_map(|m| {
+                let after = p.after(m);
+                (1..=n)
+                    .find(|&k| all_lose(&after, k - 1))
+                    .map(|k| (p.move_name(m, Coords::Standard), k))
+            })
+            .collect();
+        v.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+        v
+    }
+
+    fn check(fen: &str, n: u32) -> baroque::solver::Solution<RococoMove> {
+        let p = pos(fen);
+        let s = solve(
+            &p,
+            &SolveOptions {
+                mate_in: n,
+                ..SolveOptions::default()
+            },
+        );
+        let keys: Vec<(String, u32)> = s
+            .keys
+            .iter()
+            .map(|k| (k.info.notation.clone(), k.mate_in))
+            .collect();
+        assert_eq!(keys, brute_keys(&p, n), "{fen} #{n}");
+        s
+    }
+
+    #[test]
+    fn a_sound_mate_in_one_leaves_black_unable_to_keep_its_king() {
+        let s = check("10/10/10/3K6/10/4k1I3/10/10/3W1A4/10 w 0 -", 1);
+        assert_eq!(s.result, Outcome::Mate);
+        assert_eq!(s.sound, Some(true));
+        assert_eq!(s.keys[0].info.notation, "Wd2-d4");
+        let after = pos("10/10/10/3K6/10/4k1I3/10/10/3W1A4/10 w 0 -");
+        let m = after.parse_move("Wd2-d4", Coords::Standard).unwrap();
+        assert_eq!(after.after(&m).status(), Status::Checkmate);
+    }
+
+    #[test]
+    fn a_sound_mate_in_two() {
+        let s = check("10/4k5/1W8/5K4/10/10/10/1I2i1L3/10/10 w 0 -", 2);
+        assert_eq!(s.sound, Some(true));
+        assert_eq!(s.keys[0].info.notation, "Lg3xd3");
+        assert!(!s.tree[0].defences.is_empty());
+    }
+
+    #[test]
+    fn the_start_position_has_no_quick_mate() {
+        let s = check(ROCOCO_START_FEN, 1);
+        assert_eq!(s.result, Outcome::NoMate);
+    }
+}

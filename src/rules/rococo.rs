@@ -309,6 +309,18 @@ impl RococoPosition {
         p
     }
 
+    /// The position with the other side to move, when the side to move is not in check.
+    pub fn null_move(&self) -> Option<RococoPosition> {
+        if self.king_capturable(self.turn) {
+            return None;
+        }
+        let mut p = *self;
+        p.turn = self.turn.other();
+        p.last_swap = None;
+        p.plies = self.plies.saturating_add(1);
+        Some(p)
+    }
+
     /// Whether `side`'s King can be captured by the other side's next move.
     pub fn king_capturable(&self, side: Color) -> bool {
         let Some(k) = self.board.king(side) else {

@@ -10,11 +10,13 @@
 //!
 //! The rules engine knows nothing of this module; this module knows nothing of the web or the store.
 
+pub mod game;
 pub mod search;
 pub mod tree;
 pub mod tt;
 
-use crate::rules::{Move, MoveInfo, Position};
+use crate::rules::{Move, MoveInfo};
+pub use game::Searchable;
 use rayon::prelude::*;
 use search::{Searcher, Stopped};
 use serde::Serialize;
@@ -85,9 +87,9 @@ impl Budget {
     }
 }
 
-/// Settings of one solve.
+/// Settings of one solve (for Baroque by default; `SolveOptions<RococoMove>` for Rococo).
 #[derive(Clone, Debug)]
-pub struct SolveOptions {
+pub struct SolveOptions<M = Move> {
     /// N of "mate in N" (attacker moves).
     pub mate_in: u32,
     pub limits: Limits,
@@ -98,10 +100,10 @@ pub struct SolveOptions {
     /// Most nodes (moves) in the solution tree; the tree says when it was cut.
     pub max_tree_nodes: usize,
     /// The intended key, if the puzzle names one: cooks are then the other keys.
-    pub intended_key: Option<Move>,
+    pub intended_key: Option<M>,
 }
 
-impl Default for SolveOptions {
+impl<M> Default for SolveOptions<M> {
     fn default() -> Self {
         SolveOptions {
             mate_in: 2,
@@ -128,13 +130,13 @@ pub enum Outcome {
 
 /// A first move that forces mate, with its exact length.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct KeyMove {
+pub struct KeyMove<M = Move> {
     #[serde(flatten)]
     pub info: MoveInfo,
     /// The number of attacker moves, this one included, of the forced mate.
     pub mate_in: u32,
     #[serde(skip)]
-    pub mv: Move,
+    pub mv: M,
 }
 
 /// What is known of each first move.
@@ -148,18 +150,19 @@ enum RootState {
 
 /// A solve's report.
 #[derive(Clone, Debug, Serialize)]
-pub struct Solution {
+#[serde(bound = "")]
+pub struct Solution<M = Move> {
     pub result: Outcome,
     /// The shortest forced mate found (when `result` is `mate`).
     pub mate_in: Option<u32>,
     /// Exactly one first move forces mate within N, and it needs all N moves. `None` when unknown.
     pub sound: Option<bool>,
     /// Every first move proven to force mate within N, shortest first.
-    pub keys: Vec<KeyMove>,
+    pub keys: Vec<KeyMove<M>>,
     /// Keys that needlessly duplicate the intended (or first) key: other first moves mating in N.
-    pub cooks: Vec<KeyMove>,
+    pub cooks: Vec<KeyMove<M>>,
     /// Keys that mate in fewer than N moves.
-    pub short_solutions: Vec<KeyMove>,
+    pub short_solutions: Vec<KeyMove<M>>,
     /// The solution tree of each key (see [`tree`]).
     pub tree: Vec<tree::AttackNode>,
     /// Whether the tree was cut at its size limit or by the budget.
@@ -174,10 +177,11 @@ pub struct Solution {
 }
 
 /// Solves "mate in N" for the side to move.
-pub fn solve(pos: &Position, opts: &SolveOptions) -> Solution {
+pub fn solve<P: Searchable>(pos: &P, opts: &SolveOptions<P::Move>) -> Solution<P::Move> {
     let budget = Budget::new(opts.limits);
     let table = Table::new(opts.table_mib);
-    let roots = pos.legal_moves();
+    let mut roots = Vec::new();
+    pos.moves(&mut roots);
     let mut states: Vec<Option<RootState>> = vec![None; roots.len()];
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.max(1))
@@ -189,8 +193,8 @@ pub fn solve(pos: &Position, opts: &SolveOptions) -> Solution {
             .filter(|&i| !matches!(states[i], Some(RootState::Mates(_))))
             .collect();
         let run = |&i: &usize| -> (usize, Result<bool, Stopped>) {
-            let mut s = Searcher::new(&table, &budget);
-            let after = pos.after(&roots[i]);
+            let mut s = Searcher::<P>::new(&table, &budget);
+            let after = pos.play(&roots[i]);
             let r = s.tick().and_then(|_| s.defend(&after, n - 1, 1));
             let _ = s.flush();
             (i, r)
@@ -212,12 +216,12 @@ pub fn solve(pos: &Position, opts: &SolveOptions) -> Solution {
         }
         completed = n;
     }
-    let mut keys: Vec<KeyMove> = roots
+    let mut keys: Vec<KeyMove<P::Move>> = roots
         .iter()
         .zip(&states)
         .filter_map(|(m, s)| match s {
             Some(RootState::Mates(k)) => Some(KeyMove {
-                info: pos.move_info(m),
+                info: pos.info(m),
                 mate_in: *k,
                 mv: *m,
             }),
@@ -237,17 +241,17 @@ pub fn solve(pos: &Position, opts: &SolveOptions) -> Solution {
     } else {
         Outcome::Unknown
     };
-    let short_solutions: Vec<KeyMove> = keys
+    let short_solutions: Vec<KeyMove<P::Move>> = keys
         .iter()
         .filter(|k| k.mate_in < opts.mate_in)
         .cloned()
         .collect();
-    let full: Vec<&KeyMove> = keys.iter().filter(|k| k.mate_in == opts.mate_in).collect();
+    let full: Vec<&KeyMove<P::Move>> = keys.iter().filter(|k| k.mate_in == opts.mate_in).collect();
     let intended = opts
         .intended_key
         .and_then(|m| full.iter().position(|k| k.mv == m))
         .unwrap_or(0);
-    let cooks: Vec<KeyMove> = full
+    let cooks: Vec<KeyMove<P::Move>> = full
         .iter()
         .enumerate()
         .filter(|&(i, _)| i != intended)
@@ -259,7 +263,7 @@ pub fn solve(pos: &Position, opts: &SolveOptions) -> Solution {
         // Two keys, or a short one, settle unsoundness even without finishing.
         (keys.len() > 1 || !short_solutions.is_empty()).then_some(false)
     };
-    let mut builder = tree::Builder::new(&table, &budget, opts.max_tree_nodes);
+    let mut builder = tree::Builder::<P>::new(&table, &budget, opts.max_tree_nodes);
     let tree: Vec<tree::AttackNode> = keys
         .iter()
         .filter_map(|k| builder.attack_node(pos, &k.mv, k.mate_in))

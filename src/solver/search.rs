@@ -8,9 +8,9 @@
 //!   captures and King moves first: they refute most often, which cuts the node early.
 //! - Each result is stored in the shared table ([`super::tt`]) as a bound in attacker moves.
 
+use super::game::Searchable;
 use super::tt::Table;
 use super::Budget;
-use crate::rules::{Move, MoveList, Position, Role, Stalemate};
 
 /// The search was stopped by its budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,17 +20,17 @@ pub struct Stopped;
 const CHECK_EVERY: u64 = 1024;
 
 /// One thread's searcher.
-pub struct Searcher<'a> {
+pub struct Searcher<'a, P: Searchable> {
     pub(crate) table: &'a Table,
     pub(crate) budget: &'a Budget,
     /// Nodes this searcher visited.
     pub nodes: u64,
     pending: u64,
-    bufs: Vec<MoveList>,
+    bufs: Vec<Vec<P::Move>>,
 }
 
-impl<'a> Searcher<'a> {
-    pub fn new(table: &'a Table, budget: &'a Budget) -> Searcher<'a> {
+impl<'a, P: Searchable> Searcher<'a, P> {
+    pub fn new(table: &'a Table, budget: &'a Budget) -> Searcher<'a, P> {
         Searcher {
             table,
             budget,
@@ -61,38 +61,37 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn take_buf(&mut self, ply: usize) -> MoveList {
+    fn take_buf(&mut self, ply: usize) -> Vec<P::Move> {
         if self.bufs.len() <= ply {
             self.bufs.resize_with(ply + 1, || Vec::with_capacity(128));
         }
         std::mem::take(&mut self.bufs[ply])
     }
 
-    fn give_buf(&mut self, ply: usize, buf: MoveList) {
+    fn give_buf(&mut self, ply: usize, buf: Vec<P::Move>) {
         self.bufs[ply] = buf;
     }
 
-    /// Whether the defender to move in `pos` has lost right now: no legal move, and in check (or
-    /// stalemate counts as a loss).
-    pub fn defender_lost(pos: &Position) -> bool {
-        let check = pos.is_check();
-        if !check && pos.rules().stalemate == Stalemate::Draw {
+    /// Whether the defender to move in `pos` has lost right now: it has no move, and that is a loss
+    /// (checkmate, or a stalemate the rules count as lost).
+    pub fn defender_lost(pos: &P) -> bool {
+        if pos.only_checks_mate() && !pos.in_check() {
             return false;
         }
-        !pos.has_legal_move()
+        !pos.has_moves() && pos.lost_without_moves()
     }
 
     /// OR node: can the side to move force mate within `n` of its moves?
-    pub fn attack(&mut self, pos: &Position, n: u32, ply: usize) -> Result<bool, Stopped> {
+    pub fn attack(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
         if n == 0 {
             return Ok(false);
         }
-        let key = pos.hash();
+        let key = pos.key();
         if let Some(known) = self.table.probe(key).answer(n) {
             return Ok(known);
         }
         let mut moves = self.take_buf(ply);
-        pos.generate_legal(&mut moves);
+        pos.moves(&mut moves);
         let result = self.attack_moves(pos, &moves, n, ply);
         self.give_buf(ply, moves);
         let wins = result?;
@@ -102,26 +101,26 @@ impl<'a> Searcher<'a> {
 
     fn attack_moves(
         &mut self,
-        pos: &Position,
-        moves: &[Move],
+        pos: &P,
+        moves: &[P::Move],
         n: u32,
         ply: usize,
     ) -> Result<bool, Stopped> {
-        let stalemate_wins = pos.rules().stalemate == Stalemate::Loss;
-        // Checking moves first (they are the only ones that can mate next move).
-        let mut quiet: Vec<(Move, Position)> = Vec::new();
+        let only_checks = pos.only_checks_mate();
+        // Checking moves first (in Baroque, with stalemate a draw, the only ones that can mate next).
+        let mut quiet: Vec<(P::Move, P)> = Vec::new();
         for m in moves {
-            let after = pos.after(m);
+            let after = pos.play(m);
             self.tick()?;
-            if after.is_check() {
+            if after.in_check() {
                 if self.defend(&after, n - 1, ply + 1)? {
                     return Ok(true);
                 }
-            } else if n > 1 || stalemate_wins {
+            } else if n > 1 || !only_checks {
                 quiet.push((*m, after));
             }
         }
-        quiet.sort_by_key(|(m, _)| !m.is_capture());
+        quiet.sort_by_key(|(m, _)| !P::is_capture(m));
         for (_, after) in &quiet {
             if self.defend(after, n - 1, ply + 1)? {
                 return Ok(true);
@@ -131,24 +130,24 @@ impl<'a> Searcher<'a> {
     }
 
     /// AND node: does every defence lose to a mate within `n` attacker moves?
-    pub fn defend(&mut self, pos: &Position, n: u32, ply: usize) -> Result<bool, Stopped> {
+    pub fn defend(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
         if n == 0 {
             return Ok(Self::defender_lost(pos));
         }
-        let key = pos.hash();
+        let key = pos.key();
         if let Some(known) = self.table.probe(key).answer(n) {
             return Ok(known);
         }
         let mut moves = self.take_buf(ply);
-        pos.generate_legal(&mut moves);
+        pos.moves(&mut moves);
         let result = if moves.is_empty() {
-            Ok(pos.is_check() || pos.rules().stalemate == Stalemate::Loss)
+            Ok(pos.lost_without_moves())
         } else {
             // Captures and King moves first: they refute most often.
-            moves.sort_by_key(|m| !(m.is_capture() || m.role == Role::King));
+            moves.sort_by_key(|m| !(P::is_capture(m) || P::is_king_move(m)));
             let mut all_lose = Ok(true);
             for m in moves.iter() {
-                let after = pos.after(m);
+                let after = pos.play(m);
                 if let Err(e) = self.tick() {
                     all_lose = Err(e);
                     break;

@@ -1,10 +1,11 @@
 //! The solution tree: after a key, every defence, and for each defence every attacker move that still
 //! mates in time; a defence answered by more than one such move is marked as a dual.
 
+use super::game::Searchable;
 use super::search::Searcher;
 use super::tt::Table;
 use super::Budget;
-use crate::rules::{Move, MoveInfo, Position};
+use crate::rules::MoveInfo;
 use serde::Serialize;
 
 /// An attacker move of the tree.
@@ -35,16 +36,16 @@ pub struct DefenceNode {
 }
 
 /// Builds trees under a node budget (the tree size) and the search budget.
-pub struct Builder<'a> {
-    searcher: Searcher<'a>,
+pub struct Builder<'a, P: Searchable> {
+    searcher: Searcher<'a, P>,
     max: usize,
     count: usize,
     /// Whether something was left out.
     pub truncated: bool,
 }
 
-impl<'a> Builder<'a> {
-    pub fn new(table: &'a Table, budget: &'a Budget, max: usize) -> Builder<'a> {
+impl<'a, P: Searchable> Builder<'a, P> {
+    pub fn new(table: &'a Table, budget: &'a Budget, max: usize) -> Builder<'a, P> {
         Builder {
             searcher: Searcher::new(table, budget),
             max,
@@ -68,8 +69,8 @@ impl<'a> Builder<'a> {
     }
 
     /// The exact mate length (at most `within`) after attacker move `mv` in `pos`, if it mates.
-    fn mate_length(&mut self, pos: &Position, mv: &Move, within: u32) -> Option<u32> {
-        let after = pos.after(mv);
+    fn mate_length(&mut self, pos: &P, mv: &P::Move, within: u32) -> Option<u32> {
+        let after = pos.play(mv);
         for k in 1..=within {
             match self.searcher.defend(&after, k - 1, 1) {
                 Ok(true) => return Some(k),
@@ -84,15 +85,15 @@ impl<'a> Builder<'a> {
     }
 
     /// The tree below attacker move `mv` in `pos`, which mates within `within` moves.
-    pub fn attack_node(&mut self, pos: &Position, mv: &Move, within: u32) -> Option<AttackNode> {
+    pub fn attack_node(&mut self, pos: &P, mv: &P::Move, within: u32) -> Option<AttackNode> {
         if !self.room() {
             return None;
         }
-        let after = pos.after(mv);
+        let after = pos.play(mv);
         let mate_in = self.mate_length(pos, mv, within).unwrap_or(within);
-        let mates = Searcher::defender_lost(&after);
+        let mates = Searcher::<P>::defender_lost(&after);
         let mut node = AttackNode {
-            info: pos.move_info(mv),
+            info: pos.info(mv),
             mate_in,
             mates,
             threat: None,
@@ -103,20 +104,19 @@ impl<'a> Builder<'a> {
         }
         if let Some(null) = after.null_move() {
             let mut threat = Vec::new();
-            for m in null.legal_moves() {
+            for m in moves_of(&null) {
                 if self.mate_length(&null, &m, within - 1).is_some() {
-                    threat.push(null.move_info(&m));
+                    threat.push(null.info(&m));
                 }
             }
             node.threat = Some(threat);
         }
-        for d in after.legal_moves() {
+        for d in moves_of(&after) {
             if !self.room() {
                 break;
             }
-            let after_d = after.after(&d);
-            let mating: Vec<Move> = after_d
-                .legal_moves()
+            let after_d = after.play(&d);
+            let mating: Vec<P::Move> = moves_of(&after_d)
                 .into_iter()
                 .filter(|m| self.mate_length(&after_d, m, within - 1).is_some())
                 .collect();
@@ -125,11 +125,17 @@ impl<'a> Builder<'a> {
                 .filter_map(|m| self.attack_node(&after_d, m, within - 1))
                 .collect();
             node.defences.push(DefenceNode {
-                info: after.move_info(&d),
+                info: after.info(&d),
                 dual: mating.len() > 1,
                 replies,
             });
         }
         Some(node)
     }
+}
+
+fn moves_of<P: Searchable>(pos: &P) -> Vec<P::Move> {
+    let mut v = Vec::new();
+    pos.moves(&mut v);
+    v
 }
