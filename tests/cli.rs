@@ -119,3 +119,33 @@ fn health_fails_when_nothing_listens_and_passes_against_a_server() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("\"status\":\"ok\""), "{out}");
 }
+
+#[test]
+fn solve_prints_the_keys_in_text_and_json() {
+    let king = "8/8/8/4k3/2K2M2/3q4/8/8 w 0";
+    let (code, out, err) = run(baroque().args(["solve", king, "2", "--rules", "abbott"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("result mate"), "{out}");
+    assert!(out.contains("sound false"), "{out}");
+    assert!(out.contains("short_solutions Kc4-d5 (#1)"), "{out}");
+
+    let chameleon = "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0";
+    let (code, out, err) = run(baroque().args(["solve", chameleon, "2", "--json"]));
+    assert_eq!(code, 0, "{err}");
+    let s: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(s["result"], "mate");
+    assert_eq!(s["sound"], true);
+    assert_eq!(s["keys"].as_array().unwrap().len(), 1);
+    assert_eq!(s["keys"][0]["notation"], "Bg6xc6");
+    assert_eq!(s["keys"][0]["captures"].as_array().unwrap().len(), 7);
+    for field in ["cooks", "short_solutions", "tree", "nodes", "millis"] {
+        assert!(!s[field].is_null(), "{field}");
+    }
+
+    let (code, _, err) = run(baroque().args(["solve", king, "0"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("N must be between 1 and 12"), "{err}");
+    let (code, _, err) = run(baroque().args(["solve", "8/8/8 w 0", "1"]));
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: FEN"), "{err}");
+}

@@ -8,6 +8,13 @@
 //! | `--max-moves` | `BAROQUE_MAX_MOVES` | `500` | most moves in one `/v1/verify` request (422 above it) |
 //! | `--workers` | `BAROQUE_WORKERS` | one per CPU core | HTTP worker threads |
 //! | `--log-format` | `BAROQUE_LOG_FORMAT` | `text` | `text` or `json` (one line per event); `RUST_LOG` filters |
+//! | `--solve-max-nodes` | `BAROQUE_SOLVE_MAX_NODES` | `50000000` | most nodes one `/v1/solve` may visit (larger asks are clamped) |
+//! | `--solve-max-millis` | `BAROQUE_SOLVE_MAX_MILLIS` | `10000` | most milliseconds one `/v1/solve` may search (larger asks are clamped) |
+//! | `--solve-max-mate-in` | `BAROQUE_SOLVE_MAX_MATE_IN` | `8` | largest N of a `/v1/solve` (422 above; at most 12) |
+//! | `--solve-max-tree-nodes` | `BAROQUE_SOLVE_MAX_TREE_NODES` | `2000` | most moves in a solution tree (larger asks are clamped) |
+//! | `--solve-table-mib` | `BAROQUE_SOLVE_TABLE_MIB` | `64` | transposition table of each search, MiB (0: none) |
+//! | `--solve-concurrency` | `BAROQUE_SOLVE_CONCURRENCY` | `2` | searches at once; one more gets 503 with `Retry-After` |
+//! | `--solve-threads` | `BAROQUE_SOLVE_THREADS` | one per CPU core | threads of one search (root split) |
 
 use std::path::PathBuf;
 
@@ -19,6 +26,18 @@ pub const DEFAULT_DB: &str = "baroque.db";
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 64 * 1024;
 /// The default limit on the moves of one verify request.
 pub const DEFAULT_MAX_MOVES: u64 = 500;
+/// The default node budget ceiling of one solve.
+pub const DEFAULT_SOLVE_MAX_NODES: u64 = 50_000_000;
+/// The default time budget ceiling of one solve, in milliseconds.
+pub const DEFAULT_SOLVE_MAX_MILLIS: u64 = 10_000;
+/// The default largest N of a solve.
+pub const DEFAULT_SOLVE_MAX_MATE_IN: u32 = 8;
+/// The default largest solution tree.
+pub const DEFAULT_SOLVE_MAX_TREE_NODES: u64 = 2_000;
+/// The default transposition table of one search, in MiB.
+pub const DEFAULT_SOLVE_TABLE_MIB: u64 = 64;
+/// The default number of searches at once.
+pub const DEFAULT_SOLVE_CONCURRENCY: u64 = 2;
 
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -54,6 +73,33 @@ pub struct Settings {
     /// Log format; the `RUST_LOG` variable filters (default `info`).
     #[arg(long, env = "BAROQUE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
+    /// Most nodes one /v1/solve may visit; a request asking more is clamped to it.
+    #[arg(long, env = "BAROQUE_SOLVE_MAX_NODES", default_value_t = DEFAULT_SOLVE_MAX_NODES,
+          value_parser = clap::value_parser!(u64).range(1..), value_name = "N")]
+    pub solve_max_nodes: u64,
+    /// Most milliseconds one /v1/solve may search; a request asking more is clamped to it.
+    #[arg(long, env = "BAROQUE_SOLVE_MAX_MILLIS", default_value_t = DEFAULT_SOLVE_MAX_MILLIS,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000), value_name = "MS")]
+    pub solve_max_millis: u64,
+    /// Largest N of a /v1/solve (more gets 422); at most 12.
+    #[arg(long, env = "BAROQUE_SOLVE_MAX_MATE_IN", default_value_t = DEFAULT_SOLVE_MAX_MATE_IN,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::solver::MAX_MATE_IN)), value_name = "N")]
+    pub solve_max_mate_in: u32,
+    /// Most moves in a solution tree; a request asking more is clamped to it.
+    #[arg(long, env = "BAROQUE_SOLVE_MAX_TREE_NODES", default_value_t = DEFAULT_SOLVE_MAX_TREE_NODES,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000), value_name = "N")]
+    pub solve_max_tree_nodes: u64,
+    /// Transposition table of each search, in MiB (0: none).
+    #[arg(long, env = "BAROQUE_SOLVE_TABLE_MIB", default_value_t = DEFAULT_SOLVE_TABLE_MIB,
+          value_parser = clap::value_parser!(u64).range(0..=16_384), value_name = "MIB")]
+    pub solve_table_mib: u64,
+    /// Searches at once; a request beyond them gets 503 with Retry-After.
+    #[arg(long, env = "BAROQUE_SOLVE_CONCURRENCY", default_value_t = DEFAULT_SOLVE_CONCURRENCY,
+          value_parser = clap::value_parser!(u64).range(1..=256), value_name = "K")]
+    pub solve_concurrency: u64,
+    /// Threads of one search, split at the root (default: one per CPU core).
+    #[arg(long, env = "BAROQUE_SOLVE_THREADS", value_parser = clap::value_parser!(u64).range(1..=256), value_name = "N")]
+    pub solve_threads: Option<u64>,
 }
 
 impl Default for Settings {
@@ -65,16 +111,24 @@ impl Default for Settings {
             max_moves: DEFAULT_MAX_MOVES,
             workers: None,
             log_format: LogFormat::Text,
+            solve_max_nodes: DEFAULT_SOLVE_MAX_NODES,
+            solve_max_millis: DEFAULT_SOLVE_MAX_MILLIS,
+            solve_max_mate_in: DEFAULT_SOLVE_MAX_MATE_IN,
+            solve_max_tree_nodes: DEFAULT_SOLVE_MAX_TREE_NODES,
+            solve_table_mib: DEFAULT_SOLVE_TABLE_MIB,
+            solve_concurrency: DEFAULT_SOLVE_CONCURRENCY,
+            solve_threads: None,
         }
     }
 }
 
 impl Settings {
-    /// Settings for tests: the defaults on a free port of 127.0.0.1, two workers.
+    /// Settings for tests: the defaults on a free port of 127.0.0.1, two workers, 16 MiB tables.
     pub fn for_tests() -> Settings {
         Settings {
             addr: "127.0.0.1:0".into(),
             workers: Some(2),
+            solve_table_mib: 16,
             ..Settings::default()
         }
     }
@@ -85,6 +139,37 @@ impl Settings {
 pub struct Limits {
     pub max_body_bytes: usize,
     pub max_moves: usize,
+    pub solve: SolveLimits,
+}
+
+/// The server's ceilings on a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveLimits {
+    pub max_nodes: u64,
+    pub max_millis: u64,
+    pub max_mate_in: u32,
+    pub max_tree_nodes: usize,
+    pub table_mib: usize,
+    pub threads: usize,
+    pub concurrency: usize,
+}
+
+impl From<&Settings> for SolveLimits {
+    fn from(s: &Settings) -> SolveLimits {
+        let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        SolveLimits {
+            max_nodes: s.solve_max_nodes,
+            max_millis: s.solve_max_millis,
+            max_mate_in: s.solve_max_mate_in.clamp(1, crate::solver::MAX_MATE_IN),
+            max_tree_nodes: size(s.solve_max_tree_nodes),
+            table_mib: size(s.solve_table_mib),
+            threads: s.solve_threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                size,
+            ),
+            concurrency: size(s.solve_concurrency).max(1),
+        }
+    }
 }
 
 impl From<&Settings> for Limits {
@@ -92,6 +177,7 @@ impl From<&Settings> for Limits {
         Limits {
             max_body_bytes: usize::try_from(s.max_body_bytes).unwrap_or(usize::MAX),
             max_moves: usize::try_from(s.max_moves).unwrap_or(usize::MAX),
+            solve: SolveLimits::from(s),
         }
     }
 }

@@ -641,6 +641,384 @@ pub struct Health {
     pub version: String,
 }
 
+/// `POST /v1/solve`: a position and the stipulation "mate in N" for the side to move.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(json!({
+    "fen": "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0",
+    "mate_in": 2,
+    "rules": "abbott",
+    "limits": {"nodes": 1_000_000, "millis": 2000},
+    "key": "Xg6-e6-c6"
+})))]
+pub struct SolveRequest {
+    /// The position: `<board> <w|b> [<plies>]`, pieces in either letter set.
+    #[schema(example = "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0")]
+    pub fen: String,
+    /// N: the side to move must force checkmate with its Nth move at the latest. From 1 to the
+    /// server's maximum (`--solve-max-mate-in`, default 8; 422 above).
+    #[schema(example = 2, minimum = 1, maximum = 12)]
+    pub mate_in: u32,
+    /// The rule set (default `abbott`).
+    #[serde(default)]
+    pub rules: Option<RulesInput>,
+    /// The search budget; an absent member takes the server's maximum, a larger one is clamped to it.
+    #[serde(default)]
+    pub limits: Option<SearchLimits>,
+    /// The intended key, in any notation `/v1/verify` reads (`Xg6-e6-c6`, `Bg6xc6`, `g6c6`): the
+    /// cooks are then the other first moves that mate in N. It must be a legal move (422 otherwise).
+    #[serde(default)]
+    #[schema(example = "Xg6-e6-c6")]
+    pub key: Option<String>,
+    /// Most moves in the solution tree (default and ceiling: the server's `--solve-max-tree-nodes`).
+    #[serde(default)]
+    #[schema(example = 500, minimum = 1)]
+    pub max_tree_nodes: Option<u64>,
+}
+
+/// A search budget: positions visited and wall-clock time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(json!({"nodes": 1_000_000, "millis": 2000})))]
+pub struct SearchLimits {
+    /// Positions visited, all threads together (at least 1).
+    #[serde(default)]
+    #[schema(example = 1_000_000, minimum = 1)]
+    pub nodes: Option<u64>,
+    /// Wall-clock milliseconds (at least 1).
+    #[serde(default)]
+    #[schema(example = 2000, minimum = 1)]
+    pub millis: Option<u64>,
+}
+
+/// The budget a solve ran under, after clamping to the server's maxima.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"nodes": 1_000_000, "millis": 2000, "max_tree_nodes": 2000})))]
+pub struct AppliedLimits {
+    pub nodes: u64,
+    pub millis: u64,
+    pub max_tree_nodes: u64,
+}
+
+/// A solve request parsed: a position that can arise, the solver's options and what was clamped.
+#[derive(Clone, Debug)]
+pub struct SolveQuery {
+    pub position: CheckedPosition,
+    pub options: crate::solver::SolveOptions,
+    pub limits: AppliedLimits,
+    /// The request members lowered to the server's maxima (`limits.nodes`, `limits.millis`,
+    /// `max_tree_nodes`).
+    pub clamped: Vec<String>,
+}
+
+impl SolveQuery {
+    /// Reads a solve request under the server's maxima.
+    ///
+    /// # Errors
+    /// [`ApiError::InvalidMateIn`] for N = 0 or above the maximum, [`ApiError::InvalidLimits`] for a
+    /// zero budget or tree size, the errors of [`CheckedPosition::parse`], and
+    /// [`ApiError::InvalidKey`] for an intended key that is not a legal move.
+    pub fn parse(
+        r: SolveRequest,
+        max: &super::configuration::SolveLimits,
+    ) -> Result<SolveQuery, ApiError> {
+        if r.mate_in == 0 || r.mate_in > max.max_mate_in {
+            return Err(ApiError::InvalidMateIn {
+                mate_in: r.mate_in,
+                max: max.max_mate_in,
+            });
+        }
+        let asked = r.limits.unwrap_or_default();
+        let mut clamped = Vec::new();
+        let mut bound = |name: &str, asked: Option<u64>, ceiling: u64| match asked {
+            Some(0) => Err(ApiError::InvalidLimits(format!(
+                "`{name}` is 0; it must be at least 1"
+            ))),
+            Some(n) if n > ceiling => {
+                clamped.push(name.to_string());
+                Ok(ceiling)
+            }
+            Some(n) => Ok(n),
+            None => Ok(ceiling),
+        };
+        let nodes = bound("limits.nodes", asked.nodes, max.max_nodes)?;
+        let millis = bound("limits.millis", asked.millis, max.max_millis)?;
+        let tree = bound(
+            "max_tree_nodes",
+            r.max_tree_nodes,
+            max.max_tree_nodes as u64,
+        )?;
+        let rules = r.rules.map(Rules::from).unwrap_or_default();
+        let position = CheckedPosition::parse(&r.fen, rules)?;
+        let intended_key = match &r.key {
+            None => None,
+            Some(text) => {
+                Some(
+                    position
+                        .position
+                        .parse_move(text)
+                        .map_err(|e| ApiError::InvalidKey {
+                            key: text.clone(),
+                            reason: e.to_string(),
+                        })?,
+                )
+            }
+        };
+        let options = crate::solver::SolveOptions {
+            mate_in: r.mate_in,
+            limits: crate::solver::Limits {
+                nodes,
+                time: std::time::Duration::from_millis(millis),
+            },
+            table_mib: max.table_mib,
+            threads: max.threads,
+            max_tree_nodes: usize::try_from(tree).unwrap_or(usize::MAX),
+            intended_key,
+        };
+        Ok(SolveQuery {
+            position,
+            options,
+            limits: AppliedLimits {
+                nodes,
+                millis,
+                max_tree_nodes: tree,
+            },
+            clamped,
+        })
+    }
+}
+
+/// The overall answer of a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(example = "mate")]
+pub enum SolveResult {
+    /// Some first move forces mate within N (proven).
+    Mate,
+    /// No first move forces mate within N (proven).
+    NoMate,
+    /// The budget ran out before either was proven.
+    Unknown,
+}
+
+impl From<crate::solver::Outcome> for SolveResult {
+    fn from(o: crate::solver::Outcome) -> SolveResult {
+        match o {
+            crate::solver::Outcome::Mate => SolveResult::Mate,
+            crate::solver::Outcome::NoMate => SolveResult::NoMate,
+            crate::solver::Outcome::Unknown => SolveResult::Unknown,
+        }
+    }
+}
+
+/// A move of a solution: canonical notation, from and to squares, captures.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"notation": "Kc4-d5", "uci": "c4d5", "captures": []})))]
+pub struct SolutionMove {
+    #[schema(example = "Kc4-d5")]
+    pub notation: String,
+    #[schema(example = "c4d5")]
+    pub uci: String,
+    /// Every piece the move captures, lowest square first.
+    pub captures: Vec<SquarePiece>,
+}
+
+impl From<&crate::rules::MoveInfo> for SolutionMove {
+    fn from(m: &crate::rules::MoveInfo) -> SolutionMove {
+        SolutionMove {
+            notation: m.notation.clone(),
+            uci: m.uci.clone(),
+            captures: m.captures.iter().cloned().map(SquarePiece::from).collect(),
+        }
+    }
+}
+
+/// A first move that forces mate, with the length of its forced mate.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::key_move))]
+pub struct KeyMove {
+    /// Canonical notation (the Chameleon's `Xg6-e6-c6` is `Bg6xc6`).
+    #[schema(example = "Bg6xc6")]
+    pub notation: String,
+    #[schema(example = "g6c6")]
+    pub uci: String,
+    /// Attacker moves of the forced mate, this one included.
+    #[schema(example = 2)]
+    pub mate_in: u32,
+    /// Every piece the move captures, lowest square first.
+    pub captures: Vec<SquarePiece>,
+}
+
+impl From<&crate::solver::KeyMove> for KeyMove {
+    fn from(k: &crate::solver::KeyMove) -> KeyMove {
+        let m = SolutionMove::from(&k.info);
+        KeyMove {
+            notation: m.notation,
+            uci: m.uci,
+            mate_in: k.mate_in,
+            captures: m.captures,
+        }
+    }
+}
+
+/// An attacker move of the solution tree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::attack_node))]
+pub struct AttackNode {
+    #[schema(example = "Bg6xc6")]
+    pub notation: String,
+    #[schema(example = "g6c6")]
+    pub uci: String,
+    pub captures: Vec<SquarePiece>,
+    /// The forced mate's length from here, this move included.
+    pub mate_in: u32,
+    /// Whether this move mates (checkmate, or a stalemate the rules count as a loss).
+    pub mates: bool,
+    /// The threat: attacker moves that would mate in time were the defender allowed to pass;
+    /// absent when the defender is in check (passing is not legal then) or at the mating move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threat: Option<Vec<SolutionMove>>,
+    /// Every defence, with the attacker moves that still mate in time.
+    pub defences: Vec<DefenceNode>,
+}
+
+/// A defender move of the solution tree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::defence_node))]
+pub struct DefenceNode {
+    #[schema(example = "Kb7xc8")]
+    pub notation: String,
+    #[schema(example = "b7c8")]
+    pub uci: String,
+    pub captures: Vec<SquarePiece>,
+    /// More than one attacker move mates in time after this defence.
+    pub dual: bool,
+    /// The attacker moves that mate in time, each with its subtree.
+    #[schema(no_recursion)]
+    pub replies: Vec<AttackNode>,
+}
+
+impl From<&crate::solver::tree::AttackNode> for AttackNode {
+    fn from(n: &crate::solver::tree::AttackNode) -> AttackNode {
+        let m = SolutionMove::from(&n.info);
+        AttackNode {
+            notation: m.notation,
+            uci: m.uci,
+            captures: m.captures,
+            mate_in: n.mate_in,
+            mates: n.mates,
+            threat: n
+                .threat
+                .as_ref()
+                .map(|t| t.iter().map(SolutionMove::from).collect()),
+            defences: n
+                .defences
+                .iter()
+                .map(|d| {
+                    let m = SolutionMove::from(&d.info);
+                    DefenceNode {
+                        notation: m.notation,
+                        uci: m.uci,
+                        captures: m.captures,
+                        dual: d.dual,
+                        replies: d.replies.iter().map(AttackNode::from).collect(),
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The intended key of a request, as the engine read it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"notation": "Bg6xc6", "uci": "g6c6", "mate_in": 2})))]
+pub struct IntendedKey {
+    #[schema(example = "Bg6xc6")]
+    pub notation: String,
+    #[schema(example = "g6c6")]
+    pub uci: String,
+    /// The length of its forced mate when it is one of the `keys`; null when it is not (proven
+    /// when `result` is not `unknown`).
+    pub mate_in: Option<u32>,
+}
+
+/// `POST /v1/solve`: what is proven of "mate in N".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::solve_response))]
+pub struct SolveResponse {
+    /// `mate`, `no_mate` (both proven) or `unknown` (the budget ran out first).
+    pub result: SolveResult,
+    /// The shortest forced mate found (null unless `result` is `mate`).
+    #[schema(example = 2)]
+    pub mate_in: Option<u32>,
+    /// Exactly one first move forces mate within N, and it needs all N moves; null when the budget
+    /// ran out before that was settled.
+    pub sound: Option<bool>,
+    /// Every first move proven to force mate within N, shortest first.
+    pub keys: Vec<KeyMove>,
+    /// First moves other than the intended key (or the first key) that also mate in exactly N.
+    pub cooks: Vec<KeyMove>,
+    /// First moves that mate in fewer than N.
+    pub short_solutions: Vec<KeyMove>,
+    /// The solution tree of each key.
+    pub tree: Vec<AttackNode>,
+    /// Whether the tree was cut at `max_tree_nodes` or by the budget.
+    pub tree_truncated: bool,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Milliseconds the search took.
+    pub millis: u64,
+    /// Whether the node or time budget ran out.
+    pub budget_exhausted: bool,
+    /// Every first move is proven not to mate within this many moves unless it is a key (the
+    /// proven part of an `unknown` result).
+    pub proven_no_mate_within: u32,
+    /// The request's `key`, as the engine read it (null when none was sent).
+    pub intended_key: Option<IntendedKey>,
+    /// The budget the search ran under.
+    pub limits: AppliedLimits,
+    /// The request members lowered to the server's maxima: `limits.nodes`, `limits.millis`,
+    /// `max_tree_nodes`.
+    pub clamped: Vec<String>,
+    pub rules: ResolvedRules,
+    /// Remarks on the position (`no_king`, `too_many_pieces`).
+    pub warnings: Vec<Warning>,
+}
+
+impl SolveResponse {
+    /// The response for a query and its solution.
+    pub fn new(q: &SolveQuery, s: &crate::solver::Solution) -> SolveResponse {
+        let pos = &q.position.position;
+        let intended_key = q.options.intended_key.map(|mv| {
+            let info = pos.move_info(&mv);
+            IntendedKey {
+                notation: info.notation,
+                uci: info.uci,
+                mate_in: s.keys.iter().find(|k| k.mv == mv).map(|k| k.mate_in),
+            }
+        });
+        SolveResponse {
+            result: s.result.into(),
+            mate_in: s.mate_in,
+            sound: s.sound,
+            keys: s.keys.iter().map(KeyMove::from).collect(),
+            cooks: s.cooks.iter().map(KeyMove::from).collect(),
+            short_solutions: s.short_solutions.iter().map(KeyMove::from).collect(),
+            tree: s.tree.iter().map(AttackNode::from).collect(),
+            tree_truncated: s.tree_truncated,
+            nodes: s.nodes,
+            millis: s.millis,
+            budget_exhausted: s.budget_exhausted,
+            proven_no_mate_within: s.proven_no_mate_within,
+            intended_key,
+            limits: q.limits,
+            clamped: q.clamped.clone(),
+            rules: ResolvedRules::from(pos.rules()),
+            warnings: q.position.warnings.clone(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::ShortText;

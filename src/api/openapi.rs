@@ -13,11 +13,13 @@ use utoipa_actix_web::AppExt;
     info(
         title = "baroque",
         description = "Verifies positions and puzzles of Baroque chess (Ultima): the legal moves of a \
-                       position, and whether a line of moves is legal with what each move captures. \
+                       position, whether a line of moves is legal with what each move captures, and \
+                       whether a mate-in-N puzzle is sound. \
                        Every error is an RFC 9457 `application/problem+json` document (schema `Problem`)."
     ),
     tags(
         (name = "positions", description = "Analyse a position; verify a line of moves"),
+        (name = "solver", description = "Prove mate-in-N puzzles: keys, cooks, short solutions, soundness, the solution tree"),
         (name = "rules", description = "The rule presets and options"),
         (name = "service", description = "Health")
     ),
@@ -176,6 +178,52 @@ pub mod examples {
         }
     }
 
+    /// The Wikipedia Chameleon diagram: `Xg6-e6-c6` (`Bg6xc6`) captures seven pieces, the only key
+    /// of a mate in 2.
+    pub const CHAMELEON_FEN: &str = "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0";
+
+    /// `POST /v1/solve` of [`CHAMELEON_FEN`], mate in 2, with the intended key `Xg6-e6-c6`; one
+    /// thread, so the node count is the same every time, and `millis` fixed at 12 (it varies).
+    pub fn solve_response() -> Value {
+        let request = crate::api::model::SolveRequest {
+            fen: CHAMELEON_FEN.into(),
+            mate_in: 2,
+            rules: None,
+            limits: None,
+            key: Some("Xg6-e6-c6".into()),
+            max_tree_nodes: None,
+        };
+        let settings = crate::api::Settings {
+            solve_threads: Some(1),
+            solve_table_mib: 1,
+            ..crate::api::Settings::default()
+        };
+        let max = crate::api::configuration::SolveLimits::from(&settings);
+        match crate::api::model::SolveQuery::parse(request, &max) {
+            Ok(q) => {
+                let mut v = value(crate::api::routes::solve_query(&q));
+                v["millis"] = Value::from(12);
+                v
+            }
+            Err(e) => value(e.problem()),
+        }
+    }
+
+    /// The key `Bg6xc6` of the Chameleon diagram.
+    pub fn key_move() -> Value {
+        solve_response()["keys"][0].clone()
+    }
+
+    /// The tree below the key `Bg6xc6`.
+    pub fn attack_node() -> Value {
+        solve_response()["tree"][0].clone()
+    }
+
+    /// The only defence to `Bg6xc6`, `Kb7xc8`, answered by two mates (a dual).
+    pub fn defence_node() -> Value {
+        attack_node()["defences"][0].clone()
+    }
+
     /// `GET /v1/rules`.
     pub fn rules_catalog() -> Value {
         value(catalog())
@@ -231,6 +279,14 @@ pub mod examples {
                 .map(|m| m["notation"].as_str().unwrap())
                 .collect();
             assert!(mates.contains(&"Kc4-d5"), "{mates:?}");
+            let s = solve_response();
+            assert_eq!(s["result"], "mate");
+            assert_eq!(s["sound"], true);
+            assert_eq!(key_move()["notation"], "Bg6xc6");
+            assert_eq!(key_move()["captures"].as_array().map(Vec::len), Some(7));
+            assert_eq!(s["intended_key"]["mate_in"], 2);
+            assert_eq!(defence_node()["dual"], true);
+            assert_eq!(solve_response(), s, "the example is the same every time");
         }
     }
 }

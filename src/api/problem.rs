@@ -33,8 +33,10 @@ pub struct Problem {
     /// A URI reference naming the kind of problem: `/problems/malformed-json`,
     /// `/problems/invalid-request`, `/problems/unsupported-media-type`,
     /// `/problems/payload-too-large`, `/problems/invalid-fen`, `/problems/impossible-position`,
-    /// `/problems/too-many-moves`, `/problems/not-found`, `/problems/method-not-allowed`,
-    /// `/problems/internal`, or `about:blank` for any other HTTP status.
+    /// `/problems/too-many-moves`, `/problems/invalid-mate-in`, `/problems/invalid-limits`,
+    /// `/problems/invalid-key`, `/problems/solver-busy`, `/problems/not-found`,
+    /// `/problems/method-not-allowed`, `/problems/internal`, or `about:blank` for any other HTTP
+    /// status.
     #[serde(rename = "type")]
     #[schema(example = "/problems/invalid-fen")]
     pub problem_type: String,
@@ -57,7 +59,8 @@ pub struct Problem {
     /// For `impossible-position`: every problem of the position, errors and warnings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problems: Option<Vec<PositionProblem>>,
-    /// For `payload-too-large` (bytes) and `too-many-moves` (moves): the limit.
+    /// For `payload-too-large` (bytes), `too-many-moves` (moves), `invalid-mate-in` (the largest N)
+    /// and `solver-busy` (searches at once): the limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<u64>,
     /// For `method-not-allowed`: the methods the resource accepts (also in the `Allow` header).
@@ -112,6 +115,18 @@ pub enum ApiError {
     ImpossiblePosition(PositionError),
     #[error("{count} moves sent; one request verifies at most {limit}")]
     TooManyMoves { count: usize, limit: u64 },
+    /// The N of a solve is 0 or above the server's maximum.
+    #[error("`mate_in` is {mate_in}; it must be between 1 and {max}")]
+    InvalidMateIn { mate_in: u32, max: u32 },
+    /// A solve's limits are unusable (zero).
+    #[error("{0}")]
+    InvalidLimits(String),
+    /// A solve's intended key is not a legal move of the position.
+    #[error("`key` {key:?} is not a legal move of the position: {reason}")]
+    InvalidKey { key: String, reason: String },
+    /// Every search slot is taken.
+    #[error("{limit} searches are already running, the most this server runs at once; retry in {retry_after} s")]
+    SolverBusy { limit: u64, retry_after: u64 },
     #[error("no resource at `{path}`")]
     NotFound { path: String },
     #[error("{path} does not accept {method}; it accepts {}", .allow.join(", "))]
@@ -171,6 +186,26 @@ impl ApiError {
                 "Too many moves",
                 StatusCode::UNPROCESSABLE_ENTITY,
             ),
+            ApiError::InvalidMateIn { .. } => (
+                "/problems/invalid-mate-in",
+                "Unsupported mate length",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            ApiError::InvalidLimits(_) => (
+                "/problems/invalid-limits",
+                "Unusable search limits",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            ApiError::InvalidKey { .. } => (
+                "/problems/invalid-key",
+                "Intended key is not a legal move",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            ApiError::SolverBusy { .. } => (
+                "/problems/solver-busy",
+                "Solver busy",
+                StatusCode::SERVICE_UNAVAILABLE,
+            ),
             ApiError::NotFound { .. } => {
                 ("/problems/not-found", "Not found", StatusCode::NOT_FOUND)
             }
@@ -214,9 +249,12 @@ impl ApiError {
             ApiError::ImpossiblePosition(e) => {
                 p.problems = Some(e.problems.iter().map(PositionProblem::from).collect());
             }
-            ApiError::PayloadTooLarge { limit } | ApiError::TooManyMoves { limit, .. } => {
+            ApiError::PayloadTooLarge { limit }
+            | ApiError::TooManyMoves { limit, .. }
+            | ApiError::SolverBusy { limit, .. } => {
                 p.limit = Some(*limit);
             }
+            ApiError::InvalidMateIn { max, .. } => p.limit = Some(u64::from(*max)),
             ApiError::MethodNotAllowed { allow, .. } => p.allow = Some(allow.clone()),
             _ => {}
         }
@@ -249,7 +287,12 @@ impl ResponseError for ApiError {
     }
 
     fn error_response(&self) -> HttpResponse<BoxBody> {
-        problem_response(&self.problem())
+        let mut res = problem_response(&self.problem());
+        if let ApiError::SolverBusy { retry_after, .. } = self {
+            res.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
+        }
+        res
     }
 }
 

@@ -77,6 +77,8 @@ pub fn server(listener: TcpListener, settings: &Settings) -> io::Result<Server> 
     for extra in ["/openapi.json", "/docs", "/docs/{_:.*}"] {
         allowed.push((extra.to_string(), vec!["GET".to_string()]));
     }
+    // One set of search slots for the whole server, shared by every worker.
+    let slots = web::Data::new(routes::SolveSlots::new(limits.solve.concurrency));
     let mut server = HttpServer::new(move || {
         let json = web::JsonConfig::default()
             .limit(limits.max_body_bytes)
@@ -87,6 +89,7 @@ pub fn server(listener: TcpListener, settings: &Settings) -> io::Result<Server> 
             .split_for_parts();
         let mut app = app
             .app_data(web::Data::new(limits))
+            .app_data(slots.clone())
             .app_data(json)
             .app_data(web::Data::new(text.clone()))
             .service(

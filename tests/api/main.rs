@@ -7,4 +7,5 @@ mod errors;
 mod helpers;
 mod openapi;
 mod service;
+mod solve;
 mod verify;

@@ -54,10 +54,11 @@ fn the_document_describes_every_endpoint_and_every_schema_has_examples() {
             "GET /health",
             "GET /v1/rules",
             "POST /v1/analyze",
+            "POST /v1/solve",
             "POST /v1/verify"
         ]
     );
-    for path in ["/v1/analyze", "/v1/verify"] {
+    for path in ["/v1/analyze", "/v1/verify", "/v1/solve"] {
         let responses = doc["paths"][path]["post"]["responses"].as_object().unwrap();
         for status in ["400", "413", "415", "422"] {
             assert!(
@@ -72,6 +73,8 @@ fn the_document_describes_every_endpoint_and_every_schema_has_examples() {
         "AnalyzeResponse",
         "VerifyRequest",
         "VerifyResponse",
+        "SolveRequest",
+        "SolveResponse",
         "Problem",
     ] {
         assert!(schemas.contains_key(name), "{name}");

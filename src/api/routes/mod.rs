@@ -3,9 +3,11 @@
 pub mod analyze;
 pub mod health;
 pub mod rules;
+pub mod solve;
 pub mod verify;
 
 pub use analyze::analyze_position;
+pub use solve::{solve_query, SolveSlots};
 pub use verify::verify_moves;
 
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -14,6 +16,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(analyze::analyze)
         .service(verify::verify)
+        .service(solve::solve)
         .service(rules::rules)
         .service(health::health);
 }

@@ -1,0 +1,291 @@
+//! `POST /v1/solve` over HTTP: the seed diagrams' mates, budgets, clamping, the search slots and
+//! bad input.
+
+use crate::helpers::{spawn_app, spawn_app_with};
+use baroque::api::Settings;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+const KING: &str = "8/8/8/4k3/2K2M2/3q4/8/8 w 0";
+const CHAMELEON: &str = "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0";
+const START: &str = "rnbkqbnm/pppppppp/8/8/8/8/PPPPPPPP/MNBQKBNR w 0";
+
+fn notations(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["notation"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn the_king_diagram_is_a_sound_mate_in_1() {
+    let app = spawn_app();
+    let r = app.post_json(
+        "/v1/solve",
+        &json!({"fen": KING, "mate_in": 1, "rules": "abbott", "limits": {"nodes": 1_000_000, "millis": 5000}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.content_type, "application/json");
+    let s = r.json();
+    assert_eq!(s["result"], "mate");
+    assert_eq!(s["mate_in"], 1);
+    assert_eq!(s["sound"], true);
+    assert_eq!(notations(&s["keys"]), ["Kc4-d5"]);
+    assert_eq!(
+        s["keys"][0],
+        json!({"notation": "Kc4-d5", "uci": "c4d5", "mate_in": 1, "captures": []})
+    );
+    assert_eq!(s["cooks"], json!([]));
+    assert_eq!(s["short_solutions"], json!([]));
+    assert_eq!(s["tree"][0]["mates"], true);
+    assert_eq!(s["tree_truncated"], false);
+    assert_eq!(s["budget_exhausted"], false);
+    assert_eq!(s["proven_no_mate_within"], 1);
+    assert!(s["nodes"].as_u64().unwrap() > 0);
+    assert!(s["millis"].is_u64());
+    assert_eq!(s["clamped"], json!([]));
+    assert_eq!(s["intended_key"], Value::Null);
+}
+
+#[test]
+fn the_king_diagram_as_a_mate_in_2_is_not_sound_with_a_short_solution() {
+    let app = spawn_app();
+    let r = app.post_json(
+        "/v1/solve",
+        &json!({"fen": KING, "mate_in": 2, "key": "Kc4-c5"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let s = r.json();
+    assert_eq!(s["result"], "mate");
+    assert_eq!(s["mate_in"], 1);
+    assert_eq!(s["sound"], false);
+    assert_eq!(notations(&s["short_solutions"]), ["Kc4-d5"]);
+    assert_eq!(s["short_solutions"][0]["mate_in"], 1);
+    assert!(notations(&s["keys"]).contains(&"Kc4-d5"));
+    assert_eq!(s["intended_key"]["notation"], "Kc4-c5");
+    assert_eq!(s["intended_key"]["mate_in"], 2);
+}
+
+#[test]
+fn the_chameleon_diagram_has_the_single_key_bg6xc6_capturing_seven() {
+    let app = spawn_app();
+    let r = app.post_json(
+        "/v1/solve",
+        &json!({"fen": CHAMELEON, "mate_in": 2, "rules": "abbott", "key": "Xg6-e6-c6",
+                "limits": {"nodes": 5_000_000, "millis": 10_000}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let s = r.json();
+    assert_eq!(s["result"], "mate");
+    assert_eq!(s["sound"], true);
+    assert_eq!(notations(&s["keys"]), ["Bg6xc6"]);
+    let key = &s["keys"][0];
+    assert_eq!(key["uci"], "g6c6");
+    assert_eq!(key["mate_in"], 2);
+    assert_eq!(key["captures"].as_array().unwrap().len(), 7);
+    assert_eq!(s["cooks"], json!([]));
+    assert_eq!(s["short_solutions"], json!([]));
+    assert_eq!(s["intended_key"]["notation"], "Bg6xc6");
+    assert_eq!(s["intended_key"]["mate_in"], 2);
+    let defence = &s["tree"][0]["defences"][0];
+    assert_eq!(defence["notation"], "Kb7xc8");
+    assert_eq!(defence["dual"], true);
+    assert_eq!(
+        notations(&defence["replies"]).len(),
+        2,
+        "{}",
+        defence["replies"]
+    );
+}
+
+#[test]
+fn a_tiny_budget_answers_unknown_within_the_time_limit_and_a_margin() {
+    let app = spawn_app();
+    let start = Instant::now();
+    let r = app.post_json(
+        "/v1/solve",
+        &json!({"fen": START, "mate_in": 4, "limits": {"millis": 100}}),
+    );
+    let took = start.elapsed();
+    assert_eq!(r.status, 200, "{}", r.body);
+    let s = r.json();
+    assert_eq!(s["result"], "unknown");
+    assert_eq!(s["sound"], Value::Null);
+    assert_eq!(s["budget_exhausted"], true);
+    assert_eq!(s["limits"]["millis"], 100);
+    assert!(s["proven_no_mate_within"].as_u64().unwrap() < 4);
+    assert!(took < Duration::from_millis(100 + 1500), "took {took:?}");
+}
+
+#[test]
+fn requests_above_the_maxima_are_clamped_and_say_so() {
+    let app = spawn_app_with(Settings {
+        solve_max_nodes: 10_000,
+        solve_max_millis: 2_000,
+        solve_max_tree_nodes: 5,
+        ..Settings::for_tests()
+    });
+    let r = app.post_json(
+        "/v1/solve",
+        &json!({"fen": KING, "mate_in": 2, "limits": {"nodes": 1_000_000_000, "millis": 60_000},
+                "max_tree_nodes": 1_000_000}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let s = r.json();
+    assert_eq!(
+        s["limits"],
+        json!({"nodes": 10_000, "millis": 2_000, "max_tree_nodes": 5})
+    );
+    assert_eq!(
+        s["clamped"],
+        json!(["limits.nodes", "limits.millis", "max_tree_nodes"])
+    );
+    assert_eq!(s["tree_truncated"], true);
+    assert_eq!(s["sound"], false);
+}
+
+#[test]
+fn a_full_server_answers_503_with_retry_after_and_other_requests_keep_flowing() {
+    let app = std::sync::Arc::new(spawn_app_with(Settings {
+        solve_concurrency: 1,
+        solve_max_millis: 1_500,
+        ..Settings::for_tests()
+    }));
+    let long = {
+        let app = app.clone();
+        std::thread::spawn(move || {
+            app.post_json(
+                "/v1/solve",
+                &json!({"fen": START, "mate_in": 6, "limits": {"millis": 1_500}}),
+            )
+        })
+    };
+    // Wait until the long search holds the slot.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let busy = loop {
+        std::thread::sleep(Duration::from_millis(50));
+        let r = app.post_json("/v1/solve", &json!({"fen": KING, "mate_in": 1}));
+        if r.status == 503 || Instant::now() > deadline {
+            break r;
+        }
+    };
+    let p = busy.problem(503, "/problems/solver-busy");
+    assert_eq!(p["limit"], 1);
+    assert_eq!(busy.header("retry-after"), Some("2"));
+    let t = Instant::now();
+    let health = app.get("/health");
+    assert_eq!(health.status, 200);
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    let r = long.join().unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["result"], "unknown");
+    // The slot is free again.
+    let r = app.post_json("/v1/solve", &json!({"fen": KING, "mate_in": 1}));
+    assert_eq!(r.status, 200, "{}", r.body);
+}
+
+#[test]
+fn bad_input_is_a_problem() {
+    let app = spawn_app();
+    let cases = [
+        (
+            json!({"fen": KING, "mate_in": 0}),
+            422,
+            "/problems/invalid-mate-in",
+        ),
+        (
+            json!({"fen": KING, "mate_in": 9}),
+            422,
+            "/problems/invalid-mate-in",
+        ),
+        (
+            json!({"fen": KING, "mate_in": 13}),
+            422,
+            "/problems/invalid-mate-in",
+        ),
+        (
+            json!({"fen": KING, "mate_in": -1}),
+            400,
+            "/problems/invalid-request",
+        ),
+        (
+            json!({"fen": KING, "mate_in": "2"}),
+            400,
+            "/problems/invalid-request",
+        ),
+        (json!({"fen": KING}), 400, "/problems/invalid-request"),
+        (
+            json!({"fen": "8/8/8/4k3/2K2M2/3q4/8/9 w 0", "mate_in": 1}),
+            422,
+            "/problems/invalid-fen",
+        ),
+        (
+            json!({"fen": "k7/1Q6/8/8/8/8/8/KK6 w 0", "mate_in": 1}),
+            422,
+            "/problems/impossible-position",
+        ),
+        (
+            json!({"fen": KING, "mate_in": 1, "limits": {"nodes": 0}}),
+            422,
+            "/problems/invalid-limits",
+        ),
+        (
+            json!({"fen": KING, "mate_in": 1, "limits": {"millis": 0}}),
+            422,
+            "/problems/invalid-limits",
+        ),
+        (
+            json!({"fen": KING, "mate_in": 1, "max_tree_nodes": 0}),
+            422,
+            "/problems/invalid-limits",
+        ),
+        (
+            json!({"fen": KING, "mate_in": 1, "limits": {"millis": -5}}),
+            400,
+            "/problems/invalid-request",
+        ),
+        (
+            json!({"fen": KING, "mate_in": 1, "limits": {"seconds": 5}}),
+            400,
+            "/problems/invalid-request",
+        ),
+        (
+            json!({"fen": KING, "mate_in": 1, "limits": 100}),
+            400,
+            "/problems/invalid-request",
+        ),
+        (
+            json!({"fen": KING, "mate_in": 1, "key": "Kc4-d4"}),
+            422,
+            "/problems/invalid-key",
+        ),
+        (
+            json!({"fen": KING, "mate_in": 1, "key": "zz"}),
+            422,
+            "/problems/invalid-key",
+        ),
+        (
+            json!({"fen": KING, "mate_in": 1, "depth": 3}),
+            400,
+            "/problems/invalid-request",
+        ),
+    ];
+    for (body, status, problem_type) in cases {
+        let r = app.post_json("/v1/solve", &body);
+        let p = r.problem(status, problem_type);
+        if problem_type == "/problems/invalid-mate-in" {
+            assert_eq!(p["limit"], 8, "{body}");
+        }
+    }
+    let r = app.post_raw("/v1/solve", Some("text/plain"), b"{}");
+    r.problem(415, "/problems/unsupported-media-type");
+    let r = app.post_raw("/v1/solve", Some("application/json"), b"{\"fen\": ");
+    r.problem(400, "/problems/malformed-json");
+    let r = app.get("/v1/solve");
+    r.problem(405, "/problems/method-not-allowed");
+}
