@@ -79,11 +79,21 @@ impl Position {
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
-        let mut buf = Vec::with_capacity(64);
-        self.generate_pseudo(self.movers(), &mut buf);
-        self.generate_suicides(&mut buf);
-        let guard = self.guard();
-        buf.iter().any(|m| guard.passes(m) || self.is_safe(m))
+        thread_local! {
+            /// A buffer per thread, so that the test does not allocate once warm.
+            static SCRATCH: std::cell::RefCell<MoveList> = std::cell::RefCell::new(Vec::with_capacity(256));
+        }
+        let test = |buf: &mut MoveList| {
+            buf.clear();
+            self.generate_pseudo(self.movers(), buf);
+            self.generate_suicides(buf);
+            let guard = self.guard();
+            buf.iter().any(|m| guard.passes(m) || self.is_safe(m))
+        };
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut buf) => test(&mut buf),
+            Err(_) => test(&mut Vec::new()),
+        })
     }
 
     /// The squares where a move of ours could change whether our King can be captured.
