@@ -40,5 +40,33 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group!(benches, bench, dfs_vs_pns);
 criterion_main!(benches);
+
+/// Depth-first proof search with its table against proof-number search, on the question "is there a
+/// mate in N" (the solver then needs every first move, which the depth-first search serves).
+fn dfs_vs_pns(c: &mut Criterion) {
+    use baroque::solver::search::Searcher;
+    use baroque::solver::{pns, tt::Table, Budget, Limits};
+    let mut group = c.benchmark_group("mate exists");
+    group.sample_size(10);
+    for (name, fen, n) in CASES {
+        let pos = Position::from_fen_validated(fen, Rules::default()).unwrap();
+        group.bench_function(format!("depth-first: {name}"), |b| {
+            b.iter(|| {
+                let budget = Budget::new(Limits::default());
+                let table = Table::new(16);
+                Searcher::new(&table, &budget)
+                    .attack(black_box(&pos), n, 0)
+                    .unwrap()
+            })
+        });
+        group.bench_function(format!("proof-number: {name}"), |b| {
+            b.iter(|| {
+                let budget = Budget::new(Limits::default());
+                pns::mates_within(black_box(&pos), n, &budget).unwrap()
+            })
+        });
+    }
+    group.finish();
+}

@@ -227,3 +227,30 @@ fn a_small_budget_gives_unknown_promptly() {
     assert_eq!(s.result, Outcome::Unknown);
     assert!(s.nodes < 5_000 + 4 * 1024, "{} nodes", s.nodes);
 }
+
+#[test]
+fn proof_number_search_agrees_with_the_depth_first_search() {
+    use baroque::solver::search::Searcher;
+    use baroque::solver::{pns, tt::Table, Budget};
+    for (fen, rules, n) in [
+        (CHAMELEON_DIAGRAM, "abbott", 2),
+        (KING_DIAGRAM, "abbott", 1),
+        ("1k2K3/8/5BQ1/8/8/4P3/8/7N w 0", "abbott", 2),
+        ("3K4/8/8/8/6k1/8/3NBM2/8 w 0", "abbott", 3),
+        ("1N1BP3/8/M2n4/8/4P3/4k3/7K/2M5 w 0", "abbott", 2),
+        (
+            "6K1/8/8/3R2R1/3R3k/3n3R/8/1N6 w 0",
+            "abbott,stalemate=loss",
+            1,
+        ),
+        ("6K1/8/8/3R2R1/3R3k/3n3R/8/1N6 w 0", "abbott", 2),
+    ] {
+        let pos = Position::from_fen_validated(fen, rules.parse().unwrap()).unwrap();
+        let budget = Budget::new(Limits::default());
+        let table = Table::new(4);
+        let dfs = Searcher::new(&table, &budget).attack(&pos, n, 0).unwrap();
+        let pn = pns::mates_within(&pos, n, &budget).unwrap();
+        assert_eq!(pn, dfs, "{fen} #{n}");
+        assert_eq!(dfs, mates_within(&pos, n));
+    }
+}
