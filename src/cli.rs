@@ -16,6 +16,16 @@ macro_rules! out {
 }
 use std::time::{Duration, Instant};
 
+/// Which game a position belongs to.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GameArg {
+    /// Baroque chess (Ultima), 8x8.
+    #[default]
+    Baroque,
+    /// Rococo, 10x10 with edge squares (rules options do not apply).
+    Rococo,
+}
+
 /// Verifies positions and puzzles of Baroque chess (Ultima).
 #[derive(Parser, Debug)]
 #[command(name = "baroque", version, about)]
@@ -42,6 +52,9 @@ pub enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// The game (`startpos` is then that game's start position).
+        #[arg(long, value_enum, default_value_t = GameArg::Baroque)]
+        game: GameArg,
     },
     /// Solves "mate in N" for the side to move: every key, cooks, short solutions, soundness and the
     /// solution tree.
@@ -68,6 +81,10 @@ pub enum Command {
         /// Most moves in the printed solution tree.
         #[arg(long, default_value_t = 2000)]
         max_tree: usize,
+        /// The game. For Rococo, mate in N means that after the Nth move the defender cannot keep
+        /// its King.
+        #[arg(long, value_enum, default_value_t = GameArg::Baroque)]
+        game: GameArg,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -108,7 +125,16 @@ pub fn run(cli: Cli) -> ExitCode {
             rules,
             divide,
             json,
+            game: GameArg::Baroque,
         } => run_perft(&fen, depth, &rules, divide, json),
+        Command::Perft {
+            fen,
+            depth,
+            divide,
+            json,
+            game: GameArg::Rococo,
+            ..
+        } => run_rococo_perft(&fen, depth, divide, json),
         Command::Check { files, json } => run_check(&files, json),
         Command::Solve {
             fen,
@@ -120,6 +146,7 @@ pub fn run(cli: Cli) -> ExitCode {
             threads,
             max_tree,
             json,
+            game,
         } => {
             let mut opts = crate::solver::SolveOptions {
                 mate_in: n,
@@ -134,7 +161,16 @@ pub fn run(cli: Cli) -> ExitCode {
             if let Some(t) = threads {
                 opts.threads = t;
             }
-            run_solve(&fen, &rules, &opts, json)
+            if opts.mate_in == 0 || opts.mate_in > crate::solver::MAX_MATE_IN {
+                return fail(format!(
+                    "N must be between 1 and {}",
+                    crate::solver::MAX_MATE_IN
+                ));
+            }
+            match game {
+                GameArg::Baroque => run_solve(&fen, &rules, &opts, json),
+                GameArg::Rococo => run_rococo_solve(&fen, &opts, json),
+            }
         }
         Command::Serve(settings) => run_serve(settings),
         Command::Openapi => {
@@ -288,6 +324,62 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
+fn run_rococo_perft(fen: &str, depth: u32, divide: bool, json: bool) -> ExitCode {
+    use crate::rules::rococo::{Coords, RococoPosition, ROCOCO_START_FEN};
+    let fen = if fen == "startpos" {
+        ROCOCO_START_FEN
+    } else {
+        fen
+    };
+    let pos = match RococoPosition::from_fen(fen, Coords::Standard) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    if let Some(p) = pos.validate().into_iter().find(|p| p.error) {
+        return fail(p.message);
+    }
+    if depth > 8 {
+        return fail("depth must be at most 8");
+    }
+    let start = Instant::now();
+    let split: Vec<(String, u64)> = if divide && depth > 0 {
+        pos.legal_moves()
+            .iter()
+            .map(|m| {
+                (
+                    pos.move_name(m, Coords::Standard),
+                    perft::rococo_perft(&pos.after(m), depth - 1),
+                )
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let nodes = if divide {
+        split.iter().map(|(_, n)| n).sum()
+    } else {
+        perft::rococo_perft(&pos, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    if json {
+        let split: Vec<_> = split
+            .iter()
+            .map(|(m, n)| serde_json::json!({"move": m, "nodes": n}))
+            .collect();
+        out!(
+            "{}",
+            serde_json::json!({"game": "rococo", "fen": pos.fen(Coords::Standard), "depth": depth, "nodes": nodes, "millis": (secs * 1000.0).round() as u64, "divide": split})
+        );
+    } else {
+        for (m, n) in &split {
+            out!("{m} {n}");
+        }
+        out!("time {:.3} s", secs);
+        out!("nodes {nodes}");
+    }
+    ExitCode::SUCCESS
+}
+
 fn run_perft(fen: &str, depth: u32, rules: &str, divide: bool, json: bool) -> ExitCode {
     let rules: Rules = match rules.parse() {
         Ok(r) => r,
@@ -350,21 +442,43 @@ fn run_solve(fen: &str, rules: &str, opts: &crate::solver::SolveOptions, json: b
         Ok(p) => p,
         Err(e) => return fail(e),
     };
-    if opts.mate_in == 0 || opts.mate_in > crate::solver::MAX_MATE_IN {
-        return fail(format!(
-            "N must be between 1 and {}",
-            crate::solver::MAX_MATE_IN
-        ));
+    print_solution(&crate::solver::solve(&pos, opts), json)
+}
+
+fn run_rococo_solve(fen: &str, opts: &crate::solver::SolveOptions, json: bool) -> ExitCode {
+    use crate::rules::rococo::{Coords, RococoPosition};
+    let pos = match RococoPosition::from_fen(fen, Coords::Standard) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    if let Some(p) = pos.validate().into_iter().find(|p| p.error) {
+        return fail(p.message);
     }
-    let s = crate::solver::solve(&pos, opts);
+    if pos.board().king(crate::rules::Color::White).is_none()
+        || pos.board().king(crate::rules::Color::Black).is_none()
+    {
+        return fail("a Rococo mate search needs both Kings on the board");
+    }
+    let ropts = crate::solver::SolveOptions {
+        mate_in: opts.mate_in,
+        limits: opts.limits,
+        table_mib: opts.table_mib,
+        threads: opts.threads,
+        max_tree_nodes: opts.max_tree_nodes,
+        intended_key: None,
+    };
+    print_solution(&crate::solver::solve(&pos, &ropts), json)
+}
+
+fn print_solution<M>(s: &crate::solver::Solution<M>, json: bool) -> ExitCode {
     if json {
-        match serde_json::to_string(&s) {
+        match serde_json::to_string(s) {
             Ok(text) => out!("{text}"),
             Err(e) => return fail(e),
         }
         return ExitCode::SUCCESS;
     }
-    let names = |v: &[crate::solver::KeyMove]| {
+    let names = |v: &[crate::solver::KeyMove<M>]| {
         if v.is_empty() {
             "none".to_string()
         } else {
