@@ -246,3 +246,71 @@ fn a_restart_keeps_every_row_even_after_a_kill() {
         "seeding again adds nothing and the posted row is kept"
     );
 }
+
+#[test]
+fn a_kill_during_writes_keeps_every_acknowledged_row_and_an_intact_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("baroque.db");
+    let port = free_port();
+    let mut server = serve(&db, port);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writers: Vec<_> = (0..4u32)
+        .map(|w| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let agent = agent();
+                let mut acknowledged = Vec::new();
+                for i in 0..10_000u32 {
+                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        break;
+                    }
+                    // The ply count makes each position, so each puzzle, distinct.
+                    let body = serde_json::json!({"kind": "diagram",
+                        "fen": format!("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w {}", w * 100_000 + i),
+                        "moves": ["Pc2c4"],
+                        "captures": [{"square": "c5", "piece": "n"}, {"square": "d4", "piece": "r"}]});
+                    let res = agent
+                        .post(format!("http://127.0.0.1:{port}/v1/puzzles"))
+                        .header("authorization", "Bearer restart-token")
+                        .header("content-type", "application/json")
+                        .send(body.to_string().as_bytes());
+                    match res {
+                        Ok(mut r) if r.status().as_u16() == 201 => {
+                            let v: serde_json::Value =
+                                serde_json::from_str(&r.body_mut().read_to_string().unwrap())
+                                    .unwrap();
+                            acknowledged.push(v["id"].as_i64().unwrap());
+                        }
+                        Ok(r) => panic!("status {}", r.status()),
+                        Err(_) => break, // the server is gone
+                    }
+                }
+                acknowledged
+            })
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    server.kill().unwrap(); // SIGKILL in the middle of the writes
+    server.wait().unwrap();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let acknowledged: Vec<i64> = writers
+        .into_iter()
+        .flat_map(|w| w.join().unwrap())
+        .collect();
+    eprintln!("{} writes acknowledged before the kill", acknowledged.len());
+    assert!(acknowledged.len() > 10, "{} writes", acknowledged.len());
+
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+    drop(conn);
+    let store = baroque::store::Store::open(&db).unwrap();
+    for id in &acknowledged {
+        assert!(
+            store.get(*id).unwrap().is_some(),
+            "row {id} was acknowledged but lost"
+        );
+    }
+}

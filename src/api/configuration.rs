@@ -53,8 +53,9 @@ pub enum LogFormat {
     Json,
 }
 
-/// Everything the server reads at start-up (the flags of `baroque serve`).
-#[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
+/// Everything the server reads at start-up (the flags of `baroque serve`). Its `Debug` form
+/// hides the write token.
+#[derive(Clone, PartialEq, Eq, clap::Args)]
 pub struct Settings {
     /// Address to listen on, as HOST:PORT (port 0 picks a free port).
     #[arg(long, env = "BAROQUE_ADDR", default_value = DEFAULT_ADDR, value_name = "HOST:PORT")]
@@ -116,6 +117,31 @@ pub struct Settings {
     /// Threads of one search, split at the root (default: one per CPU core).
     #[arg(long, env = "BAROQUE_SOLVE_THREADS", value_parser = clap::value_parser!(u64).range(1..=256), value_name = "N")]
     pub solve_threads: Option<u64>,
+}
+
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Settings")
+            .field("addr", &self.addr)
+            .field("db", &self.db)
+            .field("fixtures", &self.fixtures)
+            .field(
+                "write_token",
+                &self.write_token.as_ref().map(|_| "<hidden>"),
+            )
+            .field("max_body_bytes", &self.max_body_bytes)
+            .field("max_moves", &self.max_moves)
+            .field("workers", &self.workers)
+            .field("log_format", &self.log_format)
+            .field("solve_max_nodes", &self.solve_max_nodes)
+            .field("solve_max_millis", &self.solve_max_millis)
+            .field("solve_max_mate_in", &self.solve_max_mate_in)
+            .field("solve_max_tree_nodes", &self.solve_max_tree_nodes)
+            .field("solve_table_mib", &self.solve_table_mib)
+            .field("solve_concurrency", &self.solve_concurrency)
+            .field("solve_threads", &self.solve_threads)
+            .finish()
+    }
 }
 
 impl Default for Settings {
@@ -227,5 +253,21 @@ impl From<&Settings> for Limits {
             max_moves: usize::try_from(s.max_moves).unwrap_or(usize::MAX),
             solve: SolveLimits::from(s),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Settings;
+
+    #[test]
+    fn debug_hides_the_write_token() {
+        let s = Settings {
+            write_token: Some("hunter2-secret".into()),
+            ..Settings::default()
+        };
+        let text = format!("{s:?}");
+        assert!(!text.contains("hunter2"), "{text}");
+        assert!(text.contains("<hidden>"), "{text}");
     }
 }
