@@ -3,7 +3,7 @@
 # non-root user, with the puzzle store on the /data volume.
 #
 #   docker build -t baroque .
-#   docker run -p 8080:8080 -v baroque-data:/data baroque
+#   docker run -p 8080:8080 -v baroque-data:/data -e BAROQUE_WRITE_TOKEN=... baroque
 
 FROM rust:1-bookworm AS builder
 WORKDIR /src
@@ -21,8 +21,11 @@ RUN groupadd --system --gid 10001 baroque \
     && mkdir /data \
     && chown 10001:10001 /data
 COPY --from=builder /usr/local/bin/baroque /usr/local/bin/baroque
+# The fixtures seed the puzzle store at start-up.
+COPY fixtures /usr/share/baroque/fixtures
 ENV BAROQUE_ADDR=0.0.0.0:8080 \
-    BAROQUE_DB=/data/baroque.db
+    BAROQUE_DB=/data/baroque.db \
+    BAROQUE_FIXTURES=/usr/share/baroque/fixtures
 VOLUME ["/data"]
 WORKDIR /data
 USER 10001:10001

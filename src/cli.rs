@@ -185,7 +185,7 @@ fn run_serve(settings: crate::api::Settings) -> ExitCode {
     crate::api::telemetry::init(settings.log_format);
     let app = match crate::api::Application::build(settings.clone()) {
         Ok(app) => app,
-        Err(e) => return fail(format!("cannot listen on {}: {e}", settings.addr)),
+        Err(e) => return fail(format!("cannot start on {}: {e}", settings.addr)),
     };
     let addr = app
         .local_addr()
@@ -197,9 +197,15 @@ fn run_serve(settings: crate::api::Settings) -> ExitCode {
         "baroque {} listening on http://{addr} (docs at http://{addr}/docs/)",
         env!("CARGO_PKG_VERSION"),
     );
+    let seeded = app.seeded();
     tracing::info!(
         db = %settings.db.display(),
-        "puzzle store path; not opened yet: the store arrives with the store endpoints"
+        fixtures = %settings.fixtures.display(),
+        verified = seeded.verified,
+        inserted = seeded.inserted,
+        skipped = seeded.skipped,
+        writes = if settings.write_token.as_deref().is_some_and(|t| !t.is_empty()) { "enabled" } else { "disabled (set BAROQUE_WRITE_TOKEN)" },
+        "puzzle store opened and seeded"
     );
     match actix_web::rt::System::new().block_on(app.run_until_stopped()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,7 +1,7 @@
 //! `baroque`: verifies positions and puzzles of Baroque chess (Ultima) and Rococo.
 //!
 //! Layers, each depending only on the ones before it: [`rules`] (the engine), [`cases`] (diagram
-//! cases), [`solver`], [`puzzles`] (mate puzzles), [`api`] (the HTTP service) and the command line ([`cli`]).
+//! cases), [`solver`], [`puzzles`] (mate puzzles), [`store`] (SQLite), [`api`] (the HTTP service) and the command line ([`cli`]).
 
 pub mod api;
 pub mod cases;
@@ -9,3 +9,4 @@ pub mod cli;
 pub mod puzzles;
 pub mod rules;
 pub mod solver;
+pub mod store;

@@ -87,6 +87,7 @@ fn health_fails_when_nothing_listens_and_passes_against_a_server() {
 
     // The real server on a port that was free a moment ago; `health` reads BAROQUE_ADDR and
     // turns the unspecified host 0.0.0.0 into 127.0.0.1.
+    let dir = tempfile::tempdir().unwrap();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     drop(listener);
@@ -98,7 +99,7 @@ fn health_fails_when_nothing_listens_and_passes_against_a_server() {
             "--workers",
             "1",
         ])
-        .env("BAROQUE_DB", "/nonexistent/not-opened.db")
+        .env("BAROQUE_DB", dir.path().join("baroque.db"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -148,4 +149,168 @@ fn solve_prints_the_keys_in_text_and_json() {
     let (code, _, err) = run(baroque().args(["solve", "8/8/8 w 0", "1"]));
     assert_eq!(code, 2);
     assert!(err.starts_with("error: FEN"), "{err}");
+}
+
+/// A port that was free a moment ago.
+fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+/// `baroque serve` on `db` with the write token, once it answers /health.
+fn serve(db: &std::path::Path, port: u16) -> std::process::Child {
+    let mut child = baroque()
+        .args([
+            "serve",
+            "--addr",
+            &format!("127.0.0.1:{port}"),
+            "--workers",
+            "1",
+        ])
+        .arg("--db")
+        .arg(db)
+        .env("BAROQUE_WRITE_TOKEN", "restart-token")
+        .env(
+            "BAROQUE_FIXTURES",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures"),
+        )
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..200 {
+        let (code, _, _) = run(baroque().args(["health", "--addr", &format!("127.0.0.1:{port}")]));
+        if code == 0 {
+            return child;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().ok();
+    child.wait().ok();
+    panic!("the server did not start");
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::new_with_config(
+        ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build(),
+    )
+}
+
+fn puzzle_ids(port: u16) -> Vec<i64> {
+    let mut res = agent()
+        .get(format!("http://127.0.0.1:{port}/v1/puzzles?limit=200"))
+        .call()
+        .unwrap();
+    let page: serde_json::Value =
+        serde_json::from_str(&res.body_mut().read_to_string().unwrap()).unwrap();
+    assert!(page["next_cursor"].is_null());
+    page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_i64().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_restart_keeps_every_row_even_after_a_kill() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("baroque.db");
+    let port = free_port();
+    let mut first = serve(&db, port);
+    let seeded = puzzle_ids(port);
+    let body = serde_json::json!({"kind": "diagram", "fen": "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0",
+        "rules": "cambridge", "moves": ["Pc2c4"],
+        "captures": [{"square": "c5", "piece": "n"}, {"square": "d4", "piece": "r"}]});
+    let res = agent()
+        .post(format!("http://127.0.0.1:{port}/v1/puzzles"))
+        .header("authorization", "Bearer restart-token")
+        .header("content-type", "application/json")
+        .send(body.to_string().as_bytes())
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 201);
+    let before = puzzle_ids(port);
+    assert_eq!(before.len(), seeded.len() + 1);
+    first.kill().unwrap(); // SIGKILL: no orderly shutdown
+    first.wait().unwrap();
+
+    let port = free_port();
+    let mut second = serve(&db, port);
+    let after = puzzle_ids(port);
+    second.kill().ok();
+    second.wait().ok();
+    assert_eq!(
+        after, before,
+        "seeding again adds nothing and the posted row is kept"
+    );
+}
+
+#[test]
+fn a_kill_during_writes_keeps_every_acknowledged_row_and_an_intact_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("baroque.db");
+    let port = free_port();
+    let mut server = serve(&db, port);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writers: Vec<_> = (0..4u32)
+        .map(|w| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let agent = agent();
+                let mut acknowledged = Vec::new();
+                for i in 0..10_000u32 {
+                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        break;
+                    }
+                    // The ply count makes each position, so each puzzle, distinct.
+                    let body = serde_json::json!({"kind": "diagram",
+                        "fen": format!("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w {}", w * 100_000 + i),
+                        "moves": ["Pc2c4"],
+                        "captures": [{"square": "c5", "piece": "n"}, {"square": "d4", "piece": "r"}]});
+                    let res = agent
+                        .post(format!("http://127.0.0.1:{port}/v1/puzzles"))
+                        .header("authorization", "Bearer restart-token")
+                        .header("content-type", "application/json")
+                        .send(body.to_string().as_bytes());
+                    match res {
+                        Ok(mut r) if r.status().as_u16() == 201 => {
+                            let v: serde_json::Value =
+                                serde_json::from_str(&r.body_mut().read_to_string().unwrap())
+                                    .unwrap();
+                            acknowledged.push(v["id"].as_i64().unwrap());
+                        }
+                        Ok(r) => panic!("status {}", r.status()),
+                        Err(_) => break, // the server is gone
+                    }
+                }
+                acknowledged
+            })
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    server.kill().unwrap(); // SIGKILL in the middle of the writes
+    server.wait().unwrap();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let acknowledged: Vec<i64> = writers
+        .into_iter()
+        .flat_map(|w| w.join().unwrap())
+        .collect();
+    eprintln!("{} writes acknowledged before the kill", acknowledged.len());
+    assert!(acknowledged.len() > 10, "{} writes", acknowledged.len());
+
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+    drop(conn);
+    let store = baroque::store::Store::open(&db).unwrap();
+    for id in &acknowledged {
+        assert!(
+            store.get(*id).unwrap().is_some(),
+            "row {id} was acknowledged but lost"
+        );
+    }
 }

@@ -3,7 +3,9 @@
 //! | flag | variable | default | meaning |
 //! |---|---|---|---|
 //! | `--addr` | `BAROQUE_ADDR` | `127.0.0.1:8080` | address to listen on (`HOST:PORT`; port 0 picks a free port) |
-//! | `--db` | `BAROQUE_DB` | `baroque.db` | the SQLite puzzle store (opened by the store endpoints, which come later) |
+//! | `--db` | `BAROQUE_DB` | `baroque.db` | the SQLite puzzle store, created when missing |
+//! | `--fixtures` | `BAROQUE_FIXTURES` | `fixtures` | the directory whose `diagrams/` and `puzzles/` seed the store at start-up |
+//! | `--write-token` | `BAROQUE_WRITE_TOKEN` | none | the bearer token of `POST`/`DELETE /v1/puzzles` (writes get 403 without one); prefer the variable |
 //! | `--max-body-bytes` | `BAROQUE_MAX_BODY_BYTES` | `65536` | largest request body accepted (413 above it) |
 //! | `--max-moves` | `BAROQUE_MAX_MOVES` | `500` | most moves in one `/v1/verify` request (422 above it) |
 //! | `--workers` | `BAROQUE_WORKERS` | one per CPU core | HTTP worker threads |
@@ -22,6 +24,8 @@ use std::path::PathBuf;
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 /// The default puzzle store file.
 pub const DEFAULT_DB: &str = "baroque.db";
+/// The default fixtures directory (relative to the working directory).
+pub const DEFAULT_FIXTURES: &str = "fixtures";
 /// The default body limit: 64 KiB.
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 64 * 1024;
 /// The default limit on the moves of one verify request.
@@ -49,16 +53,29 @@ pub enum LogFormat {
     Json,
 }
 
-/// Everything the server reads at start-up (the flags of `baroque serve`).
-#[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
+/// Everything the server reads at start-up (the flags of `baroque serve`). Its `Debug` form
+/// hides the write token.
+#[derive(Clone, PartialEq, Eq, clap::Args)]
 pub struct Settings {
     /// Address to listen on, as HOST:PORT (port 0 picks a free port).
     #[arg(long, env = "BAROQUE_ADDR", default_value = DEFAULT_ADDR, value_name = "HOST:PORT")]
     pub addr: String,
-    /// The SQLite puzzle store. Accepted and shown at start-up; the store endpoints that open it
-    /// arrive in a later release.
+    /// The SQLite puzzle store (created when missing; WAL, so `PATH-wal` and `PATH-shm` sit beside it).
     #[arg(long, env = "BAROQUE_DB", default_value = DEFAULT_DB, value_name = "PATH")]
     pub db: PathBuf,
+    /// The fixtures directory: its diagrams/*.json and puzzles/*.json are verified and stored at
+    /// start-up (idempotently); one the engine contradicts stops start-up.
+    #[arg(long, env = "BAROQUE_FIXTURES", default_value = DEFAULT_FIXTURES, value_name = "DIR")]
+    pub fixtures: PathBuf,
+    /// The bearer token that POST and DELETE /v1/puzzles need; without one, writes get 403. Prefer
+    /// the environment variable (a flag shows in the process list).
+    #[arg(
+        long,
+        env = "BAROQUE_WRITE_TOKEN",
+        hide_env_values = true,
+        value_name = "TOKEN"
+    )]
+    pub write_token: Option<String>,
     /// Largest request body accepted, in bytes (larger bodies get 413).
     #[arg(long, env = "BAROQUE_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES,
           value_parser = clap::value_parser!(u64).range(1..=64 * 1024 * 1024), value_name = "BYTES")]
@@ -102,11 +119,38 @@ pub struct Settings {
     pub solve_threads: Option<u64>,
 }
 
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Settings")
+            .field("addr", &self.addr)
+            .field("db", &self.db)
+            .field("fixtures", &self.fixtures)
+            .field(
+                "write_token",
+                &self.write_token.as_ref().map(|_| "<hidden>"),
+            )
+            .field("max_body_bytes", &self.max_body_bytes)
+            .field("max_moves", &self.max_moves)
+            .field("workers", &self.workers)
+            .field("log_format", &self.log_format)
+            .field("solve_max_nodes", &self.solve_max_nodes)
+            .field("solve_max_millis", &self.solve_max_millis)
+            .field("solve_max_mate_in", &self.solve_max_mate_in)
+            .field("solve_max_tree_nodes", &self.solve_max_tree_nodes)
+            .field("solve_table_mib", &self.solve_table_mib)
+            .field("solve_concurrency", &self.solve_concurrency)
+            .field("solve_threads", &self.solve_threads)
+            .finish()
+    }
+}
+
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
             addr: DEFAULT_ADDR.into(),
             db: DEFAULT_DB.into(),
+            fixtures: DEFAULT_FIXTURES.into(),
+            write_token: None,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_moves: DEFAULT_MAX_MOVES,
             workers: None,
@@ -123,10 +167,23 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// Settings for tests: the defaults on a free port of 127.0.0.1, two workers, 16 MiB tables.
+    /// Settings for tests: the defaults on a free port of 127.0.0.1, two workers, 16 MiB tables, a
+    /// new database file in the temporary directory and the package's fixtures.
     pub fn for_tests() -> Settings {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let db = std::env::temp_dir().join(format!(
+            "baroque-test-{}-{}-{nanos}.db",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
         Settings {
             addr: "127.0.0.1:0".into(),
+            db,
+            fixtures: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures")),
             workers: Some(2),
             solve_table_mib: 16,
             ..Settings::default()
@@ -172,6 +229,23 @@ impl From<&Settings> for SolveLimits {
     }
 }
 
+impl SolveLimits {
+    /// Solver options at the server's maxima (the budget of a puzzle's verification).
+    pub fn options(&self) -> crate::solver::SolveOptions {
+        crate::solver::SolveOptions {
+            mate_in: 1,
+            limits: crate::solver::Limits {
+                nodes: self.max_nodes,
+                time: std::time::Duration::from_millis(self.max_millis),
+            },
+            table_mib: self.table_mib,
+            threads: self.threads,
+            max_tree_nodes: self.max_tree_nodes,
+            intended_key: None,
+        }
+    }
+}
+
 impl From<&Settings> for Limits {
     fn from(s: &Settings) -> Limits {
         Limits {
@@ -179,5 +253,21 @@ impl From<&Settings> for Limits {
             max_moves: usize::try_from(s.max_moves).unwrap_or(usize::MAX),
             solve: SolveLimits::from(s),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Settings;
+
+    #[test]
+    fn debug_hides_the_write_token() {
+        let s = Settings {
+            write_token: Some("hunter2-secret".into()),
+            ..Settings::default()
+        };
+        let text = format!("{s:?}");
+        assert!(!text.contains("hunter2"), "{text}");
+        assert!(text.contains("<hidden>"), "{text}");
     }
 }

@@ -5,6 +5,9 @@
 //! | `POST` | `/v1/analyze` | a position's legal moves, status and frozen pieces |
 //! | `POST` | `/v1/verify` | plays a list of moves, stopping at the first illegal one |
 //! | `POST` | `/v1/solve` | proves "mate in N": keys, cooks, short solutions, soundness, the solution tree |
+//! | `POST` | `/v1/puzzles` | verifies and stores a puzzle (bearer token) |
+//! | `GET` | `/v1/puzzles` | lists stored puzzles, filtered, a page at a time |
+//! | `GET`, `DELETE` | `/v1/puzzles/{id}` | one puzzle; removes one (bearer token) |
 //! | `GET` | `/v1/rules` | the rule presets and options |
 //! | `GET` | `/health` | liveness |
 //! | `GET` | `/openapi.json` | the OpenAPI 3.1 document (also committed as `openapi/openapi.json`) |

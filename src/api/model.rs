@@ -1019,6 +1019,259 @@ impl SolveResponse {
     }
 }
 
+/// What a puzzle is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "diagram")]
+pub enum PuzzleKind {
+    /// A position, a move (after the moves leading to it) and its expected outcome.
+    Diagram,
+    /// A position and N: the side to move mates in N.
+    Mate,
+}
+
+impl From<PuzzleKind> for crate::store::Kind {
+    fn from(k: PuzzleKind) -> crate::store::Kind {
+        match k {
+            PuzzleKind::Diagram => crate::store::Kind::Diagram,
+            PuzzleKind::Mate => crate::store::Kind::Mate,
+        }
+    }
+}
+
+impl From<crate::store::Kind> for PuzzleKind {
+    fn from(k: crate::store::Kind) -> PuzzleKind {
+        match k {
+            crate::store::Kind::Diagram => PuzzleKind::Diagram,
+            crate::store::Kind::Mate => PuzzleKind::Mate,
+        }
+    }
+}
+
+/// The game of a puzzle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "baroque")]
+pub enum GameName {
+    /// Baroque chess (Ultima), the default.
+    #[default]
+    Baroque,
+    /// Rococo: not verified yet, so refused.
+    Rococo,
+}
+
+/// `POST /v1/puzzles`: a puzzle to verify and store.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(json!({
+    "kind": "diagram",
+    "fen": "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0",
+    "rules": "vchess",
+    "game": "baroque",
+    "title": "Pawn: a double capture",
+    "source": "vchess.club rules page",
+    "tags": ["pawn"],
+    "moves": ["Pc2c4"],
+    "captures": [{"square": "c5", "piece": "n"}, {"square": "d4", "piece": "r"}],
+    "status": "ongoing"
+}), json!({
+    "kind": "mate",
+    "fen": "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0",
+    "title": "Chameleon: seven captures",
+    "tags": ["chameleon"],
+    "mate_in": 2
+})))]
+pub struct PuzzleRequest {
+    pub kind: PuzzleKind,
+    /// The position, either letter set; stored canonical.
+    #[schema(example = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0")]
+    pub fen: String,
+    /// The rule set (default `abbott`).
+    #[serde(default)]
+    pub rules: Option<RulesInput>,
+    /// Default `baroque`; `rococo` is refused until the engine verifies it.
+    #[serde(default)]
+    pub game: Option<GameName>,
+    #[serde(default)]
+    pub title: Option<String>,
+    /// The document the puzzle comes from.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// What the document says about it.
+    #[serde(default)]
+    pub caption: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Diagram: the moves as the document writes them; the last is the one the claim is about.
+    #[serde(default)]
+    pub moves: Option<Vec<String>>,
+    /// Diagram: exactly the pieces the last move captures (`[]` for none); needed when it is legal.
+    #[serde(default)]
+    pub captures: Option<Vec<SquarePiece>>,
+    /// Diagram: the status after the last move (`ongoing`, `check`, `checkmate`, `stalemate`).
+    #[serde(default)]
+    #[schema(example = "ongoing")]
+    pub status: Option<String>,
+    /// Diagram: whether the last move is legal (default true).
+    #[serde(default)]
+    pub legal: Option<bool>,
+    /// Diagram: for an illegal last move, the expected reason (`self_check`, `frozen`, ...).
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// Mate: N.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 12)]
+    pub mate_in: Option<u32>,
+    /// Mate: every first move that forces mate within N (any notation), when the puzzle states them.
+    #[serde(default)]
+    pub keys: Option<Vec<String>>,
+    /// Mate: whether the puzzle is sound, when it states it.
+    #[serde(default)]
+    pub sound: Option<bool>,
+}
+
+impl PuzzleRequest {
+    /// The puzzle to verify; the FEN is read here so that its errors are the usual problems.
+    ///
+    /// # Errors
+    /// The errors of [`CheckedPosition::parse`].
+    pub fn into_new_puzzle(self) -> Result<crate::store::NewPuzzle, ApiError> {
+        let rules = self.rules.map(Rules::from).unwrap_or_default();
+        let checked = CheckedPosition::parse(&self.fen, rules)?;
+        Ok(crate::store::NewPuzzle {
+            kind: self.kind.into(),
+            game: match self.game.unwrap_or_default() {
+                GameName::Baroque => crate::cases::Game::Baroque,
+                GameName::Rococo => crate::cases::Game::Rococo,
+            },
+            fen: checked.position.fen(crate::rules::Letters::Chess),
+            rules,
+            title: self.title,
+            source: self.source,
+            caption: self.caption,
+            tags: self.tags,
+            moves: self.moves.unwrap_or_default(),
+            legal: self.legal.unwrap_or(true),
+            reason: self.reason,
+            captures: self.captures.map(|v| {
+                v.into_iter()
+                    .map(|p| crate::cases::SquarePiece {
+                        square: p.square,
+                        piece: p.piece,
+                    })
+                    .collect()
+            }),
+            status: self.status,
+            frozen: None,
+            mate_in: self.mate_in,
+            keys: self.keys,
+            sound: self.sound,
+            fixture: None,
+        })
+    }
+}
+
+/// A stored puzzle.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::puzzle))]
+pub struct Puzzle {
+    #[schema(example = 1)]
+    pub id: i64,
+    pub kind: PuzzleKind,
+    pub game: GameName,
+    /// The canonical FEN (chess-style letters).
+    pub fen: String,
+    pub rules: ResolvedRules,
+    pub source: Option<String>,
+    pub title: Option<String>,
+    pub caption: Option<String>,
+    pub tags: Vec<String>,
+    /// Diagram: the moves as submitted (empty for a mate).
+    pub moves: Vec<String>,
+    /// Diagram: the captures of the last move as the engine found them (empty for a mate).
+    pub captures: Vec<SquarePiece>,
+    /// Mate: N.
+    pub mate_in: Option<u32>,
+    /// The id of the fixture it was seeded from (null when posted).
+    pub fixture: Option<String>,
+    /// When it was stored (RFC 3339, UTC).
+    pub created_at: String,
+    /// SHA-256 of the content (kind, game, canonical FEN, rules, canonical moves, N): the same
+    /// puzzle is stored once.
+    pub content_hash: String,
+    /// The verified outcome (in single-puzzle answers, not in listings): for a diagram `legal`,
+    /// `notation`, `uci`, `captures`, `status`, `frozen`, `fen_after` (or `reason`); for a mate
+    /// `result`, `mate_in`, `sound`, `keys`, `cooks`, `short_solutions`, `tree`, `tree_truncated`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub outcome: Option<serde_json::Value>,
+}
+
+impl Puzzle {
+    /// The API form of a stored puzzle; `full` keeps the outcome.
+    pub fn from_stored(p: crate::store::StoredPuzzle, full: bool) -> Puzzle {
+        let rules = p.rules.parse::<Rules>().unwrap_or_default();
+        Puzzle {
+            id: p.id,
+            kind: p.kind.into(),
+            game: match p.game {
+                crate::cases::Game::Baroque => GameName::Baroque,
+                crate::cases::Game::Rococo => GameName::Rococo,
+            },
+            fen: p.fen,
+            rules: ResolvedRules::from(&rules),
+            source: p.source,
+            title: p.title,
+            caption: p.caption,
+            tags: p.tags,
+            moves: p.moves,
+            captures: p.captures.into_iter().map(SquarePiece::from).collect(),
+            mate_in: p.mate_in,
+            fixture: p.fixture,
+            created_at: p.created_at,
+            content_hash: p.content_hash,
+            outcome: full.then_some(p.outcome),
+        }
+    }
+}
+
+/// `GET /v1/puzzles`: one page.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(examples(super::openapi::examples::puzzle_page))]
+pub struct PuzzlePage {
+    /// The puzzles of the page, by increasing id.
+    pub items: Vec<Puzzle>,
+    /// The `cursor` of the next page; null on the last.
+    pub next_cursor: Option<String>,
+}
+
+/// The largest page.
+pub const MAX_PAGE: u32 = 200;
+/// The page size when `limit` is absent.
+pub const DEFAULT_PAGE: u32 = 50;
+
+/// `GET /v1/puzzles` filters and paging.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PuzzleListQuery {
+    /// Only puzzles of this kind.
+    pub kind: Option<PuzzleKind>,
+    /// Only puzzles under this preset (with any options).
+    pub rules: Option<PresetName>,
+    /// Only mates in this N.
+    pub mate_in: Option<u32>,
+    /// Only puzzles with this tag.
+    pub tag: Option<String>,
+    /// Only puzzles from this source document (exact).
+    pub source: Option<String>,
+    /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<u32>,
+    /// The `next_cursor` of the previous page (absent for the first).
+    pub cursor: Option<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::ShortText;

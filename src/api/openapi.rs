@@ -20,12 +20,35 @@ use utoipa_actix_web::AppExt;
     tags(
         (name = "positions", description = "Analyse a position; verify a line of moves"),
         (name = "solver", description = "Prove mate-in-N puzzles: keys, cooks, short solutions, soundness, the solution tree"),
+        (name = "puzzles", description = "The puzzle store: verified diagrams and mates; writes need a bearer token"),
         (name = "rules", description = "The rule presets and options"),
         (name = "service", description = "Health")
     ),
-    components(schemas(super::problem::Problem, super::problem::PositionProblem))
+    components(schemas(super::problem::Problem, super::problem::PositionProblem)),
+    modifiers(&BearerAuth)
 )]
 pub struct ApiDoc;
+
+/// Adds the `bearer` security scheme (the write token of `BAROQUE_WRITE_TOKEN`).
+struct BearerAuth;
+
+impl utoipa::Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "The write token the server was started with (BAROQUE_WRITE_TOKEN)",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
 
 /// The OpenAPI document of the service.
 pub fn openapi() -> utoipa::openapi::OpenApi {
@@ -222,6 +245,69 @@ pub mod examples {
     /// The only defence to `Bg6xc6`, `Kb7xc8`, answered by two mates (a dual).
     pub fn defence_node() -> Value {
         attack_node()["defences"][0].clone()
+    }
+
+    /// The vchess Pawn diagram as the store keeps it (id 1 in a fresh store seeded in order).
+    pub fn puzzle() -> Value {
+        let new = crate::store::NewPuzzle {
+            kind: crate::store::Kind::Diagram,
+            game: crate::cases::Game::Baroque,
+            fen: PAWN_FEN.into(),
+            rules: Rules::preset(Preset::Vchess),
+            title: Some("Pawn/Pincer".into()),
+            source: Some("vchess.club: Baroque chess rules".into()),
+            caption: None,
+            tags: vec!["fixture".into(), "pawn".into()],
+            moves: vec!["Pc2c4".into()],
+            legal: true,
+            reason: None,
+            captures: Some(vec![
+                crate::cases::SquarePiece {
+                    square: "d4".into(),
+                    piece: "r".into(),
+                },
+                crate::cases::SquarePiece {
+                    square: "c5".into(),
+                    piece: "n".into(),
+                },
+            ]),
+            status: None,
+            frozen: None,
+            mate_in: None,
+            keys: None,
+            sound: None,
+            fixture: Some("vc-pawn-c2c4".into()),
+        };
+        match crate::store::verify::verify(new, &crate::solver::SolveOptions::default()) {
+            Ok(v) => serde_json::json!({
+                "id": 1,
+                "kind": "diagram",
+                "game": "baroque",
+                "fen": v.fen,
+                "rules": value(crate::api::model::ResolvedRules::from(&v.rules)),
+                "source": v.source,
+                "title": v.title,
+                "caption": null,
+                "tags": v.tags,
+                "moves": v.moves,
+                "captures": value(&v.captures),
+                "mate_in": null,
+                "fixture": v.fixture,
+                "created_at": "2026-11-22T04:30:00.000Z",
+                "content_hash": v.content_hash,
+                "outcome": v.outcome,
+            }),
+            Err(e) => Value::String(e.to_string()),
+        }
+    }
+
+    /// A page of one puzzle, the last.
+    pub fn puzzle_page() -> Value {
+        let mut item = puzzle();
+        if let Some(o) = item.as_object_mut() {
+            o.remove("outcome");
+        }
+        serde_json::json!({"items": [item], "next_cursor": null})
     }
 
     /// `GET /v1/rules`.

@@ -34,7 +34,9 @@ pub struct Problem {
     /// `/problems/invalid-request`, `/problems/unsupported-media-type`,
     /// `/problems/payload-too-large`, `/problems/invalid-fen`, `/problems/impossible-position`,
     /// `/problems/too-many-moves`, `/problems/invalid-mate-in`, `/problems/invalid-limits`,
-    /// `/problems/invalid-key`, `/problems/solver-busy`, `/problems/not-found`,
+    /// `/problems/invalid-key`, `/problems/solver-busy`, `/problems/puzzle-not-verified`,
+    /// `/problems/solver-budget-exhausted`, `/problems/unauthorized`,
+    /// `/problems/writes-disabled`, `/problems/not-found`,
     /// `/problems/method-not-allowed`, `/problems/internal`, or `about:blank` for any other HTTP
     /// status.
     #[serde(rename = "type")]
@@ -63,6 +65,9 @@ pub struct Problem {
     /// and `solver-busy` (searches at once): the limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<u64>,
+    /// For `puzzle-not-verified`: every way the engine or the solver contradicts the puzzle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasons: Option<Vec<String>>,
     /// For `method-not-allowed`: the methods the resource accepts (also in the `Allow` header).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub allow: Option<Vec<String>>,
@@ -127,6 +132,18 @@ pub enum ApiError {
     /// Every search slot is taken.
     #[error("{limit} searches are already running, the most this server runs at once; retry in {retry_after} s")]
     SolverBusy { limit: u64, retry_after: u64 },
+    /// The engine or the solver contradicts a submitted puzzle.
+    #[error("the puzzle does not verify, so nothing was stored: {}", .0.join("; "))]
+    PuzzleNotVerified(Vec<String>),
+    /// The solver's budget ran out before a submitted mate was proven or refuted.
+    #[error("{0}")]
+    SolverBudgetExhausted(String),
+    /// A write without the right bearer token.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// A write while no write token is configured.
+    #[error("writes are disabled: no write token is configured. Start the server with the environment variable BAROQUE_WRITE_TOKEN set to a secret, then send it as `Authorization: Bearer <token>`")]
+    WritesDisabled,
     #[error("no resource at `{path}`")]
     NotFound { path: String },
     #[error("{path} does not accept {method}; it accepts {}", .allow.join(", "))]
@@ -206,6 +223,26 @@ impl ApiError {
                 "Solver busy",
                 StatusCode::SERVICE_UNAVAILABLE,
             ),
+            ApiError::PuzzleNotVerified(_) => (
+                "/problems/puzzle-not-verified",
+                "Puzzle does not verify",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            ApiError::SolverBudgetExhausted(_) => (
+                "/problems/solver-budget-exhausted",
+                "Solver budget exhausted",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            ApiError::Unauthorized(_) => (
+                "/problems/unauthorized",
+                "Unauthorized",
+                StatusCode::UNAUTHORIZED,
+            ),
+            ApiError::WritesDisabled => (
+                "/problems/writes-disabled",
+                "Writes disabled",
+                StatusCode::FORBIDDEN,
+            ),
             ApiError::NotFound { .. } => {
                 ("/problems/not-found", "Not found", StatusCode::NOT_FOUND)
             }
@@ -239,6 +276,7 @@ impl ApiError {
             position: None,
             problems: None,
             limit: None,
+            reasons: None,
             allow: None,
         };
         match self {
@@ -256,6 +294,7 @@ impl ApiError {
             }
             ApiError::InvalidMateIn { max, .. } => p.limit = Some(u64::from(*max)),
             ApiError::MethodNotAllowed { allow, .. } => p.allow = Some(allow.clone()),
+            ApiError::PuzzleNotVerified(reasons) => p.reasons = Some(reasons.clone()),
             _ => {}
         }
         p
@@ -281,6 +320,45 @@ impl From<actix_web::error::BlockingError> for ApiError {
     }
 }
 
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> ApiError {
+        tracing::error!(error = %e, "the puzzle store failed");
+        ApiError::Internal(e.to_string())
+    }
+}
+
+impl From<crate::store::VerifyError> for ApiError {
+    fn from(e: crate::store::VerifyError) -> ApiError {
+        match e {
+            crate::store::VerifyError::Contradicted(reasons) => {
+                ApiError::PuzzleNotVerified(reasons)
+            }
+            e @ crate::store::VerifyError::BudgetExhausted { .. } => {
+                ApiError::SolverBudgetExhausted(e.to_string())
+            }
+        }
+    }
+}
+
+/// Maps the query extractor's errors (`QueryConfig::error_handler`) to problems (400).
+pub fn query_error_handler(
+    err: actix_web::error::QueryPayloadError,
+    _req: &HttpRequest,
+) -> actix_web::Error {
+    ApiError::InvalidRequest(format!("in the query string: {err}")).into()
+}
+
+/// Maps the path extractor's errors (`PathConfig::error_handler`) to 404: no resource has that id.
+pub fn path_error_handler(
+    _err: actix_web::error::PathError,
+    req: &HttpRequest,
+) -> actix_web::Error {
+    ApiError::NotFound {
+        path: req.path().to_string(),
+    }
+    .into()
+}
+
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         self.kind().2
@@ -291,6 +369,12 @@ impl ResponseError for ApiError {
         if let ApiError::SolverBusy { retry_after, .. } = self {
             res.headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
+        }
+        if let ApiError::Unauthorized(_) = self {
+            res.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"baroque\""),
+            );
         }
         res
     }

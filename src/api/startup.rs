@@ -3,8 +3,12 @@
 
 use super::configuration::{Limits, Settings};
 use super::openapi::{allowed_methods, document_text, openapi};
-use super::problem::{ensure_problem_json, json_error_handler, ApiError};
+use super::problem::{
+    ensure_problem_json, json_error_handler, path_error_handler, query_error_handler, ApiError,
+};
 use super::{routes, telemetry};
+use crate::store::seed::{self, SeedReport};
+use crate::store::Store;
 use actix_web::dev::Server;
 use actix_web::http::header;
 use actix_web::middleware::{from_fn, Compress, ErrorHandlers};
@@ -20,10 +24,17 @@ use utoipa_swagger_ui::{Config, SwaggerUi};
 pub struct Application {
     listener: TcpListener,
     settings: Settings,
+    store: Store,
+    seeded: SeedReport,
 }
 
+/// The write token, when one is configured (`BAROQUE_WRITE_TOKEN`).
+#[derive(Clone)]
+pub struct WriteToken(pub Option<String>);
+
 impl Application {
-    /// Binds the listening socket of `settings.addr`.
+    /// Opens the puzzle store of `settings.db` (applying its migrations), seeds it from
+    /// `settings.fixtures`, and binds the listening socket of `settings.addr`.
     ///
     /// ```
     /// use baroque::api::{Application, Settings};
@@ -35,10 +46,30 @@ impl Application {
     /// ```
     ///
     /// # Errors
-    /// When the address does not resolve or cannot be bound.
+    /// When the database cannot be opened or migrated, a fixture is unreadable or contradicted (the
+    /// message names it), or the address does not resolve or cannot be bound.
     pub fn build(settings: Settings) -> io::Result<Application> {
+        let store = Store::open(&settings.db)
+            .map_err(|e| io::Error::other(format!("{}: {e}", settings.db.display())))?;
+        let solve = Limits::from(&settings).solve.options();
+        let seeded = seed::seed(&store, &settings.fixtures, &solve).map_err(io::Error::other)?;
         let listener = TcpListener::bind(&settings.addr)?;
-        Ok(Application { listener, settings })
+        Ok(Application {
+            listener,
+            settings,
+            store,
+            seeded,
+        })
+    }
+
+    /// What seeding found and stored.
+    pub fn seeded(&self) -> &SeedReport {
+        &self.seeded
+    }
+
+    /// The puzzle store.
+    pub fn store(&self) -> &Store {
+        &self.store
     }
 
     /// The bound address.
@@ -60,7 +91,7 @@ impl Application {
     /// # Errors
     /// When the server cannot start on the listener.
     pub async fn run_until_stopped(self) -> io::Result<()> {
-        server(self.listener, &self.settings)?.await
+        server(self.listener, &self.settings, self.store)?.await
     }
 }
 
@@ -69,7 +100,11 @@ impl Application {
 struct OpenApiText(Bytes);
 
 /// The server: every route, the JSON limits, problem+json for every error, request logs and gzip.
-pub fn server(listener: TcpListener, settings: &Settings) -> io::Result<Server> {
+pub fn server(listener: TcpListener, settings: &Settings, store: Store) -> io::Result<Server> {
+    let store = web::Data::new(store);
+    let token = web::Data::new(WriteToken(
+        settings.write_token.clone().filter(|t| !t.is_empty()),
+    ));
     let limits = Limits::from(settings);
     let doc = openapi();
     let text = OpenApiText(Bytes::from(document_text(&doc)));
@@ -90,6 +125,10 @@ pub fn server(listener: TcpListener, settings: &Settings) -> io::Result<Server> 
         let mut app = app
             .app_data(web::Data::new(limits))
             .app_data(slots.clone())
+            .app_data(store.clone())
+            .app_data(token.clone())
+            .app_data(web::QueryConfig::default().error_handler(query_error_handler))
+            .app_data(web::PathConfig::default().error_handler(path_error_handler))
             .app_data(json)
             .app_data(web::Data::new(text.clone()))
             .service(

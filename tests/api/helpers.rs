@@ -10,6 +10,8 @@ pub struct TestApp {
     /// `http://127.0.0.1:<port>`.
     pub base: String,
     agent: ureq::Agent,
+    /// The directory of the server's fresh database, removed with the app.
+    _dir: tempfile::TempDir,
 }
 
 /// What the server answered.
@@ -54,9 +56,12 @@ pub fn spawn_app() -> TestApp {
     spawn_app_with(Settings::for_tests())
 }
 
-/// Starts the server with the given settings (use port 0).
-pub fn spawn_app_with(settings: Settings) -> TestApp {
-    let app = Application::build(settings).expect("bind a free port on 127.0.0.1");
+/// Starts the server with the given settings (use port 0) on a fresh database in a temporary
+/// directory.
+pub fn spawn_app_with(mut settings: Settings) -> TestApp {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    settings.db = dir.path().join("baroque.db");
+    let app = Application::build(settings).expect("open the store and bind a free port");
     let port = app.port();
     std::thread::spawn(move || {
         actix_web::rt::System::new()
@@ -71,6 +76,7 @@ pub fn spawn_app_with(settings: Settings) -> TestApp {
     TestApp {
         base: format!("http://127.0.0.1:{port}"),
         agent: ureq::Agent::new_with_config(config),
+        _dir: dir,
     }
 }
 
@@ -117,6 +123,32 @@ impl TestApp {
             req = req.header("content-type", ct);
         }
         reply(req.send(body))
+    }
+
+    /// A request with any method, optional headers and an optional JSON body.
+    pub fn send(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<&Value>,
+    ) -> Reply {
+        let mut req = ureq::http::Request::builder()
+            .method(method)
+            .uri(self.url(path));
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        match body {
+            Some(b) => {
+                let req = req
+                    .header("content-type", "application/json")
+                    .body(b.to_string())
+                    .expect("a request");
+                reply(self.agent.run(req))
+            }
+            None => reply(self.agent.run(req.body(()).expect("a request"))),
+        }
     }
 
     /// A request with any method and no body.

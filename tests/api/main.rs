@@ -6,6 +6,7 @@ mod docs;
 mod errors;
 mod helpers;
 mod openapi;
+mod puzzles;
 mod service;
 mod solve;
 mod verify;

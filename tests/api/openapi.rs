@@ -51,9 +51,13 @@ fn the_document_describes_every_endpoint_and_every_schema_has_examples() {
     assert_eq!(
         ops,
         [
+            "DELETE /v1/puzzles/{id}",
             "GET /health",
+            "GET /v1/puzzles",
+            "GET /v1/puzzles/{id}",
             "GET /v1/rules",
             "POST /v1/analyze",
+            "POST /v1/puzzles",
             "POST /v1/solve",
             "POST /v1/verify"
         ]

@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod health;
+pub mod puzzles;
 pub mod rules;
 pub mod solve;
 pub mod verify;
@@ -17,6 +18,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(analyze::analyze)
         .service(verify::verify)
         .service(solve::solve)
+        .service(puzzles::create)
+        .service(puzzles::list)
+        .service(puzzles::get_one)
+        .service(puzzles::delete_one)
         .service(rules::rules)
         .service(health::health);
 }

@@ -1,0 +1,354 @@
+//! The puzzle store: SQLite (bundled), an r2d2 pool of connections, versioned migrations applied at
+//! open, WAL journal, foreign keys on, a busy timeout so that concurrent writers wait instead of
+//! failing with "database is locked".
+//!
+//! Every call here blocks: the HTTP handlers run them on the blocking pool (`web::block`). Nothing
+//! is written that [`verify::verify`] did not confirm, and the content hash (unique) makes the same
+//! puzzle stored twice one row.
+
+pub mod seed;
+pub mod verify;
+
+use crate::cases::{Game, SquarePiece};
+use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::{params, OptionalExtension};
+use rusqlite_migration::{Migrations, M};
+use std::path::Path;
+use std::time::Duration;
+pub use verify::{Kind, NewPuzzle, VerifiedPuzzle, VerifyError};
+
+/// How long a connection waits for another writer's lock before giving up.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections in the pool.
+pub const POOL_SIZE: u32 = 8;
+
+/// The migrations, in order; the database's `user_version` records how many are applied.
+fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![M::up(
+        "CREATE TABLE puzzles (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL CHECK (kind IN ('diagram', 'mate')),
+            game TEXT NOT NULL CHECK (game IN ('baroque', 'rococo')),
+            fen TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            preset TEXT NOT NULL,
+            moves TEXT NOT NULL,
+            captures TEXT NOT NULL,
+            mate_in INTEGER,
+            outcome TEXT NOT NULL,
+            title TEXT,
+            source TEXT,
+            caption TEXT,
+            fixture TEXT,
+            created_at TEXT NOT NULL,
+            content_hash TEXT NOT NULL UNIQUE
+        );
+        CREATE INDEX puzzles_kind ON puzzles (kind, id);
+        CREATE INDEX puzzles_preset ON puzzles (preset, id);
+        CREATE INDEX puzzles_source ON puzzles (source, id);
+        CREATE TABLE puzzle_tags (
+            puzzle_id INTEGER NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+            tag TEXT NOT NULL,
+            PRIMARY KEY (puzzle_id, tag)
+        ) WITHOUT ROWID;
+        CREATE INDEX puzzle_tags_tag ON puzzle_tags (tag, puzzle_id);",
+    )])
+}
+
+/// A store error: the pool, SQLite or a migration. Callers log it and answer 500.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("the database pool: {0}")]
+    Pool(#[from] r2d2::Error),
+    #[error("SQLite: {0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error("migrating the database: {0}")]
+    Migration(#[from] rusqlite_migration::Error),
+    #[error("a stored row is unreadable: {0}")]
+    Corrupt(String),
+}
+
+/// A stored puzzle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredPuzzle {
+    pub id: i64,
+    pub kind: Kind,
+    pub game: Game,
+    pub fen: String,
+    /// The rule set as `Rules` displays it (`abbott`, `abbott,leaper=single`).
+    pub rules: String,
+    pub moves: Vec<String>,
+    pub captures: Vec<SquarePiece>,
+    pub mate_in: Option<u32>,
+    pub outcome: serde_json::Value,
+    pub title: Option<String>,
+    pub source: Option<String>,
+    pub caption: Option<String>,
+    pub tags: Vec<String>,
+    pub fixture: Option<String>,
+    /// RFC 3339, UTC.
+    pub created_at: String,
+    pub content_hash: String,
+}
+
+/// Filters of a listing; `None` matches everything.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    pub kind: Option<Kind>,
+    /// A preset name: puzzles under that preset, with any options.
+    pub preset: Option<String>,
+    pub mate_in: Option<u32>,
+    pub tag: Option<String>,
+    pub source: Option<String>,
+}
+
+/// The store: a pool of connections to one database file.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: r2d2::Pool<SqliteConnectionManager>,
+}
+
+fn json_text<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "null".into())
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path`, switches it to WAL and applies the
+    /// migrations.
+    ///
+    /// # Errors
+    /// When the file cannot be opened or created, or a migration fails.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let manager = SqliteConnectionManager::file(path).with_init(|c| {
+            c.busy_timeout(BUSY_TIMEOUT)?;
+            c.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")
+        });
+        let pool = r2d2::Pool::builder()
+            .max_size(POOL_SIZE)
+            .connection_timeout(Duration::from_secs(30))
+            .build(manager)?;
+        let mut conn = pool.get()?;
+        let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            tracing::warn!(mode = %mode, "the database did not switch to WAL");
+        }
+        migrations().to_latest(&mut conn)?;
+        Ok(Store { pool })
+    }
+
+    /// Stores a verified puzzle unless its content is already there: `(puzzle, true)` when it was
+    /// inserted, `(the existing one, false)` otherwise. One transaction.
+    pub fn insert(&self, p: &VerifiedPuzzle) -> Result<(StoredPuzzle, bool), StoreError> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let inserted = insert_in(&tx, p)?;
+        tx.commit()?;
+        let id = self
+            .id_of_hash(&conn, &p.content_hash)?
+            .ok_or_else(|| StoreError::Corrupt("a row vanished after its insert".into()))?;
+        let stored = get_in(&conn, id)?
+            .ok_or_else(|| StoreError::Corrupt("a row vanished after its insert".into()))?;
+        Ok((stored, inserted))
+    }
+
+    /// Stores many verified puzzles in one transaction (seeding); returns how many were new.
+    pub fn insert_all(&self, puzzles: &[VerifiedPuzzle]) -> Result<usize, StoreError> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let mut new = 0;
+        for p in puzzles {
+            if insert_in(&tx, p)? {
+                new += 1;
+            }
+        }
+        tx.commit()?;
+        Ok(new)
+    }
+
+    fn id_of_hash(
+        &self,
+        conn: &rusqlite::Connection,
+        hash: &str,
+    ) -> Result<Option<i64>, StoreError> {
+        Ok(conn
+            .query_row(
+                "SELECT id FROM puzzles WHERE content_hash = ?1",
+                [hash],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// The puzzle with this id.
+    pub fn get(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
+        let conn = self.pool.get()?;
+        get_in(&conn, id)
+    }
+
+    /// Deletes a puzzle (and its tags); whether it existed.
+    pub fn delete(&self, id: i64) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn.execute("DELETE FROM puzzles WHERE id = ?1", [id])? > 0)
+    }
+
+    /// Up to `limit` puzzles matching `filter` with an id above `after`, by increasing id; and
+    /// whether more follow.
+    pub fn list(
+        &self,
+        filter: &Filter,
+        after: i64,
+        limit: u32,
+    ) -> Result<(Vec<StoredPuzzle>, bool), StoreError> {
+        let conn = self.pool.get()?;
+        let mut sql = String::from("SELECT id FROM puzzles p WHERE id > ?1");
+        let mut args: Vec<rusqlite::types::Value> = vec![after.into()];
+        let mut bind = |sql: &mut String, clause: &str, v: rusqlite::types::Value| {
+            args.push(v);
+            sql.push_str(&clause.replace('?', &format!("?{}", args.len())));
+        };
+        if let Some(k) = filter.kind {
+            bind(&mut sql, " AND kind = ?", k.name().to_string().into());
+        }
+        if let Some(p) = &filter.preset {
+            bind(&mut sql, " AND preset = ?", p.clone().into());
+        }
+        if let Some(n) = filter.mate_in {
+            bind(&mut sql, " AND mate_in = ?", i64::from(n).into());
+        }
+        if let Some(s) = &filter.source {
+            bind(&mut sql, " AND source = ?", s.clone().into());
+        }
+        if let Some(t) = &filter.tag {
+            bind(
+                &mut sql,
+                " AND EXISTS (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = ?)",
+                t.clone().into(),
+            );
+        }
+        sql.push_str(&format!(" ORDER BY id LIMIT {}", u64::from(limit) + 1));
+        let mut stmt = conn.prepare(&sql)?;
+        let ids: Vec<i64> = stmt
+            .query_map(rusqlite::params_from_iter(args), |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let more = ids.len() > limit as usize;
+        let mut items = Vec::with_capacity(ids.len().min(limit as usize));
+        for id in ids.into_iter().take(limit as usize) {
+            if let Some(p) = get_in(&conn, id)? {
+                items.push(p);
+            }
+        }
+        Ok((items, more))
+    }
+
+    /// The number of stored puzzles.
+    pub fn count(&self) -> Result<u64, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn.query_row("SELECT count(*) FROM puzzles", [], |r| r.get::<_, i64>(0))? as u64)
+    }
+}
+
+/// Inserts unless the content hash is there; whether it inserted.
+fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool, StoreError> {
+    let game = match p.game {
+        Game::Baroque => "baroque",
+        Game::Rococo => "rococo",
+    };
+    let n = tx.execute(
+        "INSERT INTO puzzles (kind, game, fen, rules, preset, moves, captures, mate_in, outcome,
+                              title, source, caption, fixture, created_at, content_hash)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,
+                 strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?14)
+         ON CONFLICT (content_hash) DO NOTHING",
+        params![
+            p.kind.name(),
+            game,
+            p.fen,
+            p.rules.to_string(),
+            p.rules.preset.name(),
+            json_text(&p.moves),
+            json_text(&p.captures),
+            p.mate_in,
+            json_text(&p.outcome),
+            p.title,
+            p.source,
+            p.caption,
+            p.fixture,
+            p.content_hash,
+        ],
+    )?;
+    if n == 0 {
+        return Ok(false);
+    }
+    let id = tx.last_insert_rowid();
+    for tag in &p.tags {
+        tx.execute(
+            "INSERT OR IGNORE INTO puzzle_tags (puzzle_id, tag) VALUES (?1, ?2)",
+            params![id, tag],
+        )?;
+    }
+    Ok(true)
+}
+
+fn get_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
+    let row = conn
+        .query_row(
+            "SELECT id, kind, game, fen, rules, moves, captures, mate_in, outcome, title, source,
+                    caption, fixture, created_at, content_hash
+             FROM puzzles WHERE id = ?1",
+            [id],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, String>(5)?,
+                    r.get::<_, String>(6)?,
+                    r.get::<_, Option<u32>>(7)?,
+                    r.get::<_, String>(8)?,
+                    (
+                        r.get::<_, Option<String>>(9)?,
+                        r.get::<_, Option<String>>(10)?,
+                        r.get::<_, Option<String>>(11)?,
+                        r.get::<_, Option<String>>(12)?,
+                        r.get::<_, String>(13)?,
+                        r.get::<_, String>(14)?,
+                    ),
+                ))
+            },
+        )
+        .optional()?;
+    let Some((id, kind, game, fen, rules, moves, captures, mate_in, outcome, rest)) = row else {
+        return Ok(None);
+    };
+    let (title, source, caption, fixture, created_at, content_hash) = rest;
+    let corrupt = |what: &str| StoreError::Corrupt(format!("puzzle {id}: {what}"));
+    let mut stmt =
+        conn.prepare_cached("SELECT tag FROM puzzle_tags WHERE puzzle_id = ?1 ORDER BY tag")?;
+    let tags = stmt
+        .query_map([id], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(StoredPuzzle {
+        id,
+        kind: Kind::parse(&kind).ok_or_else(|| corrupt("kind"))?,
+        game: if game == "rococo" {
+            Game::Rococo
+        } else {
+            Game::Baroque
+        },
+        fen,
+        rules,
+        moves: serde_json::from_str(&moves).map_err(|_| corrupt("moves"))?,
+        captures: serde_json::from_str(&captures).map_err(|_| corrupt("captures"))?,
+        mate_in,
+        outcome: serde_json::from_str(&outcome).map_err(|_| corrupt("outcome"))?,
+        title,
+        source,
+        caption,
+        tags,
+        fixture,
+        created_at,
+        content_hash,
+    }))
+}

@@ -1,0 +1,312 @@
+//! What the store checks before it writes: a diagram is replayed with the rules engine (the logic of
+//! [`crate::cases::Case::verify`]), a mate is solved with the solver. Nothing here touches the
+//! database.
+
+use crate::cases::{play_text, Case, Game, RulesSpec, SquarePiece};
+use crate::rules::{Letters, Position, Rules};
+use crate::solver::{Outcome, SolveOptions};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// What a puzzle is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A position, a move (after the moves leading to it) and its expected outcome.
+    Diagram,
+    /// A position and N: the side to move mates in N.
+    Mate,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Diagram => "diagram",
+            Kind::Mate => "mate",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Kind> {
+        match s {
+            "diagram" => Some(Kind::Diagram),
+            "mate" => Some(Kind::Mate),
+            _ => None,
+        }
+    }
+}
+
+/// A puzzle as submitted (by `POST /v1/puzzles` or a fixture), not yet verified.
+#[derive(Clone, Debug)]
+pub struct NewPuzzle {
+    pub kind: Kind,
+    pub game: Game,
+    pub fen: String,
+    pub rules: Rules,
+    pub title: Option<String>,
+    pub source: Option<String>,
+    pub caption: Option<String>,
+    pub tags: Vec<String>,
+    /// For a diagram: the moves as the document writes them.
+    pub moves: Vec<String>,
+    /// For a diagram: whether the last move is legal, and if not why.
+    pub legal: bool,
+    pub reason: Option<String>,
+    /// For a legal diagram: exactly the pieces the last move captures.
+    pub captures: Option<Vec<SquarePiece>>,
+    /// For a legal diagram: the status after the last move, when stated.
+    pub status: Option<String>,
+    /// For a legal diagram: the frozen pieces after the last move, when stated.
+    pub frozen: Option<Vec<SquarePiece>>,
+    /// For a mate: N, and what the solve must find when stated.
+    pub mate_in: Option<u32>,
+    pub keys: Option<Vec<String>>,
+    pub sound: Option<bool>,
+    /// The fixture case or puzzle id it was seeded from.
+    pub fixture: Option<String>,
+}
+
+/// A puzzle the engine (and for a mate the solver) confirmed, ready to store.
+#[derive(Clone, Debug)]
+pub struct VerifiedPuzzle {
+    pub kind: Kind,
+    pub game: Game,
+    /// The canonical FEN (chess-style letters).
+    pub fen: String,
+    pub rules: Rules,
+    pub title: Option<String>,
+    pub source: Option<String>,
+    pub caption: Option<String>,
+    pub tags: Vec<String>,
+    pub moves: Vec<String>,
+    /// The verified captures of the last move (diagram; empty when illegal or for a mate).
+    pub captures: Vec<SquarePiece>,
+    pub mate_in: Option<u32>,
+    /// The verified outcome: for a diagram `{legal, reason, notation, uci, captures, status,
+    /// frozen, fen_after}`; for a mate the solve's `{result, mate_in, sound, keys, cooks,
+    /// short_solutions, tree, tree_truncated}`.
+    pub outcome: serde_json::Value,
+    pub fixture: Option<String>,
+    /// SHA-256 (hex) of the content: kind, game, canonical FEN, rules, canonical moves and N.
+    pub content_hash: String,
+}
+
+/// Why a puzzle was not stored.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    /// The engine or the solver contradicts the puzzle, or the puzzle is incomplete.
+    #[error("the puzzle does not verify: {}", .0.join("; "))]
+    Contradicted(Vec<String>),
+    /// The solver's budget ran out before it proved or refuted the mate.
+    #[error("the solver's budget ({nodes} nodes, {millis} ms) ran out after proving no mate within {proven}: the puzzle is neither confirmed nor refuted, so it is not stored")]
+    BudgetExhausted {
+        nodes: u64,
+        millis: u64,
+        proven: u32,
+    },
+}
+
+fn contradicted(reason: impl Into<String>) -> VerifyError {
+    VerifyError::Contradicted(vec![reason.into()])
+}
+
+/// Verifies a puzzle; `solve` is the solver's budget, table and threads (its `mate_in`, tree size
+/// and intended key are set here).
+pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, VerifyError> {
+    if p.game != Game::Baroque {
+        return Err(contradicted(
+            "only Baroque puzzles can be verified so far (game `rococo` is not)",
+        ));
+    }
+    let pos = Position::from_fen_validated(&p.fen, p.rules)
+        .map_err(|e| contradicted(format!("fen: {e}")))?;
+    let fen = pos.fen(Letters::Chess);
+    let (moves_key, outcome, captures) = match p.kind {
+        Kind::Diagram => verify_diagram(&p, &pos)?,
+        Kind::Mate => verify_mate(&p, &pos, solve)?,
+    };
+    let content = serde_json::json!({
+        "kind": p.kind.name(),
+        "game": p.game,
+        "fen": fen,
+        "rules": p.rules.to_string(),
+        "moves": moves_key,
+        "mate_in": p.mate_in,
+    });
+    let content_hash = Sha256::digest(content.to_string().as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let mut tags: Vec<String> = p
+        .tags
+        .iter()
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+        .collect();
+    tags.sort();
+    tags.dedup();
+    Ok(VerifiedPuzzle {
+        kind: p.kind,
+        game: p.game,
+        fen,
+        rules: p.rules,
+        title: p.title,
+        source: p.source,
+        caption: p.caption,
+        tags,
+        moves: p.moves,
+        captures,
+        mate_in: p.mate_in,
+        outcome,
+        fixture: p.fixture,
+        content_hash,
+    })
+}
+
+type Verified = (Vec<String>, serde_json::Value, Vec<SquarePiece>);
+
+fn verify_diagram(p: &NewPuzzle, pos: &Position) -> Result<Verified, VerifyError> {
+    if p.mate_in.is_some() || p.keys.is_some() || p.sound.is_some() {
+        return Err(contradicted(
+            "a diagram takes `moves` and `captures`, not `mate_in`, `keys` or `sound`",
+        ));
+    }
+    let case = Case {
+        id: p.fixture.clone().unwrap_or_else(|| "posted".into()),
+        section: None,
+        title: p.title.clone(),
+        fen: p.fen.clone(),
+        rules: Some(RulesSpec::from_rules(&p.rules)),
+        moves: p.moves.clone(),
+        legal: p.legal,
+        reason: p.reason.clone(),
+        captures: p.captures.clone(),
+        status: p.status.clone(),
+        frozen: p.frozen.clone(),
+        destinations: None,
+        note: None,
+    };
+    let checked = case.verify(Game::Baroque);
+    if !checked.ok() {
+        return Err(VerifyError::Contradicted(checked.problems));
+    }
+    // The moves in canonical notation (the content hash does not depend on how they were written).
+    let mut canonical = Vec::with_capacity(p.moves.len());
+    let mut at = *pos;
+    for text in &p.moves {
+        match play_text(&at, text) {
+            Ok((_, played, after)) => {
+                canonical.push(played.notation);
+                at = after;
+            }
+            Err(_) => canonical.push(text.trim().to_string()),
+        }
+    }
+    let (outcome, captures) = match &checked.last_move {
+        Some(m) => (
+            serde_json::json!({
+                "legal": true,
+                "notation": m.notation,
+                "uci": m.uci,
+                "captures": m.captures,
+                "status": m.status_after.name(),
+                "frozen": m.frozen_after,
+                "fen_after": m.fen_after,
+            }),
+            m.captures.clone(),
+        ),
+        None => (
+            serde_json::json!({"legal": false, "reason": p.reason}),
+            Vec::new(),
+        ),
+    };
+    Ok((canonical, outcome, captures))
+}
+
+fn verify_mate(
+    p: &NewPuzzle,
+    pos: &Position,
+    solve: &SolveOptions,
+) -> Result<Verified, VerifyError> {
+    if !p.moves.is_empty() || p.captures.is_some() || p.status.is_some() {
+        return Err(contradicted(
+            "a mate takes `mate_in` (and optionally `keys` and `sound`), not `moves`, `captures` or `status`",
+        ));
+    }
+    let n = p
+        .mate_in
+        .ok_or_else(|| contradicted("a mate needs `mate_in`"))?;
+    if n == 0 || n > crate::solver::MAX_MATE_IN {
+        return Err(contradicted(format!(
+            "`mate_in` is {n}; it must be between 1 and {}",
+            crate::solver::MAX_MATE_IN
+        )));
+    }
+    let mut wanted_keys = Vec::new();
+    for text in p.keys.iter().flatten() {
+        let mv = pos
+            .parse_move(text)
+            .map_err(|e| contradicted(format!("key `{text}` is not a legal move: {e}")))?;
+        wanted_keys.push(pos.move_name(&mv, Letters::Chess));
+    }
+    let opts = SolveOptions {
+        mate_in: n,
+        ..solve.clone()
+    };
+    let s = crate::solver::solve(pos, &opts);
+    let mut problems = Vec::new();
+    match s.result {
+        Outcome::Unknown => {
+            return Err(VerifyError::BudgetExhausted {
+                nodes: opts.limits.nodes,
+                millis: opts.limits.time.as_millis() as u64,
+                proven: s.proven_no_mate_within,
+            })
+        }
+        Outcome::NoMate => problems.push(format!("the side to move has no forced mate in {n}")),
+        Outcome::Mate => {}
+    }
+    let got: std::collections::BTreeSet<&str> =
+        s.keys.iter().map(|k| k.info.notation.as_str()).collect();
+    if p.keys.is_some() {
+        let want: std::collections::BTreeSet<&str> =
+            wanted_keys.iter().map(String::as_str).collect();
+        if got != want {
+            problems.push(format!(
+                "the keys are {}, expected {}",
+                got.iter().copied().collect::<Vec<_>>().join(", "),
+                want.iter().copied().collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+    if let Some(sound) = p.sound {
+        match s.sound {
+            Some(v) if v == sound => {}
+            Some(v) => problems.push(format!(
+                "the puzzle is {}, expected {}",
+                if v { "sound" } else { "not sound" },
+                if sound { "sound" } else { "not sound" }
+            )),
+            None => {
+                return Err(VerifyError::BudgetExhausted {
+                    nodes: opts.limits.nodes,
+                    millis: opts.limits.time.as_millis() as u64,
+                    proven: s.proven_no_mate_within,
+                })
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(VerifyError::Contradicted(problems));
+    }
+    let outcome = serde_json::json!({
+        "result": s.result,
+        "mate_in": s.mate_in,
+        "sound": s.sound,
+        "keys": s.keys,
+        "cooks": s.cooks,
+        "short_solutions": s.short_solutions,
+        "tree": s.tree,
+        "tree_truncated": s.tree_truncated,
+    });
+    Ok((Vec::new(), outcome, Vec::new()))
+}

@@ -1,0 +1,386 @@
+//! `/v1/puzzles` over HTTP, each test on a fresh temporary database: seeding, verification before
+//! every write, idempotency, auth, pagination, reading and deleting.
+
+use crate::helpers::{spawn_app_with, TestApp};
+use baroque::api::Settings;
+use baroque::cases::Game;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+const TOKEN: &str = "test-write-token-0123";
+const PAWN: &str = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0";
+
+fn app() -> TestApp {
+    spawn_app_with(Settings {
+        write_token: Some(TOKEN.into()),
+        ..Settings::for_tests()
+    })
+}
+
+fn auth() -> [(&'static str, String); 1] {
+    [("authorization", format!("Bearer {TOKEN}"))]
+}
+
+fn post(app: &TestApp, body: &Value) -> crate::helpers::Reply {
+    let h = auth();
+    app.send(
+        "POST",
+        "/v1/puzzles",
+        &[(h[0].0, h[0].1.as_str())],
+        Some(body),
+    )
+}
+
+/// Every puzzle, following `next_cursor` with pages of `limit`.
+fn all(app: &TestApp, query: &str, limit: u32) -> Vec<Value> {
+    let mut items = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut path = format!("/v1/puzzles?limit={limit}{query}");
+        if let Some(c) = &cursor {
+            path.push_str(&format!("&cursor={c}"));
+        }
+        let r = app.get(&path);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let page = r.json();
+        let got = page["items"].as_array().unwrap();
+        assert!(got.len() <= limit as usize);
+        items.extend(got.iter().cloned());
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    items
+}
+
+/// The Baroque diagram cases of fixtures/diagrams, by id, with the captures the engine finds.
+fn fixture_cases() -> BTreeMap<String, Vec<Value>> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/diagrams");
+    let mut out = BTreeMap::new();
+    for path in baroque::cases::files_in(&dir).unwrap() {
+        let file = baroque::cases::read_file(&path).unwrap();
+        if file.game != Game::Baroque {
+            continue;
+        }
+        for case in &file.cases {
+            let o = case.verify(file.game);
+            assert!(o.ok(), "{}", case.id);
+            let caps = o
+                .last_move
+                .map(|m| serde_json::to_value(m.captures).unwrap())
+                .unwrap_or(json!([]));
+            out.insert(case.id.clone(), caps.as_array().unwrap().clone());
+        }
+    }
+    out
+}
+
+fn as_set(v: &[Value]) -> BTreeSet<String> {
+    v.iter().map(|c| c.to_string()).collect()
+}
+
+#[test]
+fn the_seeded_diagrams_are_listed_with_the_engines_captures() {
+    let app = app();
+    let cases = fixture_cases();
+    assert!(cases.len() >= 30, "{}", cases.len());
+    let items = all(&app, "&kind=diagram", 50);
+    assert_eq!(items.len(), cases.len());
+    for item in &items {
+        let id = item["fixture"]
+            .as_str()
+            .expect("a seeded diagram names its fixture");
+        let want = &cases[id];
+        assert_eq!(
+            as_set(item["captures"].as_array().unwrap()),
+            as_set(want),
+            "{id}"
+        );
+        assert!(
+            item["moves"].as_array().is_some_and(|m| !m.is_empty()),
+            "{id}"
+        );
+        assert!(
+            item["source"].as_str().is_some_and(|s| !s.is_empty()),
+            "{id}"
+        );
+        for field in ["id", "kind", "fen", "rules", "title"] {
+            assert!(!item[field].is_null(), "{id} {field}");
+        }
+        assert!(
+            item.get("outcome").is_none(),
+            "listings leave the outcome out"
+        );
+    }
+    let ids: BTreeSet<&str> = items
+        .iter()
+        .map(|i| i["fixture"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), cases.len());
+    // The seeded mates of fixtures/puzzles.
+    let mates = all(&app, "&kind=mate", 50);
+    let mate_ids: BTreeSet<&str> = mates
+        .iter()
+        .map(|i| i["fixture"].as_str().unwrap())
+        .collect();
+    for id in [
+        "wp-king-mate-in-1",
+        "wp-king-mate-in-2-unsound",
+        "wp-chameleon-mate-in-2",
+    ] {
+        assert!(mate_ids.contains(id), "{id}");
+    }
+    let one = app.get(&format!("/v1/puzzles/{}", mates[0]["id"]));
+    assert_eq!(one.status, 200);
+    assert_eq!(one.json()["outcome"]["result"], "mate");
+}
+
+#[test]
+fn a_contradicted_puzzle_is_refused_and_stores_nothing() {
+    let app = app();
+    let before = all(&app, "", 200).len();
+    let wrong = json!({"kind": "diagram", "fen": PAWN, "rules": "abbott", "moves": ["Pc2c4"],
+                       "captures": [{"square": "c5", "piece": "n"}], "title": "wrong"});
+    let r = post(&app, &wrong);
+    let p = r.problem(422, "/problems/puzzle-not-verified");
+    let reasons = p["reasons"].as_array().unwrap();
+    assert!(reasons[0].as_str().unwrap().contains("expected nc5"), "{p}");
+    let no_mate = json!({"kind": "mate", "fen": "8/8/8/4k3/2K2M2/3q4/8/8 w 0", "mate_in": 1,
+                         "keys": ["Kc4-c5"]});
+    let r = post(&app, &no_mate);
+    r.problem(422, "/problems/puzzle-not-verified");
+    let illegal = json!({"kind": "diagram", "fen": PAWN, "moves": ["Pc2c5"], "captures": []});
+    post(&app, &illegal).problem(422, "/problems/puzzle-not-verified");
+    let missing = json!({"kind": "diagram", "fen": PAWN, "moves": ["Pc2c4"]});
+    post(&app, &missing).problem(422, "/problems/puzzle-not-verified");
+    let bad_fen = json!({"kind": "diagram", "fen": "8/8 w 0", "moves": ["Pc2c4"], "captures": []});
+    post(&app, &bad_fen).problem(422, "/problems/invalid-fen");
+    assert_eq!(all(&app, "", 200).len(), before);
+}
+
+#[test]
+fn a_mate_the_budget_cannot_settle_is_refused() {
+    let app = spawn_app_with(Settings {
+        write_token: Some(TOKEN.into()),
+        solve_max_millis: 100,
+        ..Settings::for_tests()
+    });
+    let start = json!({"kind": "mate", "fen": "rnbkqbnm/pppppppp/8/8/8/8/PPPPPPPP/MNBQKBNR w 0",
+                       "mate_in": 4});
+    let r = post(&app, &start);
+    let p = r.problem(422, "/problems/solver-budget-exhausted");
+    assert!(p["detail"].as_str().unwrap().contains("budget"), "{p}");
+    assert!(all(&app, "&kind=mate&mate_in=4", 50).is_empty());
+}
+
+#[test]
+fn posting_the_same_puzzle_twice_stores_one_row() {
+    let app = app();
+    let before = all(&app, "", 200).len();
+    let body = json!({"kind": "diagram", "fen": PAWN, "rules": "abbott", "moves": ["Pc2c4"],
+                      "captures": [{"square": "c5", "piece": "n"}, {"square": "d4", "piece": "r"}],
+                      "status": "ongoing", "title": "Pawn under abbott", "source": "a test",
+                      "tags": ["pawn", "test"]});
+    let r = post(&app, &body);
+    assert_eq!(r.status, 201, "{}", r.body);
+    let first = r.json();
+    let id = first["id"].as_i64().unwrap();
+    assert_eq!(
+        r.header("location"),
+        Some(format!("/v1/puzzles/{id}").as_str())
+    );
+    assert_eq!(first["outcome"]["notation"], "Pc2xc4");
+    assert_eq!(first["tags"], json!(["pawn", "test"]));
+    // The same content written otherwise (Baroque letters, another move form): the same row.
+    let again = json!({"kind": "diagram", "fen": "7k/5ppp/2L5/2l5/3cX3/8/PPP5/K7 w 0",
+                       "rules": {"preset": "abbott"}, "moves": ["c2c4"],
+                       "captures": [{"square": "d4", "piece": "r"}, {"square": "c5", "piece": "n"}]});
+    let r = post(&app, &again);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["id"], id);
+    assert_eq!(all(&app, "", 200).len(), before + 1);
+    // A seeded mate posted again is the seeded row.
+    let chameleon = json!({"kind": "mate", "fen": "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0",
+                           "mate_in": 2, "keys": ["Xg6-e6-c6"], "sound": true});
+    let r = post(&app, &chameleon);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["fixture"], "wp-chameleon-mate-in-2");
+    assert_eq!(r.json()["outcome"]["keys"][0]["notation"], "Bg6xc6");
+}
+
+#[test]
+fn writes_are_refused_without_a_configured_token_without_a_token_and_with_a_wrong_one() {
+    let body = json!({"kind": "diagram", "fen": PAWN, "moves": ["Pc2c4"], "captures": []});
+    let open = spawn_app_with(Settings::for_tests());
+    let r = open.send(
+        "POST",
+        "/v1/puzzles",
+        &[("authorization", "Bearer x")],
+        Some(&body),
+    );
+    let p = r.problem(403, "/problems/writes-disabled");
+    assert!(
+        p["detail"]
+            .as_str()
+            .unwrap()
+            .contains("BAROQUE_WRITE_TOKEN"),
+        "{p}"
+    );
+    open.send("DELETE", "/v1/puzzles/1", &[], None)
+        .problem(403, "/problems/writes-disabled");
+
+    let app = app();
+    let before = all(&app, "", 200).len();
+    let r = app.send("POST", "/v1/puzzles", &[], Some(&body));
+    r.problem(401, "/problems/unauthorized");
+    assert!(r
+        .header("www-authenticate")
+        .is_some_and(|h| h.starts_with("Bearer")));
+    let wrong = [("authorization", "Bearer test-write-token-0124")];
+    app.send("POST", "/v1/puzzles", &wrong, Some(&body))
+        .problem(401, "/problems/unauthorized");
+    app.send(
+        "POST",
+        "/v1/puzzles",
+        &[("authorization", "Basic dTpw")],
+        Some(&body),
+    )
+    .problem(401, "/problems/unauthorized");
+    app.send("DELETE", "/v1/puzzles/1", &wrong, None)
+        .problem(401, "/problems/unauthorized");
+    app.send("DELETE", "/v1/puzzles/1", &[], None)
+        .problem(401, "/problems/unauthorized");
+    assert_eq!(all(&app, "", 200).len(), before);
+    // Reads are open.
+    assert_eq!(app.get("/v1/puzzles/1").status, 200);
+}
+
+#[test]
+fn pagination_visits_every_row_once() {
+    let app = app();
+    let everything = all(&app, "", 200);
+    assert!(everything.len() > 30);
+    for limit in [1, 7, 50] {
+        let items = all(&app, "", limit);
+        let ids: Vec<i64> = items.iter().map(|i| i["id"].as_i64().unwrap()).collect();
+        let unique: BTreeSet<i64> = ids.iter().copied().collect();
+        assert_eq!(ids.len(), everything.len(), "limit {limit}");
+        assert_eq!(unique.len(), ids.len(), "limit {limit}");
+        assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    }
+    // Filters page the same way.
+    let vchess = all(&app, "&rules=vchess", 3);
+    assert!(!vchess.is_empty());
+    assert!(vchess.iter().all(|i| i["rules"]["preset"] == "vchess"));
+    let tagged = all(&app, "&tag=fixture&kind=mate&mate_in=2", 1);
+    assert_eq!(tagged.len(), 2);
+    let source = everything[0]["source"].as_str().unwrap().to_string();
+    let from = all(
+        &app,
+        &format!(
+            "&source={}",
+            source
+                .replace(' ', "%20")
+                .replace(':', "%3A")
+                .replace('(', "%28")
+                .replace(')', "%29")
+        ),
+        10,
+    );
+    assert!(!from.is_empty() && from.iter().all(|i| i["source"] == source.as_str()));
+    // Bad parameters.
+    app.get("/v1/puzzles?limit=0")
+        .problem(400, "/problems/invalid-request");
+    app.get("/v1/puzzles?limit=201")
+        .problem(400, "/problems/invalid-request");
+    app.get("/v1/puzzles?cursor=abc")
+        .problem(400, "/problems/invalid-request");
+    app.get("/v1/puzzles?kind=study")
+        .problem(400, "/problems/invalid-request");
+    app.get("/v1/puzzles?colour=white")
+        .problem(400, "/problems/invalid-request");
+}
+
+#[test]
+fn a_puzzle_is_read_and_deleted_by_id() {
+    let app = app();
+    let first = &all(&app, "", 1)[0];
+    let id = first["id"].as_i64().unwrap();
+    let r = app.get(&format!("/v1/puzzles/{id}"));
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["outcome"]["legal"], true);
+    let h = auth();
+    let headers = [(h[0].0, h[0].1.as_str())];
+    let r = app.send("DELETE", &format!("/v1/puzzles/{id}"), &headers, None);
+    assert_eq!(r.status, 204, "{}", r.body);
+    app.get(&format!("/v1/puzzles/{id}"))
+        .problem(404, "/problems/not-found");
+    app.send("DELETE", &format!("/v1/puzzles/{id}"), &headers, None)
+        .problem(404, "/problems/not-found");
+    app.get("/v1/puzzles/abc")
+        .problem(404, "/problems/not-found");
+    app.request("PUT", "/v1/puzzles/1")
+        .problem(405, "/problems/method-not-allowed");
+}
+
+#[test]
+fn a_contradicted_fixture_stops_start_up_naming_it() {
+    let fixtures = tempfile::tempdir().unwrap();
+    std::fs::create_dir(fixtures.path().join("diagrams")).unwrap();
+    let case = json!({"document": "a test", "cases": [
+        {"id": "pawn-right", "fen": PAWN, "rules": "vchess", "moves": ["Pc2c4"],
+         "captures": [{"square": "c5", "piece": "n"}, {"square": "d4", "piece": "r"}]},
+        {"id": "pawn-claims-one-capture", "fen": PAWN, "rules": "vchess", "moves": ["Pc2c4"],
+         "captures": [{"square": "c5", "piece": "n"}]}
+    ]});
+    std::fs::write(fixtures.path().join("diagrams/test.json"), case.to_string()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("baroque.db");
+    let err = baroque::api::Application::build(Settings {
+        db: db.clone(),
+        fixtures: fixtures.path().to_path_buf(),
+        ..Settings::for_tests()
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("pawn-claims-one-capture"), "{err}");
+    assert!(err.contains("test.json"), "{err}");
+    // Nothing was stored: the database holds no puzzle.
+    let store = baroque::store::Store::open(&db).unwrap();
+    assert_eq!(store.count().unwrap(), 0);
+    // A missing fixtures directory is an error too.
+    let err = baroque::api::Application::build(Settings {
+        db,
+        fixtures: fixtures.path().join("nowhere"),
+        ..Settings::for_tests()
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("BAROQUE_FIXTURES"), "{err}");
+}
+
+#[test]
+fn concurrent_writers_lose_no_row() {
+    let app = std::sync::Arc::new(app());
+    let before = all(&app, "", 200).len();
+    let mut handles = Vec::new();
+    for preset in ["abbott", "cambridge"] {
+        for leaper in ["long", "single"] {
+            for suicide in ["on", "off"] {
+                let app = app.clone();
+                handles.push(std::thread::spawn(move || {
+                    let body = json!({"kind": "diagram", "fen": PAWN, "moves": ["Pc2c4"],
+                        "rules": {"preset": preset, "leaper": leaper, "suicide": suicide},
+                        "captures": [{"square": "c5", "piece": "n"}, {"square": "d4", "piece": "r"}]});
+                    let r = post(&app, &body);
+                    assert_eq!(r.status, 201, "{}", r.body);
+                    r.json()["id"].as_i64().unwrap()
+                }));
+            }
+        }
+    }
+    let ids: BTreeSet<i64> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    assert_eq!(ids.len(), 8);
+    assert_eq!(all(&app, "", 200).len(), before + 8);
+}
