@@ -273,6 +273,7 @@ pub mod examples {
             ]),
             status: None,
             frozen: None,
+            destinations: None,
             mate_in: None,
             keys: None,
             sound: None,
