@@ -1056,7 +1056,7 @@ pub enum GameName {
     /// Baroque chess (Ultima), the default.
     #[default]
     Baroque,
-    /// Rococo: not verified yet, so refused.
+    /// Rococo: diagrams only (no mates yet).
     Rococo,
 }
 
@@ -1089,7 +1089,7 @@ pub struct PuzzleRequest {
     /// The rule set (default `abbott`).
     #[serde(default)]
     pub rules: Option<RulesInput>,
-    /// Default `baroque`; `rococo` is refused until the engine verifies it.
+    /// Default `baroque`. For `rococo` (diagrams only) the FEN is 10x10 and `rules` does not apply.
     #[serde(default)]
     pub game: Option<GameName>,
     #[serde(default)]
@@ -1137,14 +1137,22 @@ impl PuzzleRequest {
     /// The errors of [`CheckedPosition::parse`].
     pub fn into_new_puzzle(self) -> Result<crate::store::NewPuzzle, ApiError> {
         let rules = self.rules.map(Rules::from).unwrap_or_default();
-        let checked = CheckedPosition::parse(&self.fen, rules)?;
+        let game = self.game.unwrap_or_default();
+        // A Baroque FEN is read here, so its errors are the usual problems; a Rococo one by the
+        // verification (a `puzzle-not-verified` reason).
+        let fen = match game {
+            GameName::Baroque => CheckedPosition::parse(&self.fen, rules)?
+                .position
+                .fen(crate::rules::Letters::Chess),
+            GameName::Rococo => self.fen,
+        };
         Ok(crate::store::NewPuzzle {
             kind: self.kind.into(),
-            game: match self.game.unwrap_or_default() {
+            game: match game {
                 GameName::Baroque => crate::cases::Game::Baroque,
                 GameName::Rococo => crate::cases::Game::Rococo,
             },
-            fen: checked.position.fen(crate::rules::Letters::Chess),
+            fen,
             rules,
             title: self.title,
             source: self.source,
@@ -1163,6 +1171,7 @@ impl PuzzleRequest {
             }),
             status: self.status,
             frozen: None,
+            destinations: None,
             mate_in: self.mate_in,
             keys: self.keys,
             sound: self.sound,

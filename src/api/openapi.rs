@@ -247,7 +247,8 @@ pub mod examples {
         attack_node()["defences"][0].clone()
     }
 
-    /// The vchess Pawn diagram as the store keeps it (id 1 in a fresh store seeded in order).
+    /// The vchess Pawn diagram as the store keeps it (id 26 in a fresh store: the 25 Rococo cases
+    /// come first).
     pub fn puzzle() -> Value {
         let new = crate::store::NewPuzzle {
             kind: crate::store::Kind::Diagram,
@@ -273,6 +274,7 @@ pub mod examples {
             ]),
             status: None,
             frozen: None,
+            destinations: None,
             mate_in: None,
             keys: None,
             sound: None,
@@ -280,7 +282,7 @@ pub mod examples {
         };
         match crate::store::verify::verify(new, &crate::solver::SolveOptions::default()) {
             Ok(v) => serde_json::json!({
-                "id": 1,
+                "id": 26,
                 "kind": "diagram",
                 "game": "baroque",
                 "fen": v.fen,

@@ -3,7 +3,8 @@
 //! (the content hash). A fixture the engine or the solver contradicts stops start-up with a message
 //! naming its file and id; nothing is written then.
 //!
-//! Cases of files whose `game` is `rococo` are skipped (logged) until the engine verifies them.
+//! Rococo diagram cases are seeded like the Baroque ones (their FEN is stored canonical, their
+//! moves as written); mate puzzles are seeded for Baroque only.
 
 use super::verify::{verify, Kind, NewPuzzle, VerifiedPuzzle, VerifyError};
 use super::Store;
@@ -43,11 +44,6 @@ pub fn verified_fixtures(
     if diagrams.is_dir() {
         for path in crate::cases::files_in(&diagrams)? {
             let file = crate::cases::read_file(&path)?;
-            if file.game != Game::Baroque {
-                skipped += file.cases.len();
-                tracing::info!(file = %path.display(), cases = file.cases.len(), "skipped: the engine does not verify this game yet");
-                continue;
-            }
             for case in &file.cases {
                 let rules = case.rules().map_err(|e| {
                     format!("fixture {} of {}: rules: {e}", case.id, path.display())
@@ -72,6 +68,7 @@ pub fn verified_fixtures(
                     captures: case.captures.clone(),
                     status: case.status.clone(),
                     frozen: case.frozen.clone(),
+                    destinations: case.destinations.clone(),
                     mate_in: None,
                     keys: None,
                     sound: None,
@@ -107,6 +104,7 @@ pub fn verified_fixtures(
                     captures: None,
                     status: None,
                     frozen: None,
+                    destinations: None,
                     mate_in: Some(pz.mate_in),
                     keys: Some(pz.keys.clone()),
                     sound: Some(pz.sound),

@@ -2,7 +2,8 @@
 //! [`crate::cases::Case::verify`]), a mate is solved with the solver. Nothing here touches the
 //! database.
 
-use crate::cases::{play_text, Case, Game, RulesSpec, SquarePiece};
+use crate::cases::{play_text, Case, Destinations, Game, RulesSpec, SquarePiece};
+use crate::rules::rococo::{Coords, RococoPosition};
 use crate::rules::{Letters, Position, Rules};
 use crate::solver::{Outcome, SolveOptions};
 use serde::{Deserialize, Serialize};
@@ -57,6 +58,8 @@ pub struct NewPuzzle {
     pub status: Option<String>,
     /// For a legal diagram: the frozen pieces after the last move, when stated.
     pub frozen: Option<Vec<SquarePiece>>,
+    /// For a diagram: exactly the moves of one piece after `moves` (the Rococo fixtures' claims).
+    pub destinations: Option<Destinations>,
     /// For a mate: N, and what the solve must find when stated.
     pub mate_in: Option<u32>,
     pub keys: Option<Vec<String>>,
@@ -112,17 +115,26 @@ fn contradicted(reason: impl Into<String>) -> VerifyError {
 /// Verifies a puzzle; `solve` is the solver's budget, table and threads (its `mate_in`, tree size
 /// and intended key are set here).
 pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, VerifyError> {
-    if p.game != Game::Baroque {
-        return Err(contradicted(
-            "only Baroque puzzles can be verified so far (game `rococo` is not)",
-        ));
-    }
-    let pos = Position::from_fen_validated(&p.fen, p.rules)
-        .map_err(|e| contradicted(format!("fen: {e}")))?;
-    let fen = pos.fen(Letters::Chess);
-    let (moves_key, outcome, captures) = match p.kind {
-        Kind::Diagram => verify_diagram(&p, &pos)?,
-        Kind::Mate => verify_mate(&p, &pos, solve)?,
+    let (fen, pos) = match p.game {
+        Game::Baroque => {
+            let pos = Position::from_fen_validated(&p.fen, p.rules)
+                .map_err(|e| contradicted(format!("fen: {e}")))?;
+            (pos.fen(Letters::Chess), Some(pos))
+        }
+        Game::Rococo => {
+            let pos = RococoPosition::from_fen(&p.fen, Coords::Standard)
+                .map_err(|e| contradicted(format!("fen: {e}")))?;
+            (pos.fen(Coords::Standard), None)
+        }
+    };
+    let (moves_key, outcome, captures) = match (p.kind, &pos) {
+        (Kind::Diagram, _) => verify_diagram(&p, pos.as_ref())?,
+        (Kind::Mate, Some(pos)) => verify_mate(&p, pos, solve)?,
+        (Kind::Mate, None) => {
+            return Err(contradicted(
+                "Rococo mates are not stored yet: only Baroque mates are solved here",
+            ))
+        }
     };
     let content = serde_json::json!({
         "kind": p.kind.name(),
@@ -130,6 +142,7 @@ pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, Veri
         "fen": fen,
         "rules": p.rules.to_string(),
         "moves": moves_key,
+        "destinations": p.destinations,
         "mate_in": p.mate_in,
     });
     let content_hash = Sha256::digest(content.to_string().as_bytes())
@@ -164,7 +177,7 @@ pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, Veri
 
 type Verified = (Vec<String>, serde_json::Value, Vec<SquarePiece>);
 
-fn verify_diagram(p: &NewPuzzle, pos: &Position) -> Result<Verified, VerifyError> {
+fn verify_diagram(p: &NewPuzzle, pos: Option<&Position>) -> Result<Verified, VerifyError> {
     if p.mate_in.is_some() || p.keys.is_some() || p.sound.is_some() {
         return Err(contradicted(
             "a diagram takes `moves` and `captures`, not `mate_in`, `keys` or `sound`",
@@ -182,26 +195,31 @@ fn verify_diagram(p: &NewPuzzle, pos: &Position) -> Result<Verified, VerifyError
         captures: p.captures.clone(),
         status: p.status.clone(),
         frozen: p.frozen.clone(),
-        destinations: None,
+        destinations: p.destinations.clone(),
         note: None,
     };
-    let checked = case.verify(Game::Baroque);
+    let checked = case.verify(p.game);
     if !checked.ok() {
         return Err(VerifyError::Contradicted(checked.problems));
     }
     // The moves in canonical notation (the content hash does not depend on how they were written).
+    // (Rococo moves are kept as written.)
     let mut canonical = Vec::with_capacity(p.moves.len());
-    let mut at = *pos;
+    let mut at = pos.copied();
     for text in &p.moves {
-        match play_text(&at, text) {
-            Ok((_, played, after)) => {
+        match at.as_ref().map(|a| play_text(a, text)) {
+            Some(Ok((_, played, after))) => {
                 canonical.push(played.notation);
-                at = after;
+                at = Some(after);
             }
-            Err(_) => canonical.push(text.trim().to_string()),
+            _ => {
+                canonical.push(text.trim().to_string());
+                at = None;
+            }
         }
     }
-    let (outcome, captures) = match &checked.last_move {
+    let (mut outcome, captures) = match &checked.last_move {
+        _ if p.moves.is_empty() => (serde_json::json!({}), Vec::new()),
         Some(m) => (
             serde_json::json!({
                 "legal": true,
@@ -219,6 +237,12 @@ fn verify_diagram(p: &NewPuzzle, pos: &Position) -> Result<Verified, VerifyError
             Vec::new(),
         ),
     };
+    if let (Some(d), Some(o)) = (&p.destinations, outcome.as_object_mut()) {
+        o.insert(
+            "destinations".into(),
+            serde_json::to_value(d).unwrap_or_default(),
+        );
+    }
     Ok((canonical, outcome, captures))
 }
 
