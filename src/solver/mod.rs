@@ -183,10 +183,15 @@ pub struct Solution<M = Move> {
     pub proven_no_mate_within: u32,
 }
 
+/// The table a search starts with, in MiB; it grows to `table_mib` as the search does.
+const START_TABLE_MIB: usize = 1;
+/// Entries made ready for the next iteration of the deepening, per node visited so far.
+const GROWTH: usize = 16;
+
 /// Solves "mate in N" for the side to move.
 pub fn solve<P: Searchable>(pos: &P, opts: &SolveOptions<P::Move>) -> Solution<P::Move> {
     let budget = Budget::new(opts.limits);
-    let table = Table::new(opts.table_mib);
+    let mut table = Table::new(opts.table_mib.min(START_TABLE_MIB));
     let mut roots = Vec::new();
     pos.moves(&mut roots);
     let mut states: Vec<Option<RootState>> = vec![None; roots.len()];
@@ -222,6 +227,11 @@ pub fn solve<P: Searchable>(pos: &P, opts: &SolveOptions<P::Move>) -> Solution<P
             break;
         }
         completed = n;
+        if n < opts.mate_in {
+            // The next iteration visits many times the nodes of all before it: room for them.
+            let seen = usize::try_from(budget.nodes()).unwrap_or(usize::MAX);
+            table.grow(seen.saturating_mul(GROWTH), opts.table_mib);
+        }
     }
     let mut keys: Vec<KeyMove<P::Move>> = roots
         .iter()
