@@ -115,7 +115,7 @@ impl Table {
     }
 
     /// Entries held.
-    pub fn len(&self) -> usize {
+    pub fn entries(&self) -> usize {
         self.words.len() / 2
     }
 
@@ -125,7 +125,7 @@ impl Table {
     /// page costs more than a node), a long one still gets the whole table.
     pub fn grow(&mut self, want: usize, max_mib: usize) {
         let size = want.next_power_of_two().min(entries_in(max_mib));
-        if !self.enabled() || size <= self.len() {
+        if !self.enabled() || size <= self.entries() {
             return;
         }
         let bigger = Table::with_entries(size);
@@ -213,11 +213,11 @@ mod tests {
         }
         let before: Vec<Bounds> = keys.iter().map(|&k| t.probe(k)).collect();
         t.grow(1 << 20, 4);
-        assert_eq!(t.len(), entries_in(4));
+        assert_eq!(t.entries(), entries_in(4));
         let after: Vec<Bounds> = keys.iter().map(|&k| t.probe(k)).collect();
         assert_eq!(before, after);
         t.grow(1 << 30, 4);
-        assert_eq!(t.len(), entries_in(4), "never beyond the limit");
+        assert_eq!(t.entries(), entries_in(4), "never beyond the limit");
         let mut none = Table::new(0);
         none.grow(1 << 20, 64);
         assert!(!none.enabled(), "no table stays no table");
