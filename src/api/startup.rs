@@ -9,11 +9,12 @@ use super::problem::{
 use super::{routes, telemetry};
 use crate::store::seed::{self, SeedReport};
 use crate::store::Store;
-use actix_web::dev::Server;
-use actix_web::http::header;
-use actix_web::middleware::{from_fn, Compress, ErrorHandlers};
+use actix_web::body::MessageBody;
+use actix_web::dev::{Server, ServiceRequest, ServiceResponse};
+use actix_web::http::{header, Method};
+use actix_web::middleware::{from_fn, Compress, ErrorHandlers, Next};
 use actix_web::web::{self, Bytes};
-use actix_web::{guard, App, HttpRequest, HttpResponse, HttpServer};
+use actix_web::{guard, App, HttpMessage, HttpRequest, HttpResponse, HttpServer};
 use std::io;
 use std::net::{SocketAddr, TcpListener};
 use utoipa_actix_web::AppExt;
@@ -112,6 +113,12 @@ pub fn server(listener: TcpListener, settings: &Settings, store: Store) -> io::R
     for extra in ["/openapi.json", "/docs", "/docs/{_:.*}"] {
         allowed.push((extra.to_string(), vec!["GET".to_string()]));
     }
+    // HEAD is answered wherever GET is (RFC 9110 9.3.2), by the GET handler without the body.
+    for (_, allow) in &mut allowed {
+        if allow.iter().any(|m| m == "GET") && !allow.iter().any(|m| m == "HEAD") {
+            allow.insert(1, "HEAD".to_string());
+        }
+    }
     // One set of search slots for the whole server, shared by every worker.
     let slots = web::Data::new(routes::SolveSlots::new(limits.solve.concurrency));
     let mut server = HttpServer::new(move || {
@@ -147,6 +154,7 @@ pub fn server(listener: TcpListener, settings: &Settings, store: Store) -> io::R
             }));
         }
         app.default_service(web::to(not_found))
+            .wrap(from_fn(head_as_get))
             .wrap(ErrorHandlers::new().default_handler(ensure_problem_json))
             .wrap(from_fn(telemetry::log_request))
             .wrap(Compress::default())
@@ -170,10 +178,33 @@ async fn docs_redirect() -> HttpResponse {
         .finish()
 }
 
+/// Marks a HEAD request routed as a GET.
+#[derive(Clone, Copy)]
+struct Head;
+
+/// Routes a HEAD request to the GET handler of its path: the HTTP layer sends the response's
+/// headers (with the length the body would have) and drops the body, since it knows the request
+/// was a HEAD. Request logs, outside this layer, still show HEAD.
+async fn head_as_get(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    if req.method() == Method::HEAD {
+        req.head_mut().method = Method::GET;
+        req.extensions_mut().insert(Head);
+    }
+    next.call(req).await
+}
+
 fn method_not_allowed(req: HttpRequest, allow: Vec<String>) -> Result<HttpResponse, ApiError> {
+    let method = if req.extensions().get::<Head>().is_some() {
+        "HEAD".to_string()
+    } else {
+        req.method().to_string()
+    };
     Err(ApiError::MethodNotAllowed {
         path: req.path().to_string(),
-        method: req.method().to_string(),
+        method,
         allow,
     })
 }

@@ -177,17 +177,47 @@ fn wrong_methods_are_405_with_allow() {
         ("PUT", "/v1/analyze", "POST"),
         ("GET", "/v1/verify", "POST"),
         ("DELETE", "/v1/verify", "POST"),
-        ("POST", "/v1/rules", "GET"),
-        ("POST", "/health", "GET"),
-        ("DELETE", "/openapi.json", "GET"),
-        ("POST", "/docs/", "GET"),
+        ("POST", "/v1/rules", "GET, HEAD"),
+        ("POST", "/health", "GET, HEAD"),
+        ("DELETE", "/openapi.json", "GET, HEAD"),
+        ("POST", "/docs/", "GET, HEAD"),
     ];
     for (method, path, allow) in cases {
         let r = app.request(method, path);
         let p = r.problem(405, "/problems/method-not-allowed");
         assert_eq!(r.header("allow"), Some(allow), "{method} {path}");
-        assert_eq!(p["allow"], json!([allow]), "{method} {path}");
+        let listed: Vec<&str> = allow.split(", ").collect();
+        assert_eq!(p["allow"], json!(listed), "{method} {path}");
+        assert!(p["detail"].as_str().unwrap().contains(method), "{p}");
     }
+}
+
+#[test]
+fn head_answers_like_get_without_a_body() {
+    let app = spawn_app();
+    for path in [
+        "/health",
+        "/v1/rules",
+        "/v1/puzzles",
+        "/v1/puzzles/1",
+        "/openapi.json",
+    ] {
+        let get = app.request("GET", path);
+        let head = app.request("HEAD", path);
+        assert_eq!(get.status, 200, "GET {path}: {}", get.body);
+        assert_eq!(head.status, 200, "HEAD {path}");
+        assert_eq!(head.content_type, get.content_type, "HEAD {path}");
+        assert!(head.body.is_empty(), "HEAD {path} sent a body");
+        if let Some(length) = head.header("content-length") {
+            assert_eq!(length, get.body.len().to_string(), "HEAD {path}");
+        }
+    }
+    // HEAD where only POST is allowed is a 405 that names HEAD.
+    let r = app.request("HEAD", "/v1/analyze");
+    assert_eq!(r.status, 405);
+    assert_eq!(r.header("allow"), Some("POST"));
+    // HEAD of a missing puzzle is the GET's 404.
+    assert_eq!(app.request("HEAD", "/v1/puzzles/999999").status, 404);
 }
 
 #[test]
