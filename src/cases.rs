@@ -1,7 +1,7 @@
 //! Diagram cases: the rule diagrams of a document written as data (the format of
 //! `fixtures/README.md`), and their verification with the rules engine.
 
-use crate::rules::rococo::{Coords, RococoKind, RococoPosition};
+use crate::rules::rococo::{Coords, RococoKind, RococoMove, RococoMoveError, RococoPosition};
 use crate::rules::{Geometry, Letters, Move, Position, Preset, Rules, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -194,6 +194,27 @@ pub fn play_text(
     Ok((mv, played, after))
 }
 
+/// Plays one Rococo move given as text (squares in `coords`), reporting what it did in the same
+/// coordinates. A move that takes the enemy King leaves the opponent `checkmate`: the game is over.
+pub fn play_rococo(
+    pos: &RococoPosition,
+    text: &str,
+    coords: Coords,
+) -> Result<(RococoMove, PlayedMove, RococoPosition), RococoMoveError> {
+    let mv = pos.parse_move(text, coords)?;
+    let after = pos.after(&mv);
+    let info = pos.move_info(&mv, coords);
+    let played = PlayedMove {
+        notation: info.notation,
+        uci: info.uci,
+        captures: info.captures,
+        fen_after: after.fen(coords),
+        status_after: pos.status_after(&mv, &after),
+        frozen_after: after.square_pieces(after.frozen(), coords),
+    };
+    Ok((mv, played, after))
+}
+
 fn sorted(v: &[SquarePiece]) -> BTreeSet<SquarePiece> {
     v.iter().cloned().collect()
 }
@@ -372,22 +393,9 @@ impl AnyPos {
             AnyPos::Baroque(p) => play_text(p, text)
                 .map(|(_, played, after)| (played, AnyPos::Baroque(after)))
                 .map_err(|e| (e.kind.code(), e.message)),
-            AnyPos::Rococo(p) => {
-                let c = Coords::Standard;
-                let m = p
-                    .parse_move(text, c)
-                    .map_err(|e| (e.kind.code(), e.message))?;
-                let after = p.after(&m);
-                let played = PlayedMove {
-                    notation: p.move_name(&m, c),
-                    uci: format!("{}{}", c.name(m.from), c.name(m.to)),
-                    captures: p.square_pieces(m.captures, c),
-                    fen_after: after.fen(c),
-                    status_after: after.status(),
-                    frozen_after: after.square_pieces(after.frozen(), c),
-                };
-                Ok((played, AnyPos::Rococo(after)))
-            }
+            AnyPos::Rococo(p) => play_rococo(p, text, Coords::Standard)
+                .map(|(_, played, after)| (played, AnyPos::Rococo(after)))
+                .map_err(|e| (e.kind.code(), e.message)),
         }
     }
 

@@ -203,7 +203,6 @@ fn run_serve(settings: crate::api::Settings) -> ExitCode {
         fixtures = %settings.fixtures.display(),
         verified = seeded.verified,
         inserted = seeded.inserted,
-        skipped = seeded.skipped,
         writes = if settings.write_token.as_deref().is_some_and(|t| !t.is_empty()) { "enabled" } else { "disabled (set BAROQUE_WRITE_TOKEN)" },
         "puzzle store opened and seeded"
     );
@@ -465,15 +464,7 @@ fn run_rococo_solve(fen: &str, opts: &crate::solver::SolveOptions, json: bool) -
     {
         return fail("a Rococo mate search needs both Kings on the board");
     }
-    let ropts = crate::solver::SolveOptions {
-        mate_in: opts.mate_in,
-        limits: opts.limits,
-        table_mib: opts.table_mib,
-        threads: opts.threads,
-        max_tree_nodes: opts.max_tree_nodes,
-        intended_key: None,
-    };
-    print_solution(&crate::solver::solve(&pos, &ropts), json)
+    print_solution(&crate::solver::solve(&pos, &opts.with_key(None)), json)
 }
 
 fn print_solution<M>(s: &crate::solver::Solution<M>, json: bool) -> ExitCode {

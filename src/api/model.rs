@@ -5,6 +5,7 @@
 //! Examples come from the seed diagrams (fixtures/diagrams/).
 
 use super::problem::ApiError;
+use crate::rules::rococo::{Coords, RococoKind, RococoPosition};
 use crate::rules::{Color, Leaper, MoveErrorKind, Position, Preset, Rules, Stalemate, Status};
 use serde::de::{Error as _, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -223,17 +224,29 @@ impl From<Color> for Side {
 }
 
 /// The state of the side to move.
+///
+/// Baroque: `ongoing` (not in check, with a legal move), `check` (in check, with a legal move),
+/// `checkmate` (in check, with no legal move), `stalemate` (not in check, with no legal move: a
+/// draw, or a loss under `stalemate: loss`).
+///
+/// Rococo, where the game is won by capturing the King and a move may leave one's own King
+/// capturable: `ongoing` (its King cannot be captured now, and some move keeps it), `check` (its
+/// King could be captured now, and some move saves it), `checkmate` (no move keeps its King: every
+/// move leaves it capturable and none takes the enemy King; also after a move that took its King,
+/// when the game is over), `stalemate` (no move at all: a draw).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 #[schema(example = "checkmate")]
 pub enum GameStatus {
-    /// Not in check, with a legal move.
+    /// Baroque: not in check, with a legal move. Rococo: the King is not attacked and can be kept.
     Ongoing,
-    /// In check, with a legal move.
+    /// Baroque: in check, with a legal move. Rococo: the King is attacked and some move saves it.
     Check,
-    /// In check, with no legal move.
+    /// Baroque: in check, with no legal move. Rococo: the side to move cannot keep its King (or has
+    /// just lost it).
     Checkmate,
-    /// Not in check, with no legal move (a draw, or a loss under `stalemate: loss`).
+    /// No legal move and not in check (Baroque: a draw, or a loss under `stalemate: loss`); Rococo:
+    /// no move at all, a draw.
     Stalemate,
 }
 
@@ -308,15 +321,17 @@ impl Serialize for ShortText {
     }
 }
 
-/// A piece on a square. The piece is one chess-style letter, upper case for White: K King,
+/// A piece on a square, upper case for White. Baroque: one chess-style letter, K King,
 /// P Pawn (Pincer), Q Withdrawer, N Long Leaper, R Coordinator, M Immobilizer, B Chameleon
-/// (`"q"` is a black Withdrawer).
+/// (`"q"` is a black Withdrawer), squares a-h, 1-8. Rococo: K King, P Cannon Pawn, I Immobilizer,
+/// W Withdrawer, A Advancer, L Long Leaper, X Chameleon, S Swapper, U Pushme-Pullyu, squares a-j,
+/// 1-10 (or, with `coords: page`, the page's files x, a-h, y and ranks 0, 1-8, 00).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
-#[schema(examples(json!({"square": "c5", "piece": "n"})))]
+#[schema(examples(json!({"square": "c5", "piece": "n"}), json!({"square": "b4", "piece": "L"})))]
 pub struct SquarePiece {
-    #[schema(example = "c5", pattern = "^[a-h][1-8]$")]
+    #[schema(example = "c5", pattern = "^[a-jxy](10|00|[0-9])$")]
     pub square: String,
-    #[schema(example = "n", pattern = "^[KPQNRMBkpqnrmb]$")]
+    #[schema(example = "n", pattern = "^[KPQNRMBIWALXSUkpqnrmbiwalxsu]$")]
     pub piece: String,
 }
 
@@ -381,63 +396,261 @@ impl CheckedPosition {
     /// ```
     pub fn parse(fen: &str, rules: Rules) -> Result<CheckedPosition, ApiError> {
         let position = Position::from_fen(fen, rules)?;
-        if position.plies() > MAX_PLIES {
-            let at = crate::rules::fen::split_fields(fen)
-                .get(2)
-                .map_or(1, |&(offset, _)| offset + 1);
-            return Err(ApiError::InvalidFen(crate::rules::ParseFenError::new(
-                crate::rules::FenField::Plies,
-                at,
-                format!("the ply count must be at most {MAX_PLIES}"),
-            )));
-        }
-        let problems = position.validate();
-        if problems.iter().any(|p| p.error) {
-            return Err(crate::rules::PositionError { problems }.into());
-        }
-        let warnings = problems
-            .into_iter()
-            .map(|p| Warning {
-                code: p.code.to_string(),
-                message: p.message,
-            })
-            .collect();
+        check_plies(fen, position.plies())?;
+        let warnings = warnings_of(position.validate())?;
         Ok(CheckedPosition { position, warnings })
+    }
+}
+
+/// Refuses a ply count above [`MAX_PLIES`] as a FEN error at the ply field.
+fn check_plies(fen: &str, plies: u32) -> Result<(), ApiError> {
+    if plies <= MAX_PLIES {
+        return Ok(());
+    }
+    let at = crate::rules::fen::split_fields(fen)
+        .get(2)
+        .map_or(1, |&(offset, _)| offset + 1);
+    Err(ApiError::InvalidFen(crate::rules::ParseFenError::new(
+        crate::rules::FenField::Plies,
+        at,
+        format!("the ply count must be at most {MAX_PLIES}"),
+    )))
+}
+
+/// The warnings among a position's problems, or every problem when one is an error.
+fn warnings_of(problems: Vec<crate::rules::Problem>) -> Result<Vec<Warning>, ApiError> {
+    if problems.iter().any(|p| p.error) {
+        return Err(crate::rules::PositionError { problems }.into());
+    }
+    Ok(problems
+        .into_iter()
+        .map(|p| Warning {
+            code: p.code.to_string(),
+            message: p.message,
+        })
+        .collect())
+}
+
+/// How a request names Rococo's squares.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "page")]
+pub enum CoordsName {
+    /// Files a-j, ranks 1-10, the edge included (the default).
+    #[default]
+    Standard,
+    /// The names of the chessvariants.com Rococo page: files x, a-h, y and ranks 0, 1-8, 00 (its
+    /// a1 is our b2, its x00 our a10). Rococo only. They collide with the standard names on the
+    /// inner board, so they are used only when asked for, in input and output alike.
+    Page,
+}
+
+impl From<CoordsName> for Coords {
+    fn from(c: CoordsName) -> Coords {
+        match c {
+            CoordsName::Standard => Coords::Standard,
+            CoordsName::Page => Coords::Page,
+        }
+    }
+}
+
+impl From<GameName> for crate::cases::Game {
+    fn from(g: GameName) -> crate::cases::Game {
+        match g {
+            GameName::Baroque => crate::cases::Game::Baroque,
+            GameName::Rococo => crate::cases::Game::Rococo,
+        }
+    }
+}
+
+impl From<crate::cases::Game> for GameName {
+    fn from(g: crate::cases::Game) -> GameName {
+        match g {
+            crate::cases::Game::Baroque => GameName::Baroque,
+            crate::cases::Game::Rococo => GameName::Rococo,
+        }
+    }
+}
+
+/// A Rococo position read from a request: its FEN was readable (the last-swap field in `coords`)
+/// and the position can arise (at most one King a side).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckedRococo {
+    pub position: RococoPosition,
+    /// The coordinates of the request, used for its output too.
+    pub coords: Coords,
+    pub warnings: Vec<Warning>,
+}
+
+impl CheckedRococo {
+    /// Reads and validates a Rococo FEN.
+    ///
+    /// # Errors
+    /// As [`CheckedPosition::parse`].
+    ///
+    /// ```
+    /// use baroque::api::model::CheckedRococo;
+    /// use baroque::rules::rococo::Coords;
+    ///
+    /// let start = "10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/10 w 0";
+    /// assert!(CheckedRococo::parse(start, Coords::Standard).unwrap().warnings.is_empty());
+    ///
+    /// let bad = CheckedRococo::parse("10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/11 w 0", Coords::Standard);
+    /// let problem = bad.unwrap_err().problem();
+    /// assert_eq!((problem.status, problem.field.as_deref(), problem.position), (422, Some("board"), Some(60)));
+    /// ```
+    pub fn parse(fen: &str, coords: Coords) -> Result<CheckedRococo, ApiError> {
+        let position = RococoPosition::from_fen(fen, coords)?;
+        check_plies(fen, position.plies())?;
+        let warnings = warnings_of(position.validate())?;
+        Ok(CheckedRococo {
+            position,
+            coords,
+            warnings,
+        })
+    }
+}
+
+/// A position of either game, read from a request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GamePosition {
+    Baroque(CheckedPosition),
+    Rococo(CheckedRococo),
+}
+
+impl GamePosition {
+    /// Reads the position of a request from its `fen`, `game`, `coords` and `rules`.
+    ///
+    /// # Errors
+    /// [`ApiError::NotApplicable`] for `coords: page` with Baroque or `rules` with Rococo, and the
+    /// errors of [`CheckedPosition::parse`].
+    pub fn read(
+        fen: &str,
+        game: Option<GameName>,
+        coords: Option<CoordsName>,
+        rules: Option<RulesInput>,
+    ) -> Result<GamePosition, ApiError> {
+        match game.unwrap_or_default() {
+            GameName::Baroque => {
+                if coords == Some(CoordsName::Page) {
+                    return Err(ApiError::NotApplicable {
+                        field: "coords",
+                        detail: "`coords: page` names the squares of the Rococo page; it applies \
+                                 only with `game: rococo` (Baroque squares are a-h, 1-8)"
+                            .into(),
+                    });
+                }
+                let rules = rules.map(Rules::from).unwrap_or_default();
+                Ok(GamePosition::Baroque(CheckedPosition::parse(fen, rules)?))
+            }
+            GameName::Rococo => {
+                if rules.is_some() {
+                    return Err(ApiError::NotApplicable {
+                        field: "rules",
+                        detail: "Rococo has one rule set: the Baroque presets and options of \
+                                 `rules` do not apply to it; leave `rules` out"
+                            .into(),
+                    });
+                }
+                let coords = coords.unwrap_or_default().into();
+                Ok(GamePosition::Rococo(CheckedRococo::parse(fen, coords)?))
+            }
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> GameName {
+        match self {
+            GamePosition::Baroque(_) => GameName::Baroque,
+            GamePosition::Rococo(_) => GameName::Rococo,
+        }
+    }
+
+    /// The remarks on the position.
+    pub fn warnings(&self) -> &[Warning] {
+        match self {
+            GamePosition::Baroque(p) => &p.warnings,
+            GamePosition::Rococo(p) => &p.warnings,
+        }
+    }
+}
+
+/// What kind of Rococo move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(example = "swap")]
+pub enum MoveKindName {
+    /// A move to an empty square, or a King's or Cannon Pawn's capture by replacement.
+    Normal,
+    /// A Swapper (or a Chameleon imitating one) trades places with the piece on the to-square
+    /// (notation `Sb2<>e5`).
+    Swap,
+    /// A Swapper (or a Chameleon next to an enemy Swapper) removes the adjacent enemy piece and
+    /// itself (notation `Se5*f6`).
+    MutualDestruction,
+    /// A frozen piece removes itself (from-square = to-square).
+    Suicide,
+}
+
+impl From<RococoKind> for MoveKindName {
+    fn from(k: RococoKind) -> MoveKindName {
+        match k {
+            RococoKind::Normal => MoveKindName::Normal,
+            RococoKind::Swap => MoveKindName::Swap,
+            RococoKind::MutualDestruction => MoveKindName::MutualDestruction,
+            RococoKind::Suicide => MoveKindName::Suicide,
+        }
     }
 }
 
 /// `POST /v1/analyze`: a position to analyse.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(examples(json!({"fen": "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", "rules": "vchess"})))]
+#[schema(examples(
+    json!({"fen": "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", "rules": "vchess"}),
+    json!({"fen": "10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/10 w 0", "game": "rococo"}),
+    json!({"fen": "10/10/10/10/1A8/10/1L8/1x8/1W8/10 b 0", "game": "rococo", "coords": "page"})
+))]
 pub struct AnalyzeRequest {
-    /// The position: `<board> <w|b> [<plies>]`, pieces in either letter set.
+    /// The position. Baroque: `<board> <w|b> [<plies>]`, pieces in either letter set. Rococo:
+    /// `<ranks 10 down to 1> <w|b> [<plies> [<last swap, such as e5g7, or ->]]`.
     #[schema(example = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0")]
     pub fen: String,
-    /// The rule set (default `abbott`).
+    /// The Baroque rule set (default `abbott`). Rococo has no presets or options: `rules` with
+    /// `game: rococo` is refused (422 `not-applicable`).
     #[serde(default)]
     pub rules: Option<RulesInput>,
+    /// The game: `baroque` (the default) or `rococo` (10x10; see `GameName`).
+    #[serde(default)]
+    pub game: Option<GameName>,
+    /// How Rococo squares are named, in input and output: `standard` (a-j, 1-10; the default) or
+    /// `page` (the Rococo page's x, a-h, y and 0, 1-8, 00). `page` with Baroque is refused (422
+    /// `not-applicable`).
+    #[serde(default)]
+    pub coords: Option<CoordsName>,
 }
 
 /// An analyze request parsed: a position that can arise.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnalyzeQuery {
-    pub position: CheckedPosition,
+    pub position: GamePosition,
 }
 
 impl TryFrom<AnalyzeRequest> for AnalyzeQuery {
     type Error = ApiError;
     fn try_from(r: AnalyzeRequest) -> Result<AnalyzeQuery, ApiError> {
-        let rules = r.rules.map(Rules::from).unwrap_or_default();
         Ok(AnalyzeQuery {
-            position: CheckedPosition::parse(&r.fen, rules)?,
+            position: GamePosition::read(&r.fen, r.game, r.coords, r.rules)?,
         })
     }
 }
 
 /// A legal move with what it does.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(examples(super::openapi::examples::legal_move))]
+#[schema(examples(
+    super::openapi::examples::legal_move,
+    super::openapi::examples::legal_move_rococo
+))]
 pub struct LegalMove {
     /// Canonical notation: piece letter, from-square, `-` or `x` (when it captures), to-square.
     #[schema(value_type = String, example = "Pc2xc4")]
@@ -450,61 +663,96 @@ pub struct LegalMove {
     pub piece: ShortText,
     /// Every piece the move captures, lowest square first.
     pub captures: Vec<SquarePiece>,
-    /// Whether the opponent is in check after the move.
+    /// Whether the opponent is in check after the move (Rococo: its King could be captured next).
     pub gives_check: bool,
-    /// Whether the opponent is checkmated after the move.
+    /// Whether the opponent is checkmated after the move (Rococo: the move takes its King, or
+    /// leaves it no move that keeps its King).
     pub checkmate: bool,
+    /// Rococo only: what kind of move (`normal`, `swap`, `mutual_destruction`, `suicide`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<MoveKindName>,
+    /// Rococo only, for a Cannon Pawn's promotion: the piece it becomes (upper case for White).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, example = "L")]
+    pub promotion: Option<ShortText>,
 }
 
 /// `POST /v1/analyze`: the position's state and every legal move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(examples(super::openapi::examples::analyze_response))]
+#[schema(examples(
+    super::openapi::examples::analyze_response,
+    super::openapi::examples::analyze_response_rococo
+))]
 pub struct AnalyzeResponse {
-    /// The canonical FEN, chess-style letters (K P Q N R M B).
+    pub game: GameName,
+    /// The canonical FEN: Baroque in chess-style letters (K P Q N R M B); Rococo in its letters,
+    /// with the ply count and the last-swap field (squares in the request's `coords`).
     pub fen: String,
-    /// The same FEN in Baroque-style letters (K P W L C I X).
-    pub fen_baroque: String,
+    /// Baroque only: the same FEN in Baroque-style letters (K P W L C I X).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fen_baroque: Option<String>,
     pub side_to_move: Side,
+    /// See `GameStatus` for its meaning in each game.
     pub status: GameStatus,
-    pub rules: ResolvedRules,
+    /// Rococo only: whether the side to move has a move that keeps its King (or takes the enemy
+    /// King); false exactly when `status` is `checkmate`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub can_keep_king: Option<bool>,
+    /// The rule set (null for Rococo, which has one).
+    pub rules: Option<ResolvedRules>,
     /// The frozen (immobilized) pieces of both sides.
     pub frozen: Vec<SquarePiece>,
     /// Remarks that do not stop the analysis (`no_king`, `too_many_pieces`).
     pub warnings: Vec<Warning>,
-    /// Every legal move of the side to move.
+    /// Every legal move of the side to move (Rococo: every move, including those that leave the
+    /// King capturable, which lose).
     pub moves: Vec<LegalMove>,
 }
 
 /// `POST /v1/verify`: moves to play from a position.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(examples(json!({"fen": "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", "moves": ["Pc2c4"], "rules": "vchess"})))]
+#[schema(examples(
+    json!({"fen": "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", "moves": ["Pc2c4"], "rules": "vchess"}),
+    json!({"fen": "10/10/10/10/1A8/10/1L8/1x8/1W8/10 b 0", "moves": ["Xb3-b5"], "game": "rococo"}),
+    json!({"fen": "10/10/10/10/1A8/10/1L8/1x8/1W8/10 b 0", "moves": ["Xa2-a4"], "game": "rococo", "coords": "page"})
+))]
 pub struct VerifyRequest {
-    /// The position: `<board> <w|b> [<plies>]`, pieces in either letter set.
+    /// The position, as for `/v1/analyze`.
     #[schema(example = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0")]
     pub fen: String,
-    /// The moves in order, in any accepted form: `Pc2c4`, `Kc4-d5`, `Ld2-d4-d6-d8`, `g4d4`, `Rc5`,
-    /// `Nxd8`, `c5c5` (suicide); both letter sets; move numbers and `+ # ! ?` ignored.
+    /// The moves in order, in any accepted form. Baroque: `Pc2c4`, `Kc4-d5`, `Ld2-d4-d6-d8`,
+    /// `g4d4`, `Rc5`, `Nxd8`, `c5c5` (suicide); both letter sets. Rococo: `Xb3-b5`, `Xb3xb5`,
+    /// `b3b5`, `Sb2<>e5` (swap), `Se5*f6` (mutual destruction), `Pe8-e9=L` (promotion), `Le5-e5`
+    /// (suicide), `Le9`; squares in `coords`. Move numbers and `+ # ! ?` ignored.
     #[schema(example = json!(["Pc2c4"]))]
     pub moves: Vec<String>,
-    /// The rule set (default `abbott`).
+    /// The Baroque rule set (default `abbott`). Rococo has no presets or options: `rules` with
+    /// `game: rococo` is refused (422 `not-applicable`).
     #[serde(default)]
     pub rules: Option<RulesInput>,
+    /// The game: `baroque` (the default) or `rococo` (10x10; see `GameName`).
+    #[serde(default)]
+    pub game: Option<GameName>,
+    /// How Rococo squares are named, in input and output: `standard` (a-j, 1-10; the default) or
+    /// `page` (the Rococo page's x, a-h, y and 0, 1-8, 00). `page` with Baroque is refused (422
+    /// `not-applicable`).
+    #[serde(default)]
+    pub coords: Option<CoordsName>,
 }
 
 /// A verify request parsed: a position that can arise and the move texts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifyQuery {
-    pub position: CheckedPosition,
+    pub position: GamePosition,
     pub moves: Vec<String>,
 }
 
 impl TryFrom<VerifyRequest> for VerifyQuery {
     type Error = ApiError;
     fn try_from(r: VerifyRequest) -> Result<VerifyQuery, ApiError> {
-        let rules = r.rules.map(Rules::from).unwrap_or_default();
         Ok(VerifyQuery {
-            position: CheckedPosition::parse(&r.fen, rules)?,
+            position: GamePosition::read(&r.fen, r.game, r.coords, r.rules)?,
             moves: r.moves,
         })
     }
@@ -523,7 +771,8 @@ pub enum MoveReason {
     NotAMove,
     /// The piece is frozen (immobilized).
     Frozen,
-    /// The move would leave the mover's own King capturable.
+    /// The move would leave the mover's own King capturable (Baroque only: in Rococo such a move
+    /// is legal, and loses).
     SelfCheck,
     /// A short form that fits several legal moves.
     Ambiguous,
@@ -544,7 +793,10 @@ impl From<MoveErrorKind> for MoveReason {
 
 /// One move of a verify request, as the engine read it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(examples(super::openapi::examples::verified_move))]
+#[schema(examples(
+    super::openapi::examples::verified_move,
+    super::openapi::examples::verified_move_rococo
+))]
 pub struct VerifiedMove {
     /// The move as sent.
     #[schema(example = "Pc2c4")]
@@ -565,6 +817,13 @@ pub struct VerifiedMove {
     pub fen_after: Option<String>,
     /// The status of the side to move after the move (null when illegal).
     pub status_after: Option<GameStatus>,
+    /// Rococo only (null when illegal): what kind of move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<MoveKindName>,
+    /// Rococo only, for a Cannon Pawn's promotion: the piece it becomes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "L")]
+    pub promotion: Option<String>,
 }
 
 /// The first illegal move of a verify request.
@@ -586,16 +845,22 @@ pub struct IllegalMove {
 /// `POST /v1/verify`: the moves played in order, up to and including the first illegal one (the
 /// moves after it are not examined).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(examples(super::openapi::examples::verify_response))]
+#[schema(examples(
+    super::openapi::examples::verify_response,
+    super::openapi::examples::verify_response_rococo
+))]
 pub struct VerifyResponse {
-    pub rules: ResolvedRules,
+    pub game: GameName,
+    /// The rule set (null for Rococo, which has one).
+    pub rules: Option<ResolvedRules>,
     /// One entry per move examined, in order; the last is the first illegal move, if any.
     pub moves: Vec<VerifiedMove>,
     /// Null when every move is legal.
     pub first_illegal: Option<IllegalMove>,
     /// The FEN after the last legal move (the request's position when none is).
     pub final_fen: String,
-    /// The status of the side to move in `final_fen`.
+    /// The status of the side to move in `final_fen` (Rococo: `checkmate` once its King was
+    /// captured; moves after that are refused as `not_a_move`).
     pub final_status: GameStatus,
     /// Remarks on the starting position (`no_king`, `too_many_pieces`).
     pub warnings: Vec<Warning>,
@@ -650,18 +915,34 @@ pub struct Health {
     "rules": "abbott",
     "limits": {"nodes": 1_000_000, "millis": 2000},
     "key": "Xg6-e6-c6"
+}), json!({
+    "fen": "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0",
+    "mate_in": 1,
+    "game": "rococo",
+    "coords": "page",
+    "key": "Ld3xd8"
 })))]
 pub struct SolveRequest {
-    /// The position: `<board> <w|b> [<plies>]`, pieces in either letter set.
+    /// The position, as for `/v1/analyze`.
     #[schema(example = "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0")]
     pub fen: String,
-    /// N: the side to move must force checkmate with its Nth move at the latest. From 1 to the
-    /// server's maximum (`--solve-max-mate-in`, default 8; 422 above).
+    /// N: the side to move must force checkmate with its Nth move at the latest (Rococo: force the
+    /// capture of the enemy King: after its Nth move at the latest the defender has lost its King
+    /// or has no move that keeps it). From 1 to the server's maximum (`--solve-max-mate-in`,
+    /// default 8; 422 above).
     #[schema(example = 2, minimum = 1, maximum = 12)]
     pub mate_in: u32,
-    /// The rule set (default `abbott`).
+    /// The Baroque rule set (default `abbott`). Rococo has no presets or options: `rules` with
+    /// `game: rococo` is refused (422 `not-applicable`).
     #[serde(default)]
     pub rules: Option<RulesInput>,
+    /// The game: `baroque` (the default) or `rococo` (both Kings must be on the board).
+    #[serde(default)]
+    pub game: Option<GameName>,
+    /// How Rococo squares are named, in input (`fen`, `key`) and output: `standard` (the default)
+    /// or `page`.
+    #[serde(default)]
+    pub coords: Option<CoordsName>,
     /// The search budget; an absent member takes the server's maximum, a larger one is clamped to it.
     #[serde(default)]
     pub limits: Option<SearchLimits>,
@@ -700,11 +981,21 @@ pub struct AppliedLimits {
     pub max_tree_nodes: u64,
 }
 
+/// The intended key of a solve, a move of the request's game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyChoice {
+    Baroque(crate::rules::Move),
+    Rococo(crate::rules::rococo::RococoMove),
+}
+
 /// A solve request parsed: a position that can arise, the solver's options and what was clamped.
 #[derive(Clone, Debug)]
 pub struct SolveQuery {
-    pub position: CheckedPosition,
-    pub options: crate::solver::SolveOptions,
+    pub position: GamePosition,
+    /// The solver's settings (without the key, which is in `key`).
+    pub options: crate::solver::SolveOptions<()>,
+    /// The intended key, read in the request's game.
+    pub key: Option<KeyChoice>,
     pub limits: AppliedLimits,
     /// The request members lowered to the server's maxima (`limits.nodes`, `limits.millis`,
     /// `max_tree_nodes`).
@@ -748,21 +1039,34 @@ impl SolveQuery {
             r.max_tree_nodes,
             max.max_tree_nodes as u64,
         )?;
-        let rules = r.rules.map(Rules::from).unwrap_or_default();
-        let position = CheckedPosition::parse(&r.fen, rules)?;
-        let intended_key = match &r.key {
-            None => None,
-            Some(text) => {
-                Some(
-                    position
-                        .position
-                        .parse_move(text)
-                        .map_err(|e| ApiError::InvalidKey {
-                            key: text.clone(),
-                            reason: e.to_string(),
-                        })?,
-                )
+        let position = GamePosition::read(&r.fen, r.game, r.coords, r.rules)?;
+        if let GamePosition::Rococo(p) = &position {
+            let board = p.position.board();
+            if board.king(Color::White).is_none() || board.king(Color::Black).is_none() {
+                return Err(ApiError::NotApplicable {
+                    field: "fen",
+                    detail: "a Rococo mate search needs both Kings on the board: mate means \
+                             forcing the capture of the enemy King"
+                        .into(),
+                });
             }
+        }
+        let invalid_key = |text: &String, reason: String| ApiError::InvalidKey {
+            key: text.clone(),
+            reason,
+        };
+        let key = match (&r.key, &position) {
+            (None, _) => None,
+            (Some(text), GamePosition::Baroque(p)) => Some(KeyChoice::Baroque(
+                p.position
+                    .parse_move(text)
+                    .map_err(|e| invalid_key(text, e.to_string()))?,
+            )),
+            (Some(text), GamePosition::Rococo(p)) => Some(KeyChoice::Rococo(
+                p.position
+                    .parse_move(text, p.coords)
+                    .map_err(|e| invalid_key(text, e.to_string()))?,
+            )),
         };
         let options = crate::solver::SolveOptions {
             mate_in: r.mate_in,
@@ -773,11 +1077,12 @@ impl SolveQuery {
             table_mib: max.table_mib,
             threads: max.threads,
             max_tree_nodes: usize::try_from(tree).unwrap_or(usize::MAX),
-            intended_key,
+            intended_key: None,
         };
         Ok(SolveQuery {
             position,
             options,
+            key,
             limits: AppliedLimits {
                 nodes,
                 millis,
@@ -823,12 +1128,22 @@ pub struct SolutionMove {
     pub captures: Vec<SquarePiece>,
 }
 
-impl From<&crate::rules::MoveInfo> for SolutionMove {
-    fn from(m: &crate::rules::MoveInfo) -> SolutionMove {
+impl SolutionMove {
+    /// A move as the solver describes it (standard coordinates), with its squares named in
+    /// `coords` (Baroque: always `Standard`, which keeps the names as they are).
+    pub fn named(m: &crate::rules::MoveInfo, coords: Coords) -> SolutionMove {
+        let square = |s: &str| coords.restate(s, Coords::Standard);
         SolutionMove {
-            notation: m.notation.clone(),
-            uci: m.uci.clone(),
-            captures: m.captures.iter().cloned().map(SquarePiece::from).collect(),
+            notation: square(&m.notation),
+            uci: square(&m.uci),
+            captures: m
+                .captures
+                .iter()
+                .map(|c| SquarePiece {
+                    square: square(&c.square),
+                    piece: c.piece.clone(),
+                })
+                .collect(),
         }
     }
 }
@@ -849,9 +1164,10 @@ pub struct KeyMove {
     pub captures: Vec<SquarePiece>,
 }
 
-impl From<&crate::solver::KeyMove> for KeyMove {
-    fn from(k: &crate::solver::KeyMove) -> KeyMove {
-        let m = SolutionMove::from(&k.info);
+impl KeyMove {
+    /// A key as the solver found it, squares named in `coords`.
+    pub fn named<M>(k: &crate::solver::KeyMove<M>, coords: Coords) -> KeyMove {
+        let m = SolutionMove::named(&k.info, coords);
         KeyMove {
             notation: m.notation,
             uci: m.uci,
@@ -898,9 +1214,10 @@ pub struct DefenceNode {
     pub replies: Vec<AttackNode>,
 }
 
-impl From<&crate::solver::tree::AttackNode> for AttackNode {
-    fn from(n: &crate::solver::tree::AttackNode) -> AttackNode {
-        let m = SolutionMove::from(&n.info);
+impl AttackNode {
+    /// A node of the solver's tree, squares named in `coords`.
+    pub fn named(n: &crate::solver::tree::AttackNode, coords: Coords) -> AttackNode {
+        let m = SolutionMove::named(&n.info, coords);
         AttackNode {
             notation: m.notation,
             uci: m.uci,
@@ -910,18 +1227,22 @@ impl From<&crate::solver::tree::AttackNode> for AttackNode {
             threat: n
                 .threat
                 .as_ref()
-                .map(|t| t.iter().map(SolutionMove::from).collect()),
+                .map(|t| t.iter().map(|i| SolutionMove::named(i, coords)).collect()),
             defences: n
                 .defences
                 .iter()
                 .map(|d| {
-                    let m = SolutionMove::from(&d.info);
+                    let m = SolutionMove::named(&d.info, coords);
                     DefenceNode {
                         notation: m.notation,
                         uci: m.uci,
                         captures: m.captures,
                         dual: d.dual,
-                        replies: d.replies.iter().map(AttackNode::from).collect(),
+                        replies: d
+                            .replies
+                            .iter()
+                            .map(|r| AttackNode::named(r, coords))
+                            .collect(),
                     }
                 })
                 .collect(),
@@ -944,8 +1265,12 @@ pub struct IntendedKey {
 
 /// `POST /v1/solve`: what is proven of "mate in N".
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(examples(super::openapi::examples::solve_response))]
+#[schema(examples(
+    super::openapi::examples::solve_response,
+    super::openapi::examples::solve_response_rococo
+))]
 pub struct SolveResponse {
+    pub game: GameName,
     /// `mate`, `no_mate` (both proven) or `unknown` (the budget ran out first).
     pub result: SolveResult,
     /// The shortest forced mate found (null unless `result` is `mate`).
@@ -980,31 +1305,57 @@ pub struct SolveResponse {
     /// The request members lowered to the server's maxima: `limits.nodes`, `limits.millis`,
     /// `max_tree_nodes`.
     pub clamped: Vec<String>,
-    pub rules: ResolvedRules,
+    /// The rule set (null for Rococo, which has one).
+    pub rules: Option<ResolvedRules>,
     /// Remarks on the position (`no_king`, `too_many_pieces`).
     pub warnings: Vec<Warning>,
 }
 
 impl SolveResponse {
-    /// The response for a query and its solution.
-    pub fn new(q: &SolveQuery, s: &crate::solver::Solution) -> SolveResponse {
-        let pos = &q.position.position;
-        let intended_key = q.options.intended_key.map(|mv| {
-            let info = pos.move_info(&mv);
+    /// The response for a query and its solution (of the query's game).
+    pub fn new<M>(q: &SolveQuery, s: &crate::solver::Solution<M>) -> SolveResponse {
+        let (coords, rules) = match &q.position {
+            GamePosition::Baroque(p) => (
+                Coords::Standard,
+                Some(ResolvedRules::from(p.position.rules())),
+            ),
+            GamePosition::Rococo(p) => (p.coords, None),
+        };
+        let mate_in_of = |info: &crate::rules::MoveInfo| {
+            s.keys.iter().find(|k| k.info == *info).map(|k| k.mate_in)
+        };
+        let intended_key = match (&q.position, q.key) {
+            (GamePosition::Baroque(p), Some(KeyChoice::Baroque(mv))) => {
+                Some(p.position.move_info(&mv))
+            }
+            (GamePosition::Rococo(p), Some(KeyChoice::Rococo(mv))) => {
+                Some(p.position.move_info(&mv, Coords::Standard))
+            }
+            _ => None,
+        }
+        .map(|info| {
+            let named = SolutionMove::named(&info, coords);
             IntendedKey {
-                notation: info.notation,
-                uci: info.uci,
-                mate_in: s.keys.iter().find(|k| k.mv == mv).map(|k| k.mate_in),
+                notation: named.notation,
+                uci: named.uci,
+                mate_in: mate_in_of(&info),
             }
         });
+        let keys =
+            |v: &[crate::solver::KeyMove<M>]| v.iter().map(|k| KeyMove::named(k, coords)).collect();
         SolveResponse {
+            game: q.position.game(),
             result: s.result.into(),
             mate_in: s.mate_in,
             sound: s.sound,
-            keys: s.keys.iter().map(KeyMove::from).collect(),
-            cooks: s.cooks.iter().map(KeyMove::from).collect(),
-            short_solutions: s.short_solutions.iter().map(KeyMove::from).collect(),
-            tree: s.tree.iter().map(AttackNode::from).collect(),
+            keys: keys(&s.keys),
+            cooks: keys(&s.cooks),
+            short_solutions: keys(&s.short_solutions),
+            tree: s
+                .tree
+                .iter()
+                .map(|n| AttackNode::named(n, coords))
+                .collect(),
             tree_truncated: s.tree_truncated,
             nodes: s.nodes,
             millis: s.millis,
@@ -1013,8 +1364,8 @@ impl SolveResponse {
             intended_key,
             limits: q.limits,
             clamped: q.clamped.clone(),
-            rules: ResolvedRules::from(pos.rules()),
-            warnings: q.position.warnings.clone(),
+            rules,
+            warnings: q.position.warnings().to_vec(),
         }
     }
 }
@@ -1048,15 +1399,17 @@ impl From<crate::store::Kind> for PuzzleKind {
     }
 }
 
-/// The game of a puzzle.
+/// The game of a request or a puzzle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
-#[schema(example = "baroque")]
+#[schema(example = "rococo")]
 pub enum GameName {
-    /// Baroque chess (Ultima), the default.
+    /// Baroque chess (Ultima), 8x8, the default.
     #[default]
     Baroque,
-    /// Rococo: diagrams only (no mates yet).
+    /// Rococo (the chessvariants.com page), 10x10 with edge squares: won by capturing the King.
+    /// Letters K King, P Cannon Pawn, I Immobilizer, W Withdrawer, A Advancer, L Long Leaper,
+    /// X Chameleon, S Swapper, U Pushme-Pullyu; no rule presets.
     Rococo,
 }
 
@@ -1086,12 +1439,18 @@ pub struct PuzzleRequest {
     /// The position, either letter set; stored canonical.
     #[schema(example = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0")]
     pub fen: String,
-    /// The rule set (default `abbott`).
+    /// The Baroque rule set (default `abbott`); refused with `game: rococo` (422 `not-applicable`).
     #[serde(default)]
     pub rules: Option<RulesInput>,
-    /// Default `baroque`. For `rococo` (diagrams only) the FEN is 10x10 and `rules` does not apply.
+    /// Default `baroque`. For `rococo` the FEN is 10x10, and a mate means forcing the capture of
+    /// the enemy King.
     #[serde(default)]
     pub game: Option<GameName>,
+    /// Rococo only: how the request names squares (FEN's last-swap field, `moves`, `captures`,
+    /// `keys`): `standard` (the default) or `page`. The puzzle is stored, and answered, in standard
+    /// coordinates.
+    #[serde(default)]
+    pub coords: Option<CoordsName>,
     #[serde(default)]
     pub title: Option<String>,
     /// The document the puzzle comes from.
@@ -1136,35 +1495,41 @@ impl PuzzleRequest {
     /// # Errors
     /// The errors of [`CheckedPosition::parse`].
     pub fn into_new_puzzle(self) -> Result<crate::store::NewPuzzle, ApiError> {
-        let rules = self.rules.map(Rules::from).unwrap_or_default();
-        let game = self.game.unwrap_or_default();
-        // A Baroque FEN is read here, so its errors are the usual problems; a Rococo one by the
-        // verification (a `puzzle-not-verified` reason).
-        let fen = match game {
-            GameName::Baroque => CheckedPosition::parse(&self.fen, rules)?
-                .position
-                .fen(crate::rules::Letters::Chess),
-            GameName::Rococo => self.fen,
-        };
+        // The FEN is read here, so its errors are the usual problems; page coordinates become
+        // standard ones.
+        let (fen, rules, coords) =
+            match GamePosition::read(&self.fen, self.game, self.coords, self.rules)? {
+                GamePosition::Baroque(p) => (
+                    p.position.fen(crate::rules::Letters::Chess),
+                    *p.position.rules(),
+                    Coords::Standard,
+                ),
+                GamePosition::Rococo(p) => {
+                    (p.position.fen(Coords::Standard), Rules::default(), p.coords)
+                }
+            };
+        let standard = |text: String| Coords::Standard.restate(&text, coords);
         Ok(crate::store::NewPuzzle {
             kind: self.kind.into(),
-            game: match game {
-                GameName::Baroque => crate::cases::Game::Baroque,
-                GameName::Rococo => crate::cases::Game::Rococo,
-            },
+            game: self.game.unwrap_or_default().into(),
             fen,
             rules,
             title: self.title,
             source: self.source,
             caption: self.caption,
             tags: self.tags,
-            moves: self.moves.unwrap_or_default(),
+            moves: self
+                .moves
+                .unwrap_or_default()
+                .into_iter()
+                .map(standard)
+                .collect(),
             legal: self.legal.unwrap_or(true),
             reason: self.reason,
             captures: self.captures.map(|v| {
                 v.into_iter()
                     .map(|p| crate::cases::SquarePiece {
-                        square: p.square,
+                        square: standard(p.square),
                         piece: p.piece,
                     })
                     .collect()
@@ -1173,7 +1538,9 @@ impl PuzzleRequest {
             frozen: None,
             destinations: None,
             mate_in: self.mate_in,
-            keys: self.keys,
+            keys: self
+                .keys
+                .map(|keys| keys.into_iter().map(standard).collect()),
             sound: self.sound,
             fixture: None,
         })
@@ -1182,15 +1549,19 @@ impl PuzzleRequest {
 
 /// A stored puzzle.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
-#[schema(examples(super::openapi::examples::puzzle))]
+#[schema(examples(
+    super::openapi::examples::puzzle,
+    super::openapi::examples::puzzle_rococo
+))]
 pub struct Puzzle {
     #[schema(example = 1)]
     pub id: i64,
     pub kind: PuzzleKind,
     pub game: GameName,
-    /// The canonical FEN (chess-style letters).
+    /// The canonical FEN (Baroque: chess-style letters; Rococo: standard coordinates).
     pub fen: String,
-    pub rules: ResolvedRules,
+    /// The rule set (null for Rococo, which has one).
+    pub rules: Option<ResolvedRules>,
     pub source: Option<String>,
     pub title: Option<String>,
     pub caption: Option<String>,
@@ -1219,16 +1590,18 @@ pub struct Puzzle {
 impl Puzzle {
     /// The API form of a stored puzzle; `full` keeps the outcome.
     pub fn from_stored(p: crate::store::StoredPuzzle, full: bool) -> Puzzle {
-        let rules = p.rules.parse::<Rules>().unwrap_or_default();
+        let rules = match p.game {
+            crate::cases::Game::Baroque => Some(ResolvedRules::from(
+                &p.rules.parse::<Rules>().unwrap_or_default(),
+            )),
+            crate::cases::Game::Rococo => None,
+        };
         Puzzle {
             id: p.id,
             kind: p.kind.into(),
-            game: match p.game {
-                crate::cases::Game::Baroque => GameName::Baroque,
-                crate::cases::Game::Rococo => GameName::Rococo,
-            },
+            game: p.game.into(),
             fen: p.fen,
-            rules: ResolvedRules::from(&rules),
+            rules,
             source: p.source,
             title: p.title,
             caption: p.caption,
@@ -1266,7 +1639,9 @@ pub const DEFAULT_PAGE: u32 = 50;
 pub struct PuzzleListQuery {
     /// Only puzzles of this kind.
     pub kind: Option<PuzzleKind>,
-    /// Only puzzles under this preset (with any options).
+    /// Only puzzles of this game.
+    pub game: Option<GameName>,
+    /// Only Baroque puzzles under this preset (with any options).
     pub rules: Option<PresetName>,
     /// Only mates in this N.
     pub mate_in: Option<u32>,

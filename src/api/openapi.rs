@@ -12,7 +12,9 @@ use utoipa_actix_web::AppExt;
 #[openapi(
     info(
         title = "baroque",
-        description = "Verifies positions and puzzles of Baroque chess (Ultima): the legal moves of a \
+        description = "Verifies positions and puzzles of Baroque chess (Ultima) and of its 10x10 \
+                       relative Rococo (`\"game\": \"rococo\"`, squares optionally in the Rococo \
+                       page's names with `\"coords\": \"page\"`): the legal moves of a \
                        position, whether a line of moves is legal with what each move captures, and \
                        whether a mate-in-N puzzle is sound. \
                        Every error is an RFC 9457 `application/problem+json` document (schema `Problem`)."
@@ -103,9 +105,10 @@ pub fn allowed_methods(doc: &utoipa::openapi::OpenApi) -> Vec<(String, Vec<Strin
 /// Examples computed by the engine from the seed diagrams (fixtures/diagrams/), so the document
 /// cannot drift from what the service answers.
 pub mod examples {
-    use crate::api::model::{CheckedPosition, Health, VerifyQuery};
+    use crate::api::model::{CheckedPosition, CheckedRococo, GamePosition, Health, VerifyQuery};
     use crate::api::problem::ApiError;
-    use crate::api::routes::{analyze_position, rules::catalog, verify_moves};
+    use crate::api::routes::{analyze_position, analyze_rococo, rules::catalog, verify_moves};
+    use crate::rules::rococo::Coords;
     use crate::rules::{Preset, Rules};
     use serde::Serialize;
     use serde_json::Value;
@@ -128,11 +131,62 @@ pub mod examples {
     fn verify(fen: &str, preset: Preset, moves: &[&str]) -> Value {
         match position(fen, preset) {
             Ok(position) => value(verify_moves(&VerifyQuery {
-                position,
+                position: GamePosition::Baroque(position),
                 moves: moves.iter().map(|m| m.to_string()).collect(),
             })),
             Err(e) => value(e.problem()),
         }
+    }
+
+    /// The Rococo start position (fixtures/diagrams/rococo.json, `rc-start-*`).
+    pub const ROCOCO_START_FEN: &str =
+        "10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/10 w 0";
+    /// The Rococo page's Chameleon example (`rc-chameleon-leap-withdraw-approach`): `Xb3-b5`
+    /// (page `Xa2-a4`) takes a Long Leaper by leaping, a Withdrawer by withdrawing and an Advancer
+    /// by approaching.
+    pub const ROCOCO_CHAMELEON_FEN: &str = "10/10/10/10/1A8/10/1L8/1x8/1W8/10 b 0";
+    /// A Rococo mate in 1: the Long Leaper takes the King, `Le4xe9` (page `Ld3xd8`).
+    pub const ROCOCO_MATE_FEN: &str = "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0";
+
+    fn rococo(fen: &str, coords: Coords) -> Result<CheckedRococo, ApiError> {
+        CheckedRococo::parse(fen, coords)
+    }
+
+    /// `POST /v1/analyze` of the Rococo start position.
+    pub fn analyze_response_rococo() -> Value {
+        match rococo(ROCOCO_START_FEN, Coords::Standard) {
+            Ok(p) => value(analyze_rococo(&p)),
+            Err(e) => value(e.problem()),
+        }
+    }
+
+    /// The swap `Si2<>h2` of the Rococo start position as `/v1/analyze` lists it.
+    pub fn legal_move_rococo() -> Value {
+        match rococo(ROCOCO_START_FEN, Coords::Standard) {
+            Ok(p) => analyze_rococo(&p)
+                .moves
+                .into_iter()
+                .find(|m| m.notation.as_str() == "Si2<>h2")
+                .map(value)
+                .unwrap_or_default(),
+            Err(e) => value(e.problem()),
+        }
+    }
+
+    /// `POST /v1/verify` of `Xa2-a4` from [`ROCOCO_CHAMELEON_FEN`] in page coordinates.
+    pub fn verify_response_rococo() -> Value {
+        match rococo(ROCOCO_CHAMELEON_FEN, Coords::Page) {
+            Ok(p) => value(verify_moves(&VerifyQuery {
+                position: GamePosition::Rococo(p),
+                moves: vec!["Xa2-a4".into()],
+            })),
+            Err(e) => value(e.problem()),
+        }
+    }
+
+    /// The verified move `Xa2-a4` (page coordinates).
+    pub fn verified_move_rococo() -> Value {
+        verify_response_rococo()["moves"][0].clone()
     }
 
     /// `POST /v1/analyze` of [`KING_FEN`] under `abbott`.
@@ -208,14 +262,35 @@ pub mod examples {
     /// `POST /v1/solve` of [`CHAMELEON_FEN`], mate in 2, with the intended key `Xg6-e6-c6`; one
     /// thread, so the node count is the same every time, and `millis` fixed at 12 (it varies).
     pub fn solve_response() -> Value {
-        let request = crate::api::model::SolveRequest {
+        solve(crate::api::model::SolveRequest {
             fen: CHAMELEON_FEN.into(),
             mate_in: 2,
             rules: None,
+            game: None,
+            coords: None,
             limits: None,
             key: Some("Xg6-e6-c6".into()),
             max_tree_nodes: None,
-        };
+        })
+    }
+
+    /// `POST /v1/solve` of [`ROCOCO_MATE_FEN`], mate in 1, in page coordinates with the key
+    /// `Ld3xd8`.
+    pub fn solve_response_rococo() -> Value {
+        solve(crate::api::model::SolveRequest {
+            fen: ROCOCO_MATE_FEN.into(),
+            mate_in: 1,
+            rules: None,
+            game: Some(crate::api::model::GameName::Rococo),
+            coords: Some(crate::api::model::CoordsName::Page),
+            limits: None,
+            key: Some("Ld3xd8".into()),
+            max_tree_nodes: None,
+        })
+    }
+
+    /// A solve on one thread, so the node count is the same every time, and `millis` fixed at 12.
+    fn solve(request: crate::api::model::SolveRequest) -> Value {
         let settings = crate::api::Settings {
             solve_threads: Some(1),
             solve_table_mib: 1,
@@ -287,6 +362,56 @@ pub mod examples {
                 "game": "baroque",
                 "fen": v.fen,
                 "rules": value(crate::api::model::ResolvedRules::from(&v.rules)),
+                "source": v.source,
+                "title": v.title,
+                "caption": null,
+                "tags": v.tags,
+                "moves": v.moves,
+                "captures": value(&v.captures),
+                "mate_in": null,
+                "fixture": v.fixture,
+                "created_at": "2026-11-22T04:30:00.000Z",
+                "content_hash": v.content_hash,
+                "outcome": v.outcome,
+            }),
+            Err(e) => Value::String(e.to_string()),
+        }
+    }
+
+    /// The Rococo page's Chameleon example as the store keeps it (id 5 in a fresh store).
+    pub fn puzzle_rococo() -> Value {
+        let piece = |square: &str, piece: &str| crate::cases::SquarePiece {
+            square: square.into(),
+            piece: piece.into(),
+        };
+        let new = crate::store::NewPuzzle {
+            kind: crate::store::Kind::Diagram,
+            game: crate::cases::Game::Rococo,
+            fen: ROCOCO_CHAMELEON_FEN.into(),
+            rules: Rules::default(),
+            title: Some("Chameleon".into()),
+            source: Some("chessvariants.com: Rococo (seed 003)".into()),
+            caption: None,
+            tags: vec!["chameleon".into(), "fixture".into()],
+            moves: vec!["Xb3-b5".into()],
+            legal: true,
+            reason: None,
+            captures: Some(vec![piece("b4", "L"), piece("b2", "W"), piece("b6", "A")]),
+            status: None,
+            frozen: None,
+            destinations: None,
+            mate_in: None,
+            keys: None,
+            sound: None,
+            fixture: Some("rc-chameleon-leap-withdraw-approach".into()),
+        };
+        match crate::store::verify::verify(new, &crate::solver::SolveOptions::default()) {
+            Ok(v) => serde_json::json!({
+                "id": 5,
+                "kind": "diagram",
+                "game": "rococo",
+                "fen": v.fen,
+                "rules": null,
                 "source": v.source,
                 "title": v.title,
                 "caption": null,

@@ -34,7 +34,7 @@ pub struct Problem {
     /// `/problems/invalid-request`, `/problems/unsupported-media-type`,
     /// `/problems/payload-too-large`, `/problems/invalid-fen`, `/problems/impossible-position`,
     /// `/problems/too-many-moves`, `/problems/invalid-mate-in`, `/problems/invalid-limits`,
-    /// `/problems/invalid-key`, `/problems/solver-busy`, `/problems/puzzle-not-verified`,
+    /// `/problems/invalid-key`, `/problems/not-applicable`, `/problems/solver-busy`, `/problems/puzzle-not-verified`,
     /// `/problems/solver-budget-exhausted`, `/problems/unauthorized`,
     /// `/problems/writes-disabled`, `/problems/not-found`,
     /// `/problems/method-not-allowed`, `/problems/internal`, or `about:blank` for any other HTTP
@@ -50,7 +50,9 @@ pub struct Problem {
     pub status: u16,
     /// What went wrong this time, in words a person can act on.
     pub detail: String,
-    /// For `invalid-fen`: the FEN field where reading stopped (`board`, `turn`, `plies`, `extra`).
+    /// For `invalid-fen`: the FEN field where reading stopped (`board`, `turn`, `plies`,
+    /// `last_swap`, `extra`). For `not-applicable`: the request member that does not apply
+    /// (`coords`, `rules`, `fen`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = "board")]
     pub field: Option<String>,
@@ -126,6 +128,10 @@ pub enum ApiError {
     /// A solve's limits are unusable (zero).
     #[error("{0}")]
     InvalidLimits(String),
+    /// A request member that does not apply to the request's game (`coords: page` with Baroque,
+    /// `rules` with Rococo), or a Rococo mate search without both Kings.
+    #[error("{detail}")]
+    NotApplicable { field: &'static str, detail: String },
     /// A solve's intended key is not a legal move of the position.
     #[error("`key` {key:?} is not a legal move of the position: {reason}")]
     InvalidKey { key: String, reason: String },
@@ -213,6 +219,11 @@ impl ApiError {
                 "Unusable search limits",
                 StatusCode::UNPROCESSABLE_ENTITY,
             ),
+            ApiError::NotApplicable { .. } => (
+                "/problems/not-applicable",
+                "Not applicable to this game",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
             ApiError::InvalidKey { .. } => (
                 "/problems/invalid-key",
                 "Intended key is not a legal move",
@@ -293,6 +304,7 @@ impl ApiError {
                 p.limit = Some(*limit);
             }
             ApiError::InvalidMateIn { max, .. } => p.limit = Some(u64::from(*max)),
+            ApiError::NotApplicable { field, .. } => p.field = Some((*field).into()),
             ApiError::MethodNotAllowed { allow, .. } => p.allow = Some(allow.clone()),
             ApiError::PuzzleNotVerified(reasons) => p.reasons = Some(reasons.clone()),
             _ => {}

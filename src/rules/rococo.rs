@@ -203,6 +203,10 @@ impl RococoPosition {
     pub fn turn(&self) -> Color {
         self.turn
     }
+    /// Plies played (the FEN's third field).
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
     /// Zobrist hash of placement, side to move and the swap restriction.
     pub fn hash(&self) -> u64 {
         let mut h = self.board.hash()
@@ -345,11 +349,7 @@ impl RococoPosition {
     /// Whether a move keeps the mover's King out of capture (or takes the enemy King, which ends the
     /// game at once).
     pub fn keeps_king(&self, mv: &RococoMove) -> bool {
-        let wins = self
-            .board
-            .king(self.turn.other())
-            .is_some_and(|k| mv.captures.has(k));
-        wins || !self.after(mv).king_capturable(self.turn)
+        self.takes_king(mv) || !self.after(mv).king_capturable(self.turn)
     }
 
     /// The status of the side to move: `checkmate` when it cannot keep its King (every move leaves it
@@ -400,6 +400,39 @@ impl RococoPosition {
             coords.name(mv.from),
             coords.name(mv.to)
         )
+    }
+
+    /// The from and to squares of a move (`b3b5`; a suicide is `d5d5`). A swap and a mutual
+    /// destruction of the same two squares, or two promotions, share it: the notation tells them apart.
+    pub fn uci(mv: &RococoMove, coords: Coords) -> String {
+        format!("{}{}", coords.name(mv.from), coords.name(mv.to))
+    }
+
+    /// A move of this position, described in the given coordinates.
+    pub fn move_info(&self, mv: &RococoMove, coords: Coords) -> super::MoveInfo {
+        super::MoveInfo {
+            notation: self.move_name(mv, coords),
+            uci: RococoPosition::uci(mv, coords),
+            captures: self.square_pieces(mv.captures, coords),
+        }
+    }
+
+    /// Whether a move takes the enemy King (which wins the game at once).
+    pub fn takes_king(&self, mv: &RococoMove) -> bool {
+        self.board
+            .king(self.turn.other())
+            .is_some_and(|k| mv.captures.has(k))
+    }
+
+    /// The status of the side to move after a move of this position (`after` is the position it
+    /// leads to): `checkmate` when the move took that side's King (the game is over), otherwise
+    /// [`RococoPosition::status`] of `after`.
+    pub fn status_after(&self, mv: &RococoMove, after: &RococoPosition) -> Status {
+        if self.takes_king(mv) {
+            Status::Checkmate
+        } else {
+            after.status()
+        }
     }
 
     /// The piece types `side` may promote to: those of the start army missing from the board.
@@ -728,6 +761,50 @@ fn apply_edge_rule(raw: Vec<(RococoMove, u32)>) -> Vec<RococoMove> {
         .collect()
 }
 
+impl Coords {
+    /// A text (a move, a `uci`, a square) with every square name written in `from`'s coordinates
+    /// rewritten in `self`'s; anything else is kept. A square name is a lower-case letter followed by
+    /// digits (a page `x` followed by a letter is a capture mark, as when reading moves); a name that
+    /// is no square of `from` is kept as it is.
+    ///
+    /// ```
+    /// use baroque::rules::rococo::Coords;
+    /// assert_eq!(Coords::Page.restate("Xb3xb5", Coords::Standard), "Xa2xa4");
+    /// assert_eq!(Coords::Standard.restate("Lx00-x2", Coords::Page), "La10-a3");
+    /// assert_eq!(Coords::Standard.restate("Sa2<>y00", Coords::Page), "Sb3<>j10");
+    /// ```
+    pub fn restate(self, text: &str, from: Coords) -> String {
+        if self == from {
+            return text.to_string();
+        }
+        let bytes = text.as_bytes();
+        let mut out = String::with_capacity(text.len() + 2);
+        let mut i = 0;
+        while i < bytes.len() {
+            let starts_square =
+                bytes[i].is_ascii_lowercase() && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+            if !starts_square {
+                // Whole characters: the text may hold any UTF-8.
+                let c = text[i..].chars().next().unwrap_or('?');
+                out.push(c);
+                i += c.len_utf8();
+                continue;
+            }
+            let start = i;
+            i += 1;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            let name = &text[start..i];
+            match from.parse(name) {
+                Some(sq) => out.push_str(&self.name(sq)),
+                None => out.push_str(name),
+            }
+        }
+        out
+    }
+}
+
 fn parse_swap(t: &str, coords: Coords) -> Option<(u8, u8)> {
     // Split where the second square's file letter starts.
     let split = t
@@ -754,6 +831,26 @@ mod tests {
             assert_eq!(p.parse(&p.name(sq)), Some(sq));
             assert_eq!(Coords::Standard.parse(&Coords::Standard.name(sq)), Some(sq));
         }
+    }
+
+    #[test]
+    fn restate_renames_every_square_and_nothing_else() {
+        let (s, p) = (Coords::Standard, Coords::Page);
+        for sq in 0..100 {
+            let (std, page) = (s.name(sq), p.name(sq));
+            assert_eq!(p.restate(&std, s), page);
+            assert_eq!(s.restate(&page, p), std);
+            // In moves, with capture marks (a page `x` file next to an `x` mark too).
+            let text = format!("X{std}x{std}<>{std}*{std}=L");
+            let want = format!("X{page}x{page}<>{page}*{page}=L");
+            assert_eq!(p.restate(&text, s), want);
+            assert_eq!(s.restate(&want, p), text);
+        }
+        assert_eq!(p.restate("Sa10<>j1", s), "Sx00<>y0");
+        assert_eq!(s.restate("Xx00xx1", p), "Xa10xa2");
+        // Names that are no square are kept, and so is any other text.
+        assert_eq!(p.restate("k1 z9 é a11", s), "k1 z9 é a11");
+        assert_eq!(s.restate("a9", p), "a9");
     }
 
     #[test]

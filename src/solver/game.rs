@@ -109,12 +109,7 @@ impl Searchable for RococoPosition {
         m.role == Role::King
     }
     fn info(&self, m: &RococoMove) -> MoveInfo {
-        let c = Coords::Standard;
-        MoveInfo {
-            notation: self.move_name(m, c),
-            uci: format!("{}{}", c.name(m.from), c.name(m.to)),
-            captures: self.square_pieces(m.captures, c),
-        }
+        self.move_info(m, Coords::Standard)
     }
     fn null_move(&self) -> Option<Self> {
         RococoPosition::null_move(self)

@@ -123,6 +123,20 @@ impl<M> Default for SolveOptions<M> {
     }
 }
 
+impl<M> SolveOptions<M> {
+    /// The same settings for another move type (another game), with that game's intended key.
+    pub fn with_key<N>(&self, intended_key: Option<N>) -> SolveOptions<N> {
+        SolveOptions {
+            mate_in: self.mate_in,
+            limits: self.limits,
+            table_mib: self.table_mib,
+            threads: self.threads,
+            max_tree_nodes: self.max_tree_nodes,
+            intended_key,
+        }
+    }
+}
+
 /// The overall answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

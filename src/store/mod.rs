@@ -24,8 +24,9 @@ pub const POOL_SIZE: u32 = 8;
 
 /// The migrations, in order; the database's `user_version` records how many are applied.
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(
-        "CREATE TABLE puzzles (
+    Migrations::new(vec![
+        M::up(
+            "CREATE TABLE puzzles (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             kind TEXT NOT NULL CHECK (kind IN ('diagram', 'mate')),
             game TEXT NOT NULL CHECK (game IN ('baroque', 'rococo')),
@@ -52,8 +53,18 @@ fn migrations() -> Migrations<'static> {
             PRIMARY KEY (puzzle_id, tag)
         ) WITHOUT ROWID;
         CREATE INDEX puzzle_tags_tag ON puzzle_tags (tag, puzzle_id);",
-    )])
+        ),
+        // Rococo has no Baroque rule set: its rows said `abbott` as a placeholder; they now say
+        // `rococo` in `rules` and `preset` (so a `rules=abbott` listing holds Baroque puzzles only).
+        M::up(
+            "UPDATE puzzles SET rules = 'rococo', preset = 'rococo' WHERE game = 'rococo';
+             CREATE INDEX puzzles_game ON puzzles (game, id);",
+        ),
+    ])
 }
+
+/// What the `rules` and `preset` columns hold for a Rococo puzzle.
+pub const ROCOCO_RULES: &str = "rococo";
 
 /// A store error: the pool, SQLite or a migration. Callers log it and answer 500.
 #[derive(Debug, thiserror::Error)]
@@ -75,7 +86,7 @@ pub struct StoredPuzzle {
     pub kind: Kind,
     pub game: Game,
     pub fen: String,
-    /// The rule set as `Rules` displays it (`abbott`, `abbott,leaper=single`).
+    /// The rule set as `Rules` displays it (`abbott`, `abbott,leaper=single`); `rococo` for Rococo.
     pub rules: String,
     pub moves: Vec<String>,
     pub captures: Vec<SquarePiece>,
@@ -95,6 +106,7 @@ pub struct StoredPuzzle {
 #[derive(Clone, Debug, Default)]
 pub struct Filter {
     pub kind: Option<Kind>,
+    pub game: Option<Game>,
     /// A preset name: puzzles under that preset, with any options.
     pub preset: Option<String>,
     pub mate_in: Option<u32>,
@@ -209,6 +221,9 @@ impl Store {
         if let Some(k) = filter.kind {
             bind(&mut sql, " AND kind = ?", k.name().to_string().into());
         }
+        if let Some(g) = filter.game {
+            bind(&mut sql, " AND game = ?", game_name(g).to_string().into());
+        }
         if let Some(p) = &filter.preset {
             bind(&mut sql, " AND preset = ?", p.clone().into());
         }
@@ -247,11 +262,19 @@ impl Store {
     }
 }
 
-/// Inserts unless the content hash is there; whether it inserted.
-fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool, StoreError> {
-    let game = match p.game {
+fn game_name(g: Game) -> &'static str {
+    match g {
         Game::Baroque => "baroque",
         Game::Rococo => "rococo",
+    }
+}
+
+/// Inserts unless the content hash is there; whether it inserted.
+fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool, StoreError> {
+    let game = game_name(p.game);
+    let (rules, preset) = match p.game {
+        Game::Baroque => (p.rules.to_string(), p.rules.preset.name()),
+        Game::Rococo => (ROCOCO_RULES.to_string(), ROCOCO_RULES),
     };
     let n = tx.execute(
         "INSERT INTO puzzles (kind, game, fen, rules, preset, moves, captures, mate_in, outcome,
@@ -263,8 +286,8 @@ fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool,
             p.kind.name(),
             game,
             p.fen,
-            p.rules.to_string(),
-            p.rules.preset.name(),
+            rules,
+            preset,
             json_text(&p.moves),
             json_text(&p.captures),
             p.mate_in,
@@ -351,4 +374,56 @@ fn get_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<StoredPuzzle>, 
         created_at,
         content_hash,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_second_migration_records_rococo_rows_as_rococo() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        {
+            // A store as the first migration left it, with a Rococo row under the old placeholder.
+            let mut conn = rusqlite::Connection::open(&path).unwrap();
+            migrations().to_version(&mut conn, 1).unwrap();
+            for (game, rules, hash) in [("rococo", "abbott", "h1"), ("baroque", "vchess", "h2")] {
+                conn.execute(
+                    "INSERT INTO puzzles (kind, game, fen, rules, preset, moves, captures, outcome,
+                                          created_at, content_hash)
+                     VALUES ('diagram', ?1, 'f', ?2, ?2, '[]', '[]', '{}', 'now', ?3)",
+                    params![game, rules, hash],
+                )
+                .unwrap();
+            }
+        }
+        let store = Store::open(&path).unwrap();
+        let all = |f: Filter| {
+            store
+                .list(&f, 0, 10)
+                .unwrap()
+                .0
+                .into_iter()
+                .map(|p| (p.game, p.rules))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            all(Filter::default()),
+            [
+                (Game::Rococo, "rococo".to_string()),
+                (Game::Baroque, "vchess".to_string())
+            ]
+        );
+        let abbott = Filter {
+            preset: Some("abbott".into()),
+            ..Filter::default()
+        };
+        assert!(all(abbott).is_empty());
+        let rococo = Filter {
+            game: Some(Game::Rococo),
+            ..Filter::default()
+        };
+        assert_eq!(all(rococo), [(Game::Rococo, "rococo".to_string())]);
+    }
 }

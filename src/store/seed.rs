@@ -3,12 +3,11 @@
 //! (the content hash). A fixture the engine or the solver contradicts stops start-up with a message
 //! naming its file and id; nothing is written then.
 //!
-//! Rococo diagram cases are seeded like the Baroque ones (their FEN is stored canonical, their
-//! moves as written); mate puzzles are seeded for Baroque only.
+//! Rococo diagram cases and mate puzzles are seeded like the Baroque ones (their FEN is stored
+//! canonical, a diagram's moves as written; a mate is solved: forcing the capture of the King).
 
 use super::verify::{verify, Kind, NewPuzzle, VerifiedPuzzle, VerifyError};
 use super::Store;
-use crate::cases::Game;
 use crate::solver::SolveOptions;
 use std::path::Path;
 
@@ -19,17 +18,11 @@ pub struct SeedReport {
     pub verified: usize,
     /// Rows new to the database.
     pub inserted: usize,
-    /// Fixtures skipped (games the engine does not verify yet).
-    pub skipped: usize,
 }
 
 /// The fixtures under `dir`, verified. Errors name the fixture.
-pub fn verified_fixtures(
-    dir: &Path,
-    solve: &SolveOptions,
-) -> Result<(Vec<VerifiedPuzzle>, usize), String> {
+pub fn verified_fixtures(dir: &Path, solve: &SolveOptions) -> Result<Vec<VerifiedPuzzle>, String> {
     let mut out = Vec::new();
-    let mut skipped = 0;
     let diagrams = dir.join("diagrams");
     let puzzles = dir.join("puzzles");
     if !diagrams.is_dir() && !puzzles.is_dir() {
@@ -81,10 +74,6 @@ pub fn verified_fixtures(
     if puzzles.is_dir() {
         for path in crate::cases::files_in(&puzzles)? {
             let file = crate::puzzles::read_file(&path)?;
-            if file.game != Game::Baroque {
-                skipped += file.puzzles.len();
-                continue;
-            }
             for pz in &file.puzzles {
                 let rules = pz
                     .rules()
@@ -114,18 +103,17 @@ pub fn verified_fixtures(
             }
         }
     }
-    Ok((out, skipped))
+    Ok(out)
 }
 
 /// Verifies the fixtures under `dir` and stores them (one transaction).
 pub fn seed(store: &Store, dir: &Path, solve: &SolveOptions) -> Result<SeedReport, String> {
-    let (puzzles, skipped) = verified_fixtures(dir, solve)?;
+    let puzzles = verified_fixtures(dir, solve)?;
     let inserted = store
         .insert_all(&puzzles)
         .map_err(|e| format!("storing the fixtures: {e}"))?;
     Ok(SeedReport {
         verified: puzzles.len(),
         inserted,
-        skipped,
     })
 }

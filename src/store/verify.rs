@@ -4,8 +4,8 @@
 
 use crate::cases::{play_text, Case, Destinations, Game, RulesSpec, SquarePiece};
 use crate::rules::rococo::{Coords, RococoPosition};
-use crate::rules::{Letters, Position, Rules};
-use crate::solver::{Outcome, SolveOptions};
+use crate::rules::{Color, Letters, Position, Rules};
+use crate::solver::{Outcome, Searchable, SolveOptions};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -42,6 +42,7 @@ pub struct NewPuzzle {
     pub kind: Kind,
     pub game: Game,
     pub fen: String,
+    /// The Baroque rule set (not used for Rococo, which has one).
     pub rules: Rules,
     pub title: Option<String>,
     pub source: Option<String>,
@@ -115,32 +116,64 @@ fn contradicted(reason: impl Into<String>) -> VerifyError {
 /// Verifies a puzzle; `solve` is the solver's budget, table and threads (its `mate_in`, tree size
 /// and intended key are set here).
 pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, VerifyError> {
-    let (fen, pos) = match p.game {
+    let (fen, pos, rococo) = match p.game {
         Game::Baroque => {
             let pos = Position::from_fen_validated(&p.fen, p.rules)
                 .map_err(|e| contradicted(format!("fen: {e}")))?;
-            (pos.fen(Letters::Chess), Some(pos))
+            (pos.fen(Letters::Chess), Some(pos), None)
         }
         Game::Rococo => {
             let pos = RococoPosition::from_fen(&p.fen, Coords::Standard)
                 .map_err(|e| contradicted(format!("fen: {e}")))?;
-            (pos.fen(Coords::Standard), None)
+            if let Some(e) = pos.validate().into_iter().find(|x| x.error) {
+                return Err(contradicted(format!("fen: {}", e.message)));
+            }
+            (pos.fen(Coords::Standard), None, Some(pos))
         }
     };
-    let (moves_key, outcome, captures) = match (p.kind, &pos) {
-        (Kind::Diagram, _) => verify_diagram(&p, pos.as_ref())?,
-        (Kind::Mate, Some(pos)) => verify_mate(&p, pos, solve)?,
-        (Kind::Mate, None) => {
-            return Err(contradicted(
-                "Rococo mates are not stored yet: only Baroque mates are solved here",
-            ))
+    let (moves_key, outcome, captures) = match (p.kind, &pos, &rococo) {
+        (Kind::Diagram, _, _) => verify_diagram(&p, pos.as_ref())?,
+        (Kind::Mate, Some(pos), _) => verify_mate(
+            &p,
+            pos,
+            |text| {
+                pos.parse_move(text)
+                    .map(|mv| pos.move_name(&mv, Letters::Chess))
+                    .map_err(|e| e.to_string())
+            },
+            solve,
+        )?,
+        (Kind::Mate, _, Some(pos)) => {
+            let board = pos.board();
+            if board.king(Color::White).is_none() || board.king(Color::Black).is_none() {
+                return Err(contradicted(
+                    "a Rococo mate needs both Kings on the board: mate means forcing the capture of the enemy King",
+                ));
+            }
+            verify_mate(
+                &p,
+                pos,
+                |text| {
+                    pos.parse_move(text, Coords::Standard)
+                        .map(|mv| pos.move_name(&mv, Coords::Standard))
+                        .map_err(|e| e.to_string())
+                },
+                solve,
+            )?
         }
+        (Kind::Mate, None, None) => return Err(contradicted("no position")),
+    };
+    // Rococo has no rule set; its hash keeps the default rule set's name, as stores written before
+    // Rococo's rules were recorded hashed it, so that their rows still deduplicate.
+    let hashed_rules = match p.game {
+        Game::Baroque => p.rules.to_string(),
+        Game::Rococo => Rules::default().to_string(),
     };
     let content = serde_json::json!({
         "kind": p.kind.name(),
         "game": p.game,
         "fen": fen,
-        "rules": p.rules.to_string(),
+        "rules": hashed_rules,
         "moves": moves_key,
         "destinations": p.destinations,
         "mate_in": p.mate_in,
@@ -246,9 +279,11 @@ fn verify_diagram(p: &NewPuzzle, pos: Option<&Position>) -> Result<Verified, Ver
     Ok((canonical, outcome, captures))
 }
 
-fn verify_mate(
+/// Solves a mate puzzle of either game; `canonical` reads a key and names it as the solver does.
+fn verify_mate<P: Searchable>(
     p: &NewPuzzle,
-    pos: &Position,
+    pos: &P,
+    canonical: impl Fn(&str) -> Result<String, String>,
     solve: &SolveOptions,
 ) -> Result<Verified, VerifyError> {
     if !p.moves.is_empty() || p.captures.is_some() || p.status.is_some() {
@@ -267,14 +302,13 @@ fn verify_mate(
     }
     let mut wanted_keys = Vec::new();
     for text in p.keys.iter().flatten() {
-        let mv = pos
-            .parse_move(text)
+        let name = canonical(text)
             .map_err(|e| contradicted(format!("key `{text}` is not a legal move: {e}")))?;
-        wanted_keys.push(pos.move_name(&mv, Letters::Chess));
+        wanted_keys.push(name);
     }
     let opts = SolveOptions {
         mate_in: n,
-        ..solve.clone()
+        ..solve.with_key(None)
     };
     let s = crate::solver::solve(pos, &opts);
     let mut problems = Vec::new();

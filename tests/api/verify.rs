@@ -101,6 +101,7 @@ fn the_vchess_pawn_diagram_captures_c5_and_d4() {
     assert_eq!(
         body,
         json!({
+            "game": "baroque",
             "rules": {"preset": "vchess", "leaper": "long", "suicide": "off", "stalemate": "draw"},
             "moves": [{
                 "input": "Pc2c4", "legal": true, "notation": "Pc2xc4", "uci": "c2c4",

@@ -1,8 +1,8 @@
 //! `POST /v1/analyze`.
 
 use crate::api::model::{
-    square_pieces, AnalyzeQuery, AnalyzeRequest, AnalyzeResponse, CheckedPosition, GameStatus,
-    LegalMove, Object, ResolvedRules, ShortText,
+    square_pieces, AnalyzeQuery, AnalyzeRequest, AnalyzeResponse, CheckedPosition, CheckedRococo,
+    GameName, GamePosition, GameStatus, LegalMove, Object, ResolvedRules, ShortText,
 };
 use crate::api::problem::{ApiError, Problem};
 use crate::rules::{Board8, Geometry, Letters, Move, Piece, Status};
@@ -17,6 +17,15 @@ use serde::Serialize;
 /// and every legal move with its captures and whether it gives check or checkmate. A position that
 /// cannot arise (two Kings of a side, the side not to move in check) is refused with 422 listing
 /// every problem.
+///
+/// With `"game": "rococo"` the FEN is a Rococo one (10x10) and the answer has the same members,
+/// plus `can_keep_king` (whether the side to move has a move that keeps its King: Rococo is won by
+/// capturing the King) and, on each move, its `kind` (`normal`, `swap`, `mutual_destruction`,
+/// `suicide`) and any `promotion`. `status` is then `check` when the King could be captured now
+/// and some move saves it, `checkmate` when no move keeps it, `stalemate` when there is no move at
+/// all (a draw). Every move is listed, those that leave the King capturable too. Squares follow
+/// `coords` (`standard` a-j/1-10, or `page`: the Rococo page's x, a-h, y and 0, 1-8, 00). `rules`
+/// does not apply to Rococo, nor `coords: page` to Baroque (422 `not-applicable`).
 #[utoipa::path(
     tag = "positions",
     request_body(content = AnalyzeRequest, description = "A FEN and an optional rule set"),
@@ -25,17 +34,22 @@ use serde::Serialize;
         (status = 400, description = "Malformed JSON (`malformed-json`), or a body that does not match the schema: unknown or missing fields, wrong types, unknown rule names (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the limit (`payload-too-large`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent as `application/json` (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "An unreadable FEN (`invalid-fen`, with `field` and `position`) or an impossible position (`impossible-position`, with `problems`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An unreadable FEN (`invalid-fen`, with `field` and `position`), an impossible position (`impossible-position`, with `problems`), or `coords: page` with Baroque or `rules` with Rococo (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/analyze")]
 pub async fn analyze(body: web::Json<Object<AnalyzeRequest>>) -> Result<HttpResponse, ApiError> {
     let query = AnalyzeQuery::try_from(body.into_inner().0)?;
-    // One position costs little and its cost is bounded: about 10 us on average and 27 us at worst
-    // over 7,200 positions of random games (release build), within what a worker may spend between
-    // awaits. So it runs here; a hop to the blocking pool cost 40% of the throughput. Verify, whose
-    // cost grows with its moves, runs on the blocking pool.
-    let response = analyze_position(&query.position);
+    let response = match query.position {
+        // One position costs little and its cost is bounded: about 10 us on average and 27 us at
+        // worst over 7,200 positions of random games (release build), within what a worker may
+        // spend between awaits. So it runs here; a hop to the blocking pool cost 40% of the
+        // throughput. Verify, whose cost grows with its moves, runs on the blocking pool.
+        GamePosition::Baroque(p) => analyze_position(&p),
+        // A Rococo move's status needs the moves of the position after it, and each of those a
+        // move generation of its own when no move keeps the King: off the async workers.
+        GamePosition::Rococo(p) => web::block(move || analyze_rococo(&p)).await?,
+    };
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
         .body(to_json(&response)))
@@ -61,6 +75,8 @@ pub fn analyze_position(checked: &CheckedPosition) -> AnalyzeResponse {
                 captures: square_pieces(pos, mv.captures),
                 gives_check,
                 checkmate: gives_check && !after.has_legal_move(),
+                kind: None,
+                promotion: None,
             }
         })
         .collect();
@@ -71,12 +87,63 @@ pub fn analyze_position(checked: &CheckedPosition) -> AnalyzeResponse {
         (false, false) => Status::Ongoing,
     };
     AnalyzeResponse {
+        game: GameName::Baroque,
         fen: pos.fen(Letters::Chess),
-        fen_baroque: pos.fen(Letters::Baroque),
+        fen_baroque: Some(pos.fen(Letters::Baroque)),
         side_to_move: pos.turn().into(),
         status: GameStatus::from(status),
-        rules: ResolvedRules::from(pos.rules()),
+        can_keep_king: None,
+        rules: Some(ResolvedRules::from(pos.rules())),
         frozen: square_pieces(pos, pos.frozen()),
+        warnings: checked.warnings.clone(),
+        moves,
+    }
+}
+
+/// The analysis of a Rococo position, squares in the request's coordinates. Every move is listed;
+/// `gives_check` says the opponent's King could be taken next, `checkmate` that the move takes it
+/// or leaves the opponent no move that keeps it.
+pub fn analyze_rococo(checked: &CheckedRococo) -> AnalyzeResponse {
+    let (pos, coords) = (&checked.position, checked.coords);
+    let moves: Vec<LegalMove> = pos
+        .legal_moves()
+        .iter()
+        .map(|mv| {
+            let after = pos.after(mv);
+            let info = pos.move_info(mv, coords);
+            let mut piece = ShortText::default();
+            piece.push(Piece::new(pos.turn(), mv.role).rococo_letter());
+            let promotion = mv.promotion.map(|r| {
+                let mut t = ShortText::default();
+                t.push(Piece::new(pos.turn(), r).rococo_letter());
+                t
+            });
+            LegalMove {
+                notation: ShortText::from(info.notation.as_str()),
+                uci: ShortText::from(info.uci.as_str()),
+                piece,
+                captures: info.captures.into_iter().map(Into::into).collect(),
+                gives_check: after.king_capturable(after.turn()),
+                checkmate: pos.status_after(mv, &after) == Status::Checkmate,
+                kind: Some(mv.kind.into()),
+                promotion,
+            }
+        })
+        .collect();
+    let status = pos.status();
+    AnalyzeResponse {
+        game: GameName::Rococo,
+        fen: pos.fen(coords),
+        fen_baroque: None,
+        side_to_move: pos.turn().into(),
+        status: GameStatus::from(status),
+        can_keep_king: Some(status != Status::Checkmate),
+        rules: None,
+        frozen: pos
+            .square_pieces(pos.frozen(), coords)
+            .into_iter()
+            .map(Into::into)
+            .collect(),
         warnings: checked.warnings.clone(),
         moves,
     }
@@ -88,19 +155,25 @@ pub fn analyze_position(checked: &CheckedPosition) -> AnalyzeResponse {
 pub fn to_json(r: &AnalyzeResponse) -> Vec<u8> {
     #[derive(Serialize)]
     struct Head<'a> {
+        game: GameName,
         fen: &'a str,
-        fen_baroque: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        fen_baroque: Option<&'a str>,
         side_to_move: crate::api::model::Side,
         status: GameStatus,
-        rules: ResolvedRules,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        can_keep_king: Option<bool>,
+        rules: Option<ResolvedRules>,
         frozen: &'a [crate::api::model::SquarePiece],
         warnings: &'a [crate::api::model::Warning],
     }
     let head = Head {
+        game: r.game,
         fen: &r.fen,
-        fen_baroque: &r.fen_baroque,
+        fen_baroque: r.fen_baroque.as_deref(),
         side_to_move: r.side_to_move,
         status: r.status,
+        can_keep_king: r.can_keep_king,
         rules: r.rules,
         frozen: &r.frozen,
         warnings: &r.warnings,
@@ -114,6 +187,13 @@ pub fn to_json(r: &AnalyzeResponse) -> Vec<u8> {
     for (i, m) in r.moves.iter().enumerate() {
         if i > 0 {
             out.push(b',');
+        }
+        if m.kind.is_some() || m.promotion.is_some() {
+            // A Rococo move: serde writes its optional members.
+            if serde_json::to_writer(&mut out, m).is_err() {
+                return serde_json::to_vec(r).unwrap_or_default();
+            }
+            continue;
         }
         out.extend_from_slice(b"{\"notation\":\"");
         out.extend_from_slice(m.notation.as_bytes());
@@ -217,6 +297,33 @@ mod tests {
                 positions.extend(pos.legal_moves().iter().map(|m| pos.after(m)));
                 positions.push(pos);
             }
+        }
+        let mut rococo = Vec::new();
+        let file = crate::cases::read_file(&dir.join("rococo.json")).unwrap();
+        let start = crate::rules::rococo::RococoPosition::start();
+        rococo.extend(start.legal_moves().iter().map(|m| start.after(m)));
+        rococo.push(start);
+        for case in file.cases {
+            let pos = crate::rules::rococo::RococoPosition::from_fen(
+                &case.fen,
+                crate::rules::rococo::Coords::Standard,
+            )
+            .unwrap();
+            rococo.extend(pos.legal_moves().iter().map(|m| pos.after(m)));
+            rococo.push(pos);
+        }
+        for (i, position) in rococo.into_iter().enumerate() {
+            let coords = if i % 2 == 0 {
+                crate::rules::rococo::Coords::Standard
+            } else {
+                crate::rules::rococo::Coords::Page
+            };
+            let r = super::analyze_rococo(&crate::api::model::CheckedRococo {
+                position,
+                coords,
+                warnings: Vec::new(),
+            });
+            assert_eq!(to_json(&r), serde_json::to_vec(&r).unwrap());
         }
         // A position with warnings (no Black King) and one with frozen pieces and captures.
         for fen in ["8/8/8/8/2K2M2/3q4/8/8 w 0", "8/8/8/4k3/2K2M2/3q4/8/8 w 0"] {

@@ -7,7 +7,7 @@ pub mod rules;
 pub mod solve;
 pub mod verify;
 
-pub use analyze::analyze_position;
+pub use analyze::{analyze_position, analyze_rococo};
 pub use solve::{solve_query, SolveSlots};
 pub use verify::verify_moves;
 

@@ -77,8 +77,11 @@ impl FromRequest for Writer {
 /// the last must be legal; the last must be legal or not as `legal` says, capture exactly
 /// `captures`, and leave `status` when given), a mate is solved under the server's budget (it must
 /// mate in `mate_in`; `keys` and `sound` are checked when given). Nothing is written unless it
-/// verifies. 201 with the stored puzzle, or 200 with the one already stored when the same content
-/// (kind, game, canonical FEN, rules, moves, N) is there. Needs `Authorization: Bearer <token>`.
+/// verifies. A Rococo puzzle (`game: rococo`) takes no `rules`; it may name its squares in the
+/// Rococo page's coordinates (`coords: page`) and is stored in standard ones; a Rococo mate means
+/// forcing the capture of the enemy King (both Kings on the board). 201 with the stored puzzle,
+/// or 200 with the one already stored when the same content (kind, game, canonical FEN, rules,
+/// moves, N) is there. Needs `Authorization: Bearer <token>`.
 #[utoipa::path(
     tag = "puzzles",
     request_body(content = PuzzleRequest, description = "A diagram (`moves`, `captures`, optional `status`) or a mate (`mate_in`)"),
@@ -92,7 +95,7 @@ impl FromRequest for Writer {
         (status = 403, description = "No write token is configured (`writes-disabled`; the detail says how to set one)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the limit", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent as `application/json`", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The puzzle does not verify (`puzzle-not-verified`, with `reasons`), the solver's budget ran out (`solver-budget-exhausted`), or an unreadable FEN or impossible position", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The puzzle does not verify (`puzzle-not-verified`, with `reasons`), the solver's budget ran out (`solver-budget-exhausted`), an unreadable FEN or impossible position, or `coords: page` with Baroque or `rules` with Rococo (`not-applicable`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "A mate needs a search slot and all are taken (`solver-busy`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -134,8 +137,8 @@ pub async fn create(
 
 /// List puzzles
 ///
-/// The stored puzzles by increasing id, filtered by `kind`, `rules` (a preset), `mate_in`, `tag`
-/// and `source`, a page at a time: pass the answer's `next_cursor` as `cursor` for the next page
+/// The stored puzzles by increasing id, filtered by `kind`, `game`, `rules` (a Baroque preset),
+/// `mate_in`, `tag` and `source`, a page at a time: pass the answer's `next_cursor` as `cursor` for the next page
 /// (null on the last). Each item carries its id, kind, canonical FEN, rules, source, title, and for
 /// a diagram its moves and the captures the engine verified.
 #[utoipa::path(
@@ -166,6 +169,7 @@ pub async fn list(
     };
     let filter = Filter {
         kind: q.kind.map(Into::into),
+        game: q.game.map(Into::into),
         preset: q
             .rules
             .map(|p| crate::rules::Preset::from(p).name().to_string()),

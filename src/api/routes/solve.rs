@@ -1,7 +1,7 @@
 //! `POST /v1/solve`.
 
 use crate::api::configuration::Limits;
-use crate::api::model::{Object, SolveQuery, SolveRequest, SolveResponse};
+use crate::api::model::{GamePosition, KeyChoice, Object, SolveQuery, SolveRequest, SolveResponse};
 use crate::api::problem::{ApiError, Problem};
 use actix_web::{post, web, HttpResponse};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -65,6 +65,12 @@ impl SolveSlots {
 /// `clamped` when it was; so is `max_tree_nodes`. An N above the server's maximum is refused (422):
 /// a smaller N would answer another question. At most a configured number of searches run at
 /// once, off the HTTP workers; one more is refused with 503 and `Retry-After`.
+///
+/// With `"game": "rococo"`, mate in N means forcing the capture of the enemy King: after the
+/// attacker's Nth move at the latest, the defender has lost its King or has no move that keeps it
+/// (a side with no move at all draws). Both Kings must be on the board (422 `not-applicable`
+/// otherwise). `rules` does not apply; the FEN, `key` and every move of the answer use `coords`
+/// (`standard` or `page`), and `rules` in the answer is null.
 #[utoipa::path(
     tag = "solver",
     request_body(content = SolveRequest, description = "A FEN, N, and optionally the rule set, the budget, the intended key and the tree size"),
@@ -73,7 +79,7 @@ impl SolveSlots {
         (status = 400, description = "Malformed JSON (`malformed-json`), or a body that does not match the schema: unknown or missing fields, wrong types (a negative `mate_in` or limit), unknown rule names (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the limit (`payload-too-large`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent as `application/json` (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`mate_in` 0 or above the server's maximum (`invalid-mate-in`, with `limit`), a zero budget or tree size (`invalid-limits`), an unreadable FEN (`invalid-fen`), an impossible position (`impossible-position`), or a `key` that is not a legal move (`invalid-key`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`mate_in` 0 or above the server's maximum (`invalid-mate-in`, with `limit`), a zero budget or tree size (`invalid-limits`), an unreadable FEN (`invalid-fen`), an impossible position (`impossible-position`), a `key` that is not a legal move (`invalid-key`), or `coords: page` with Baroque, `rules` with Rococo, or a Rococo position without both Kings (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "Every search slot is taken (`solver-busy`, with `limit`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )
@@ -99,8 +105,24 @@ pub async fn solve(
 
 /// Runs a parsed solve request (blocking: call it off the async workers).
 pub fn solve_query(query: &SolveQuery) -> SolveResponse {
-    let solution = crate::solver::solve(&query.position.position, &query.options);
-    SolveResponse::new(query, &solution)
+    match (&query.position, query.key) {
+        (GamePosition::Baroque(p), key) => {
+            let key = match key {
+                Some(KeyChoice::Baroque(mv)) => Some(mv),
+                _ => None,
+            };
+            let solution = crate::solver::solve(&p.position, &query.options.with_key(key));
+            SolveResponse::new(query, &solution)
+        }
+        (GamePosition::Rococo(p), key) => {
+            let key = match key {
+                Some(KeyChoice::Rococo(mv)) => Some(mv),
+                _ => None,
+            };
+            let solution = crate::solver::solve(&p.position, &query.options.with_key(key));
+            SolveResponse::new(query, &solution)
+        }
+    }
 }
 
 #[cfg(test)]

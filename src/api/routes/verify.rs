@@ -2,12 +2,12 @@
 
 use crate::api::configuration::Limits;
 use crate::api::model::{
-    GameStatus, IllegalMove, Object, ResolvedRules, SquarePiece, VerifiedMove, VerifyQuery,
-    VerifyRequest, VerifyResponse,
+    CheckedPosition, CheckedRococo, GameName, GamePosition, GameStatus, IllegalMove, MoveReason,
+    Object, ResolvedRules, SquarePiece, VerifiedMove, VerifyQuery, VerifyRequest, VerifyResponse,
 };
 use crate::api::problem::{ApiError, Problem};
-use crate::cases::play_text;
-use crate::rules::Letters;
+use crate::cases::{play_rococo, play_text, PlayedMove};
+use crate::rules::{Letters, Piece, Status};
 use actix_web::{post, web};
 
 /// Verify a line of moves
@@ -18,6 +18,13 @@ use actix_web::{post, web};
 /// `frozen`, `self_check`, `ambiguous`), and nothing after it is played. An illegal move is an
 /// answer (200), not an error. This is the call a puzzle site makes for a user's solution and a
 /// rule document's CI makes for a diagram.
+///
+/// With `"game": "rococo"` the FEN and moves are Rococo's (`Xb3-b5`, `Sb2<>e5` for a swap,
+/// `Se5*f6` for mutual destruction, `Pe8-e9=L` for a promotion), squares in `coords` (`standard`,
+/// or `page` for the Rococo page's names, used in the answer too); each move also gets its `kind`
+/// and any `promotion`. A Rococo move may leave its own King capturable (it is legal, and loses),
+/// so `self_check` never occurs; a move that takes the King ends the game: `status_after` is then
+/// `checkmate` and any later move is refused as `not_a_move`.
 #[utoipa::path(
     tag = "positions",
     request_body(content = VerifyRequest, description = "A FEN, the moves, and an optional rule set"),
@@ -26,7 +33,7 @@ use actix_web::{post, web};
         (status = 400, description = "Malformed JSON (`malformed-json`), or a body that does not match the schema: unknown or missing fields, wrong types, unknown rule names (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the limit (`payload-too-large`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent as `application/json` (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "More moves than the limit (`too-many-moves`, with `limit`), an unreadable FEN (`invalid-fen`, with `field` and `position`) or an impossible position (`impossible-position`, with `problems`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "More moves than the limit (`too-many-moves`, with `limit`), an unreadable FEN (`invalid-fen`, with `field` and `position`), an impossible position (`impossible-position`, with `problems`), or `coords: page` with Baroque or `rules` with Rococo (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/verify")]
@@ -49,56 +56,139 @@ pub async fn verify(
 
 /// Plays the moves of a query in order, stopping at the first illegal one.
 pub fn verify_moves(query: &VerifyQuery) -> VerifyResponse {
-    let mut pos = query.position.position;
-    let mut moves = Vec::with_capacity(query.moves.len());
+    match &query.position {
+        GamePosition::Baroque(p) => verify_baroque(p, &query.moves),
+        GamePosition::Rococo(p) => verify_rococo(p, &query.moves),
+    }
+}
+
+/// A legal move as the answer lists it.
+fn legal(text: &str, played: PlayedMove) -> VerifiedMove {
+    VerifiedMove {
+        input: text.to_string(),
+        legal: true,
+        notation: Some(played.notation),
+        uci: Some(played.uci),
+        captures: played.captures.into_iter().map(SquarePiece::from).collect(),
+        frozen_after: played
+            .frozen_after
+            .into_iter()
+            .map(SquarePiece::from)
+            .collect(),
+        fen_after: Some(played.fen_after),
+        status_after: Some(played.status_after.into()),
+        kind: None,
+        promotion: None,
+    }
+}
+
+/// An illegal move as the answer lists it, and its refusal.
+fn illegal(
+    index: usize,
+    text: &str,
+    reason: MoveReason,
+    message: String,
+    candidates: Vec<String>,
+) -> (VerifiedMove, IllegalMove) {
+    (
+        VerifiedMove {
+            input: text.to_string(),
+            legal: false,
+            notation: None,
+            uci: None,
+            captures: Vec::new(),
+            frozen_after: Vec::new(),
+            fen_after: None,
+            status_after: None,
+            kind: None,
+            promotion: None,
+        },
+        IllegalMove {
+            index,
+            input: text.to_string(),
+            reason,
+            message,
+            candidates,
+        },
+    )
+}
+
+fn verify_baroque(checked: &CheckedPosition, texts: &[String]) -> VerifyResponse {
+    let mut pos = checked.position;
+    let mut moves = Vec::with_capacity(texts.len());
     let mut first_illegal = None;
-    for (index, text) in query.moves.iter().enumerate() {
+    for (index, text) in texts.iter().enumerate() {
         match play_text(&pos, text) {
             Ok((_, played, after)) => {
-                moves.push(VerifiedMove {
-                    input: text.clone(),
-                    legal: true,
-                    notation: Some(played.notation),
-                    uci: Some(played.uci),
-                    captures: played.captures.into_iter().map(SquarePiece::from).collect(),
-                    frozen_after: played
-                        .frozen_after
-                        .into_iter()
-                        .map(SquarePiece::from)
-                        .collect(),
-                    fen_after: Some(played.fen_after),
-                    status_after: Some(played.status_after.into()),
-                });
+                moves.push(legal(text, played));
                 pos = after;
             }
             Err(e) => {
-                moves.push(VerifiedMove {
-                    input: text.clone(),
-                    legal: false,
-                    notation: None,
-                    uci: None,
-                    captures: Vec::new(),
-                    frozen_after: Vec::new(),
-                    fen_after: None,
-                    status_after: None,
-                });
-                first_illegal = Some(IllegalMove {
-                    index,
-                    input: text.clone(),
-                    reason: e.kind.into(),
-                    message: e.message,
-                    candidates: e.candidates,
-                });
+                let (m, i) = illegal(index, text, e.kind.into(), e.message, e.candidates);
+                moves.push(m);
+                first_illegal = Some(i);
                 break;
             }
         }
     }
     VerifyResponse {
-        rules: ResolvedRules::from(pos.rules()),
+        game: GameName::Baroque,
+        rules: Some(ResolvedRules::from(pos.rules())),
         moves,
         first_illegal,
         final_fen: pos.fen(Letters::Chess),
         final_status: GameStatus::from(pos.status()),
-        warnings: query.position.warnings.clone(),
+        warnings: checked.warnings.clone(),
+    }
+}
+
+fn verify_rococo(checked: &CheckedRococo, texts: &[String]) -> VerifyResponse {
+    let (mut pos, coords) = (checked.position, checked.coords);
+    let mut moves = Vec::with_capacity(texts.len());
+    let mut first_illegal = None;
+    // Set once a move took the King: the game is over.
+    let mut final_status = None;
+    for (index, text) in texts.iter().enumerate() {
+        if final_status.is_some() {
+            let (m, i) = illegal(
+                index,
+                text,
+                MoveReason::NotAMove,
+                format!("`{text}`: the game is over, the previous move took the King"),
+                Vec::new(),
+            );
+            moves.push(m);
+            first_illegal = Some(i);
+            break;
+        }
+        match play_rococo(&pos, text, coords) {
+            Ok((mv, played, after)) => {
+                if pos.takes_king(&mv) {
+                    final_status = Some(Status::Checkmate);
+                }
+                let mut m = legal(text, played);
+                m.kind = Some(mv.kind.into());
+                m.promotion = mv
+                    .promotion
+                    .map(|r| Piece::new(pos.turn(), r).rococo_letter().to_string());
+                moves.push(m);
+                pos = after;
+            }
+            Err(e) => {
+                let (m, i) = illegal(index, text, e.kind.into(), e.message, e.candidates);
+                moves.push(m);
+                first_illegal = Some(i);
+                break;
+            }
+        }
+    }
+    VerifyResponse {
+        game: GameName::Rococo,
+        rules: None,
+        moves,
+        first_illegal,
+        final_fen: pos.fen(coords),
+        final_status: GameStatus::from(final_status.unwrap_or_else(|| pos.status())),
+        warnings: checked.warnings.clone(),
     }
 }
