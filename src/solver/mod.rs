@@ -204,6 +204,22 @@ const GROWTH: usize = 16;
 
 /// Solves "mate in N" for the side to move.
 pub fn solve<P: Searchable>(pos: &P, opts: &SolveOptions<P::Move>) -> Solution<P::Move> {
+    solve_with(pos, opts, false)
+}
+
+/// Like [`solve`], but for screening candidate puzzles: the search stops as soon as a mate in
+/// fewer than N moves is proven (the puzzle is then unsound whatever else holds), and the solution
+/// tree is built only for a sound puzzle. What it answers is proven; it may leave out keys and
+/// cooks of an unsound position (`sound` is then `Some(false)`).
+pub fn screen<P: Searchable>(pos: &P, opts: &SolveOptions<P::Move>) -> Solution<P::Move> {
+    solve_with(pos, opts, true)
+}
+
+fn solve_with<P: Searchable>(
+    pos: &P,
+    opts: &SolveOptions<P::Move>,
+    screening: bool,
+) -> Solution<P::Move> {
     let budget = Budget::new(opts.limits);
     let mut table = Table::new(opts.table_mib.min(START_TABLE_MIB));
     let mut roots = Vec::new();
@@ -241,6 +257,14 @@ pub fn solve<P: Searchable>(pos: &P, opts: &SolveOptions<P::Move>) -> Solution<P
             break;
         }
         completed = n;
+        if screening
+            && n < opts.mate_in
+            && states
+                .iter()
+                .any(|s| matches!(s, Some(RootState::Mates(_))))
+        {
+            break;
+        }
         if n < opts.mate_in {
             // The next iteration visits many times the nodes of all before it: room for them.
             let seen = usize::try_from(budget.nodes()).unwrap_or(usize::MAX);
@@ -297,6 +321,7 @@ pub fn solve<P: Searchable>(pos: &P, opts: &SolveOptions<P::Move>) -> Solution<P
     let mut builder = tree::Builder::<P>::new(&table, &budget, opts.max_tree_nodes);
     let tree: Vec<tree::AttackNode> = keys
         .iter()
+        .filter(|_| !screening || sound == Some(true))
         .filter_map(|k| builder.attack_node(pos, &k.mv, k.mate_in))
         .collect();
     builder.finish();

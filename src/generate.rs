@@ -1,0 +1,674 @@
+//! Generating collections of sound mate-in-N puzzles.
+//!
+//! Candidates come from two sources, alternately: random legal positions within a piece budget, and
+//! positions reached by random play-outs of games from the start position (captures preferred, so
+//! that material thins out to the budget). Each candidate is screened by the solver
+//! ([`crate::solver::screen`]) under a per-candidate node and time budget, and kept only when it is
+//! a sound mate in N: exactly one first move forces mate in N, none forces it sooner. Near-duplicates
+//! are rejected: the same position, or one of its mirror images (the rules of Baroque have no
+//! direction: every rotation and reflection of the board, and the exchange of the colours, maps
+//! games to games, so a mirrored puzzle has the same key idea).
+//!
+//! Everything follows from the seed: candidate `i` is made from a generator seeded with the
+//! collection's seed and `i` alone, candidates are screened in parallel batches, and accepted in
+//! index order, so the same seed and options give the same collection on any number of threads.
+
+use crate::rules::{Board, Board8, Color, Geometry, Letters, Piece, Position, Role, Rules};
+use crate::solver::{screen, Limits, Outcome, Solution, SolveOptions};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+/// A small, fast, reproducible random number generator (SplitMix64).
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The generator of candidate `index` of a collection with this seed.
+    pub fn for_candidate(seed: u64, index: u64) -> Rng {
+        let mut r = Rng(seed ^ index.wrapping_mul(0xD134_2543_DE82_EF95));
+        r.next_u64();
+        r
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (`n` > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+
+    /// True with probability `percent` / 100.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// Where a candidate came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// Pieces placed at random.
+    Random,
+    /// A random play-out of a game from the start position.
+    Playout,
+}
+
+impl Source {
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Random => "random",
+            Source::Playout => "playout",
+        }
+    }
+}
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct GenerateOptions {
+    pub rules: Rules,
+    /// N of "mate in N".
+    pub mate_in: u32,
+    /// Puzzles wanted.
+    pub count: usize,
+    /// The collection's seed: the same seed and options give the same puzzles.
+    pub seed: u64,
+    /// Most pieces on the board, Kings included (at least 3).
+    pub max_pieces: usize,
+    /// Whether the side to move may start in check.
+    pub allow_check: bool,
+    /// The solver's budget for one candidate; a candidate it cannot settle is rejected.
+    pub candidate_limits: Limits,
+    /// The whole run's budget: candidates tried and time.
+    pub max_candidates: u64,
+    pub max_time: Duration,
+    /// Threads screening candidates in parallel.
+    pub threads: usize,
+}
+
+impl Default for GenerateOptions {
+    fn default() -> Self {
+        GenerateOptions {
+            rules: Rules::default(),
+            mate_in: 2,
+            count: 10,
+            seed: 1,
+            max_pieces: 10,
+            allow_check: false,
+            candidate_limits: Limits {
+                nodes: 2_000_000,
+                time: Duration::from_secs(2),
+            },
+            max_candidates: 1_000_000,
+            max_time: Duration::from_secs(600),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
+
+/// A sound puzzle found.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    pub position: Position,
+    pub source: Source,
+    /// The candidate's index: with the seed, it remakes the position.
+    pub candidate: u64,
+    pub solution: Solution,
+    /// Themes of the solution (see [`themes`]).
+    pub themes: Vec<String>,
+}
+
+/// How far a run has got.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Progress {
+    /// Candidates made and screened.
+    pub tried: u64,
+    /// Sound puzzles kept.
+    pub found: u64,
+    /// Sound puzzles dropped as near-duplicates of one kept.
+    pub duplicates: u64,
+    /// Candidates the solver could not settle within the candidate budget.
+    pub unsettled: u64,
+    /// Solver nodes spent.
+    pub nodes: u64,
+    pub millis: u64,
+}
+
+/// Why a run stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// As many puzzles as asked were found.
+    Done,
+    /// The candidate limit was reached first.
+    CandidateLimit,
+    /// The time limit was reached first.
+    TimeLimit,
+    /// The caller asked to stop.
+    Cancelled,
+}
+
+/// The outcome of a run.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub puzzles: Vec<Generated>,
+    pub progress: Progress,
+    pub stop: Stop,
+}
+
+/// Why options cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    #[error("mate_in must be between 1 and {max}, not {0}", max = crate::solver::MAX_MATE_IN)]
+    MateIn(u32),
+    #[error("max_pieces must be between 3 and 32, not {0}")]
+    MaxPieces(usize),
+    #[error("count must be at least 1")]
+    Count,
+}
+
+impl GenerateOptions {
+    /// Checks the options.
+    ///
+    /// # Errors
+    /// When N, the piece budget or the count is out of range.
+    pub fn validate(&self) -> Result<(), OptionsError> {
+        if self.mate_in == 0 || self.mate_in > crate::solver::MAX_MATE_IN {
+            return Err(OptionsError::MateIn(self.mate_in));
+        }
+        if !(3..=32).contains(&self.max_pieces) {
+            return Err(OptionsError::MaxPieces(self.max_pieces));
+        }
+        if self.count == 0 {
+            return Err(OptionsError::Count);
+        }
+        Ok(())
+    }
+}
+
+/// Generates puzzles. `progress` is called after each batch of candidates and for each puzzle kept
+/// (with it); it returns `false` to stop the run.
+///
+/// # Errors
+/// When the options are out of range.
+pub fn generate(
+    opts: &GenerateOptions,
+    mut progress: impl FnMut(&Progress, Option<&Generated>) -> bool,
+) -> Result<Report, OptionsError> {
+    opts.validate()?;
+    let start = Instant::now();
+    let threads = opts.threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .ok();
+    let batch = (threads * 8) as u64;
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut report = Report {
+        puzzles: Vec::new(),
+        progress: Progress::default(),
+        stop: Stop::Done,
+    };
+    let mut next = 0u64;
+    while report.puzzles.len() < opts.count {
+        if next >= opts.max_candidates {
+            report.stop = Stop::CandidateLimit;
+            break;
+        }
+        if start.elapsed() >= opts.max_time {
+            report.stop = Stop::TimeLimit;
+            break;
+        }
+        let end = (next + batch).min(opts.max_candidates);
+        let screen_one = |i: u64| screen_candidate(opts, i);
+        let results: Vec<Screened> = match &pool {
+            Some(pool) => pool.install(|| (next..end).into_par_iter().map(screen_one).collect()),
+            None => (next..end).map(screen_one).collect(),
+        };
+        next = end;
+        let mut cancelled = false;
+        for r in results {
+            if report.puzzles.len() == opts.count {
+                break;
+            }
+            report.progress.tried += 1;
+            report.progress.nodes += r.nodes;
+            match r.verdict {
+                Verdict::Rejected => {}
+                Verdict::Unsettled => report.progress.unsettled += 1,
+                Verdict::Sound(found) => {
+                    if seen.insert(canonical_key(&found.position)) {
+                        report.progress.found += 1;
+                        report.progress.millis = start.elapsed().as_millis() as u64;
+                        if !progress(&report.progress, Some(&found)) {
+                            cancelled = true;
+                        }
+                        report.puzzles.push(*found);
+                    } else {
+                        report.progress.duplicates += 1;
+                    }
+                }
+            }
+        }
+        report.progress.millis = start.elapsed().as_millis() as u64;
+        if cancelled || !progress(&report.progress, None) {
+            if report.puzzles.len() < opts.count {
+                report.stop = Stop::Cancelled;
+            }
+            break;
+        }
+    }
+    Ok(report)
+}
+
+enum Verdict {
+    Rejected,
+    Unsettled,
+    Sound(Box<Generated>),
+}
+
+struct Screened {
+    verdict: Verdict,
+    nodes: u64,
+}
+
+/// Makes candidate `index` and screens it.
+fn screen_candidate(opts: &GenerateOptions, index: u64) -> Screened {
+    let rejected = Screened {
+        verdict: Verdict::Rejected,
+        nodes: 0,
+    };
+    let Some((position, source)) = candidate(opts, index) else {
+        return rejected;
+    };
+    let solve = SolveOptions {
+        mate_in: opts.mate_in,
+        limits: opts.candidate_limits,
+        table_mib: 16,
+        threads: 1,
+        max_tree_nodes: 500,
+        intended_key: None,
+    };
+    let solution = screen(&position, &solve);
+    let nodes = solution.nodes;
+    let verdict = match (solution.result, solution.sound) {
+        (Outcome::Mate, Some(true)) if solution.mate_in == Some(opts.mate_in) => {
+            let themes = themes(&solution);
+            Verdict::Sound(Box::new(Generated {
+                position,
+                source,
+                candidate: index,
+                solution,
+                themes,
+            }))
+        }
+        (Outcome::Unknown, _) | (Outcome::Mate, None) => Verdict::Unsettled,
+        _ => Verdict::Rejected,
+    };
+    Screened { verdict, nodes }
+}
+
+/// Candidate `index` of a run: a position the side to move may try to mate from, or `None` when
+/// the attempt made none (a play-out that ended, a placement that cannot arise).
+pub fn candidate(opts: &GenerateOptions, index: u64) -> Option<(Position, Source)> {
+    let mut rng = Rng::for_candidate(opts.seed, index);
+    let (position, source) = if index % 2 == 0 {
+        (random_position(&mut rng, opts), Source::Random)
+    } else {
+        (playout_position(&mut rng, opts)?, Source::Playout)
+    };
+    acceptable(&position, opts).then_some((position, source))
+}
+
+/// Whether a position may be a puzzle: both Kings, a position that can arise, the side to move not
+/// in check unless allowed, within the piece budget, and a move to make.
+fn acceptable(pos: &Position, opts: &GenerateOptions) -> bool {
+    let board = pos.board();
+    board.king(Color::White).is_some()
+        && board.king(Color::Black).is_some()
+        && board.occupied().count_ones() as usize <= opts.max_pieces
+        && !pos.validate().iter().any(|p| p.error)
+        && (opts.allow_check || !pos.is_check())
+        && pos.has_legal_move()
+}
+
+/// Kinds other than the King, weighted by how many a side starts with.
+const ROLES: [Role; 6] = [
+    Role::Pawn,
+    Role::Withdrawer,
+    Role::LongLeaper,
+    Role::Coordinator,
+    Role::Immobilizer,
+    Role::Chameleon,
+];
+
+/// Both Kings and up to `max_pieces - 2` other pieces on random squares, no side with more of a
+/// kind than it starts with; the side to move is random.
+fn random_position(rng: &mut Rng, opts: &GenerateOptions) -> Position {
+    let mut board: Board<Board8> = Board::empty();
+    let mut free: Vec<u8> = (0..Board8::SQUARES).collect();
+    let mut place = |rng: &mut Rng, board: &mut Board<Board8>, piece: Piece| {
+        let i = rng.below(free.len() as u64) as usize;
+        board.put(free.swap_remove(i), piece);
+    };
+    place(rng, &mut board, Piece::new(Color::White, Role::King));
+    place(rng, &mut board, Piece::new(Color::Black, Role::King));
+    let extra = 1 + rng.below((opts.max_pieces - 2) as u64) as usize;
+    let mut counts = [[0u32; 11]; 2];
+    for _ in 0..extra {
+        let color = if rng.chance(55) {
+            Color::White
+        } else {
+            Color::Black
+        };
+        // Pawns are half of a side's pieces at the start, and as common here.
+        let role = if rng.chance(40) {
+            Role::Pawn
+        } else {
+            ROLES[1 + rng.below(5) as usize]
+        };
+        let n = &mut counts[color.index()][role.index()];
+        if *n < role.baroque_start_count() {
+            *n += 1;
+            place(rng, &mut board, Piece::new(color, role));
+        }
+    }
+    let turn = if rng.chance(50) {
+        Color::White
+    } else {
+        Color::Black
+    };
+    Position::from_board(board, turn, opts.rules)
+}
+
+/// A position of a random game from the start: captures are chosen when there are some (most of
+/// the time), until at most `max_pieces` remain; then a few more random moves. `None` when the game
+/// ends first or takes too long to thin out.
+fn playout_position(rng: &mut Rng, opts: &GenerateOptions) -> Option<Position> {
+    let mut pos = Position::start(opts.rules);
+    let extra = rng.below(6);
+    let mut after_budget = None;
+    for _ in 0..400 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+        let mv = if !captures.is_empty() && rng.chance(85) {
+            *captures[rng.below(captures.len() as u64) as usize]
+        } else {
+            moves[rng.below(moves.len() as u64) as usize]
+        };
+        pos.play_unchecked(&mv);
+        if pos.board().king(Color::White).is_none() || pos.board().king(Color::Black).is_none() {
+            return None;
+        }
+        if pos.board().occupied().count_ones() as usize <= opts.max_pieces {
+            let done = after_budget.get_or_insert(0u64);
+            if *done >= extra {
+                return Some(pos);
+            }
+            *done += 1;
+        }
+    }
+    None
+}
+
+/// The 8 symmetries of the square board: file and rank reflections and the diagonal transposition.
+fn transform(sq: u8, t: u8) -> u8 {
+    let (mut f, mut r) = (Board8::file_of(sq), Board8::rank_of(sq));
+    if t & 4 != 0 {
+        std::mem::swap(&mut f, &mut r);
+    }
+    if t & 1 != 0 {
+        f = 7 - f;
+    }
+    if t & 2 != 0 {
+        r = 7 - r;
+    }
+    Board8::square(f, r)
+}
+
+/// The images of a position under the 16 symmetries of the rules: the 8 of the board, each with
+/// the colours kept or exchanged (the side to move with them).
+pub fn images(pos: &Position) -> Vec<Position> {
+    let mut out = Vec::with_capacity(16);
+    for t in 0..8 {
+        for swap in [false, true] {
+            let mut board: Board<Board8> = Board::empty();
+            for (sq, p) in pos.board().iter() {
+                let color = if swap { p.color.other() } else { p.color };
+                board.put(transform(sq, t), Piece::new(color, p.role));
+            }
+            let turn = if swap { pos.turn().other() } else { pos.turn() };
+            out.push(Position::from_board(board, turn, *pos.rules()));
+        }
+    }
+    out
+}
+
+/// The same text for a position and each of its mirror images: the least of their FENs.
+pub fn canonical_key(pos: &Position) -> String {
+    images(pos)
+        .iter()
+        .map(|p| {
+            let mut fen = p.fen(Letters::Chess);
+            // The move counter plays no part in a puzzle.
+            if let Some(i) = fen.rfind(' ') {
+                fen.truncate(i);
+            }
+            fen
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// A kind's name as a tag word: `long-leaper`.
+fn slug(role: Role) -> String {
+    role.name().to_ascii_lowercase().replace(' ', "-")
+}
+
+/// How a piece of this kind captures; a Chameleon captures each kind the way that kind does.
+fn capture_kind(by: Role, taken: Role) -> &'static str {
+    match if by == Role::Chameleon { taken } else { by } {
+        Role::King => "displacement",
+        Role::Pawn => "custodian",
+        Role::Withdrawer => "withdrawal",
+        Role::LongLeaper => "leap",
+        Role::Coordinator => "coordination",
+        _ => "other",
+    }
+}
+
+/// The kind of a chess-style piece letter (either case).
+fn role_of_letter(c: char) -> Option<Role> {
+    Role::BAROQUE
+        .into_iter()
+        .find(|r| r.letter(Letters::Chess) == c.to_ascii_uppercase())
+}
+
+/// Themes of a sound puzzle, as tags: the key's piece (`key-chameleon`), whether the key captures
+/// (`quiet-key`, or `key-captures-2` and one `capture-<kind>` per kind of capture it makes:
+/// `custodian`, `withdrawal`, `leap`, `coordination`, `displacement`), the pieces that give the
+/// mates of the solution (`mate-by-coordinator`), and `mate-in-N`.
+pub fn themes(solution: &Solution) -> Vec<String> {
+    let mut tags = vec![format!("mate-in-{}", solution.mate_in.unwrap_or(0))];
+    let Some(key) = solution.keys.first() else {
+        return tags;
+    };
+    tags.push(format!("key-{}", slug(key.mv.role)));
+    let taken: Vec<Role> = key
+        .info
+        .captures
+        .iter()
+        .filter_map(|c| c.piece.chars().next().and_then(role_of_letter))
+        .collect();
+    if taken.is_empty() {
+        tags.push("quiet-key".into());
+    } else {
+        tags.push(format!("key-captures-{}", taken.len()));
+        for t in &taken {
+            tags.push(format!("capture-{}", capture_kind(key.mv.role, *t)));
+        }
+    }
+    let mut mating = Vec::new();
+    let mut stack: Vec<&crate::solver::tree::AttackNode> = solution.tree.iter().collect();
+    while let Some(node) = stack.pop() {
+        if node.mates {
+            if let Some(role) = node.info.notation.chars().next().and_then(role_of_letter) {
+                mating.push(role);
+            }
+        }
+        for d in &node.defences {
+            stack.extend(d.replies.iter());
+        }
+    }
+    for role in mating {
+        tags.push(format!("mate-by-{}", slug(role)));
+    }
+    tags.sort();
+    tags.dedup();
+    tags
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quick(seed: u64, count: usize) -> GenerateOptions {
+        GenerateOptions {
+            mate_in: 2,
+            count,
+            seed,
+            max_pieces: 7,
+            threads: 2,
+            max_candidates: 200_000,
+            max_time: Duration::from_secs(120),
+            candidate_limits: Limits {
+                nodes: 300_000,
+                time: Duration::from_secs(2),
+            },
+            ..GenerateOptions::default()
+        }
+    }
+
+    #[test]
+    fn every_image_has_as_many_legal_moves() {
+        let opts = quick(7, 1);
+        let mut checked = 0;
+        for i in 0..400 {
+            let Some((pos, _)) = candidate(&opts, i) else {
+                continue;
+            };
+            let n = pos.legal_moves().len();
+            for image in images(&pos) {
+                assert_eq!(
+                    image.legal_moves().len(),
+                    n,
+                    "{}",
+                    image.fen(Letters::Chess)
+                );
+                assert_eq!(canonical_key(&image), canonical_key(&pos));
+            }
+            checked += 1;
+        }
+        assert!(checked > 100, "{checked}");
+    }
+
+    #[test]
+    fn candidates_respect_the_budget_and_can_arise() {
+        let opts = quick(3, 1);
+        let mut made = [0; 2];
+        for i in 0..300 {
+            if let Some((pos, source)) = candidate(&opts, i) {
+                assert!(pos.board().occupied().count_ones() <= 7);
+                assert!(!pos.is_check());
+                assert!(!pos.validate().iter().any(|p| p.error));
+                made[(source == Source::Playout) as usize] += 1;
+            }
+        }
+        assert!(made[0] > 30 && made[1] > 30, "{made:?}");
+    }
+
+    #[test]
+    fn found_puzzles_are_sound_distinct_and_reproducible() {
+        let first = generate(&quick(11, 3), |_, _| true).unwrap();
+        assert_eq!(first.stop, Stop::Done);
+        assert_eq!(first.puzzles.len(), 3);
+        let mut keys = HashSet::new();
+        for p in &first.puzzles {
+            // An independent full solve agrees: a sound mate in 2 with one key.
+            let full = crate::solver::solve(
+                &p.position,
+                &SolveOptions {
+                    mate_in: 2,
+                    ..SolveOptions::default()
+                },
+            );
+            assert_eq!(full.sound, Some(true), "{}", p.position.fen(Letters::Chess));
+            assert_eq!(full.keys.len(), 1);
+            assert_eq!(full.keys[0].mv, p.solution.keys[0].mv);
+            assert!(p.themes.contains(&"mate-in-2".to_string()));
+            assert!(p.themes.iter().any(|t| t.starts_with("key-")));
+            assert!(p.themes.iter().any(|t| t.starts_with("mate-by-")));
+            assert!(keys.insert(canonical_key(&p.position)));
+        }
+        let again = generate(
+            &GenerateOptions {
+                threads: 1,
+                ..quick(11, 3)
+            },
+            |_, _| true,
+        )
+        .unwrap();
+        let fens = |r: &Report| -> Vec<String> {
+            r.puzzles
+                .iter()
+                .map(|p| p.position.fen(Letters::Chess))
+                .collect()
+        };
+        assert_eq!(fens(&first), fens(&again));
+    }
+
+    #[test]
+    fn limits_and_cancelling_stop_a_run() {
+        let r = generate(
+            &GenerateOptions {
+                max_candidates: 20,
+                ..quick(5, 50)
+            },
+            |_, _| true,
+        )
+        .unwrap();
+        assert_eq!(r.stop, Stop::CandidateLimit);
+        assert!(r.progress.tried <= 20);
+        let r = generate(&quick(5, 50), |_, _| false).unwrap();
+        assert_eq!(r.stop, Stop::Cancelled);
+        assert!(generate(
+            &GenerateOptions {
+                mate_in: 0,
+                ..quick(5, 1)
+            },
+            |_, _| true
+        )
+        .is_err());
+        assert!(generate(
+            &GenerateOptions {
+                max_pieces: 2,
+                ..quick(5, 1)
+            },
+            |_, _| true
+        )
+        .is_err());
+    }
+}
