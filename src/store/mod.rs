@@ -6,6 +6,7 @@
 //! is written that [`verify::verify`] did not confirm, and the content hash (unique) makes the same
 //! puzzle stored twice one row.
 
+pub mod collections;
 pub mod seed;
 pub mod verify;
 
@@ -60,6 +61,7 @@ fn migrations() -> Migrations<'static> {
             "UPDATE puzzles SET rules = 'rococo', preset = 'rococo' WHERE game = 'rococo';
              CREATE INDEX puzzles_game ON puzzles (game, id);",
         ),
+        M::up(collections::MIGRATION),
     ])
 }
 

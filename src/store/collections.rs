@@ -1,0 +1,431 @@
+//! Named collections of generated puzzles: a collection records how it was made (game, rules, N,
+//! seed, piece budget) and lists its puzzles in the order they were found. Its puzzles are ordinary
+//! stored puzzles (verified again by the full solver before they are written, tagged with their
+//! themes), so every puzzle endpoint serves them.
+
+use super::verify::{verify, Kind, NewPuzzle};
+use super::{get_in, insert_in, StoreError, StoredPuzzle};
+use crate::cases::Game;
+use crate::generate::{generate, GenerateOptions, Generated, Progress, Stop};
+use crate::rules::Letters;
+use crate::solver::SolveOptions;
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+
+/// The migration that adds collections (applied after the puzzle tables).
+pub(super) const MIGRATION: &str = "CREATE TABLE collections (
+        name TEXT PRIMARY KEY,
+        game TEXT NOT NULL CHECK (game IN ('baroque', 'rococo')),
+        rules TEXT NOT NULL,
+        mate_in INTEGER NOT NULL,
+        seed INTEGER NOT NULL,
+        max_pieces INTEGER NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('running', 'done', 'stopped', 'failed')),
+        summary TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE collection_puzzles (
+        collection TEXT NOT NULL REFERENCES collections (name) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        puzzle_id INTEGER NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+        PRIMARY KEY (collection, position),
+        UNIQUE (collection, puzzle_id)
+    ) WITHOUT ROWID;";
+
+/// The longest collection name.
+pub const MAX_NAME: usize = 64;
+
+/// A collection as stored.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Collection {
+    pub name: String,
+    pub game: String,
+    /// The rule set as `Rules` displays it.
+    pub rules: String,
+    pub mate_in: u32,
+    pub seed: u64,
+    pub max_pieces: u32,
+    /// `running`, `done` (as many puzzles as asked), `stopped` (a limit or a cancel came first) or
+    /// `failed`.
+    pub state: String,
+    /// The run's figures: `progress`, `stop`, `count` asked, `error` when it failed.
+    pub summary: serde_json::Value,
+    pub puzzles: u64,
+    pub created_at: String,
+}
+
+/// Whether a text may name a collection: 1 to 64 letters, digits, `-`, `_` and `.`.
+pub fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_NAME
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+fn read_collection(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Collection, String)> {
+    Ok((
+        Collection {
+            name: r.get(0)?,
+            game: r.get(1)?,
+            rules: r.get(2)?,
+            mate_in: r.get(3)?,
+            seed: r.get::<_, i64>(4)? as u64,
+            max_pieces: r.get(5)?,
+            state: r.get(6)?,
+            summary: serde_json::Value::Null,
+            puzzles: r.get::<_, i64>(8)? as u64,
+            created_at: r.get(9)?,
+        },
+        r.get(7)?,
+    ))
+}
+
+const SELECT: &str = "SELECT c.name, c.game, c.rules, c.mate_in, c.seed, c.max_pieces, c.state,
+        c.summary, (SELECT count(*) FROM collection_puzzles p WHERE p.collection = c.name),
+        c.created_at
+    FROM collections c";
+
+fn with_summary((mut c, summary): (Collection, String)) -> Result<Collection, StoreError> {
+    c.summary = serde_json::from_str(&summary)
+        .map_err(|e| StoreError::Corrupt(format!("collection {}: summary: {e}", c.name)))?;
+    Ok(c)
+}
+
+impl super::Store {
+    /// Creates an empty collection in state `running`; `Ok(false)` when the name is taken.
+    pub fn create_collection(
+        &self,
+        name: &str,
+        opts: &GenerateOptions,
+    ) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        let n = conn.execute(
+            "INSERT INTO collections (name, game, rules, mate_in, seed, max_pieces, state, summary,
+                                      created_at)
+             VALUES (?1, 'baroque', ?2, ?3, ?4, ?5, 'running', ?6,
+                     strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+             ON CONFLICT (name) DO NOTHING",
+            params![
+                name,
+                opts.rules.to_string(),
+                opts.mate_in,
+                opts.seed as i64,
+                opts.max_pieces as i64,
+                serde_json::json!({"count": opts.count}).to_string(),
+            ],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Stores a verified puzzle (or finds the same one stored) and appends it to a collection, in
+    /// one transaction.
+    pub fn append_to_collection(
+        &self,
+        name: &str,
+        puzzle: &super::VerifiedPuzzle,
+    ) -> Result<StoredPuzzle, StoreError> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        insert_in(&tx, puzzle)?;
+        let id: i64 = tx.query_row(
+            "SELECT id FROM puzzles WHERE content_hash = ?1",
+            [&puzzle.content_hash],
+            |r| r.get(0),
+        )?;
+        tx.execute(
+            "INSERT OR IGNORE INTO collection_puzzles (collection, position, puzzle_id)
+             VALUES (?1, (SELECT coalesce(max(position), 0) + 1 FROM collection_puzzles
+                          WHERE collection = ?1), ?2)",
+            params![name, id],
+        )?;
+        let stored = get_in(&tx, id)?
+            .ok_or_else(|| StoreError::Corrupt(format!("puzzle {id} vanished in its insert")))?;
+        tx.commit()?;
+        Ok(stored)
+    }
+
+    /// Records how a collection's run ended.
+    pub fn finish_collection(
+        &self,
+        name: &str,
+        state: &str,
+        summary: &serde_json::Value,
+    ) -> Result<(), StoreError> {
+        let conn = self.pool.get()?;
+        conn.execute(
+            "UPDATE collections SET state = ?2, summary = ?3 WHERE name = ?1",
+            params![name, state, summary.to_string()],
+        )?;
+        Ok(())
+    }
+
+    /// Every collection, by name.
+    pub fn collections(&self) -> Result<Vec<Collection>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare(&format!("{SELECT} ORDER BY c.name"))?;
+        let rows = stmt
+            .query_map([], read_collection)?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter().map(with_summary).collect()
+    }
+
+    /// One collection and its puzzles in order.
+    pub fn collection(
+        &self,
+        name: &str,
+    ) -> Result<Option<(Collection, Vec<StoredPuzzle>)>, StoreError> {
+        let conn = self.pool.get()?;
+        let Some(row) = conn
+            .query_row(
+                &format!("{SELECT} WHERE c.name = ?1"),
+                [name],
+                read_collection,
+            )
+            .optional()?
+        else {
+            return Ok(None);
+        };
+        let collection = with_summary(row)?;
+        let mut stmt = conn.prepare_cached(
+            "SELECT puzzle_id FROM collection_puzzles WHERE collection = ?1 ORDER BY position",
+        )?;
+        let ids = stmt
+            .query_map([name], |r| r.get::<_, i64>(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut puzzles = Vec::with_capacity(ids.len());
+        for id in ids {
+            puzzles.extend(get_in(&conn, id)?);
+        }
+        Ok(Some((collection, puzzles)))
+    }
+
+    /// Marks collections left `running` by a process that ended (a crash, a restart) as `stopped`;
+    /// how many. Called at start-up, before any new run.
+    pub fn stop_abandoned_collections(&self) -> Result<usize, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn.execute(
+            "UPDATE collections SET state = 'stopped',
+                 summary = json_set(summary, '$.stop', 'interrupted')
+             WHERE state = 'running'",
+            [],
+        )?)
+    }
+}
+
+/// Why a collection could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum CollectionError {
+    #[error("`{0}` is not a collection name: use 1 to 64 letters, digits, `-`, `_` or `.`")]
+    Name(String),
+    #[error("a collection named `{0}` exists already")]
+    Exists(String),
+    #[error(transparent)]
+    Options(#[from] crate::generate::OptionsError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunSummary {
+    pub progress: Progress,
+    pub stop: Stop,
+    pub stored: u64,
+    pub puzzle_ids: Vec<i64>,
+}
+
+/// Creates collection `name` and fills it: generates puzzles with `opts`, verifies each again with
+/// the full solver (`solve`: budget and table), stores it with its themes as tags and appends it.
+/// `observe` sees the progress after each batch and each puzzle stored; it returns `false` to stop.
+/// The collection's final state and summary are recorded however the run ends.
+///
+/// # Errors
+/// When the name is invalid or taken, the options are out of range, or the store fails.
+pub fn generate_collection(
+    store: &super::Store,
+    name: &str,
+    opts: &GenerateOptions,
+    solve: &SolveOptions,
+    mut observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
+) -> Result<RunSummary, CollectionError> {
+    if !valid_name(name) {
+        return Err(CollectionError::Name(name.to_string()));
+    }
+    opts.validate()?;
+    if !store.create_collection(name, opts)? {
+        return Err(CollectionError::Exists(name.to_string()));
+    }
+    let mut failure: Option<StoreError> = None;
+    let mut ids = Vec::new();
+    let run = generate(opts, |progress, found| {
+        let Some(found) = found else {
+            return observe(progress, None);
+        };
+        match store_one(store, name, opts, solve, found) {
+            Ok(Some(stored)) => {
+                ids.push(stored.id);
+                observe(progress, Some(&stored))
+            }
+            // The full solve disagreed with the screening (a budget too small to finish): skip.
+            Ok(None) => observe(progress, None),
+            Err(e) => {
+                failure = Some(e);
+                false
+            }
+        }
+    })?;
+    let summary = RunSummary {
+        stored: ids.len() as u64,
+        puzzle_ids: ids,
+        progress: run.progress,
+        stop: run.stop,
+    };
+    let (state, mut json) = match (&failure, summary.stop) {
+        (Some(_), _) => ("failed", serde_json::json!({})),
+        (None, Stop::Done) => ("done", serde_json::json!({})),
+        (None, _) => ("stopped", serde_json::json!({})),
+    };
+    json["count"] = opts.count.into();
+    json["progress"] = serde_json::to_value(&summary.progress).unwrap_or_default();
+    json["stop"] = serde_json::to_value(summary.stop).unwrap_or_default();
+    if let Some(e) = &failure {
+        json["error"] = e.to_string().into();
+    }
+    store.finish_collection(name, state, &json)?;
+    match failure {
+        Some(e) => Err(e.into()),
+        None => Ok(summary),
+    }
+}
+
+/// Verifies a generated puzzle with the full solver and stores it; `None` when the full solve does
+/// not confirm it (it never should).
+fn store_one(
+    store: &super::Store,
+    name: &str,
+    opts: &GenerateOptions,
+    solve: &SolveOptions,
+    found: &Generated,
+) -> Result<Option<StoredPuzzle>, StoreError> {
+    let key = found.solution.keys.first().map(|k| k.info.notation.clone());
+    let new = NewPuzzle {
+        kind: Kind::Mate,
+        game: Game::Baroque,
+        fen: found.position.fen(Letters::Chess),
+        rules: opts.rules,
+        title: None,
+        source: Some("generated".into()),
+        caption: Some(format!(
+            "collection {name}: seed {}, candidate {} ({})",
+            opts.seed,
+            found.candidate,
+            found.source.name()
+        )),
+        tags: found.themes.clone(),
+        moves: Vec::new(),
+        legal: true,
+        reason: None,
+        captures: None,
+        status: None,
+        frozen: None,
+        destinations: None,
+        mate_in: Some(opts.mate_in),
+        keys: key.map(|k| vec![k]),
+        sound: Some(true),
+        fixture: None,
+    };
+    match verify(new, solve) {
+        Ok(verified) => store.append_to_collection(name, &verified).map(Some),
+        Err(e) => {
+            tracing::warn!(collection = name, candidate = found.candidate, error = %e,
+                "a generated puzzle was not confirmed by the full solve");
+            Ok(None)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Limits;
+    use std::time::Duration;
+
+    fn options(seed: u64, count: usize) -> GenerateOptions {
+        GenerateOptions {
+            count,
+            seed,
+            max_pieces: 7,
+            threads: 2,
+            candidate_limits: Limits {
+                nodes: 300_000,
+                time: Duration::from_secs(2),
+            },
+            ..GenerateOptions::default()
+        }
+    }
+
+    #[test]
+    fn a_run_stores_its_puzzles_in_order_with_themes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open(&dir.path().join("t.db")).unwrap();
+        let solve = SolveOptions::default();
+        let mut seen = Vec::new();
+        let run = generate_collection(&store, "twos", &options(11, 3), &solve, |_, p| {
+            if let Some(p) = p {
+                seen.push(p.id);
+            }
+            true
+        })
+        .unwrap();
+        assert_eq!(run.stored, 3);
+        assert_eq!(run.puzzle_ids, seen);
+        let (c, puzzles) = store.collection("twos").unwrap().unwrap();
+        assert_eq!(
+            (c.state.as_str(), c.puzzles, c.seed, c.mate_in),
+            ("done", 3, 11, 2)
+        );
+        assert_eq!(c.summary["stop"], "done");
+        assert_eq!(puzzles.iter().map(|p| p.id).collect::<Vec<_>>(), seen);
+        for p in &puzzles {
+            assert_eq!(p.outcome["sound"], true);
+            assert!(p.tags.iter().any(|t| t.starts_with("key-")), "{:?}", p.tags);
+        }
+        // The name is taken now; bad names are refused.
+        assert!(matches!(
+            generate_collection(&store, "twos", &options(11, 1), &solve, |_, _| true),
+            Err(CollectionError::Exists(_))
+        ));
+        for bad in ["", "a b", "x/y", &"n".repeat(65)] {
+            assert!(matches!(
+                generate_collection(&store, bad, &options(1, 1), &solve, |_, _| true),
+                Err(CollectionError::Name(_))
+            ));
+        }
+        assert_eq!(store.collections().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_cancelled_run_is_stopped_and_an_abandoned_one_is_marked() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open(&dir.path().join("t.db")).unwrap();
+        let run = generate_collection(
+            &store,
+            "cut",
+            &options(5, 50),
+            &SolveOptions::default(),
+            |_, _| false,
+        )
+        .unwrap();
+        assert_eq!(run.stop, Stop::Cancelled);
+        let (c, _) = store.collection("cut").unwrap().unwrap();
+        assert_eq!(c.state, "stopped");
+        store.create_collection("left", &options(1, 1)).unwrap();
+        assert_eq!(store.stop_abandoned_collections().unwrap(), 1);
+        let (c, _) = store.collection("left").unwrap().unwrap();
+        assert_eq!(
+            (c.state.as_str(), &c.summary["stop"]),
+            ("stopped", &serde_json::json!("interrupted"))
+        );
+    }
+}
