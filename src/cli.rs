@@ -1,5 +1,7 @@
 //! The command line: `baroque <subcommand>`.
 
+mod generate;
+
 use crate::api::configuration::DEFAULT_ADDR;
 use crate::rules::{perft, Letters, Position, Rules};
 use clap::{Parser, Subcommand};
@@ -14,6 +16,7 @@ macro_rules! out {
         let _ = writeln!(std::io::stdout().lock(), $($arg)*);
     }};
 }
+pub(crate) use out;
 use std::time::{Duration, Instant};
 
 /// Which game a position belongs to.
@@ -99,6 +102,9 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Generates sound mate-in-N puzzles into a new named collection of the puzzle store, with a
+    /// progress bar and a summary (exit 3 when a limit stopped it before `--count` puzzles).
+    Generate(generate::GenerateArgs),
     /// Runs the HTTP service (endpoints under /v1, docs at /docs/, the OpenAPI document at
     /// /openapi.json). Every flag can also be set by its environment variable.
     Serve(crate::api::Settings),
@@ -173,6 +179,7 @@ pub fn run(cli: Cli) -> ExitCode {
             }
         }
         Command::Serve(settings) => run_serve(settings),
+        Command::Generate(args) => generate::run(args),
         Command::Openapi => {
             print!("{}", crate::api::openapi_json());
             ExitCode::SUCCESS

@@ -1,0 +1,203 @@
+//! `baroque generate`: fills a named collection of the puzzle store with sound mate puzzles.
+
+use super::{fail, GameArg};
+use crate::generate::{GenerateOptions, Progress, Stop};
+use crate::rules::Rules;
+use crate::solver::{Limits, SolveOptions};
+use crate::store::collections::{generate_collection, CollectionError};
+use crate::store::Store;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// The flags of `baroque generate`.
+#[derive(clap::Args, Debug)]
+pub struct GenerateArgs {
+    /// The game (only Baroque is generated so far).
+    #[arg(long, value_enum, default_value_t = GameArg::Baroque)]
+    pub game: GameArg,
+    /// Rule set, as for perft.
+    #[arg(long, default_value = "abbott")]
+    pub rules: String,
+    /// N of "mate in N".
+    #[arg(long, default_value_t = 2)]
+    pub mate_in: u32,
+    /// Puzzles wanted.
+    #[arg(long, default_value_t = 10)]
+    pub count: usize,
+    /// The collection to create (1 to 64 letters, digits, `-`, `_`, `.`); it must not exist yet.
+    #[arg(long)]
+    pub collection: String,
+    /// Seed of the random candidates: the same seed and flags make the same collection. Default:
+    /// from the clock (printed, and stored with the collection).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Most pieces on the board, Kings included (3 to 32).
+    #[arg(long, default_value_t = 10)]
+    pub max_pieces: usize,
+    /// Allow positions where the side to move starts in check.
+    #[arg(long)]
+    pub allow_check: bool,
+    /// The solver's node budget for one candidate (a candidate it cannot settle is dropped).
+    #[arg(long, default_value_t = 2_000_000)]
+    pub candidate_nodes: u64,
+    /// The solver's time budget for one candidate, in milliseconds.
+    #[arg(long, default_value_t = 2_000)]
+    pub candidate_millis: u64,
+    /// Stop after this many candidates.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub max_candidates: u64,
+    /// Stop after this many seconds.
+    #[arg(long, default_value_t = 3_600)]
+    pub max_seconds: u64,
+    /// Threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The SQLite puzzle store (created when missing).
+    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB)]
+    pub db: PathBuf,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `baroque generate`: exit 0 when the collection got every puzzle asked for, 3 when a limit
+/// stopped the run first (what was found is stored), 2 on an error.
+pub fn run(args: GenerateArgs) -> ExitCode {
+    if args.game != GameArg::Baroque {
+        return fail("generation makes Baroque puzzles only, so far (--game baroque)");
+    }
+    let rules: Rules = match args.rules.parse() {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let opts = GenerateOptions {
+        rules,
+        mate_in: args.mate_in,
+        count: args.count,
+        seed,
+        max_pieces: args.max_pieces,
+        allow_check: args.allow_check,
+        candidate_limits: Limits {
+            nodes: args.candidate_nodes,
+            time: Duration::from_millis(args.candidate_millis),
+        },
+        max_candidates: args.max_candidates,
+        max_time: Duration::from_secs(args.max_seconds),
+        threads,
+    };
+    if let Err(e) = opts.validate() {
+        return fail(e);
+    }
+    let store = match Store::open(&args.db) {
+        Ok(s) => s,
+        Err(e) => return fail(format!("{}: {e}", args.db.display())),
+    };
+    // The full solve that confirms each puzzle before it is stored.
+    let solve = SolveOptions {
+        mate_in: args.mate_in,
+        limits: Limits {
+            nodes: args.candidate_nodes.saturating_mul(10),
+            time: Duration::from_millis(args.candidate_millis.saturating_mul(10)),
+        },
+        table_mib: 64,
+        threads,
+        max_tree_nodes: 2_000,
+        intended_key: None,
+    };
+    let bar = ProgressBar::new(args.count as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} puzzles  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let started = Instant::now();
+    let show = |p: &Progress| {
+        let secs = started.elapsed().as_secs_f64().max(1e-3);
+        bar.set_position(p.found);
+        bar.set_message(format!(
+            "{} candidates ({:.0}/s), {} duplicates, {} unsettled",
+            p.tried,
+            p.tried as f64 / secs,
+            p.duplicates,
+            p.unsettled
+        ));
+    };
+    let result = generate_collection(&store, &args.collection, &opts, &solve, |p, _| {
+        show(p);
+        true
+    });
+    bar.finish_and_clear();
+    let run = match result {
+        Ok(run) => run,
+        Err(CollectionError::Store(e)) => return fail(format!("{}: {e}", args.db.display())),
+        Err(e) => return fail(e),
+    };
+    let secs = started.elapsed().as_secs_f64();
+    let per_minute = run.stored as f64 * 60.0 / secs.max(1e-3);
+    if args.json {
+        super::out!(
+            "{}",
+            serde_json::json!({
+                "collection": args.collection,
+                "seed": seed,
+                "stored": run.stored,
+                "puzzle_ids": run.puzzle_ids,
+                "progress": run.progress,
+                "stop": run.stop,
+                "seconds": secs,
+                "puzzles_per_minute": per_minute,
+            })
+        );
+    } else {
+        let p = &run.progress;
+        super::out!(
+            "collection {}: {} of {} puzzles (mate in {}, {}), seed {seed}",
+            args.collection,
+            run.stored,
+            args.count,
+            args.mate_in,
+            rules
+        );
+        super::out!(
+            "{} candidates in {secs:.1} s: {} sound, {} near-duplicates dropped, {} unsettled by the budget; {per_minute:.1} puzzles/min",
+            p.tried,
+            p.found,
+            p.duplicates,
+            p.unsettled
+        );
+        super::out!(
+            "puzzle ids: {}",
+            run.puzzle_ids
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    match run.stop {
+        Stop::Done => ExitCode::SUCCESS,
+        stop => {
+            eprintln!(
+                "stopped before {} puzzles: {}",
+                args.count,
+                match stop {
+                    Stop::CandidateLimit => "the candidate limit (--max-candidates) was reached",
+                    Stop::TimeLimit => "the time limit (--max-seconds) was reached",
+                    _ => "cancelled",
+                }
+            );
+            ExitCode::from(3)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! `baroque generate` through the real binary: a collection of sound puzzles in the store,
+//! reproducible from its seed, with its errors and limits.
+
+use baroque::rules::{Position, Rules};
+use baroque::solver::{solve, SolveOptions};
+use baroque::store::Store;
+use std::process::Command;
+
+fn generate(db: &std::path::Path, name: &str, extra: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_baroque"))
+        .args(["generate", "--collection", name])
+        .args(["--seed", "42"])
+        .arg("--db")
+        .arg(db)
+        .args(extra)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn generate_stores_a_reproducible_collection_of_sound_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("gen.db");
+    let flags = [
+        "--game",
+        "baroque",
+        "--rules",
+        "abbott",
+        "--mate-in",
+        "2",
+        "--count",
+        "3",
+        "--max-pieces",
+        "8",
+    ];
+    let (code, out, err) = generate(&db, "first", &flags);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("collection first: 3 of 3 puzzles"), "{out}");
+    assert!(out.contains("puzzles/min"), "{out}");
+
+    // The same name again is refused, and nothing changes.
+    let (code, _, err) = generate(&db, "first", &["--count", "3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("exists already"), "{err}");
+
+    // The same seed under another name makes the same puzzles (stored once, listed in both).
+    let (code, out, err) = generate(
+        &db,
+        "again",
+        &[
+            "--count",
+            "3",
+            "--max-pieces",
+            "8",
+            "--json",
+            "--threads",
+            "1",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let summary: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(summary["stored"], 3);
+    assert_eq!(summary["stop"], "done");
+
+    let store = Store::open(&db).unwrap();
+    let (first, puzzles) = store.collection("first").unwrap().unwrap();
+    let (_, again) = store.collection("again").unwrap().unwrap();
+    assert_eq!(first.seed, 42);
+    assert_eq!(first.state, "done");
+    let ids = |ps: &[baroque::store::StoredPuzzle]| ps.iter().map(|p| p.id).collect::<Vec<_>>();
+    assert_eq!(ids(&puzzles), ids(&again));
+    assert_eq!(store.count().unwrap(), 3);
+
+    // Each one is a sound mate in 2 by an independent solve, with the stored key and themes.
+    for p in &puzzles {
+        let pos = Position::from_fen_validated(&p.fen, Rules::default()).unwrap();
+        assert!(pos.board().occupied().count_ones() <= 8);
+        assert!(!pos.is_check(), "{}", p.fen);
+        let s = solve(
+            &pos,
+            &SolveOptions {
+                mate_in: 2,
+                ..SolveOptions::default()
+            },
+        );
+        assert_eq!(s.sound, Some(true), "{}", p.fen);
+        assert_eq!(
+            p.outcome["keys"][0]["notation"],
+            s.keys[0].info.notation.as_str()
+        );
+        assert!(p.tags.contains(&"mate-in-2".to_string()), "{:?}", p.tags);
+        assert_eq!(p.source.as_deref(), Some("generated"));
+    }
+}
+
+#[test]
+fn generate_refuses_bad_flags_and_reports_a_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("gen.db");
+    for (flags, message) in [
+        (&["--count", "0"][..], "count"),
+        (&["--mate-in", "0"][..], "mate_in"),
+        (&["--max-pieces", "2"][..], "max_pieces"),
+        (&["--rules", "nonsense"][..], "nonsense"),
+        (&["--game", "rococo"][..], "Baroque puzzles only"),
+    ] {
+        let (code, _, err) = generate(&db, "bad", flags);
+        assert_eq!(code, 2, "{flags:?}");
+        assert!(err.contains(message), "{flags:?}: {err}");
+    }
+    let (code, _, err) = generate(&db, "bad name", &["--count", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a collection name"), "{err}");
+    // Ten candidates cannot give fifty puzzles: exit 3, and the collection says why.
+    let (code, out, err) = generate(&db, "short", &["--count", "50", "--max-candidates", "10"]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(err.contains("--max-candidates"), "{err}");
+    let (c, _) = Store::open(&db)
+        .unwrap()
+        .collection("short")
+        .unwrap()
+        .unwrap();
+    assert_eq!(c.state, "stopped");
+    assert_eq!(c.summary["stop"], "candidate_limit");
+}
