@@ -8,6 +8,8 @@
 //! | `POST` | `/v1/puzzles` | verifies and stores a puzzle (bearer token) |
 //! | `GET` | `/v1/puzzles` | lists stored puzzles, filtered, a page at a time |
 //! | `GET`, `DELETE` | `/v1/puzzles/{id}` | one puzzle; removes one (bearer token) |
+//! | `GET` | `/v1/diagram.svg` | a position (FEN) as an SVG image with marks and arrows |
+//! | `GET` | `/v1/puzzles/{id}/diagram.svg` | a stored puzzle's position as an SVG image |
 //! | `GET` | `/v1/rules` | the rule presets and options |
 //! | `GET` | `/health` | liveness |
 //! | `GET` | `/openapi.json` | the OpenAPI 3.1 document (also committed as `openapi/openapi.json`) |

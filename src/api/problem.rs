@@ -2,8 +2,8 @@
 //!
 //! Every error the service answers is a [`Problem`] with `type`, `title`, `status` and `detail`, and
 //! extension members where they help: `field` and `position` for an unreadable FEN, `problems` for
-//! an impossible position, `limit` for the size limits, `allow` for a wrong method. The `type` is a
-//! URI reference `/problems/<slug>` that names the class of error; clients switch on it.
+//! an impossible position, `limit` for the size limits, `allow` for a wrong method, `parameter` for a
+//! bad query parameter. The `type` is a URI reference `/problems/<slug>` that names the class of error; clients switch on it.
 //!
 //! Three layers make sure nothing else escapes: handlers return [`ApiError`]; the JSON extractor's
 //! errors go through [`json_error_handler`]; and [`ensure_problem_json`] (an `ErrorHandlers`
@@ -31,7 +31,7 @@ pub const PROBLEM_JSON: &str = "application/problem+json";
 ))]
 pub struct Problem {
     /// A URI reference naming the kind of problem: `/problems/malformed-json`,
-    /// `/problems/invalid-request`, `/problems/unsupported-media-type`,
+    /// `/problems/invalid-request`, `/problems/invalid-parameter`, `/problems/unsupported-media-type`,
     /// `/problems/payload-too-large`, `/problems/invalid-fen`, `/problems/impossible-position`,
     /// `/problems/too-many-moves`, `/problems/invalid-mate-in`, `/problems/invalid-limits`,
     /// `/problems/invalid-key`, `/problems/not-applicable`, `/problems/solver-busy`, `/problems/puzzle-not-verified`,
@@ -73,6 +73,10 @@ pub struct Problem {
     /// For `method-not-allowed`: the methods the resource accepts (also in the `Allow` header).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub allow: Option<Vec<String>>,
+    /// For `invalid-parameter`: the query parameter whose value is unusable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "marks")]
+    pub parameter: Option<String>,
 }
 
 /// One problem of a position (see `Position::validate`).
@@ -109,6 +113,12 @@ pub enum ApiError {
     /// unknown rule names).
     #[error("the request body does not match the schema: {0}")]
     InvalidRequest(String),
+    /// A query parameter's value is unusable (a square off the board, a size out of range).
+    #[error("`{parameter}`: {message}")]
+    InvalidParameter {
+        parameter: &'static str,
+        message: String,
+    },
     #[error("the request body must be JSON, sent with `Content-Type: application/json`")]
     UnsupportedMediaType,
     #[error("the request body is larger than the limit of {limit} bytes")]
@@ -177,6 +187,11 @@ impl ApiError {
             ApiError::InvalidRequest(_) => (
                 "/problems/invalid-request",
                 "Invalid request body",
+                StatusCode::BAD_REQUEST,
+            ),
+            ApiError::InvalidParameter { .. } => (
+                "/problems/invalid-parameter",
+                "Invalid query parameter",
                 StatusCode::BAD_REQUEST,
             ),
             ApiError::UnsupportedMediaType => (
@@ -289,6 +304,7 @@ impl ApiError {
             limit: None,
             reasons: None,
             allow: None,
+            parameter: None,
         };
         match self {
             ApiError::InvalidFen(e) => {
@@ -307,6 +323,9 @@ impl ApiError {
             ApiError::NotApplicable { field, .. } => p.field = Some((*field).into()),
             ApiError::MethodNotAllowed { allow, .. } => p.allow = Some(allow.clone()),
             ApiError::PuzzleNotVerified(reasons) => p.reasons = Some(reasons.clone()),
+            ApiError::InvalidParameter { parameter, .. } => {
+                p.parameter = Some((*parameter).to_string());
+            }
             _ => {}
         }
         p

@@ -2,6 +2,7 @@
 //! ([`helpers::spawn_app`]) and calls it over HTTP.
 
 mod analyze;
+mod diagram;
 mod docs;
 mod errors;
 mod helpers;

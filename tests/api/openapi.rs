@@ -53,8 +53,10 @@ fn the_document_describes_every_endpoint_and_every_schema_has_examples() {
         [
             "DELETE /v1/puzzles/{id}",
             "GET /health",
+            "GET /v1/diagram.svg",
             "GET /v1/puzzles",
             "GET /v1/puzzles/{id}",
+            "GET /v1/puzzles/{id}/diagram.svg",
             "GET /v1/rules",
             "POST /v1/analyze",
             "POST /v1/puzzles",

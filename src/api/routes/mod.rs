@@ -1,6 +1,7 @@
 //! The handlers, one file per endpoint, and their registration.
 
 pub mod analyze;
+pub mod diagram;
 pub mod health;
 pub mod puzzles;
 pub mod rules;
@@ -22,6 +23,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(puzzles::list)
         .service(puzzles::get_one)
         .service(puzzles::delete_one)
+        .service(diagram::puzzle_diagram)
+        .service(diagram::diagram)
         .service(rules::rules)
         .service(health::health);
 }
