@@ -16,6 +16,9 @@
 //! | `--solve-max-tree-nodes` | `BAROQUE_SOLVE_MAX_TREE_NODES` | `2000` | most moves in a solution tree (larger asks are clamped) |
 //! | `--solve-table-mib` | `BAROQUE_SOLVE_TABLE_MIB` | `64` | transposition table of each search, MiB (0: none) |
 //! | `--solve-concurrency` | `BAROQUE_SOLVE_CONCURRENCY` | `2` | searches at once; one more gets 503 with `Retry-After` |
+//! | `--max-jobs` | `BAROQUE_MAX_JOBS` | `1` | generation jobs (`POST /v1/collections`) at once; one more gets 503 with `Retry-After` |
+//! | `--job-max-seconds` | `BAROQUE_JOB_MAX_SECONDS` | `600` | longest run of one generation job |
+//! | `--job-max-count` | `BAROQUE_JOB_MAX_COUNT` | `200` | most puzzles one job may be asked for (422 above) |
 //! | `--solve-threads` | `BAROQUE_SOLVE_THREADS` | one per CPU core | threads of one search (root split) |
 
 use std::path::PathBuf;
@@ -114,6 +117,18 @@ pub struct Settings {
     #[arg(long, env = "BAROQUE_SOLVE_CONCURRENCY", default_value_t = DEFAULT_SOLVE_CONCURRENCY,
           value_parser = clap::value_parser!(u64).range(1..=256), value_name = "K")]
     pub solve_concurrency: u64,
+    /// Generation jobs at once (POST /v1/collections); one more gets 503 with Retry-After.
+    #[arg(long, env = "BAROQUE_MAX_JOBS", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=64), value_name = "K")]
+    pub max_jobs: u64,
+    /// Longest run of one generation job, in seconds (it stops there, keeping what it found).
+    #[arg(long, env = "BAROQUE_JOB_MAX_SECONDS", default_value_t = 600,
+          value_parser = clap::value_parser!(u64).range(1..=86_400), value_name = "S")]
+    pub job_max_seconds: u64,
+    /// Most puzzles one generation job may be asked for (more gets 422).
+    #[arg(long, env = "BAROQUE_JOB_MAX_COUNT", default_value_t = 200,
+          value_parser = clap::value_parser!(u64).range(1..=100_000), value_name = "N")]
+    pub job_max_count: u64,
     /// Threads of one search, split at the root (default: one per CPU core).
     #[arg(long, env = "BAROQUE_SOLVE_THREADS", value_parser = clap::value_parser!(u64).range(1..=256), value_name = "N")]
     pub solve_threads: Option<u64>,
@@ -140,6 +155,9 @@ impl std::fmt::Debug for Settings {
             .field("solve_table_mib", &self.solve_table_mib)
             .field("solve_concurrency", &self.solve_concurrency)
             .field("solve_threads", &self.solve_threads)
+            .field("max_jobs", &self.max_jobs)
+            .field("job_max_seconds", &self.job_max_seconds)
+            .field("job_max_count", &self.job_max_count)
             .finish()
     }
 }
@@ -162,6 +180,9 @@ impl Default for Settings {
             solve_table_mib: DEFAULT_SOLVE_TABLE_MIB,
             solve_concurrency: DEFAULT_SOLVE_CONCURRENCY,
             solve_threads: None,
+            max_jobs: 1,
+            job_max_seconds: 600,
+            job_max_count: 200,
         }
     }
 }
@@ -197,6 +218,9 @@ pub struct Limits {
     pub max_body_bytes: usize,
     pub max_moves: usize,
     pub solve: SolveLimits,
+    pub max_jobs: usize,
+    pub job_max_seconds: u64,
+    pub job_max_count: u64,
 }
 
 /// The server's ceilings on a solve.
@@ -252,6 +276,9 @@ impl From<&Settings> for Limits {
             max_body_bytes: usize::try_from(s.max_body_bytes).unwrap_or(usize::MAX),
             max_moves: usize::try_from(s.max_moves).unwrap_or(usize::MAX),
             solve: SolveLimits::from(s),
+            max_jobs: usize::try_from(s.max_jobs).unwrap_or(1).max(1),
+            job_max_seconds: s.job_max_seconds,
+            job_max_count: s.job_max_count,
         }
     }
 }

@@ -10,6 +10,11 @@
 //! | `GET`, `DELETE` | `/v1/puzzles/{id}` | one puzzle; removes one (bearer token) |
 //! | `GET` | `/v1/diagram.svg` | a position (FEN) as an SVG image with marks and arrows |
 //! | `GET` | `/v1/puzzles/{id}/diagram.svg` | a stored puzzle's position as an SVG image |
+//! | `POST` | `/v1/collections` | starts a job generating a collection of sound mate puzzles (bearer token) |
+//! | `GET`, `DELETE` | `/v1/jobs/{id}` | a generation job's progress; asks it to stop (bearer token) |
+//! | `GET` | `/v1/collections` | the collections |
+//! | `GET` | `/v1/collections/{name}` | one collection and its puzzles in order |
+//! | `GET` | `/v1/collections/{name}/export` | a collection's complete puzzles as JSON lines |
 //! | `GET` | `/v1/rules` | the rule presets and options |
 //! | `GET` | `/health` | liveness |
 //! | `GET` | `/openapi.json` | the OpenAPI 3.1 document (also committed as `openapi/openapi.json`) |

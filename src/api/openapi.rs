@@ -23,6 +23,7 @@ use utoipa_actix_web::AppExt;
         (name = "positions", description = "Analyse a position; verify a line of moves"),
         (name = "solver", description = "Prove mate-in-N puzzles: keys, cooks, short solutions, soundness, the solution tree"),
         (name = "puzzles", description = "The puzzle store: verified diagrams and mates; writes need a bearer token"),
+        (name = "collections", description = "Generated collections of sound mate puzzles: start a generation job (bearer token), follow it, list and export collections"),
         (name = "diagrams", description = "Positions and stored puzzles drawn as SVG images"),
         (name = "rules", description = "The rule presets and options"),
         (name = "service", description = "Health")

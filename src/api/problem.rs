@@ -145,6 +145,15 @@ pub enum ApiError {
     /// A solve's intended key is not a legal move of the position.
     #[error("`key` {key:?} is not a legal move of the position: {reason}")]
     InvalidKey { key: String, reason: String },
+    /// A resource of that name exists already.
+    #[error("{0}")]
+    Conflict(String),
+    /// As many generation jobs as the server runs at once are running.
+    #[error("{limit} generation jobs are already running, the most this server runs at once; retry in {retry_after} s")]
+    JobsBusy { limit: u64, retry_after: u64 },
+    /// A collection request that cannot be run (name, count, piece budget, game).
+    #[error("{0}")]
+    InvalidCollection(String),
     /// Every search slot is taken.
     #[error("{limit} searches are already running, the most this server runs at once; retry in {retry_after} s")]
     SolverBusy { limit: u64, retry_after: u64 },
@@ -227,6 +236,17 @@ impl ApiError {
             ApiError::InvalidMateIn { .. } => (
                 "/problems/invalid-mate-in",
                 "Unsupported mate length",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            ApiError::Conflict(_) => ("/problems/conflict", "Conflict", StatusCode::CONFLICT),
+            ApiError::JobsBusy { .. } => (
+                "/problems/jobs-busy",
+                "Generation jobs busy",
+                StatusCode::SERVICE_UNAVAILABLE,
+            ),
+            ApiError::InvalidCollection(_) => (
+                "/problems/invalid-collection",
+                "Unusable collection request",
                 StatusCode::UNPROCESSABLE_ENTITY,
             ),
             ApiError::InvalidLimits(_) => (
@@ -397,7 +417,9 @@ impl ResponseError for ApiError {
 
     fn error_response(&self) -> HttpResponse<BoxBody> {
         let mut res = problem_response(&self.problem());
-        if let ApiError::SolverBusy { retry_after, .. } = self {
+        if let ApiError::SolverBusy { retry_after, .. } | ApiError::JobsBusy { retry_after, .. } =
+            self
+        {
             res.headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
         }

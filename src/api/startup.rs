@@ -54,6 +54,16 @@ impl Application {
             .map_err(|e| io::Error::other(format!("{}: {e}", settings.db.display())))?;
         let solve = Limits::from(&settings).solve.options();
         let seeded = seed::seed(&store, &settings.fixtures, &solve).map_err(io::Error::other)?;
+        // Jobs do not outlive the process: a collection a previous run left `running` is stopped.
+        let abandoned = store
+            .stop_abandoned_collections()
+            .map_err(|e| io::Error::other(format!("{}: {e}", settings.db.display())))?;
+        if abandoned > 0 {
+            tracing::warn!(
+                abandoned,
+                "collections left running by a previous run are marked stopped"
+            );
+        }
         let listener = TcpListener::bind(&settings.addr)?;
         Ok(Application {
             listener,
@@ -121,6 +131,7 @@ pub fn server(listener: TcpListener, settings: &Settings, store: Store) -> io::R
     }
     // One set of search slots for the whole server, shared by every worker.
     let slots = web::Data::new(routes::SolveSlots::new(limits.solve.concurrency));
+    let jobs = web::Data::new(routes::Jobs::new(limits.max_jobs));
     let mut server = HttpServer::new(move || {
         let json = web::JsonConfig::default()
             .limit(limits.max_body_bytes)
@@ -132,6 +143,7 @@ pub fn server(listener: TcpListener, settings: &Settings, store: Store) -> io::R
         let mut app = app
             .app_data(web::Data::new(limits))
             .app_data(slots.clone())
+            .app_data(jobs.clone())
             .app_data(store.clone())
             .app_data(token.clone())
             .app_data(web::QueryConfig::default().error_handler(query_error_handler))

@@ -2,6 +2,7 @@
 //! ([`helpers::spawn_app`]) and calls it over HTTP.
 
 mod analyze;
+mod collections;
 mod diagram;
 mod docs;
 mod errors;

@@ -51,14 +51,20 @@ fn the_document_describes_every_endpoint_and_every_schema_has_examples() {
     assert_eq!(
         ops,
         [
+            "DELETE /v1/jobs/{id}",
             "DELETE /v1/puzzles/{id}",
             "GET /health",
+            "GET /v1/collections",
+            "GET /v1/collections/{name}",
+            "GET /v1/collections/{name}/export",
             "GET /v1/diagram.svg",
+            "GET /v1/jobs/{id}",
             "GET /v1/puzzles",
             "GET /v1/puzzles/{id}",
             "GET /v1/puzzles/{id}/diagram.svg",
             "GET /v1/rules",
             "POST /v1/analyze",
+            "POST /v1/collections",
             "POST /v1/puzzles",
             "POST /v1/solve",
             "POST /v1/verify"

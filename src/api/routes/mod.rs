@@ -1,6 +1,7 @@
 //! The handlers, one file per endpoint, and their registration.
 
 pub mod analyze;
+pub mod collections;
 pub mod diagram;
 pub mod health;
 pub mod puzzles;
@@ -9,7 +10,8 @@ pub mod solve;
 pub mod verify;
 
 pub use analyze::{analyze_position, analyze_rococo};
-pub use solve::{solve_query, SolveSlots};
+pub use collections::Jobs;
+pub use solve::{solve_query, SolveSlot, SolveSlots};
 pub use verify::verify_moves;
 
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -25,6 +27,12 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(puzzles::delete_one)
         .service(diagram::puzzle_diagram)
         .service(diagram::diagram)
+        .service(collections::create)
+        .service(collections::list)
+        .service(collections::get_one)
+        .service(collections::export)
+        .service(collections::get_job)
+        .service(collections::cancel_job)
         .service(rules::rules)
         .service(health::health);
 }

@@ -1,0 +1,604 @@
+//! `/v1/collections` and `/v1/jobs`: generated puzzle collections. Reads are open; starting a
+//! generation needs the write token. A generation runs as a job on its own thread, off the HTTP
+//! workers: the request that starts it gets 202 and the job's URL at once, the job goes on when the
+//! client leaves, and at most `--max-jobs` run at once.
+
+use crate::api::configuration::Limits;
+use crate::api::model::{GameName, Object, Puzzle, RulesInput, SearchLimits};
+use crate::api::problem::{ApiError, Problem};
+use crate::api::routes::puzzles::Writer;
+use crate::api::routes::{SolveSlot, SolveSlots};
+use crate::generate::{GenerateOptions, Progress, Stop};
+use crate::rules::Rules;
+use crate::store::collections::{generate_collection, valid_name, Collection, CollectionError};
+use crate::store::Store;
+use actix_web::http::header;
+use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use utoipa::ToSchema;
+
+/// Finished jobs kept for `GET /v1/jobs/{id}`; older ones are forgotten (their collections stay).
+const KEPT_JOBS: usize = 200;
+
+/// A request to generate a collection.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(json!({"name": "twos", "mate_in": 2, "count": 5, "rules": "abbott", "seed": 42, "max_pieces": 8})))]
+pub struct CollectionRequest {
+    /// The new collection's name: 1 to 64 letters, digits, `-`, `_` or `.` (409 when taken).
+    #[schema(example = "twos", pattern = "^[A-Za-z0-9._-]{1,64}$")]
+    pub name: String,
+    /// N of "mate in N": from 1 to the server's `--solve-max-mate-in`.
+    #[schema(example = 2, minimum = 1, maximum = 12)]
+    pub mate_in: u32,
+    /// Puzzles wanted: from 1 to the server's `--job-max-count`.
+    #[schema(example = 5, minimum = 1)]
+    pub count: u32,
+    /// The game: only `baroque` is generated so far.
+    #[serde(default)]
+    pub game: Option<GameName>,
+    /// The rule set (default `abbott`).
+    #[serde(default)]
+    pub rules: Option<RulesInput>,
+    /// The seed of the random candidates: the same seed and request make the same puzzles
+    /// (default: from the clock; the job and the collection show it).
+    #[serde(default)]
+    #[schema(example = 42)]
+    pub seed: Option<u64>,
+    /// Most pieces on the board, Kings included (3 to 32; default 10).
+    #[serde(default)]
+    #[schema(example = 8, minimum = 3, maximum = 32)]
+    pub max_pieces: Option<u32>,
+    /// Whether the side to move may start in check (default false).
+    #[serde(default)]
+    pub allow_check: Option<bool>,
+    /// The solver's budget for one candidate (default: 2,000,000 nodes and 2,000 ms; clamped to the
+    /// server's solve maxima). A candidate the solver cannot settle within it is dropped.
+    #[serde(default)]
+    pub candidate_limits: Option<SearchLimits>,
+}
+
+/// How far a job has got.
+#[derive(Clone, Debug, Default, Serialize, ToSchema)]
+#[schema(examples(json!({"tried": 51, "found": 2, "duplicates": 0, "unsettled": 0, "nodes": 68155, "millis": 23})))]
+pub struct JobProgress {
+    /// Candidates made and screened.
+    pub tried: u64,
+    /// Sound puzzles found.
+    pub found: u64,
+    /// Sound puzzles dropped as near-duplicates (the same position or a mirror image of one kept).
+    pub duplicates: u64,
+    /// Candidates the solver could not settle within the candidate budget.
+    pub unsettled: u64,
+    pub nodes: u64,
+    pub millis: u64,
+}
+
+impl From<&Progress> for JobProgress {
+    fn from(p: &Progress) -> JobProgress {
+        JobProgress {
+            tried: p.tried,
+            found: p.found,
+            duplicates: p.duplicates,
+            unsettled: p.unsettled,
+            nodes: p.nodes,
+            millis: p.millis,
+        }
+    }
+}
+
+/// The state of a job (and of its collection).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(example = "done")]
+#[serde(rename_all = "snake_case")]
+pub enum JobState {
+    Running,
+    /// Every puzzle asked for was stored.
+    Done,
+    /// A limit (candidates, time) or a cancel came first; what was found is stored.
+    Stopped,
+    /// The store failed; `error` says how.
+    Failed,
+}
+
+/// A generation job.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(examples(json!({"id": 1, "url": "/v1/jobs/1", "state": "done", "collection": "twos",
+    "collection_url": "/v1/collections/twos", "mate_in": 2, "count": 5, "seed": 42,
+    "progress": {"tried": 170, "found": 5, "duplicates": 0, "unsettled": 0, "nodes": 181000, "millis": 240},
+    "stop": "done", "puzzle_ids": [65, 66, 67, 68, 69], "error": null})))]
+pub struct Job {
+    pub id: u64,
+    pub url: String,
+    pub state: JobState,
+    pub collection: String,
+    pub collection_url: String,
+    pub mate_in: u32,
+    pub count: u32,
+    pub seed: u64,
+    pub progress: JobProgress,
+    /// Why the run stopped (`done`, `candidate_limit`, `time_limit`, `cancelled`); null while it runs.
+    #[schema(value_type = Option<String>, example = "done")]
+    pub stop: Option<Stop>,
+    /// The stored puzzles, in order.
+    pub puzzle_ids: Vec<i64>,
+    pub error: Option<String>,
+}
+
+/// A job and its cancel flag.
+struct Entry {
+    job: Mutex<Job>,
+    cancel: AtomicBool,
+}
+
+/// The server's jobs: the running ones and the last finished ones.
+pub struct Jobs {
+    slots: SolveSlots,
+    entries: Mutex<(u64, BTreeMap<u64, Arc<Entry>>)>,
+}
+
+impl Jobs {
+    pub fn new(max_running: usize) -> Jobs {
+        Jobs {
+            slots: SolveSlots::new(max_running),
+            entries: Mutex::new((0, BTreeMap::new())),
+        }
+    }
+
+    fn get(&self, id: u64) -> Option<Arc<Entry>> {
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.1.get(&id).cloned()
+    }
+
+    fn add(&self, job: impl FnOnce(u64) -> Job) -> Arc<Entry> {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.0 += 1;
+        let id = entries.0;
+        let entry = Arc::new(Entry {
+            job: Mutex::new(job(id)),
+            cancel: AtomicBool::new(false),
+        });
+        entries.1.insert(id, Arc::clone(&entry));
+        // Forget the oldest finished jobs beyond the number kept.
+        let finished: Vec<u64> = entries
+            .1
+            .iter()
+            .filter(|(_, e)| e.view().state != JobState::Running)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in finished
+            .iter()
+            .take(finished.len().saturating_sub(KEPT_JOBS))
+        {
+            entries.1.remove(id);
+        }
+        entry
+    }
+}
+
+impl Entry {
+    fn view(&self) -> Job {
+        self.job.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn update(&self, f: impl FnOnce(&mut Job)) {
+        f(&mut self.job.lock().unwrap_or_else(|e| e.into_inner()));
+    }
+}
+
+/// A collection as listed.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(examples(json!({"name": "twos", "url": "/v1/collections/twos", "game": "baroque",
+    "rules": "abbott", "mate_in": 2, "seed": 42, "max_pieces": 8, "state": "done", "puzzles": 5,
+    "summary": {"count": 5, "stop": "done", "progress": {"tried": 170, "found": 5}},
+    "created_at": "2026-11-22T07:00:00.000Z"})))]
+pub struct CollectionInfo {
+    pub name: String,
+    pub url: String,
+    pub game: String,
+    /// The rule set, as `Rules` writes it (`abbott`, `abbott,leaper=single`).
+    pub rules: String,
+    pub mate_in: u32,
+    /// The seed: the same request with it makes the same puzzles.
+    pub seed: u64,
+    pub max_pieces: u32,
+    /// `running`, `done`, `stopped` (a limit, a cancel or a restart came first) or `failed`.
+    pub state: String,
+    /// Puzzles in the collection.
+    pub puzzles: u64,
+    /// The run's figures: `count` asked, `progress`, `stop`, and `error` when it failed.
+    #[schema(value_type = Object)]
+    pub summary: serde_json::Value,
+    /// RFC 3339, UTC.
+    pub created_at: String,
+}
+
+impl From<Collection> for CollectionInfo {
+    fn from(c: Collection) -> CollectionInfo {
+        CollectionInfo {
+            url: format!("/v1/collections/{}", c.name),
+            name: c.name,
+            game: c.game,
+            rules: c.rules,
+            mate_in: c.mate_in,
+            seed: c.seed,
+            max_pieces: c.max_pieces,
+            state: c.state,
+            puzzles: c.puzzles,
+            summary: c.summary,
+            created_at: c.created_at,
+        }
+    }
+}
+
+/// Every collection.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(examples(json!({"items": [{"name": "twos", "url": "/v1/collections/twos", "game": "baroque",
+    "rules": "abbott", "mate_in": 2, "seed": 42, "max_pieces": 8, "state": "done", "puzzles": 2,
+    "summary": {"count": 2, "stop": "done", "progress": {"tried": 51, "found": 2, "duplicates": 0, "unsettled": 0, "nodes": 68155, "millis": 23}},
+    "created_at": "2026-11-22T07:05:53.405Z"}]})))]
+pub struct CollectionList {
+    pub items: Vec<CollectionInfo>,
+}
+
+/// A collection and its puzzles in order.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(examples(json!({"name": "twos", "url": "/v1/collections/twos", "game": "baroque",
+    "rules": "abbott", "mate_in": 2, "seed": 42, "max_pieces": 8, "state": "done", "puzzles": 1,
+    "summary": {"count": 1, "stop": "done", "progress": {"tried": 19, "found": 1, "duplicates": 0, "unsettled": 0, "nodes": 20512, "millis": 9}},
+    "created_at": "2026-11-22T07:05:53.405Z",
+    "items": [{"id": 65, "kind": "mate", "game": "baroque", "fen": "7R/6P1/8/8/2K5/4k3/8/6M1 w 0",
+        "rules": {"preset": "abbott", "leaper": "long", "suicide": "off", "stalemate": "draw"},
+        "source": "generated", "title": null, "caption": "collection twos: seed 42, candidate 18 (random)",
+        "tags": ["key-immobilizer", "mate-by-immobilizer", "mate-by-king", "mate-by-pawn", "mate-in-2", "quiet-key"],
+        "moves": [], "captures": [], "mate_in": 2, "fixture": null, "created_at": "2026-11-22T07:05:53.418Z",
+        "content_hash": "d14346d71780c27fdc4cb44ec445ee9f538858c63c8d552cdacfc908d8ebeab5"}]})))]
+pub struct CollectionPuzzles {
+    #[serde(flatten)]
+    pub collection: CollectionInfo,
+    pub items: Vec<Puzzle>,
+}
+
+/// Generate a collection
+///
+/// Starts a job that generates sound mate-in-N puzzles (exactly one key, no shorter mate, the side
+/// to move not in check unless `allow_check`) and stores them, in order, in a new collection: 202
+/// with the job (its URL also in `Location`); follow it with `GET /v1/jobs/{id}`. Candidates are
+/// random placements within `max_pieces` and positions of random play-outs; near-duplicates (the
+/// same position or a mirror image of one) are dropped. Each puzzle is confirmed by the full
+/// solver before it is stored, tagged with its themes (`key-chameleon`, `quiet-key`,
+/// `capture-withdrawal`, `mate-by-coordinator`, `mate-in-2`). The job runs on when the client
+/// leaves, within the server's job time limit. Needs `Authorization: Bearer <token>`.
+#[utoipa::path(
+    tag = "collections",
+    request_body(content = CollectionRequest, description = "The collection to make"),
+    security(("bearer" = [])),
+    responses(
+        (status = 202, description = "The job started", body = Job,
+            headers(("Location" = String, description = "The job's URL"))),
+        (status = 400, description = "Malformed JSON or a body that does not match the schema", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No bearer token, or not the write token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "No write token is configured (`writes-disabled`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A collection of that name exists (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the limit", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not sent as `application/json`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad name, `mate_in`, `count`, `max_pieces` or limit, or a game other than Baroque (`invalid-collection`, `invalid-mate-in`, `invalid-limits`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "As many jobs as the server runs at once are running (`jobs-busy`, with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/collections")]
+pub async fn create(
+    _writer: Writer,
+    body: web::Json<Object<CollectionRequest>>,
+    store: web::Data<Store>,
+    limits: web::Data<Limits>,
+    jobs: web::Data<Jobs>,
+) -> Result<HttpResponse, ApiError> {
+    let request = body.into_inner().0;
+    let opts = options(&request, &limits)?;
+    let name = request.name;
+    let taken = {
+        let store = store.clone().into_inner();
+        let name = name.clone();
+        web::block(move || store.collection(&name)).await??
+    };
+    if taken.is_some() {
+        return Err(ApiError::Conflict(format!(
+            "a collection named `{name}` exists already; choose another name"
+        )));
+    }
+    let slot = jobs.slots.try_acquire().ok_or(ApiError::JobsBusy {
+        limit: jobs.slots.max() as u64,
+        retry_after: 5,
+    })?;
+    let entry = jobs.add(|id| Job {
+        id,
+        url: format!("/v1/jobs/{id}"),
+        state: JobState::Running,
+        collection_url: format!("/v1/collections/{name}"),
+        collection: name.clone(),
+        mate_in: opts.mate_in,
+        count: opts.count as u32,
+        seed: opts.seed,
+        progress: JobProgress::default(),
+        stop: None,
+        puzzle_ids: Vec::new(),
+        error: None,
+    });
+    let job = entry.view();
+    let solve = limits.solve.options();
+    let store = store.into_inner();
+    std::thread::Builder::new()
+        .name(format!("job-{}", job.id))
+        .spawn(move || run_job(&store, &entry, &name, &opts, &solve, slot))
+        .map_err(|e| ApiError::Internal(format!("cannot start a job thread: {e}")))?;
+    Ok(HttpResponse::Accepted()
+        .insert_header((header::LOCATION, job.url.clone()))
+        .json(job))
+}
+
+/// The generation options of a request, checked and clamped to the server's limits.
+fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions, ApiError> {
+    let invalid = |m: String| ApiError::InvalidCollection(m);
+    if !valid_name(&r.name) {
+        return Err(invalid(format!(
+            "`name` {:?} is not a collection name: use 1 to 64 letters, digits, `-`, `_` or `.`",
+            r.name
+        )));
+    }
+    if r.game.is_some_and(|g| g != GameName::Baroque) {
+        return Err(invalid(
+            "`game`: only Baroque puzzles are generated so far".into(),
+        ));
+    }
+    let max = limits.solve.max_mate_in;
+    if r.mate_in == 0 || r.mate_in > max {
+        return Err(ApiError::InvalidMateIn {
+            mate_in: r.mate_in,
+            max,
+        });
+    }
+    if r.count == 0 || u64::from(r.count) > limits.job_max_count {
+        return Err(invalid(format!(
+            "`count` is {}; it must be between 1 and {}",
+            r.count, limits.job_max_count
+        )));
+    }
+    let max_pieces = r.max_pieces.unwrap_or(10);
+    if !(3..=32).contains(&max_pieces) {
+        return Err(invalid(format!(
+            "`max_pieces` is {max_pieces}; it must be between 3 and 32"
+        )));
+    }
+    let asked = r.candidate_limits.unwrap_or_default();
+    if asked.nodes == Some(0) || asked.millis == Some(0) {
+        return Err(ApiError::InvalidLimits(
+            "`candidate_limits`: `nodes` and `millis` must be at least 1".into(),
+        ));
+    }
+    let nodes = asked.nodes.unwrap_or(2_000_000).min(limits.solve.max_nodes);
+    let millis = asked.millis.unwrap_or(2_000).min(limits.solve.max_millis);
+    let seed = r.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
+    Ok(GenerateOptions {
+        rules: r.rules.map(Rules::from).unwrap_or_default(),
+        mate_in: r.mate_in,
+        count: r.count as usize,
+        seed,
+        max_pieces: max_pieces as usize,
+        allow_check: r.allow_check.unwrap_or(false),
+        candidate_limits: crate::solver::Limits {
+            nodes,
+            time: Duration::from_millis(millis),
+        },
+        max_candidates: u64::MAX,
+        max_time: Duration::from_secs(limits.job_max_seconds),
+        threads: limits.solve.threads,
+    })
+}
+
+/// The job's thread: generates, records progress, and gives its slot back at the end.
+fn run_job(
+    store: &Store,
+    entry: &Entry,
+    name: &str,
+    opts: &GenerateOptions,
+    solve: &crate::solver::SolveOptions,
+    slot: SolveSlot,
+) {
+    let result = generate_collection(store, name, opts, solve, |progress, stored| {
+        entry.update(|job| {
+            job.progress = JobProgress::from(progress);
+            if let Some(p) = stored {
+                job.puzzle_ids.push(p.id);
+            }
+        });
+        !entry.cancel.load(Ordering::Relaxed)
+    });
+    entry.update(|job| match result {
+        Ok(run) => {
+            job.progress = JobProgress::from(&run.progress);
+            job.puzzle_ids = run.puzzle_ids;
+            job.stop = Some(run.stop);
+            job.state = if run.stop == Stop::Done {
+                JobState::Done
+            } else {
+                JobState::Stopped
+            };
+        }
+        Err(e) => {
+            tracing::error!(job = job.id, collection = name, error = %e, "a generation job failed");
+            job.state = JobState::Failed;
+            job.error = Some(match e {
+                CollectionError::Store(_) => "the puzzle store failed; the cause is logged".into(),
+                other => other.to_string(),
+            });
+        }
+    });
+    drop(slot);
+}
+
+/// Follow a job
+///
+/// A generation job: its state (`running`, `done`, `stopped`, `failed`), progress, the stored
+/// puzzles so far, and why it stopped. Jobs are kept in memory: after a restart (or once 200 newer
+/// jobs have finished) only the collection remains, marked `stopped` if it was interrupted.
+#[utoipa::path(
+    tag = "collections",
+    params(("id" = u64, Path, description = "The job's id")),
+    responses(
+        (status = 200, description = "The job", body = Job),
+        (status = 404, description = "No such job (`not-found`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/jobs/{id}")]
+pub async fn get_job(
+    req: HttpRequest,
+    id: web::Path<u64>,
+    jobs: web::Data<Jobs>,
+) -> Result<HttpResponse, ApiError> {
+    match jobs.get(id.into_inner()) {
+        Some(e) => Ok(HttpResponse::Ok().json(e.view())),
+        None => Err(ApiError::NotFound {
+            path: req.path().to_string(),
+        }),
+    }
+}
+
+/// Cancel a job
+///
+/// Asks a running job to stop after its current batch of candidates; what it stored stays in the
+/// collection, which is marked `stopped`. 202 with the job; a finished job is left as it is (200).
+/// Needs `Authorization: Bearer <token>`.
+#[utoipa::path(
+    tag = "collections",
+    params(("id" = u64, Path, description = "The job's id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 202, description = "Asked to stop", body = Job),
+        (status = 200, description = "Already finished", body = Job),
+        (status = 401, description = "No bearer token, or not the write token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "No write token is configured (`writes-disabled`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such job (`not-found`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[delete("/v1/jobs/{id}")]
+pub async fn cancel_job(
+    _writer: Writer,
+    req: HttpRequest,
+    id: web::Path<u64>,
+    jobs: web::Data<Jobs>,
+) -> Result<HttpResponse, ApiError> {
+    let Some(entry) = jobs.get(id.into_inner()) else {
+        return Err(ApiError::NotFound {
+            path: req.path().to_string(),
+        });
+    };
+    let job = entry.view();
+    if job.state == JobState::Running {
+        entry.cancel.store(true, Ordering::Relaxed);
+        Ok(HttpResponse::Accepted().json(job))
+    } else {
+        Ok(HttpResponse::Ok().json(job))
+    }
+}
+
+/// List collections
+///
+/// Every collection, by name, with how it was made (rules, N, seed, piece budget), its state and
+/// its number of puzzles.
+#[utoipa::path(
+    tag = "collections",
+    responses((status = 200, description = "The collections", body = CollectionList))
+)]
+#[get("/v1/collections")]
+pub async fn list(store: web::Data<Store>) -> Result<HttpResponse, ApiError> {
+    let store = store.into_inner();
+    let items = web::block(move || store.collections()).await??;
+    Ok(HttpResponse::Ok().json(CollectionList {
+        items: items.into_iter().map(CollectionInfo::from).collect(),
+    }))
+}
+
+async fn load(
+    req: &HttpRequest,
+    name: String,
+    store: web::Data<Store>,
+) -> Result<(Collection, Vec<crate::store::StoredPuzzle>), ApiError> {
+    let store = store.into_inner();
+    web::block(move || store.collection(&name))
+        .await??
+        .ok_or_else(|| ApiError::NotFound {
+            path: req.path().to_string(),
+        })
+}
+
+/// Get a collection
+///
+/// A collection and its puzzles in the order they were found (each as `GET /v1/puzzles` lists it;
+/// `GET /v1/puzzles/{id}` has the full solution).
+#[utoipa::path(
+    tag = "collections",
+    params(("name" = String, Path, description = "The collection's name")),
+    responses(
+        (status = 200, description = "The collection and its puzzles", body = CollectionPuzzles),
+        (status = 404, description = "No such collection (`not-found`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/collections/{name}")]
+pub async fn get_one(
+    req: HttpRequest,
+    name: web::Path<String>,
+    store: web::Data<Store>,
+) -> Result<HttpResponse, ApiError> {
+    let (c, puzzles) = load(&req, name.into_inner(), store).await?;
+    Ok(HttpResponse::Ok().json(CollectionPuzzles {
+        collection: c.into(),
+        items: puzzles
+            .into_iter()
+            .map(|p| Puzzle::from_stored(p, false))
+            .collect(),
+    }))
+}
+
+/// Export a collection
+///
+/// The collection's puzzles as JSON lines (`application/x-ndjson`): one puzzle per line, in order,
+/// each complete (with its verified outcome and solution tree), as `GET /v1/puzzles/{id}` gives it.
+#[utoipa::path(
+    tag = "collections",
+    params(("name" = String, Path, description = "The collection's name")),
+    responses(
+        (status = 200, description = "One JSON puzzle per line", body = String, content_type = "application/x-ndjson"),
+        (status = 404, description = "No such collection (`not-found`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/collections/{name}/export")]
+pub async fn export(
+    req: HttpRequest,
+    name: web::Path<String>,
+    store: web::Data<Store>,
+) -> Result<HttpResponse, ApiError> {
+    let name = name.into_inner();
+    let (_, puzzles) = load(&req, name.clone(), store).await?;
+    let mut body = Vec::new();
+    for p in puzzles {
+        serde_json::to_writer(&mut body, &Puzzle::from_stored(p, true))
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        body.push(b'\n');
+    }
+    Ok(HttpResponse::Ok()
+        .content_type("application/x-ndjson")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{name}.jsonl\""),
+        ))
+        .body(body))
+}

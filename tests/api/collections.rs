@@ -1,0 +1,248 @@
+//! `/v1/collections` and `/v1/jobs` over HTTP: a generation job started with 202, followed to its
+//! end, its collection listed, read and exported, and every refusal.
+
+use crate::helpers::{spawn_app_with, Reply, TestApp};
+use baroque::api::Settings;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+const TOKEN: &str = "test-write-token-collections";
+const AUTH: [(&str, &str); 1] = [("authorization", "Bearer test-write-token-collections")];
+
+fn app() -> TestApp {
+    spawn_app_with(Settings {
+        write_token: Some(TOKEN.into()),
+        ..Settings::for_tests()
+    })
+}
+
+fn start(app: &TestApp, body: &Value) -> Reply {
+    app.send("POST", "/v1/collections", &AUTH, Some(body))
+}
+
+/// Polls a job until it is no longer running (a minute at most).
+fn finished(app: &TestApp, url: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let r = app.get(url);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let job = r.json();
+        if job["state"] != "running" {
+            return job;
+        }
+        assert!(Instant::now() < deadline, "the job is still running: {job}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_job_fills_a_collection_that_can_be_listed_read_and_exported() {
+    let app = app();
+    assert_eq!(app.get("/v1/collections").json(), json!({"items": []}));
+
+    let body = json!({"name": "twos", "mate_in": 2, "count": 3, "rules": "abbott", "seed": 42, "max_pieces": 8});
+    let r = start(&app, &body);
+    assert_eq!(r.status, 202, "{}", r.body);
+    let job = r.json();
+    let url = job["url"].as_str().unwrap().to_string();
+    assert_eq!(r.header("location"), Some(url.as_str()));
+    assert_eq!(job["collection_url"], "/v1/collections/twos");
+    assert_eq!(job["seed"], 42);
+
+    let job = finished(&app, &url);
+    assert_eq!(job["state"], "done", "{job}");
+    assert_eq!(job["stop"], "done");
+    let ids: Vec<i64> = job["puzzle_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 3);
+    assert!(job["progress"]["tried"].as_u64().unwrap() >= 3);
+
+    let list = app.get("/v1/collections").json();
+    assert_eq!(list["items"].as_array().unwrap().len(), 1);
+    let c = &list["items"][0];
+    assert_eq!(
+        (c["name"].as_str(), c["state"].as_str()),
+        (Some("twos"), Some("done"))
+    );
+    assert_eq!(
+        (
+            c["puzzles"].as_u64(),
+            c["seed"].as_u64(),
+            c["mate_in"].as_u64()
+        ),
+        (Some(3), Some(42), Some(2))
+    );
+
+    let one = app.get("/v1/collections/twos").json();
+    let listed: Vec<i64> = one["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(listed, ids, "in the order found");
+    for p in one["items"].as_array().unwrap() {
+        assert_eq!(
+            (p["kind"].as_str(), p["game"].as_str()),
+            (Some("mate"), Some("baroque"))
+        );
+        assert_eq!(p["source"], "generated");
+    }
+
+    let export = app.get("/v1/collections/twos/export");
+    assert_eq!(export.status, 200);
+    assert_eq!(export.content_type, "application/x-ndjson");
+    let lines: Vec<Value> = export
+        .body
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    for (line, id) in lines.iter().zip(&ids) {
+        assert_eq!(line["id"], *id);
+        assert_eq!(line["outcome"]["sound"], true, "{line}");
+        assert_eq!(line["outcome"]["keys"].as_array().unwrap().len(), 1);
+    }
+
+    // The themes are tags: every puzzle is found by `mate-in-2`, and by its key's piece.
+    let tagged = app
+        .get("/v1/puzzles?tag=mate-in-2&source=generated&limit=200")
+        .json();
+    let found: Vec<i64> = tagged["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(found, ids);
+    let first = app.get(&format!("/v1/puzzles/{}", ids[0])).json();
+    let key_tag = first["tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|t| t.as_str().filter(|t| t.starts_with("key-")))
+        .unwrap()
+        .to_string();
+    let by_key = app.get(&format!("/v1/puzzles?tag={key_tag}")).json();
+    assert!(by_key["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["id"] == ids[0]));
+
+    // The name is taken now.
+    start(&app, &body).problem(409, "/problems/conflict");
+}
+
+#[test]
+fn bad_requests_are_refused_with_problems() {
+    let app = app();
+    let ok = json!({"name": "x", "mate_in": 2, "count": 1});
+    // No token, wrong token.
+    assert_eq!(app.post_json("/v1/collections", &ok).status, 401);
+    let wrong = [("authorization", "Bearer nope")];
+    assert_eq!(
+        app.send("POST", "/v1/collections", &wrong, Some(&ok))
+            .status,
+        401
+    );
+    for (body, status, kind) in [
+        (
+            json!({"name": "a b", "mate_in": 2, "count": 1}),
+            422,
+            "/problems/invalid-collection",
+        ),
+        (
+            json!({"name": "x", "mate_in": 2, "count": 0}),
+            422,
+            "/problems/invalid-collection",
+        ),
+        (
+            json!({"name": "x", "mate_in": 2, "count": 100000}),
+            422,
+            "/problems/invalid-collection",
+        ),
+        (
+            json!({"name": "x", "mate_in": 2, "count": 1, "max_pieces": 2}),
+            422,
+            "/problems/invalid-collection",
+        ),
+        (
+            json!({"name": "x", "mate_in": 2, "count": 1, "game": "rococo"}),
+            422,
+            "/problems/invalid-collection",
+        ),
+        (
+            json!({"name": "x", "mate_in": 99, "count": 1}),
+            422,
+            "/problems/invalid-mate-in",
+        ),
+        (
+            json!({"name": "x", "mate_in": 2, "count": 1, "candidate_limits": {"nodes": 0}}),
+            422,
+            "/problems/invalid-limits",
+        ),
+        (
+            json!({"name": "x", "mate_in": 2, "count": 1, "colour": "red"}),
+            400,
+            "/problems/invalid-request",
+        ),
+    ] {
+        let r = start(&app, &body);
+        let p = r.problem(status, kind);
+        assert!(!p["detail"].as_str().unwrap().is_empty(), "{body}");
+    }
+    app.get("/v1/collections/none")
+        .problem(404, "/problems/not-found");
+    app.get("/v1/collections/none/export")
+        .problem(404, "/problems/not-found");
+    app.get("/v1/jobs/999").problem(404, "/problems/not-found");
+    assert_eq!(
+        app.get("/v1/collections").json(),
+        json!({"items": []}),
+        "nothing was made"
+    );
+}
+
+#[test]
+fn one_job_at_a_time_and_a_cancel_keeps_what_was_found() {
+    let app = app();
+    // Far more puzzles than a few seconds make: the job runs until cancelled.
+    let big = json!({"name": "big", "mate_in": 3, "count": 200, "seed": 7, "max_pieces": 12});
+    let r = start(&app, &big);
+    assert_eq!(r.status, 202, "{}", r.body);
+    let url = r.json()["url"].as_str().unwrap().to_string();
+
+    let busy = start(&app, &json!({"name": "other", "mate_in": 2, "count": 1}));
+    busy.problem(503, "/problems/jobs-busy");
+    assert!(busy.header("retry-after").is_some());
+
+    // Cancelling needs the token, then stops the job after its batch.
+    assert_eq!(app.request("DELETE", &url).status, 401);
+    let r = app.send("DELETE", &url, &AUTH, None);
+    assert_eq!(r.status, 202, "{}", r.body);
+    let job = finished(&app, &url);
+    assert_eq!(
+        (job["state"].as_str(), job["stop"].as_str()),
+        (Some("stopped"), Some("cancelled"))
+    );
+    let c = app.get("/v1/collections/big").json();
+    assert_eq!(c["state"], "stopped");
+    assert_eq!(
+        c["items"].as_array().unwrap().len(),
+        job["puzzle_ids"].as_array().unwrap().len()
+    );
+    // A finished job is left as it is; the slot is free again.
+    assert_eq!(app.send("DELETE", &url, &AUTH, None).status, 200);
+    let r = start(
+        &app,
+        &json!({"name": "other", "mate_in": 2, "count": 1, "seed": 3, "max_pieces": 7}),
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    let job = finished(&app, r.json()["url"].as_str().unwrap());
+    assert_eq!(job["state"], "done");
+}
