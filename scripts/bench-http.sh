@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Throughput of POST /v1/analyze on a middlegame position next to GET /health (a trivial
 # endpoint) on the same release server, in the same run, with wrk (Debian: apt-get install wrk).
-# Loopback only and bounded: DURATION seconds per endpoint (default 10); the server is stopped at
-# the end. Settings: DURATION, THREADS (wrk threads, 2), CONNECTIONS (32), PORT (18090).
+# Loopback only and bounded: ROUNDS rounds (default 3) of DURATION seconds per endpoint (default 5),
+# the two endpoints alternating so that a change in the machine's load falls on both; the ratio is
+# reported per round and as the median. The server is stopped at the end. Settings: ROUNDS,
+# DURATION, THREADS (wrk threads, 2), CONNECTIONS (32), PORT (18090).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DURATION=${DURATION:-10}
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-5}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-32}
 PORT=${PORT:-18090}
@@ -38,18 +41,24 @@ LUA
 run() { # name, then wrk arguments
   local name=$1
   shift
-  echo "== $name"
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" | tee "$WORK/$name.txt"
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" >"$WORK/$name.txt"
   if grep -q "Non-2xx" "$WORK/$name.txt"; then
+    cat "$WORK/$name.txt" >&2
     echo "error: $name answered non-2xx responses" >&2
     exit 1
   fi
 }
-run health "http://$ADDR/health"
-run analyze -s "$WORK/analyze.lua" "http://$ADDR/v1/analyze"
-
 rps() { awk '/^Requests\/sec/ {print $2}' "$WORK/$1.txt"; }
-echo
-echo "GET /health       $(rps health) req/s"
-echo "POST /v1/analyze  $(rps analyze) req/s"
-awk -v a="$(rps analyze)" -v h="$(rps health)" 'BEGIN {printf "analyze / health  %.2f\n", a / h}'
+p99() { awk '$1 == "99%" {print $2}' "$WORK/$1.txt"; }
+
+echo "round  GET /health req/s (p99)  POST /v1/analyze req/s (p99)  ratio"
+for round in $(seq "$ROUNDS"); do
+  run health "http://$ADDR/health"
+  run analyze -s "$WORK/analyze.lua" "http://$ADDR/v1/analyze"
+  h=$(rps health)
+  a=$(rps analyze)
+  ratio=$(awk -v a="$a" -v h="$h" 'BEGIN {printf "%.2f", a / h}')
+  echo "$ratio" >>"$WORK/ratios"
+  printf '%5s  %14s (%s)  %19s (%s)  %s\n' "$round" "$h" "$(p99 health)" "$a" "$(p99 analyze)" "$ratio"
+done
+echo "median analyze / health: $(sort -n "$WORK/ratios" | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')"
