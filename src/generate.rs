@@ -342,16 +342,6 @@ fn acceptable(pos: &Position, opts: &GenerateOptions) -> bool {
         && pos.has_legal_move()
 }
 
-/// Kinds other than the King, weighted by how many a side starts with.
-const ROLES: [Role; 6] = [
-    Role::Pawn,
-    Role::Withdrawer,
-    Role::LongLeaper,
-    Role::Coordinator,
-    Role::Immobilizer,
-    Role::Chameleon,
-];
-
 /// Both Kings and up to `max_pieces - 2` other pieces on random squares, no side with more of a
 /// kind than it starts with; the side to move is random.
 fn random_position(rng: &mut Rng, opts: &GenerateOptions) -> Position {
@@ -375,7 +365,8 @@ fn random_position(rng: &mut Rng, opts: &GenerateOptions) -> Position {
         let role = if rng.chance(40) {
             Role::Pawn
         } else {
-            ROLES[1 + rng.below(5) as usize]
+            // One of the five pieces after King and Pawn.
+            Role::BAROQUE[2 + rng.below(5) as usize]
         };
         let n = &mut counts[color.index()][role.index()];
         if *n < role.baroque_start_count() {

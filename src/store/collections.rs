@@ -3,7 +3,7 @@
 //! stored puzzles (verified again by the full solver before they are written, tagged with their
 //! themes), so every puzzle endpoint serves them.
 
-use super::verify::{verify, Kind, NewPuzzle};
+use super::verify::{verify, NewPuzzle};
 use super::{get_in, insert_in, StoreError, StoredPuzzle};
 use crate::cases::Game;
 use crate::generate::{generate, GenerateOptions, Generated, Progress, Stop};
@@ -310,11 +310,6 @@ fn store_one(
 ) -> Result<Option<StoredPuzzle>, StoreError> {
     let key = found.solution.keys.first().map(|k| k.info.notation.clone());
     let new = NewPuzzle {
-        kind: Kind::Mate,
-        game: Game::Baroque,
-        fen: found.position.fen(Letters::Chess),
-        rules: opts.rules,
-        title: None,
         source: Some("generated".into()),
         caption: Some(format!(
             "collection {name}: seed {}, candidate {} ({})",
@@ -323,17 +318,14 @@ fn store_one(
             found.source.name()
         )),
         tags: found.themes.clone(),
-        moves: Vec::new(),
-        legal: true,
-        reason: None,
-        captures: None,
-        status: None,
-        frozen: None,
-        destinations: None,
-        mate_in: Some(opts.mate_in),
         keys: key.map(|k| vec![k]),
         sound: Some(true),
-        fixture: None,
+        ..NewPuzzle::mate(
+            Game::Baroque,
+            found.position.fen(Letters::Chess),
+            opts.rules,
+            opts.mate_in,
+        )
     };
     match verify(new, solve) {
         Ok(verified) => store.append_to_collection(name, &verified).map(Some),

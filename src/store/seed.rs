@@ -79,25 +79,14 @@ pub fn verified_fixtures(dir: &Path, solve: &SolveOptions) -> Result<Vec<Verifie
                     .rules()
                     .map_err(|e| format!("fixture {} of {}: rules: {e}", pz.id, path.display()))?;
                 let p = NewPuzzle {
-                    kind: Kind::Mate,
-                    game: file.game,
-                    fen: pz.fen.clone(),
-                    rules,
                     title: pz.title.clone(),
                     source: Some(file.document.clone()),
                     caption: pz.note.clone(),
                     tags: vec!["fixture".into()],
-                    moves: Vec::new(),
-                    legal: true,
-                    reason: None,
-                    captures: None,
-                    status: None,
-                    frozen: None,
-                    destinations: None,
-                    mate_in: Some(pz.mate_in),
                     keys: Some(pz.keys.clone()),
                     sound: Some(pz.sound),
                     fixture: Some(pz.id.clone()),
+                    ..NewPuzzle::mate(file.game, pz.fen.clone(), rules, pz.mate_in)
                 };
                 out.push(verify(p, solve).map_err(|e| named(&path, &pz.id, e))?);
             }

@@ -69,6 +69,34 @@ pub struct NewPuzzle {
     pub fixture: Option<String>,
 }
 
+impl NewPuzzle {
+    /// A mate in `mate_in` with nothing else stated: the keys, soundness, titles and tags are to be
+    /// filled in by the caller.
+    pub fn mate(game: Game, fen: String, rules: Rules, mate_in: u32) -> NewPuzzle {
+        NewPuzzle {
+            kind: Kind::Mate,
+            game,
+            fen,
+            rules,
+            title: None,
+            source: None,
+            caption: None,
+            tags: Vec::new(),
+            moves: Vec::new(),
+            legal: true,
+            reason: None,
+            captures: None,
+            status: None,
+            frozen: None,
+            destinations: None,
+            mate_in: Some(mate_in),
+            keys: None,
+            sound: None,
+            fixture: None,
+        }
+    }
+}
+
 /// A puzzle the engine (and for a mate the solver) confirmed, ready to store.
 #[derive(Clone, Debug)]
 pub struct VerifiedPuzzle {

@@ -155,10 +155,18 @@ fn a_full_server_answers_503_with_retry_after_and_other_requests_keep_flowing() 
     let long = {
         let app = app.clone();
         std::thread::spawn(move || {
-            app.post_json(
-                "/v1/solve",
-                &json!({"fen": START, "mate_in": 6, "limits": {"millis": 1_500}}),
-            )
+            // The probes below take the slot for a moment too: retry until the long search has it.
+            let deadline = Instant::now() + Duration::from_secs(10);
+            loop {
+                let r = app.post_json(
+                    "/v1/solve",
+                    &json!({"fen": START, "mate_in": 6, "limits": {"millis": 1_500}}),
+                );
+                if r.status != 503 || Instant::now() > deadline {
+                    break r;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
         })
     };
     // Wait until the long search holds the slot.
