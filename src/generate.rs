@@ -12,11 +12,14 @@
 //! Everything follows from the seed: candidate `i` is made from a generator seeded with the
 //! collection's seed and `i` alone, candidates are screened in parallel batches, and accepted in
 //! index order, so the same seed and options give the same collection on any number of threads.
+//! The screening's node budget decides what a candidate is; its time limit is only a safety net,
+//! set well above what the node budget takes, and a run where it bites may not be reproduced.
 
 use crate::rules::{Board, Board8, Color, Geometry, Letters, Piece, Position, Role, Rules};
 use crate::solver::{screen, Limits, Outcome, Solution, SolveOptions};
 use rayon::prelude::*;
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// A small, fast, reproducible random number generator (SplitMix64).
@@ -54,6 +57,14 @@ impl Rng {
     }
 }
 
+/// A seed from the clock, below 2^53 so that JSON clients (JavaScript numbers) keep it exact.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
+        & ((1 << 53) - 1)
+}
+
 /// Where a candidate came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -87,7 +98,8 @@ pub struct GenerateOptions {
     pub max_pieces: usize,
     /// Whether the side to move may start in check.
     pub allow_check: bool,
-    /// The solver's budget for one candidate; a candidate it cannot settle is rejected.
+    /// The solver's budget for one candidate; a candidate it cannot settle is rejected. The nodes
+    /// decide (the same on any machine); the time is a safety net.
     pub candidate_limits: Limits,
     /// The whole run's budget: candidates tried and time.
     pub max_candidates: u64,
@@ -107,7 +119,7 @@ impl Default for GenerateOptions {
             allow_check: false,
             candidate_limits: Limits {
                 nodes: 2_000_000,
-                time: Duration::from_secs(2),
+                time: Duration::from_secs(10),
             },
             max_candidates: 1_000_000,
             max_time: Duration::from_secs(600),
@@ -196,14 +208,28 @@ impl GenerateOptions {
     }
 }
 
-/// Generates puzzles. `progress` is called after each batch of candidates and for each puzzle kept
-/// (with it); it returns `false` to stop the run.
+/// What the caller made of a puzzle handed to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Take {
+    /// Kept: it counts toward `count`.
+    Kept,
+    /// Not kept (a later check refused it): the run goes on without counting it.
+    Skipped,
+    /// Stop the run now.
+    Stop,
+}
+
+/// Generates puzzles. `take` is handed each sound, new puzzle (`Some`) and says whether it was
+/// kept, or asks to stop; it also sees the progress after each batch (`None`, where `Stop` ends the
+/// run). `cancel`, when set by another thread, stops the run within one candidate's screening:
+/// candidates not yet screened are skipped.
 ///
 /// # Errors
 /// When the options are out of range.
 pub fn generate(
     opts: &GenerateOptions,
-    mut progress: impl FnMut(&Progress, Option<&Generated>) -> bool,
+    cancel: &AtomicBool,
+    mut take: impl FnMut(&Progress, Option<&Generated>) -> Take,
 ) -> Result<Report, OptionsError> {
     opts.validate()?;
     let start = Instant::now();
@@ -219,8 +245,14 @@ pub fn generate(
         progress: Progress::default(),
         stop: Stop::Done,
     };
+    // Set when the run must end: a cancel, or the time limit reached inside a batch.
+    let halted = || cancel.load(Ordering::Relaxed) || start.elapsed() >= opts.max_time;
     let mut next = 0u64;
-    while report.puzzles.len() < opts.count {
+    'run: while report.puzzles.len() < opts.count {
+        if cancel.load(Ordering::Relaxed) {
+            report.stop = Stop::Cancelled;
+            break;
+        }
         if next >= opts.max_candidates {
             report.stop = Stop::CandidateLimit;
             break;
@@ -230,43 +262,52 @@ pub fn generate(
             break;
         }
         let end = (next + batch).min(opts.max_candidates);
-        let screen_one = |i: u64| screen_candidate(opts, i);
-        let results: Vec<Screened> = match &pool {
+        let screen_one = |i: u64| (!halted()).then(|| screen_candidate(opts, i));
+        let results: Vec<Option<Screened>> = match &pool {
             Some(pool) => pool.install(|| (next..end).into_par_iter().map(screen_one).collect()),
             None => (next..end).map(screen_one).collect(),
         };
         next = end;
-        let mut cancelled = false;
         for r in results {
-            if report.puzzles.len() == opts.count {
-                break;
-            }
+            // A candidate skipped by a halt: the checks at the top of the loop say why.
+            let Some(r) = r else { continue 'run };
             report.progress.tried += 1;
             report.progress.nodes += r.nodes;
             match r.verdict {
                 Verdict::Rejected => {}
                 Verdict::Unsettled => report.progress.unsettled += 1,
                 Verdict::Sound(found) => {
-                    if seen.insert(canonical_key(&found.position)) {
-                        report.progress.found += 1;
-                        report.progress.millis = start.elapsed().as_millis() as u64;
-                        if !progress(&report.progress, Some(&found)) {
-                            cancelled = true;
-                        }
-                        report.puzzles.push(*found);
-                    } else {
+                    if !seen.insert(canonical_key(&found.position)) {
                         report.progress.duplicates += 1;
+                        continue;
+                    }
+                    report.progress.millis = start.elapsed().as_millis() as u64;
+                    match take(&report.progress, Some(&found)) {
+                        Take::Kept => {
+                            report.progress.found += 1;
+                            report.puzzles.push(*found);
+                            if report.puzzles.len() == opts.count {
+                                break 'run;
+                            }
+                        }
+                        Take::Skipped => {}
+                        Take::Stop => {
+                            report.stop = Stop::Cancelled;
+                            break 'run;
+                        }
                     }
                 }
             }
         }
         report.progress.millis = start.elapsed().as_millis() as u64;
-        if cancelled || !progress(&report.progress, None) {
-            if report.puzzles.len() < opts.count {
-                report.stop = Stop::Cancelled;
-            }
+        if take(&report.progress, None) == Take::Stop {
+            report.stop = Stop::Cancelled;
             break;
         }
+    }
+    report.progress.millis = start.elapsed().as_millis() as u64;
+    if report.puzzles.len() == opts.count {
+        report.stop = Stop::Done;
     }
     Ok(report)
 }
@@ -536,6 +577,10 @@ pub fn themes(solution: &Solution) -> Vec<String> {
 mod tests {
     use super::*;
 
+    fn keep(_: &Progress, _: Option<&Generated>) -> Take {
+        Take::Kept
+    }
+
     fn quick(seed: u64, count: usize) -> GenerateOptions {
         GenerateOptions {
             mate_in: 2,
@@ -593,7 +638,7 @@ mod tests {
 
     #[test]
     fn found_puzzles_are_sound_distinct_and_reproducible() {
-        let first = generate(&quick(11, 3), |_, _| true).unwrap();
+        let first = generate(&quick(11, 3), &AtomicBool::new(false), keep).unwrap();
         assert_eq!(first.stop, Stop::Done);
         assert_eq!(first.puzzles.len(), 3);
         let mut keys = HashSet::new();
@@ -619,7 +664,8 @@ mod tests {
                 threads: 1,
                 ..quick(11, 3)
             },
-            |_, _| true,
+            &AtomicBool::new(false),
+            keep,
         )
         .unwrap();
         let fens = |r: &Report| -> Vec<String> {
@@ -633,33 +679,47 @@ mod tests {
 
     #[test]
     fn limits_and_cancelling_stop_a_run() {
-        let r = generate(
-            &GenerateOptions {
-                max_candidates: 20,
-                ..quick(5, 50)
-            },
-            |_, _| true,
-        )
-        .unwrap();
+        let go = AtomicBool::new(false);
+        let few = GenerateOptions {
+            max_candidates: 20,
+            ..quick(5, 50)
+        };
+        let r = generate(&few, &go, keep).unwrap();
         assert_eq!(r.stop, Stop::CandidateLimit);
         assert!(r.progress.tried <= 20);
-        let r = generate(&quick(5, 50), |_, _| false).unwrap();
+        // Stop asked by the caller at the first puzzle: nothing counted.
+        let r = generate(&quick(5, 50), &go, |_, _| Take::Stop).unwrap();
         assert_eq!(r.stop, Stop::Cancelled);
-        assert!(generate(
-            &GenerateOptions {
+        assert!(r.puzzles.is_empty());
+        // A cancel flag already set: no candidate is screened.
+        let r = generate(&quick(5, 50), &AtomicBool::new(true), keep).unwrap();
+        assert_eq!((r.stop, r.progress.tried), (Stop::Cancelled, 0));
+        // Puzzles the caller skips do not count.
+        let mut offered = 0;
+        let r = generate(&quick(11, 2), &go, |_, p| match p {
+            Some(_) => {
+                offered += 1;
+                if offered % 2 == 1 {
+                    Take::Skipped
+                } else {
+                    Take::Kept
+                }
+            }
+            None => Take::Kept,
+        })
+        .unwrap();
+        assert_eq!((r.stop, r.puzzles.len(), offered), (Stop::Done, 2, 4));
+        for bad in [
+            GenerateOptions {
                 mate_in: 0,
                 ..quick(5, 1)
             },
-            |_, _| true
-        )
-        .is_err());
-        assert!(generate(
-            &GenerateOptions {
+            GenerateOptions {
                 max_pieces: 2,
                 ..quick(5, 1)
             },
-            |_, _| true
-        )
-        .is_err());
+        ] {
+            assert!(generate(&bad, &go, keep).is_err());
+        }
     }
 }

@@ -42,8 +42,9 @@ pub struct GenerateArgs {
     /// The solver's node budget for one candidate (a candidate it cannot settle is dropped).
     #[arg(long, default_value_t = 2_000_000)]
     pub candidate_nodes: u64,
-    /// The solver's time budget for one candidate, in milliseconds.
-    #[arg(long, default_value_t = 2_000)]
+    /// The solver's time limit for one candidate, in milliseconds: a safety net above what the node
+    /// budget takes (a run where it bites may not be reproduced by its seed).
+    #[arg(long, default_value_t = 10_000)]
     pub candidate_millis: u64,
     /// Stop after this many candidates.
     #[arg(long, default_value_t = 10_000_000)]
@@ -72,11 +73,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64)
-    });
+    let seed = args.seed.unwrap_or_else(crate::generate::clock_seed);
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -133,7 +130,8 @@ pub fn run(args: GenerateArgs) -> ExitCode {
             p.unsettled
         ));
     };
-    let result = generate_collection(&store, &args.collection, &opts, &solve, |p, _| {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let result = generate_collection(&store, &args.collection, &opts, &solve, &never, |p, _| {
         show(p);
         true
     });

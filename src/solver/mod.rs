@@ -199,8 +199,8 @@ pub struct Solution<M = Move> {
 
 /// The table a search starts with, in MiB; it grows to `table_mib` as the search does.
 const START_TABLE_MIB: usize = 1;
-/// Entries made ready for the next iteration of the deepening, per node visited so far.
-const GROWTH: usize = 16;
+/// The least factor by which an iteration of the deepening is expected to outgrow the one before.
+const GROWTH: u64 = 16;
 
 /// Solves "mate in N" for the side to move.
 pub fn solve<P: Searchable>(pos: &P, opts: &SolveOptions<P::Move>) -> Solution<P::Move> {
@@ -230,6 +230,8 @@ fn solve_with<P: Searchable>(
         .build()
         .ok();
     let mut completed = 0;
+    // Nodes of the search before this iteration, and of the iteration before the last.
+    let (mut before, mut previous) = (0u64, 1u64);
     for n in 1..=opts.mate_in {
         let open: Vec<usize> = (0..roots.len())
             .filter(|&i| !matches!(states[i], Some(RootState::Mates(_))))
@@ -266,10 +268,16 @@ fn solve_with<P: Searchable>(
             break;
         }
         if n < opts.mate_in {
-            // The next iteration visits many times the nodes of all before it: room for them.
-            let seen = usize::try_from(budget.nodes()).unwrap_or(usize::MAX);
-            table.grow(seen.saturating_mul(GROWTH), opts.table_mib);
+            // Room for the next iteration: it visits many times the nodes of the last one (at
+            // least GROWTH times, or as many times more as the last grew over the one before).
+            let seen = budget.nodes();
+            let last = seen - before;
+            let growth = (last / previous.max(1)).max(GROWTH);
+            let want = seen.saturating_add(last.saturating_mul(growth));
+            table.grow(usize::try_from(want).unwrap_or(usize::MAX), opts.table_mib);
+            previous = last.max(1);
         }
+        before = budget.nodes();
     }
     let mut keys: Vec<KeyMove<P::Move>> = roots
         .iter()

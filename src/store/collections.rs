@@ -6,11 +6,12 @@
 use super::verify::{verify, NewPuzzle};
 use super::{get_in, insert_in, StoreError, StoredPuzzle};
 use crate::cases::Game;
-use crate::generate::{generate, GenerateOptions, Generated, Progress, Stop};
+use crate::generate::{generate, GenerateOptions, Generated, Progress, Stop, Take};
 use crate::rules::Letters;
 use crate::solver::SolveOptions;
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
+use std::sync::atomic::AtomicBool;
 
 /// The migration that adds collections (applied after the puzzle tables).
 pub(super) const MIGRATION: &str = "CREATE TABLE collections (
@@ -133,6 +134,13 @@ impl super::Store {
             [&puzzle.content_hash],
             |r| r.get(0),
         )?;
+        // A puzzle stored before (by another collection, or posted) gets this run's themes too.
+        for tag in &puzzle.tags {
+            tx.execute(
+                "INSERT OR IGNORE INTO puzzle_tags (puzzle_id, tag) VALUES (?1, ?2)",
+                params![id, tag],
+            )?;
+        }
         tx.execute(
             "INSERT OR IGNORE INTO collection_puzzles (collection, position, puzzle_id)
              VALUES (?1, (SELECT coalesce(max(position), 0) + 1 FROM collection_puzzles
@@ -224,6 +232,9 @@ pub enum CollectionError {
     Options(#[from] crate::generate::OptionsError),
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The run stopped on a fault of the program (a panic); the cause is logged.
+    #[error("the run failed; the cause is logged")]
+    Aborted,
 }
 
 /// How a run ended.
@@ -235,10 +246,7 @@ pub struct RunSummary {
     pub puzzle_ids: Vec<i64>,
 }
 
-/// Creates collection `name` and fills it: generates puzzles with `opts`, verifies each again with
-/// the full solver (`solve`: budget and table), stores it with its themes as tags and appends it.
-/// `observe` sees the progress after each batch and each puzzle stored; it returns `false` to stop.
-/// The collection's final state and summary are recorded however the run ends.
+/// Creates collection `name` and fills it ([`fill_collection`]).
 ///
 /// # Errors
 /// When the name is invalid or taken, the options are out of range, or the store fails.
@@ -247,7 +255,8 @@ pub fn generate_collection(
     name: &str,
     opts: &GenerateOptions,
     solve: &SolveOptions,
-    mut observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
+    cancel: &AtomicBool,
+    observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
 ) -> Result<RunSummary, CollectionError> {
     if !valid_name(name) {
         return Err(CollectionError::Name(name.to_string()));
@@ -256,39 +265,70 @@ pub fn generate_collection(
     if !store.create_collection(name, opts)? {
         return Err(CollectionError::Exists(name.to_string()));
     }
+    fill_collection(store, name, opts, solve, cancel, observe)
+}
+
+/// Fills collection `name`, made by [`super::Store::create_collection`]: generates puzzles with
+/// `opts`, verifies each again with the full solver (`solve`: budget and table), stores it with its
+/// themes as tags and appends it; only puzzles so stored count toward `opts.count`. `observe` sees
+/// the progress after each batch and each puzzle stored, and returns `false` to stop; `cancel` stops
+/// the run from another thread. The collection's final state and summary are recorded however the
+/// run ends.
+///
+/// # Errors
+/// When the options are out of range or the store fails.
+pub fn fill_collection(
+    store: &super::Store,
+    name: &str,
+    opts: &GenerateOptions,
+    solve: &SolveOptions,
+    cancel: &AtomicBool,
+    mut observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
+) -> Result<RunSummary, CollectionError> {
     let mut failure: Option<StoreError> = None;
     let mut ids = Vec::new();
-    let run = generate(opts, |progress, found| {
+    let go_on = |b: bool| if b { Take::Kept } else { Take::Stop };
+    let run = generate(opts, cancel, |progress, found| {
         let Some(found) = found else {
-            return observe(progress, None);
+            return go_on(observe(progress, None));
         };
         match store_one(store, name, opts, solve, found) {
             Ok(Some(stored)) => {
                 ids.push(stored.id);
-                observe(progress, Some(&stored))
+                go_on(observe(progress, Some(&stored)))
             }
-            // The full solve disagreed with the screening (a budget too small to finish): skip.
-            Ok(None) => observe(progress, None),
+            // The full solve did not confirm the screening (it never should): not counted.
+            Ok(None) => Take::Skipped,
             Err(e) => {
                 failure = Some(e);
-                false
+                Take::Stop
             }
         }
-    })?;
+    });
+    let run = match run {
+        Ok(run) => run,
+        Err(e) => {
+            let summary = serde_json::json!({"count": opts.count, "error": e.to_string()});
+            store.finish_collection(name, "failed", &summary)?;
+            return Err(e.into());
+        }
+    };
     let summary = RunSummary {
         stored: ids.len() as u64,
         puzzle_ids: ids,
         progress: run.progress,
         stop: run.stop,
     };
-    let (state, mut json) = match (&failure, summary.stop) {
-        (Some(_), _) => ("failed", serde_json::json!({})),
-        (None, Stop::Done) => ("done", serde_json::json!({})),
-        (None, _) => ("stopped", serde_json::json!({})),
+    let state = match (&failure, summary.stop) {
+        (Some(_), _) => "failed",
+        (None, Stop::Done) => "done",
+        (None, _) => "stopped",
     };
-    json["count"] = opts.count.into();
-    json["progress"] = serde_json::to_value(&summary.progress).unwrap_or_default();
-    json["stop"] = serde_json::to_value(summary.stop).unwrap_or_default();
+    let mut json = serde_json::json!({
+        "count": opts.count,
+        "progress": summary.progress,
+        "stop": summary.stop,
+    });
     if let Some(e) = &failure {
         json["error"] = e.to_string().into();
     }
@@ -343,6 +383,8 @@ mod tests {
     use crate::solver::Limits;
     use std::time::Duration;
 
+    static GO: AtomicBool = AtomicBool::new(false);
+
     fn options(seed: u64, count: usize) -> GenerateOptions {
         GenerateOptions {
             count,
@@ -363,7 +405,7 @@ mod tests {
         let store = crate::store::Store::open(&dir.path().join("t.db")).unwrap();
         let solve = SolveOptions::default();
         let mut seen = Vec::new();
-        let run = generate_collection(&store, "twos", &options(11, 3), &solve, |_, p| {
+        let run = generate_collection(&store, "twos", &options(11, 3), &solve, &GO, |_, p| {
             if let Some(p) = p {
                 seen.push(p.id);
             }
@@ -385,12 +427,12 @@ mod tests {
         }
         // The name is taken now; bad names are refused.
         assert!(matches!(
-            generate_collection(&store, "twos", &options(11, 1), &solve, |_, _| true),
+            generate_collection(&store, "twos", &options(11, 1), &solve, &GO, |_, _| true),
             Err(CollectionError::Exists(_))
         ));
         for bad in ["", "a b", "x/y", &"n".repeat(65)] {
             assert!(matches!(
-                generate_collection(&store, bad, &options(1, 1), &solve, |_, _| true),
+                generate_collection(&store, bad, &options(1, 1), &solve, &GO, |_, _| true),
                 Err(CollectionError::Name(_))
             ));
         }
@@ -406,6 +448,7 @@ mod tests {
             "cut",
             &options(5, 50),
             &SolveOptions::default(),
+            &GO,
             |_, _| false,
         )
         .unwrap();

@@ -10,7 +10,7 @@ use crate::api::routes::puzzles::Writer;
 use crate::api::routes::{SolveSlot, SolveSlots};
 use crate::generate::{GenerateOptions, Progress, Stop};
 use crate::rules::Rules;
-use crate::store::collections::{generate_collection, valid_name, Collection, CollectionError};
+use crate::store::collections::{fill_collection, valid_name, Collection, CollectionError};
 use crate::store::Store;
 use actix_web::http::header;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
@@ -56,8 +56,9 @@ pub struct CollectionRequest {
     /// Whether the side to move may start in check (default false).
     #[serde(default)]
     pub allow_check: Option<bool>,
-    /// The solver's budget for one candidate (default: 2,000,000 nodes and 2,000 ms; clamped to the
-    /// server's solve maxima). A candidate the solver cannot settle within it is dropped.
+    /// The solver's budget for one candidate (default: 2,000,000 nodes and 10,000 ms; clamped to the
+    /// server's solve maxima). A candidate the solver cannot settle within it is dropped. The nodes
+    /// decide; the time is a safety net (a run where it bites may not be reproduced by its seed).
     #[serde(default)]
     pub candidate_limits: Option<SearchLimits>,
 }
@@ -301,20 +302,21 @@ pub async fn create(
     let request = body.into_inner().0;
     let opts = options(&request, &limits)?;
     let name = request.name;
-    let taken = {
-        let store = store.clone().into_inner();
-        let name = name.clone();
-        web::block(move || store.collection(&name)).await??
-    };
-    if taken.is_some() {
-        return Err(ApiError::Conflict(format!(
-            "a collection named `{name}` exists already; choose another name"
-        )));
-    }
     let slot = jobs.slots.try_acquire().ok_or(ApiError::JobsBusy {
         limit: jobs.slots.max() as u64,
         retry_after: 5,
     })?;
+    // The collection's row is made here, so that a second request for the name gets 409 at once.
+    let created = {
+        let store = store.clone().into_inner();
+        let (name, opts) = (name.clone(), opts.clone());
+        web::block(move || store.create_collection(&name, &opts)).await??
+    };
+    if !created {
+        return Err(ApiError::Conflict(format!(
+            "a collection named `{name}` exists already; choose another name"
+        )));
+    }
     let entry = jobs.add(|id| Job {
         id,
         url: format!("/v1/jobs/{id}"),
@@ -381,12 +383,8 @@ fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions, Ap
         ));
     }
     let nodes = asked.nodes.unwrap_or(2_000_000).min(limits.solve.max_nodes);
-    let millis = asked.millis.unwrap_or(2_000).min(limits.solve.max_millis);
-    let seed = r.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64)
-    });
+    let millis = asked.millis.unwrap_or(10_000).min(limits.solve.max_millis);
+    let seed = r.seed.unwrap_or_else(crate::generate::clock_seed);
     Ok(GenerateOptions {
         rules: r.rules.map(Rules::from).unwrap_or_default(),
         mate_in: r.mate_in,
@@ -404,7 +402,8 @@ fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions, Ap
     })
 }
 
-/// The job's thread: generates, records progress, and gives its slot back at the end.
+/// The job's thread: fills the collection, records progress, and gives its slot back at the end.
+/// A panic in the run (a bug) is caught: the job and its collection are marked failed.
 fn run_job(
     store: &Store,
     entry: &Entry,
@@ -413,15 +412,37 @@ fn run_job(
     solve: &crate::solver::SolveOptions,
     slot: SolveSlot,
 ) {
-    let result = generate_collection(store, name, opts, solve, |progress, stored| {
-        entry.update(|job| {
-            job.progress = JobProgress::from(progress);
-            if let Some(p) = stored {
-                job.puzzle_ids.push(p.id);
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        fill_collection(
+            store,
+            name,
+            opts,
+            solve,
+            &entry.cancel,
+            |progress, stored| {
+                entry.update(|job| {
+                    job.progress = JobProgress::from(progress);
+                    if let Some(p) = stored {
+                        job.puzzle_ids.push(p.id);
+                    }
+                });
+                true
+            },
+        )
+    }));
+    // The slot is free before the job says it ended: a client that sees the end may start another.
+    drop(slot);
+    let result = match run {
+        Ok(result) => result,
+        Err(_) => {
+            tracing::error!(collection = name, "a generation job panicked");
+            let summary = serde_json::json!({"count": opts.count, "error": "the job failed; the cause is logged"});
+            if let Err(e) = store.finish_collection(name, "failed", &summary) {
+                tracing::error!(collection = name, error = %e, "cannot record a failed job");
             }
-        });
-        !entry.cancel.load(Ordering::Relaxed)
-    });
+            Err(CollectionError::Aborted)
+        }
+    };
     entry.update(|job| match result {
         Ok(run) => {
             job.progress = JobProgress::from(&run.progress);
@@ -437,12 +458,13 @@ fn run_job(
             tracing::error!(job = job.id, collection = name, error = %e, "a generation job failed");
             job.state = JobState::Failed;
             job.error = Some(match e {
-                CollectionError::Store(_) => "the puzzle store failed; the cause is logged".into(),
+                CollectionError::Store(_) | CollectionError::Aborted => {
+                    "the job failed; the cause is logged".into()
+                }
                 other => other.to_string(),
             });
         }
     });
-    drop(slot);
 }
 
 /// Follow a job
