@@ -128,3 +128,57 @@ fn generate_refuses_bad_flags_and_reports_a_limit() {
     assert_eq!(c.state, "stopped");
     assert_eq!(c.summary["stop"], "candidate_limit");
 }
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_run_keeps_what_it_found_and_is_marked_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("gen.db");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_baroque"))
+        .args([
+            "generate",
+            "--collection",
+            "long",
+            "--seed",
+            "5",
+            "--mate-in",
+            "3",
+        ])
+        .args(["--count", "100000", "--max-pieces", "12"])
+        .arg("--db")
+        .arg(&db)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The collection's row exists once the interrupt handler is in place.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let made = db.exists()
+            && Store::open(&db)
+                .ok()
+                .and_then(|s| s.collection("long").ok().flatten())
+                .is_some();
+        if made {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no collection row");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) on our own child's pid with SIGINT; no memory is involved.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    let (c, puzzles) = Store::open(&db)
+        .unwrap()
+        .collection("long")
+        .unwrap()
+        .unwrap();
+    assert_eq!(c.state, "stopped");
+    assert_eq!(c.summary["stop"], "cancelled");
+    assert_eq!(c.puzzles as usize, puzzles.len());
+}

@@ -9,6 +9,8 @@ use crate::store::Store;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The flags of `baroque generate`.
@@ -130,8 +132,18 @@ pub fn run(args: GenerateArgs) -> ExitCode {
             p.unsettled
         ));
     };
-    let never = std::sync::atomic::AtomicBool::new(false);
-    let result = generate_collection(&store, &args.collection, &opts, &solve, &never, |p, _| {
+    // Ctrl-C (or SIGTERM) stops the run after the candidate being screened: what was found stays
+    // stored and the collection is marked `stopped`. A second one ends the process at once.
+    let cancel = Arc::new(AtomicBool::new(false));
+    {
+        let cancel = Arc::clone(&cancel);
+        let _ = ctrlc::set_handler(move || {
+            if cancel.swap(true, Ordering::Relaxed) {
+                std::process::exit(130);
+            }
+        });
+    }
+    let result = generate_collection(&store, &args.collection, &opts, &solve, &cancel, |p, _| {
         show(p);
         true
     });
@@ -192,7 +204,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
                 match stop {
                     Stop::CandidateLimit => "the candidate limit (--max-candidates) was reached",
                     Stop::TimeLimit => "the time limit (--max-seconds) was reached",
-                    _ => "cancelled",
+                    _ => "interrupted",
                 }
             );
             ExitCode::from(3)
