@@ -134,7 +134,7 @@ fn generate_refuses_bad_flags_and_reports_a_limit() {
 fn an_interrupted_run_keeps_what_it_found_and_is_marked_stopped() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("gen.db");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_baroque"))
+    let child = Command::new(env!("CARGO_BIN_EXE_baroque"))
         .args([
             "generate",
             "--collection",
