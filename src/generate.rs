@@ -15,8 +15,9 @@
 //! The screening's node budget decides what a candidate is; its time limit is only a safety net,
 //! set well above what the node budget takes, and a run where it bites may not be reproduced.
 
+use crate::cases::Game;
 use crate::rules::{Board, Board8, Color, Geometry, Letters, Piece, Position, Role, Rules};
-use crate::solver::{screen, Limits, Outcome, Solution, SolveOptions};
+use crate::solver::{screen, Limits, Outcome, Searchable, Solution, SolveOptions};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -87,6 +88,10 @@ impl Source {
 /// What to generate.
 #[derive(Clone, Debug)]
 pub struct GenerateOptions {
+    /// The game; [`generate`] is called with its position type ([`Position`] or
+    /// [`crate::rules::rococo::RococoPosition`]).
+    pub game: Game,
+    /// The Baroque rule set (Rococo has one).
     pub rules: Rules,
     /// N of "mate in N".
     pub mate_in: u32,
@@ -111,6 +116,7 @@ pub struct GenerateOptions {
 impl Default for GenerateOptions {
     fn default() -> Self {
         GenerateOptions {
+            game: Game::Baroque,
             rules: Rules::default(),
             mate_in: 2,
             count: 10,
@@ -128,14 +134,32 @@ impl Default for GenerateOptions {
     }
 }
 
+/// A game puzzles can be generated for: how candidates are made, which positions may be puzzles,
+/// and when two positions are the same puzzle.
+pub trait Generatable: Searchable + Sized {
+    /// Both Kings and other pieces placed at random within the piece budget.
+    fn random(rng: &mut Rng, opts: &GenerateOptions) -> Self;
+    /// A position of a random game from the start, thinned out to the piece budget.
+    fn playout(rng: &mut Rng, opts: &GenerateOptions) -> Option<Self>;
+    /// Both Kings, a position that can arise, the side to move not in check unless allowed, within
+    /// the piece budget, and a move to make.
+    fn acceptable(&self, opts: &GenerateOptions) -> bool;
+    /// The same text for a position and each of its mirror images under the game's symmetries.
+    fn canonical_key(&self) -> String;
+    /// The FEN the store keeps.
+    fn fen_text(&self) -> String;
+    /// The kind of a piece letter of this game's notation (either case).
+    fn role_of_letter(c: char) -> Option<Role>;
+}
+
 /// A sound puzzle found.
 #[derive(Clone, Debug)]
-pub struct Generated {
-    pub position: Position,
+pub struct Generated<P: Generatable = Position> {
+    pub position: P,
     pub source: Source,
     /// The candidate's index: with the seed, it remakes the position.
     pub candidate: u64,
-    pub solution: Solution,
+    pub solution: Solution<P::Move>,
     /// Themes of the solution (see [`themes`]).
     pub themes: Vec<String>,
 }
@@ -172,8 +196,8 @@ pub enum Stop {
 
 /// The outcome of a run.
 #[derive(Clone, Debug)]
-pub struct Report {
-    pub puzzles: Vec<Generated>,
+pub struct Report<P: Generatable = Position> {
+    pub puzzles: Vec<Generated<P>>,
     pub progress: Progress,
     pub stop: Stop,
 }
@@ -226,11 +250,11 @@ pub enum Take {
 ///
 /// # Errors
 /// When the options are out of range.
-pub fn generate(
+pub fn generate<P: Generatable>(
     opts: &GenerateOptions,
     cancel: &AtomicBool,
-    mut take: impl FnMut(&Progress, Option<&Generated>) -> Take,
-) -> Result<Report, OptionsError> {
+    mut take: impl FnMut(&Progress, Option<&Generated<P>>) -> Take,
+) -> Result<Report<P>, OptionsError> {
     opts.validate()?;
     let start = Instant::now();
     let threads = opts.threads.max(1);
@@ -262,8 +286,8 @@ pub fn generate(
             break;
         }
         let end = (next + batch).min(opts.max_candidates);
-        let screen_one = |i: u64| (!halted()).then(|| screen_candidate(opts, i));
-        let results: Vec<Option<Screened>> = match &pool {
+        let screen_one = |i: u64| (!halted()).then(|| screen_candidate::<P>(opts, i));
+        let results: Vec<Option<Screened<P>>> = match &pool {
             Some(pool) => pool.install(|| (next..end).into_par_iter().map(screen_one).collect()),
             None => (next..end).map(screen_one).collect(),
         };
@@ -277,7 +301,7 @@ pub fn generate(
                 Verdict::Rejected => {}
                 Verdict::Unsettled => report.progress.unsettled += 1,
                 Verdict::Sound(found) => {
-                    if !seen.insert(canonical_key(&found.position)) {
+                    if !seen.insert(found.position.canonical_key()) {
                         report.progress.duplicates += 1;
                         continue;
                     }
@@ -312,27 +336,27 @@ pub fn generate(
     Ok(report)
 }
 
-enum Verdict {
+enum Verdict<P: Generatable> {
     Rejected,
     Unsettled,
-    Sound(Box<Generated>),
+    Sound(Box<Generated<P>>),
 }
 
-struct Screened {
-    verdict: Verdict,
+struct Screened<P: Generatable> {
+    verdict: Verdict<P>,
     nodes: u64,
 }
 
 /// Makes candidate `index` and screens it.
-fn screen_candidate(opts: &GenerateOptions, index: u64) -> Screened {
+fn screen_candidate<P: Generatable>(opts: &GenerateOptions, index: u64) -> Screened<P> {
     let rejected = Screened {
         verdict: Verdict::Rejected,
         nodes: 0,
     };
-    let Some((position, source)) = candidate(opts, index) else {
+    let Some((position, source)) = candidate::<P>(opts, index) else {
         return rejected;
     };
-    let solve = SolveOptions {
+    let solve = SolveOptions::<P::Move> {
         mate_in: opts.mate_in,
         limits: opts.candidate_limits,
         table_mib: 16,
@@ -344,7 +368,7 @@ fn screen_candidate(opts: &GenerateOptions, index: u64) -> Screened {
     let nodes = solution.nodes;
     let verdict = match (solution.result, solution.sound) {
         (Outcome::Mate, Some(true)) if solution.mate_in == Some(opts.mate_in) => {
-            let themes = themes(&solution);
+            let themes = themes::<P>(&solution);
             Verdict::Sound(Box::new(Generated {
                 position,
                 source,
@@ -361,14 +385,37 @@ fn screen_candidate(opts: &GenerateOptions, index: u64) -> Screened {
 
 /// Candidate `index` of a run: a position the side to move may try to mate from, or `None` when
 /// the attempt made none (a play-out that ended, a placement that cannot arise).
-pub fn candidate(opts: &GenerateOptions, index: u64) -> Option<(Position, Source)> {
+pub fn candidate<P: Generatable>(opts: &GenerateOptions, index: u64) -> Option<(P, Source)> {
     let mut rng = Rng::for_candidate(opts.seed, index);
     let (position, source) = if index % 2 == 0 {
-        (random_position(&mut rng, opts), Source::Random)
+        (P::random(&mut rng, opts), Source::Random)
     } else {
-        (playout_position(&mut rng, opts)?, Source::Playout)
+        (P::playout(&mut rng, opts)?, Source::Playout)
     };
-    acceptable(&position, opts).then_some((position, source))
+    position.acceptable(opts).then_some((position, source))
+}
+
+impl Generatable for Position {
+    fn random(rng: &mut Rng, opts: &GenerateOptions) -> Position {
+        random_position(rng, opts)
+    }
+    fn playout(rng: &mut Rng, opts: &GenerateOptions) -> Option<Position> {
+        playout_position(rng, opts)
+    }
+    fn acceptable(&self, opts: &GenerateOptions) -> bool {
+        acceptable(self, opts)
+    }
+    fn canonical_key(&self) -> String {
+        canonical_key(self)
+    }
+    fn fen_text(&self) -> String {
+        self.fen(Letters::Chess)
+    }
+    fn role_of_letter(c: char) -> Option<Role> {
+        Role::BAROQUE
+            .into_iter()
+            .find(|r| r.letter(Letters::Chess) == c.to_ascii_uppercase())
+    }
 }
 
 /// Whether a position may be a puzzle: both Kings, a position that can arise, the side to move not
@@ -518,27 +565,30 @@ fn capture_kind(by: Role, taken: Role) -> &'static str {
         Role::Withdrawer => "withdrawal",
         Role::LongLeaper => "leap",
         Role::Coordinator => "coordination",
-        _ => "other",
+        Role::Advancer => "approach",
+        Role::CannonPawn => "cannon",
+        Role::Swapper => "mutual-destruction",
+        Role::PushmePullyu => "approach-withdrawal",
+        Role::Immobilizer => "other",
+        Role::Chameleon => "chameleon",
     }
-}
-
-/// The kind of a chess-style piece letter (either case).
-fn role_of_letter(c: char) -> Option<Role> {
-    Role::BAROQUE
-        .into_iter()
-        .find(|r| r.letter(Letters::Chess) == c.to_ascii_uppercase())
 }
 
 /// Themes of a sound puzzle, as tags: the key's piece (`key-chameleon`), whether the key captures
 /// (`quiet-key`, or `key-captures-2` and one `capture-<kind>` per kind of capture it makes:
 /// `custodian`, `withdrawal`, `leap`, `coordination`, `displacement`), the pieces that give the
-/// mates of the solution (`mate-by-coordinator`), and `mate-in-N`.
-pub fn themes(solution: &Solution) -> Vec<String> {
+/// mates of the solution (`mate-by-coordinator`), and `mate-in-N`. Rococo adds the capture kinds
+/// `approach`, `cannon`, `mutual-destruction` and `approach-withdrawal`.
+pub fn themes<P: Generatable>(solution: &Solution<P::Move>) -> Vec<String> {
+    let role_of_letter = P::role_of_letter;
     let mut tags = vec![format!("mate-in-{}", solution.mate_in.unwrap_or(0))];
     let Some(key) = solution.keys.first() else {
         return tags;
     };
-    tags.push(format!("key-{}", slug(key.mv.role)));
+    let Some(mover) = key.info.notation.chars().next().and_then(role_of_letter) else {
+        return tags;
+    };
+    tags.push(format!("key-{}", slug(mover)));
     let taken: Vec<Role> = key
         .info
         .captures
@@ -550,7 +600,7 @@ pub fn themes(solution: &Solution) -> Vec<String> {
     } else {
         tags.push(format!("key-captures-{}", taken.len()));
         for t in &taken {
-            tags.push(format!("capture-{}", capture_kind(key.mv.role, *t)));
+            tags.push(format!("capture-{}", capture_kind(mover, *t)));
         }
     }
     let mut mating = Vec::new();
@@ -572,6 +622,8 @@ pub fn themes(solution: &Solution) -> Vec<String> {
     tags.dedup();
     tags
 }
+
+mod rococo;
 
 #[cfg(test)]
 mod tests {
@@ -603,7 +655,7 @@ mod tests {
         let opts = quick(7, 1);
         let mut checked = 0;
         for i in 0..400 {
-            let Some((pos, _)) = candidate(&opts, i) else {
+            let Some((pos, _)) = candidate::<Position>(&opts, i) else {
                 continue;
             };
             let n = pos.legal_moves().len();
@@ -626,7 +678,7 @@ mod tests {
         let opts = quick(3, 1);
         let mut made = [0; 2];
         for i in 0..300 {
-            if let Some((pos, source)) = candidate(&opts, i) {
+            if let Some((pos, source)) = candidate::<Position>(&opts, i) {
                 assert!(pos.board().occupied().count_ones() <= 7);
                 assert!(!pos.is_check());
                 assert!(!pos.validate().iter().any(|p| p.error));
@@ -638,7 +690,7 @@ mod tests {
 
     #[test]
     fn found_puzzles_are_sound_distinct_and_reproducible() {
-        let first = generate(&quick(11, 3), &AtomicBool::new(false), keep).unwrap();
+        let first = generate::<Position>(&quick(11, 3), &AtomicBool::new(false), keep).unwrap();
         assert_eq!(first.stop, Stop::Done);
         assert_eq!(first.puzzles.len(), 3);
         let mut keys = HashSet::new();
@@ -659,7 +711,7 @@ mod tests {
             assert!(p.themes.iter().any(|t| t.starts_with("mate-by-")));
             assert!(keys.insert(canonical_key(&p.position)));
         }
-        let again = generate(
+        let again = generate::<Position>(
             &GenerateOptions {
                 threads: 1,
                 ..quick(11, 3)
@@ -684,19 +736,19 @@ mod tests {
             max_candidates: 20,
             ..quick(5, 50)
         };
-        let r = generate(&few, &go, keep).unwrap();
+        let r = generate::<Position>(&few, &go, keep).unwrap();
         assert_eq!(r.stop, Stop::CandidateLimit);
         assert!(r.progress.tried <= 20);
         // Stop asked by the caller at the first puzzle: nothing counted.
-        let r = generate(&quick(5, 50), &go, |_, _| Take::Stop).unwrap();
+        let r = generate::<Position>(&quick(5, 50), &go, |_, _| Take::Stop).unwrap();
         assert_eq!(r.stop, Stop::Cancelled);
         assert!(r.puzzles.is_empty());
         // A cancel flag already set: no candidate is screened.
-        let r = generate(&quick(5, 50), &AtomicBool::new(true), keep).unwrap();
+        let r = generate::<Position>(&quick(5, 50), &AtomicBool::new(true), keep).unwrap();
         assert_eq!((r.stop, r.progress.tried), (Stop::Cancelled, 0));
         // Puzzles the caller skips do not count.
         let mut offered = 0;
-        let r = generate(&quick(11, 2), &go, |_, p| match p {
+        let r = generate::<Position>(&quick(11, 2), &go, |_, p| match p {
             Some(_) => {
                 offered += 1;
                 if offered % 2 == 1 {
@@ -719,7 +771,7 @@ mod tests {
                 ..quick(5, 1)
             },
         ] {
-            assert!(generate(&bad, &go, keep).is_err());
+            assert!(generate::<Position>(&bad, &go, keep).is_err());
         }
     }
 }

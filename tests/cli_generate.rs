@@ -107,7 +107,6 @@ fn generate_refuses_bad_flags_and_reports_a_limit() {
         (&["--mate-in", "0"][..], "mate_in"),
         (&["--max-pieces", "2"][..], "max_pieces"),
         (&["--rules", "nonsense"][..], "nonsense"),
-        (&["--game", "rococo"][..], "Baroque puzzles only"),
     ] {
         let (code, _, err) = generate(&db, "bad", flags);
         assert_eq!(code, 2, "{flags:?}");
@@ -181,4 +180,48 @@ fn an_interrupted_run_keeps_what_it_found_and_is_marked_stopped() {
     assert_eq!(c.state, "stopped");
     assert_eq!(c.summary["stop"], "cancelled");
     assert_eq!(c.puzzles as usize, puzzles.len());
+}
+
+#[test]
+fn generate_makes_rococo_puzzles_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("gen.db");
+    let (code, out, err) = generate(
+        &db,
+        "rococo-twos",
+        &[
+            "--game",
+            "rococo",
+            "--mate-in",
+            "2",
+            "--count",
+            "2",
+            "--max-pieces",
+            "8",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("(mate in 2, rococo)"), "{out}");
+    let (c, puzzles) = Store::open(&db)
+        .unwrap()
+        .collection("rococo-twos")
+        .unwrap()
+        .unwrap();
+    assert_eq!((c.game.as_str(), c.rules.as_str()), ("rococo", "rococo"));
+    assert_eq!(puzzles.len(), 2);
+    for p in &puzzles {
+        assert_eq!(p.game, baroque::cases::Game::Rococo);
+        assert_eq!(p.outcome["sound"], true, "{}", p.fen);
+        let pos = baroque::rules::rococo::RococoPosition::from_fen(
+            &p.fen,
+            baroque::rules::rococo::Coords::Standard,
+        )
+        .unwrap();
+        let opts = SolveOptions::<baroque::rules::Move> {
+            mate_in: 2,
+            ..SolveOptions::default()
+        };
+        let s = solve(&pos, &opts.with_key(None));
+        assert_eq!(s.sound, Some(true), "{}", p.fen);
+    }
 }

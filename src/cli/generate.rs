@@ -16,10 +16,11 @@ use std::time::{Duration, Instant};
 /// The flags of `baroque generate`.
 #[derive(clap::Args, Debug)]
 pub struct GenerateArgs {
-    /// The game (only Baroque is generated so far).
+    /// The game. For Rococo, mate in N means forcing the capture of the King, candidates are placed
+    /// on the inner board, and `--rules` does not apply.
     #[arg(long, value_enum, default_value_t = GameArg::Baroque)]
     pub game: GameArg,
-    /// Rule set, as for perft.
+    /// Rule set, as for perft (Baroque only).
     #[arg(long, default_value = "abbott")]
     pub rules: String,
     /// N of "mate in N".
@@ -68,9 +69,6 @@ pub struct GenerateArgs {
 /// Runs `baroque generate`: exit 0 when the collection got every puzzle asked for, 3 when a limit
 /// stopped the run first (what was found is stored), 2 on an error.
 pub fn run(args: GenerateArgs) -> ExitCode {
-    if args.game != GameArg::Baroque {
-        return fail("generation makes Baroque puzzles only, so far (--game baroque)");
-    }
     let rules: Rules = match args.rules.parse() {
         Ok(r) => r,
         Err(e) => return fail(e),
@@ -80,6 +78,10 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let opts = GenerateOptions {
+        game: match args.game {
+            GameArg::Baroque => crate::cases::Game::Baroque,
+            GameArg::Rococo => crate::cases::Game::Rococo,
+        },
         rules,
         mate_in: args.mate_in,
         count: args.count,
@@ -177,7 +179,10 @@ pub fn run(args: GenerateArgs) -> ExitCode {
             run.stored,
             args.count,
             args.mate_in,
-            rules
+            match args.game {
+                GameArg::Baroque => rules.to_string(),
+                GameArg::Rococo => "rococo".to_string(),
+            }
         );
         super::out!(
             "{} candidates in {secs:.1} s: {} sound, {} near-duplicates dropped, {} unsettled by the budget; {per_minute:.1} puzzles/min",

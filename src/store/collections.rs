@@ -6,8 +6,9 @@
 use super::verify::{verify, NewPuzzle};
 use super::{get_in, insert_in, StoreError, StoredPuzzle};
 use crate::cases::Game;
-use crate::generate::{generate, GenerateOptions, Generated, Progress, Stop, Take};
-use crate::rules::Letters;
+use crate::generate::{generate, Generatable, GenerateOptions, Generated, Progress, Stop, Take};
+use crate::rules::rococo::RococoPosition;
+use crate::rules::Position;
 use crate::solver::SolveOptions;
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
@@ -104,16 +105,20 @@ impl super::Store {
         let n = conn.execute(
             "INSERT INTO collections (name, game, rules, mate_in, seed, max_pieces, state, summary,
                                       created_at)
-             VALUES (?1, 'baroque', ?2, ?3, ?4, ?5, 'running', ?6,
+             VALUES (?1, ?7, ?2, ?3, ?4, ?5, 'running', ?6,
                      strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
              ON CONFLICT (name) DO NOTHING",
             params![
                 name,
-                opts.rules.to_string(),
+                match opts.game {
+                    Game::Baroque => opts.rules.to_string(),
+                    Game::Rococo => super::ROCOCO_RULES.to_string(),
+                },
                 opts.mate_in,
                 opts.seed as i64,
                 opts.max_pieces as i64,
                 serde_json::json!({"count": opts.count}).to_string(),
+                super::game_name(opts.game),
             ],
         )?;
         Ok(n == 1)
@@ -283,12 +288,26 @@ pub fn fill_collection(
     opts: &GenerateOptions,
     solve: &SolveOptions,
     cancel: &AtomicBool,
+    observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
+) -> Result<RunSummary, CollectionError> {
+    match opts.game {
+        Game::Baroque => fill_with::<Position>(store, name, opts, solve, cancel, observe),
+        Game::Rococo => fill_with::<RococoPosition>(store, name, opts, solve, cancel, observe),
+    }
+}
+
+fn fill_with<P: Generatable>(
+    store: &super::Store,
+    name: &str,
+    opts: &GenerateOptions,
+    solve: &SolveOptions,
+    cancel: &AtomicBool,
     mut observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
 ) -> Result<RunSummary, CollectionError> {
     let mut failure: Option<StoreError> = None;
     let mut ids = Vec::new();
     let go_on = |b: bool| if b { Take::Kept } else { Take::Stop };
-    let run = generate(opts, cancel, |progress, found| {
+    let run = generate::<P>(opts, cancel, |progress, found| {
         let Some(found) = found else {
             return go_on(observe(progress, None));
         };
@@ -341,12 +360,12 @@ pub fn fill_collection(
 
 /// Verifies a generated puzzle with the full solver and stores it; `None` when the full solve does
 /// not confirm it (it never should).
-fn store_one(
+fn store_one<P: Generatable>(
     store: &super::Store,
     name: &str,
     opts: &GenerateOptions,
     solve: &SolveOptions,
-    found: &Generated,
+    found: &Generated<P>,
 ) -> Result<Option<StoredPuzzle>, StoreError> {
     let key = found.solution.keys.first().map(|k| k.info.notation.clone());
     let new = NewPuzzle {
@@ -361,8 +380,8 @@ fn store_one(
         keys: key.map(|k| vec![k]),
         sound: Some(true),
         ..NewPuzzle::mate(
-            Game::Baroque,
-            found.position.fen(Letters::Chess),
+            opts.game,
+            found.position.fen_text(),
             opts.rules,
             opts.mate_in,
         )

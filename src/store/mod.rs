@@ -264,7 +264,7 @@ impl Store {
     }
 }
 
-fn game_name(g: Game) -> &'static str {
+pub(crate) fn game_name(g: Game) -> &'static str {
     match g {
         Game::Baroque => "baroque",
         Game::Rococo => "rococo",

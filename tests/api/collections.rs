@@ -172,9 +172,9 @@ fn bad_requests_are_refused_with_problems() {
             "/problems/invalid-collection",
         ),
         (
-            json!({"name": "x", "mate_in": 2, "count": 1, "game": "rococo"}),
+            json!({"name": "x", "mate_in": 2, "count": 1, "game": "rococo", "rules": "abbott"}),
             422,
-            "/problems/invalid-collection",
+            "/problems/not-applicable",
         ),
         (
             json!({"name": "x", "mate_in": 99, "count": 1}),

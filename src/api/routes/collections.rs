@@ -38,7 +38,8 @@ pub struct CollectionRequest {
     /// Puzzles wanted: from 1 to the server's `--job-max-count`.
     #[schema(example = 5, minimum = 1)]
     pub count: u32,
-    /// The game: only `baroque` is generated so far.
+    /// The game: `baroque` (the default) or `rococo` (mate meaning the capture of the King; no
+    /// `rules`).
     #[serde(default)]
     pub game: Option<GameName>,
     /// The rule set (default `abbott`).
@@ -287,7 +288,7 @@ pub struct CollectionPuzzles {
         (status = 409, description = "A collection of that name exists (`conflict`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the limit", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent as `application/json`", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A bad name, `mate_in`, `count`, `max_pieces` or limit, or a game other than Baroque (`invalid-collection`, `invalid-mate-in`, `invalid-limits`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad name, `mate_in`, `count`, `max_pieces` or limit, or `rules` with Rococo (`invalid-collection`, `invalid-mate-in`, `invalid-limits`, `not-applicable`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "As many jobs as the server runs at once are running (`jobs-busy`, with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -352,10 +353,12 @@ fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions, Ap
             r.name
         )));
     }
-    if r.game.is_some_and(|g| g != GameName::Baroque) {
-        return Err(invalid(
-            "`game`: only Baroque puzzles are generated so far".into(),
-        ));
+    let game = r.game.unwrap_or_default();
+    if game == GameName::Rococo && r.rules.is_some() {
+        return Err(ApiError::NotApplicable {
+            field: "rules",
+            detail: "`rules` does not apply to Rococo, which has one rule set".into(),
+        });
     }
     let max = limits.solve.max_mate_in;
     if r.mate_in == 0 || r.mate_in > max {
@@ -386,6 +389,10 @@ fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions, Ap
     let millis = asked.millis.unwrap_or(10_000).min(limits.solve.max_millis);
     let seed = r.seed.unwrap_or_else(crate::generate::clock_seed);
     Ok(GenerateOptions {
+        game: match game {
+            GameName::Baroque => crate::cases::Game::Baroque,
+            GameName::Rococo => crate::cases::Game::Rococo,
+        },
         rules: r.rules.map(Rules::from).unwrap_or_default(),
         mate_in: r.mate_in,
         count: r.count as usize,
