@@ -192,7 +192,7 @@ fn run_serve(settings: crate::api::Settings) -> ExitCode {
     crate::api::telemetry::init(settings.log_format);
     let app = match crate::api::Application::build(settings.clone()) {
         Ok(app) => app,
-        Err(e) => return fail(format!("cannot start on {}: {e}", settings.addr)),
+        Err(e) => return fail(format!("cannot start: {e}")),
     };
     let addr = app
         .local_addr()

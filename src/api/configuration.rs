@@ -20,6 +20,9 @@
 //! | `--job-max-seconds` | `BAROQUE_JOB_MAX_SECONDS` | `600` | longest run of one generation job |
 //! | `--job-max-count` | `BAROQUE_JOB_MAX_COUNT` | `200` | most puzzles one job may be asked for (422 above) |
 //! | `--solve-threads` | `BAROQUE_SOLVE_THREADS` | one per CPU core | threads of one search (root split) |
+//! | `--rate-limit-per-minute` | `BAROQUE_RATE_LIMIT_PER_MINUTE` | `60` | costly requests (`/v1/solve`, a mate posted to `/v1/puzzles`, `POST /v1/collections`) one client gets back per minute; 429 with `Retry-After` when it has none (0: no limit) |
+//! | `--rate-limit-burst` | `BAROQUE_RATE_LIMIT_BURST` | `10` | costly requests one client may send at once |
+//! | `--trust-forwarded-for` | `BAROQUE_TRUST_FORWARDED_FOR` | `false` | count requests against the last `X-Forwarded-For` address instead of the peer (only behind a proxy that sets it) |
 
 use std::path::PathBuf;
 
@@ -45,6 +48,11 @@ pub const DEFAULT_SOLVE_MAX_TREE_NODES: u64 = 2_000;
 pub const DEFAULT_SOLVE_TABLE_MIB: u64 = 64;
 /// The default number of searches at once.
 pub const DEFAULT_SOLVE_CONCURRENCY: u64 = 2;
+
+/// The default costly requests a client gets back per minute.
+pub const DEFAULT_RATE_LIMIT_PER_MINUTE: u64 = 60;
+/// The default costly requests a client may send at once.
+pub const DEFAULT_RATE_LIMIT_BURST: u64 = 10;
 
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -132,6 +140,21 @@ pub struct Settings {
     /// Threads of one search, split at the root (default: one per CPU core).
     #[arg(long, env = "BAROQUE_SOLVE_THREADS", value_parser = clap::value_parser!(u64).range(1..=256), value_name = "N")]
     pub solve_threads: Option<u64>,
+    /// Costly requests (/v1/solve, a mate posted to /v1/puzzles) one client gets back per minute;
+    /// one beyond them gets 429 with Retry-After. 0 turns the limit off.
+    #[arg(long, env = "BAROQUE_RATE_LIMIT_PER_MINUTE", default_value_t = DEFAULT_RATE_LIMIT_PER_MINUTE,
+          value_parser = clap::value_parser!(u64).range(0..=1_000_000), value_name = "N")]
+    pub rate_limit_per_minute: u64,
+    /// Costly requests one client may send at once (the size of its token bucket).
+    #[arg(long, env = "BAROQUE_RATE_LIMIT_BURST", default_value_t = DEFAULT_RATE_LIMIT_BURST,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000), value_name = "N")]
+    pub rate_limit_burst: u64,
+    /// Count requests against the last address of X-Forwarded-For rather than the peer address.
+    /// Only behind a reverse proxy that sets the header: otherwise clients choose their address.
+    #[arg(long, env = "BAROQUE_TRUST_FORWARDED_FOR", value_name = "BOOL",
+          default_value_t = false, num_args = 0..=1, default_missing_value = "true",
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub trust_forwarded_for: bool,
 }
 
 impl std::fmt::Debug for Settings {
@@ -158,6 +181,9 @@ impl std::fmt::Debug for Settings {
             .field("max_jobs", &self.max_jobs)
             .field("job_max_seconds", &self.job_max_seconds)
             .field("job_max_count", &self.job_max_count)
+            .field("rate_limit_per_minute", &self.rate_limit_per_minute)
+            .field("rate_limit_burst", &self.rate_limit_burst)
+            .field("trust_forwarded_for", &self.trust_forwarded_for)
             .finish()
     }
 }
@@ -183,13 +209,17 @@ impl Default for Settings {
             max_jobs: 1,
             job_max_seconds: 600,
             job_max_count: 200,
+            rate_limit_per_minute: DEFAULT_RATE_LIMIT_PER_MINUTE,
+            rate_limit_burst: DEFAULT_RATE_LIMIT_BURST,
+            trust_forwarded_for: false,
         }
     }
 }
 
 impl Settings {
-    /// Settings for tests: the defaults on a free port of 127.0.0.1, two workers, 16 MiB tables, a
-    /// new database file in the temporary directory and the package's fixtures.
+    /// Settings for tests: the defaults on a free port of 127.0.0.1, two workers, 16 MiB tables, no
+    /// rate limit (tests of it set one), a new database file in the temporary directory and the
+    /// package's fixtures.
     pub fn for_tests() -> Settings {
         use std::sync::atomic::{AtomicU64, Ordering};
         static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -207,6 +237,7 @@ impl Settings {
             fixtures: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures")),
             workers: Some(2),
             solve_table_mib: 16,
+            rate_limit_per_minute: 0,
             ..Settings::default()
         }
     }
@@ -266,6 +297,16 @@ impl SolveLimits {
             threads: self.threads,
             max_tree_nodes: self.max_tree_nodes,
             intended_key: None,
+        }
+    }
+}
+
+impl From<&Settings> for super::ratelimit::RateLimit {
+    fn from(s: &Settings) -> super::ratelimit::RateLimit {
+        super::ratelimit::RateLimit {
+            per_minute: s.rate_limit_per_minute,
+            burst: s.rate_limit_burst,
+            trust_forwarded_for: s.trust_forwarded_for,
         }
     }
 }

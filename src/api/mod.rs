@@ -28,6 +28,7 @@ pub mod configuration;
 pub mod model;
 pub mod openapi;
 pub mod problem;
+pub mod ratelimit;
 pub mod routes;
 pub mod startup;
 pub mod telemetry;

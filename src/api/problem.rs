@@ -20,6 +20,9 @@ use actix_web::{HttpRequest, HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+/// The `Retry-After` of a `store-unavailable` answer, in seconds.
+pub const STORE_RETRY_AFTER: u64 = 5;
+
 /// The media type of problem details.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
@@ -34,7 +37,8 @@ pub struct Problem {
     /// `/problems/invalid-request`, `/problems/invalid-parameter`, `/problems/unsupported-media-type`,
     /// `/problems/payload-too-large`, `/problems/invalid-fen`, `/problems/impossible-position`,
     /// `/problems/too-many-moves`, `/problems/invalid-mate-in`, `/problems/invalid-limits`,
-    /// `/problems/invalid-key`, `/problems/not-applicable`, `/problems/solver-busy`, `/problems/puzzle-not-verified`,
+    /// `/problems/invalid-key`, `/problems/not-applicable`, `/problems/solver-busy`,
+    /// `/problems/rate-limited`, `/problems/store-unavailable`, `/problems/puzzle-not-verified`,
     /// `/problems/solver-budget-exhausted`, `/problems/unauthorized`,
     /// `/problems/writes-disabled`, `/problems/not-found`,
     /// `/problems/method-not-allowed`, `/problems/internal`, or `about:blank` for any other HTTP
@@ -63,8 +67,8 @@ pub struct Problem {
     /// For `impossible-position`: every problem of the position, errors and warnings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problems: Option<Vec<PositionProblem>>,
-    /// For `payload-too-large` (bytes), `too-many-moves` (moves), `invalid-mate-in` (the largest N)
-    /// and `solver-busy` (searches at once): the limit.
+    /// For `payload-too-large` (bytes), `too-many-moves` (moves), `invalid-mate-in` (the largest N),
+    /// `solver-busy` (searches at once) and `rate-limited` (costly requests a minute): the limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<u64>,
     /// For `puzzle-not-verified`: every way the engine or the solver contradicts the puzzle.
@@ -157,6 +161,17 @@ pub enum ApiError {
     /// Every search slot is taken.
     #[error("{limit} searches are already running, the most this server runs at once; retry in {retry_after} s")]
     SolverBusy { limit: u64, retry_after: u64 },
+    /// A client used up its costly requests (see [`super::ratelimit`]).
+    #[error("this client has used its costly requests ({per_minute} a minute, {burst} at once); retry in {retry_after} s")]
+    RateLimited {
+        per_minute: u64,
+        burst: u64,
+        retry_after: u64,
+    },
+    /// The puzzle store cannot write or answer now (disk full, read-only, locked, an I/O error);
+    /// the cause is logged and named.
+    #[error("the puzzle store cannot do this now: {0}; retry in {retry} s", retry = STORE_RETRY_AFTER)]
+    StoreUnavailable(String),
     /// The engine or the solver contradicts a submitted puzzle.
     #[error("the puzzle does not verify, so nothing was stored: {}", .0.join("; "))]
     PuzzleNotVerified(Vec<String>),
@@ -269,6 +284,16 @@ impl ApiError {
                 "Solver busy",
                 StatusCode::SERVICE_UNAVAILABLE,
             ),
+            ApiError::RateLimited { .. } => (
+                "/problems/rate-limited",
+                "Too many requests",
+                StatusCode::TOO_MANY_REQUESTS,
+            ),
+            ApiError::StoreUnavailable(_) => (
+                "/problems/store-unavailable",
+                "Puzzle store unavailable",
+                StatusCode::SERVICE_UNAVAILABLE,
+            ),
             ApiError::PuzzleNotVerified(_) => (
                 "/problems/puzzle-not-verified",
                 "Puzzle does not verify",
@@ -340,6 +365,7 @@ impl ApiError {
                 p.limit = Some(*limit);
             }
             ApiError::InvalidMateIn { max, .. } => p.limit = Some(u64::from(*max)),
+            ApiError::RateLimited { per_minute, .. } => p.limit = Some(*per_minute),
             ApiError::NotApplicable { field, .. } => p.field = Some((*field).into()),
             ApiError::MethodNotAllowed { allow, .. } => p.allow = Some(allow.clone()),
             ApiError::PuzzleNotVerified(reasons) => p.reasons = Some(reasons.clone()),
@@ -372,9 +398,16 @@ impl From<actix_web::error::BlockingError> for ApiError {
 }
 
 impl From<crate::store::StoreError> for ApiError {
+    /// A fault of the environment (disk full, read-only file, lock held too long, I/O error, no
+    /// connection in time) is 503 `store-unavailable` with `Retry-After`; anything else is 500.
     fn from(e: crate::store::StoreError) -> ApiError {
-        tracing::error!(error = %e, "the puzzle store failed");
-        ApiError::Internal(e.to_string())
+        if let Some(reason) = e.unavailable() {
+            tracing::error!(error = %e, "the puzzle store is unavailable");
+            ApiError::StoreUnavailable(reason.to_string())
+        } else {
+            tracing::error!(error = %e, "the puzzle store failed");
+            ApiError::Internal(e.to_string())
+        }
     }
 }
 
@@ -417,11 +450,16 @@ impl ResponseError for ApiError {
 
     fn error_response(&self) -> HttpResponse<BoxBody> {
         let mut res = problem_response(&self.problem());
-        if let ApiError::SolverBusy { retry_after, .. } | ApiError::JobsBusy { retry_after, .. } =
-            self
-        {
+        let retry_after = match self {
+            ApiError::SolverBusy { retry_after, .. }
+            | ApiError::JobsBusy { retry_after, .. }
+            | ApiError::RateLimited { retry_after, .. } => Some(*retry_after),
+            ApiError::StoreUnavailable(_) => Some(STORE_RETRY_AFTER),
+            _ => None,
+        };
+        if let Some(seconds) = retry_after {
             res.headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         if let ApiError::Unauthorized(_) = self {
             res.headers_mut().insert(

@@ -6,6 +6,7 @@ use super::openapi::{allowed_methods, document_text, openapi};
 use super::problem::{
     ensure_problem_json, json_error_handler, path_error_handler, query_error_handler, ApiError,
 };
+use super::ratelimit::{RateLimit, RateLimiter};
 use super::{routes, telemetry};
 use crate::store::seed::{self, SeedReport};
 use crate::store::Store;
@@ -50,8 +51,9 @@ impl Application {
     /// When the database cannot be opened or migrated, a fixture is unreadable or contradicted (the
     /// message names it), or the address does not resolve or cannot be bound.
     pub fn build(settings: Settings) -> io::Result<Application> {
-        let store = Store::open(&settings.db)
-            .map_err(|e| io::Error::other(format!("{}: {e}", settings.db.display())))?;
+        let store = Store::open(&settings.db).map_err(|e| {
+            io::Error::other(format!("the puzzle store {}: {e}", settings.db.display()))
+        })?;
         let solve = Limits::from(&settings).solve.options();
         let seeded = seed::seed(&store, &settings.fixtures, &solve).map_err(io::Error::other)?;
         // Jobs do not outlive the process: a collection a previous run left `running` is stopped.
@@ -64,7 +66,9 @@ impl Application {
                 "collections left running by a previous run are marked stopped"
             );
         }
-        let listener = TcpListener::bind(&settings.addr)?;
+        let listener = TcpListener::bind(&settings.addr).map_err(|e| {
+            io::Error::new(e.kind(), format!("cannot listen on {}: {e}", settings.addr))
+        })?;
         Ok(Application {
             listener,
             settings,
@@ -132,6 +136,8 @@ pub fn server(listener: TcpListener, settings: &Settings, store: Store) -> io::R
     // One set of search slots for the whole server, shared by every worker.
     let slots = web::Data::new(routes::SolveSlots::new(limits.solve.concurrency));
     let jobs = web::Data::new(routes::Jobs::new(limits.max_jobs));
+    // One set of rate limit buckets too.
+    let limiter = web::Data::new(RateLimiter::new(RateLimit::from(settings)));
     let mut server = HttpServer::new(move || {
         let json = web::JsonConfig::default()
             .limit(limits.max_body_bytes)
@@ -144,6 +150,7 @@ pub fn server(listener: TcpListener, settings: &Settings, store: Store) -> io::R
             .app_data(web::Data::new(limits))
             .app_data(slots.clone())
             .app_data(jobs.clone())
+            .app_data(limiter.clone())
             .app_data(store.clone())
             .app_data(token.clone())
             .app_data(web::QueryConfig::default().error_handler(query_error_handler))

@@ -1,5 +1,6 @@
 //! The puzzle store: SQLite (bundled), an r2d2 pool of connections, versioned migrations applied at
-//! open, WAL journal, foreign keys on, a busy timeout so that concurrent writers wait instead of
+//! open, WAL journal with `synchronous = FULL` (an acknowledged write is on disk), foreign keys on,
+//! a busy timeout so that concurrent writers wait instead of
 //! failing with "database is locked".
 //!
 //! Every call here blocks: the HTTP handlers run them on the blocking pool (`web::block`). Nothing
@@ -65,6 +66,29 @@ fn migrations() -> Migrations<'static> {
     ])
 }
 
+/// An error opening the store, with what to check for the usual causes.
+fn open_error(what: &str, e: &rusqlite::Error) -> StoreError {
+    use rusqlite::ErrorCode as C;
+    let hint = match e.sqlite_error_code() {
+        Some(C::CannotOpen) => " (does its directory exist, and may this user write in it?)",
+        Some(C::ReadOnly) => {
+            " (may this user write the file, and create files in its directory, for the WAL?)"
+        }
+        Some(C::DiskFull | C::SystemIoFailure) => " (is the disk full, or the file size limited?)",
+        Some(C::NotADatabase) => " (the file is not a SQLite database)",
+        Some(C::DatabaseBusy | C::DatabaseLocked) => " (another process holds it locked)",
+        _ => "",
+    };
+    StoreError::Open(format!("{what}: {e}{hint}"))
+}
+
+/// The settings of every connection: the busy timeout, foreign keys, and `synchronous = FULL` (in
+/// WAL mode, each commit syncs the WAL: acknowledged writes are durable).
+fn init(c: &mut rusqlite::Connection) -> rusqlite::Result<()> {
+    c.busy_timeout(BUSY_TIMEOUT)?;
+    c.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;")
+}
+
 /// What the `rules` and `preset` columns hold for a Rococo puzzle.
 pub const ROCOCO_RULES: &str = "rococo";
 
@@ -79,6 +103,37 @@ pub enum StoreError {
     Migration(#[from] rusqlite_migration::Error),
     #[error("a stored row is unreadable: {0}")]
     Corrupt(String),
+    /// The store cannot be opened; the message says why and what to check.
+    #[error("{0}")]
+    Open(String),
+}
+
+impl StoreError {
+    /// When the error is a fault of the environment rather than of the code or the data, what it
+    /// is, in words: the disk is full, the file or its directory is read-only, another process
+    /// holds the lock past the busy timeout, an I/O error, or no pooled connection came in time.
+    /// The service answers these with 503 and keeps running.
+    pub fn unavailable(&self) -> Option<&'static str> {
+        use rusqlite::ErrorCode as C;
+        let code = match self {
+            StoreError::Pool(_) => return Some("no database connection came free in time"),
+            StoreError::Open(_) => return Some("the database cannot be opened"),
+            StoreError::Sql(e) => e.sqlite_error_code(),
+            StoreError::Migration(rusqlite_migration::Error::RusqliteError { err, .. }) => {
+                err.sqlite_error_code()
+            }
+            StoreError::Migration(_) | StoreError::Corrupt(_) => None,
+        };
+        Some(match code? {
+            C::DiskFull => "the disk is full",
+            C::SystemIoFailure => "the disk refused a write (is it full?)",
+            C::ReadOnly => "the database file is read-only",
+            C::DatabaseBusy | C::DatabaseLocked => "another process holds the database locked",
+            C::CannotOpen => "the database file cannot be opened",
+            C::OutOfMemory => "the server is out of memory",
+            _ => return None,
+        })
+    }
 }
 
 /// A stored puzzle.
@@ -128,25 +183,45 @@ fn json_text<T: serde::Serialize>(v: &T) -> String {
 
 impl Store {
     /// Opens (creating if needed) the database at `path`, switches it to WAL and applies the
-    /// migrations.
+    /// migrations. Connections run with `synchronous = FULL`: a commit returns once the WAL is on
+    /// disk, so a write the service acknowledged survives a killed process and a power cut.
+    ///
+    /// The file is opened once outside the pool first, so that what keeps the store from working
+    /// (a missing or unwritable directory, a read-only file, a full disk, a file that is not a
+    /// database) is reported at once, in words, rather than as a pool timeout.
     ///
     /// # Errors
-    /// When the file cannot be opened or created, or a migration fails.
+    /// [`StoreError::Open`] when the file cannot be opened, created or written, or a migration
+    /// fails.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let manager = SqliteConnectionManager::file(path).with_init(|c| {
-            c.busy_timeout(BUSY_TIMEOUT)?;
-            c.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")
-        });
+        let mut conn = rusqlite::Connection::open(path)
+            .map_err(|e| open_error("cannot open or create the database file", &e))?;
+        init(&mut conn).map_err(|e| open_error("cannot use the database file", &e))?;
+        if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) {
+            return Err(StoreError::Open(
+                "the database file is read-only, and the service writes to it: check the \
+                 permissions of the file and of its directory"
+                    .into(),
+            ));
+        }
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .map_err(|e| open_error("cannot use the database in WAL mode", &e))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            tracing::warn!(mode = %mode, "the database did not switch to WAL");
+        }
+        migrations().to_latest(&mut conn).map_err(|e| match &e {
+            rusqlite_migration::Error::RusqliteError { err, .. } => {
+                open_error("cannot apply the migrations", err)
+            }
+            other => StoreError::Open(format!("cannot apply the migrations: {other}")),
+        })?;
+        drop(conn);
+        let manager = SqliteConnectionManager::file(path).with_init(init);
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .connection_timeout(Duration::from_secs(30))
             .build(manager)?;
-        let mut conn = pool.get()?;
-        let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
-        if !mode.eq_ignore_ascii_case("wal") {
-            tracing::warn!(mode = %mode, "the database did not switch to WAL");
-        }
-        migrations().to_latest(&mut conn)?;
         Ok(Store { pool })
     }
 

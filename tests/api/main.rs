@@ -9,6 +9,7 @@ mod errors;
 mod helpers;
 mod openapi;
 mod puzzles;
+mod ratelimit;
 mod rococo;
 mod service;
 mod solve;

@@ -6,6 +6,7 @@
 use crate::api::configuration::Limits;
 use crate::api::model::{GameName, Object, Puzzle, RulesInput, SearchLimits};
 use crate::api::problem::{ApiError, Problem};
+use crate::api::ratelimit::Metered;
 use crate::api::routes::puzzles::Writer;
 use crate::api::routes::{SolveSlot, SolveSlots};
 use crate::generate::{GenerateOptions, Progress, Stop};
@@ -289,12 +290,15 @@ pub struct CollectionPuzzles {
         (status = 413, description = "The body is larger than the limit", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent as `application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A bad name, `mate_in`, `count`, `max_pieces` or limit, or `rules` with Rococo (`invalid-collection`, `invalid-mate-in`, `invalid-limits`, `not-applicable`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "This client has used its costly requests (`rate-limited`, with `limit`, the requests a minute); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds until this client may start another"))),
         (status = 503, description = "As many jobs as the server runs at once are running (`jobs-busy`, with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/collections")]
 pub async fn create(
     _writer: Writer,
+    _metered: Metered,
     body: web::Json<Object<CollectionRequest>>,
     store: web::Data<Store>,
     limits: web::Data<Limits>,

@@ -5,6 +5,7 @@ use crate::api::model::{
     Object, Puzzle, PuzzleListQuery, PuzzlePage, PuzzleRequest, DEFAULT_PAGE, MAX_PAGE,
 };
 use crate::api::problem::{ApiError, Problem};
+use crate::api::ratelimit::RateLimiter;
 use crate::api::routes::SolveSlots;
 use crate::api::startup::WriteToken;
 use crate::store::{Filter, Kind, Store};
@@ -81,7 +82,8 @@ impl FromRequest for Writer {
 /// Rococo page's coordinates (`coords: page`) and is stored in standard ones; a Rococo mate means
 /// forcing the capture of the enemy King (both Kings on the board). 201 with the stored puzzle,
 /// or 200 with the one already stored when the same content (kind, game, canonical FEN, rules,
-/// moves, N) is there. Needs `Authorization: Bearer <token>`.
+/// moves, N) is there. Needs `Authorization: Bearer <token>`. A mate counts against the
+/// client's rate limit of searches, as `/v1/solve` does (429 with `Retry-After`).
 #[utoipa::path(
     tag = "puzzles",
     request_body(content = PuzzleRequest, description = "A diagram (`moves`, `captures`, optional `status`) or a mate (`mate_in`)"),
@@ -96,19 +98,26 @@ impl FromRequest for Writer {
         (status = 413, description = "The body is larger than the limit", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent as `application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The puzzle does not verify (`puzzle-not-verified`, with `reasons`), the solver's budget ran out (`solver-budget-exhausted`), an unreadable FEN or impossible position, or `coords: page` with Baroque or `rules` with Rococo (`not-applicable`)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "A mate needs a search slot and all are taken (`solver-busy`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "A mate runs a search, and this client has used its searches (`rate-limited`, as for `/v1/solve`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds until the client may search again"))),
+        (status = 503, description = "A mate needs a search slot and all are taken (`solver-busy`), or the store cannot write now: disk full, read-only, locked (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )
 )]
 #[post("/v1/puzzles")]
 pub async fn create(
     _writer: Writer,
+    req: HttpRequest,
     body: web::Json<Object<PuzzleRequest>>,
     store: web::Data<Store>,
     limits: web::Data<Limits>,
     slots: web::Data<SolveSlots>,
+    limiter: web::Data<RateLimiter>,
 ) -> Result<HttpResponse, ApiError> {
     let new = body.into_inner().0.into_new_puzzle()?;
     let slot = if new.kind == Kind::Mate {
+        // A mate runs a search: it counts against the client's rate limit as a solve does.
+        limiter.check(&req)?;
         Some(slots.try_acquire().ok_or(ApiError::SolverBusy {
             limit: slots.max() as u64,
             retry_after: limits.solve.max_millis.div_ceil(1000).max(1),
@@ -147,6 +156,8 @@ pub async fn create(
     responses(
         (status = 200, description = "One page", body = PuzzlePage),
         (status = 400, description = "An unknown parameter, a bad value, a `limit` outside 1 to 200 or an unreadable `cursor` (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store cannot answer now: locked or failing (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )
 )]
 #[get("/v1/puzzles")]
@@ -201,6 +212,8 @@ pub async fn list(
     responses(
         (status = 200, description = "The puzzle", body = Puzzle),
         (status = 404, description = "No puzzle has this id (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store cannot answer now: locked or failing (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )
 )]
 #[get("/v1/puzzles/{id}")]
@@ -232,6 +245,8 @@ pub async fn get_one(
         (status = 401, description = "No bearer token, or not the write token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "No write token is configured (`writes-disabled`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No puzzle has this id (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store cannot answer now: locked or failing (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )
 )]
 #[delete("/v1/puzzles/{id}")]

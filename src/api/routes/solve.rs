@@ -3,6 +3,7 @@
 use crate::api::configuration::Limits;
 use crate::api::model::{GamePosition, KeyChoice, Object, SolveQuery, SolveRequest, SolveResponse};
 use crate::api::problem::{ApiError, Problem};
+use crate::api::ratelimit::Metered;
 use actix_web::{post, web, HttpResponse};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -64,7 +65,9 @@ impl SolveSlots {
 /// The budget is `limits` (`nodes`, `millis`), each clamped to the server's maximum and named in
 /// `clamped` when it was; so is `max_tree_nodes`. An N above the server's maximum is refused (422):
 /// a smaller N would answer another question. At most a configured number of searches run at
-/// once, off the HTTP workers; one more is refused with 503 and `Retry-After`.
+/// once, off the HTTP workers; one more is refused with 503 and `Retry-After`. Each client may
+/// start a configured number of searches a minute (in bursts of a configured size); one more is
+/// refused with 429 and `Retry-After`.
 ///
 /// With `"game": "rococo"`, mate in N means forcing the capture of the enemy King: after the
 /// attacker's Nth move at the latest, the defender has lost its King or has no move that keeps it
@@ -80,12 +83,15 @@ impl SolveSlots {
         (status = 413, description = "The body is larger than the limit (`payload-too-large`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent as `application/json` (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`mate_in` 0 or above the server's maximum (`invalid-mate-in`, with `limit`), a zero budget or tree size (`invalid-limits`), an unreadable FEN (`invalid-fen`), an impossible position (`impossible-position`), a `key` that is not a legal move (`invalid-key`), or `coords: page` with Baroque, `rules` with Rococo, or a Rococo position without both Kings (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "This client has used its searches (`rate-limited`, with `limit`, the searches a minute); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds until the client may search again"))),
         (status = 503, description = "Every search slot is taken (`solver-busy`, with `limit`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )
 )]
 #[post("/v1/solve")]
 pub async fn solve(
+    _metered: Metered,
     body: web::Json<Object<SolveRequest>>,
     limits: web::Data<Limits>,
     slots: web::Data<SolveSlots>,
