@@ -289,38 +289,32 @@ impl Store {
         limit: u32,
     ) -> Result<(Vec<StoredPuzzle>, bool), StoreError> {
         let conn = self.pool.get()?;
-        let mut sql = String::from("SELECT id FROM puzzles p WHERE id > ?1");
-        let mut args: Vec<rusqlite::types::Value> = vec![after.into()];
-        let mut bind = |sql: &mut String, clause: &str, v: rusqlite::types::Value| {
-            args.push(v);
-            sql.push_str(&clause.replace('?', &format!("?{}", args.len())));
-        };
-        if let Some(k) = filter.kind {
-            bind(&mut sql, " AND kind = ?", k.name().to_string().into());
-        }
-        if let Some(g) = filter.game {
-            bind(&mut sql, " AND game = ?", game_name(g).to_string().into());
-        }
-        if let Some(p) = &filter.preset {
-            bind(&mut sql, " AND preset = ?", p.clone().into());
-        }
-        if let Some(n) = filter.mate_in {
-            bind(&mut sql, " AND mate_in = ?", i64::from(n).into());
-        }
-        if let Some(s) = &filter.source {
-            bind(&mut sql, " AND source = ?", s.clone().into());
-        }
-        if let Some(t) = &filter.tag {
-            bind(
-                &mut sql,
-                " AND EXISTS (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = ?)",
-                t.clone().into(),
-            );
-        }
-        sql.push_str(&format!(" ORDER BY id LIMIT {}", u64::from(limit) + 1));
-        let mut stmt = conn.prepare(&sql)?;
+        // One fixed statement: every filter is a bound parameter that matches everything when NULL,
+        // so no SQL text is ever built from input.
+        const LIST: &str = "SELECT id FROM puzzles p WHERE id > ?1
+            AND (?2 IS NULL OR kind = ?2)
+            AND (?3 IS NULL OR game = ?3)
+            AND (?4 IS NULL OR preset = ?4)
+            AND (?5 IS NULL OR mate_in = ?5)
+            AND (?6 IS NULL OR source = ?6)
+            AND (?7 IS NULL OR EXISTS
+                 (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = ?7))
+            ORDER BY id LIMIT ?8";
+        let mut stmt = conn.prepare_cached(LIST)?;
         let ids: Vec<i64> = stmt
-            .query_map(rusqlite::params_from_iter(args), |r| r.get(0))?
+            .query_map(
+                params![
+                    after,
+                    filter.kind.map(|k| k.name()),
+                    filter.game.map(game_name),
+                    filter.preset.as_deref(),
+                    filter.mate_in.map(i64::from),
+                    filter.source.as_deref(),
+                    filter.tag.as_deref(),
+                    i64::from(limit) + 1,
+                ],
+                |r| r.get(0),
+            )?
             .collect::<Result<_, _>>()?;
         let more = ids.len() > limit as usize;
         let mut items = Vec::with_capacity(ids.len().min(limit as usize));

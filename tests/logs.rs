@@ -1,0 +1,165 @@
+//! The request log never shows the write token: the real binary (`baroque serve` as a child
+//! process), at the `debug` level in both log formats, is sent the token in every place a client
+//! might put it (the `Authorization` header, right and wrong, a query string, a JSON body), and
+//! everything it printed is searched for it. The log must still hold the requests' lines, so a
+//! server that logged nothing would fail too.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const TOKEN: &str = "log-secret-7c2d9a41e0";
+const WRONG: &str = "log-wrong-guess-55b3f0";
+
+struct Server {
+    child: Child,
+    output: Arc<Mutex<String>>,
+    base: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn drain(mut from: impl Read + Send + 'static, into: Arc<Mutex<String>>) {
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = from.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            into.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+}
+
+fn start(db: &Path, format: &str) -> Server {
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_baroque"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--workers", "1"])
+        .arg("--db")
+        .arg(db)
+        .arg("--fixtures")
+        .arg(fixtures)
+        .env("BAROQUE_WRITE_TOKEN", TOKEN)
+        .env("BAROQUE_LOG_FORMAT", format)
+        .env("RUST_LOG", "debug")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn baroque serve");
+    let output = Arc::new(Mutex::new(String::new()));
+    drain(child.stdout.take().unwrap(), output.clone());
+    drain(child.stderr.take().unwrap(), output.clone());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let addr = loop {
+        let seen = output.lock().unwrap().clone();
+        if let Some(rest) = seen.split("listening on http://").nth(1) {
+            let addr: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | ':'))
+                .collect();
+            if addr.contains(':') && !addr.ends_with(':') {
+                break addr;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the server never said where it listens:\n{seen}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Server {
+        child,
+        output,
+        base: format!("http://{addr}"),
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::new_with_config(
+        ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(20)))
+            .build(),
+    )
+}
+
+/// Sends the token every way a client might and returns the statuses seen.
+fn exercise(server: &Server) -> Vec<u16> {
+    let a = agent();
+    let body = format!(
+        r#"{{"kind": "diagram", "fen": "7k/8/8/8/8/8/8/K7 w 0", "moves": ["Ka1-a2"], "captures": [], "title": "{TOKEN}"}}"#
+    );
+    let mut statuses = Vec::new();
+    for auth in [
+        format!("Bearer {TOKEN}"),
+        format!("Bearer {WRONG}"),
+        TOKEN.to_string(),
+    ] {
+        let res = a
+            .post(format!("{}/v1/puzzles?token={TOKEN}", server.base))
+            .header("authorization", &auth)
+            .header("content-type", "application/json")
+            .send(body.as_bytes())
+            .expect("the server answers");
+        statuses.push(res.status().as_u16());
+    }
+    let res = a
+        .delete(format!("{}/v1/puzzles/999999", server.base))
+        .header("authorization", format!("Bearer {TOKEN}"))
+        .call()
+        .expect("the server answers");
+    statuses.push(res.status().as_u16());
+    statuses
+}
+
+fn check(format: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&dir.path().join("logs.db"), format);
+    let statuses = exercise(&server);
+    // The right token writes (201), a wrong one and one without the scheme are refused.
+    assert_eq!(statuses[0], 201, "the right token writes");
+    assert_eq!(statuses[1], 401, "a wrong token is refused");
+    assert_eq!(statuses[2], 401, "a token without `Bearer` is refused");
+    assert_eq!(statuses[3], 404, "deleting a missing puzzle");
+    // Give the log lines of the last requests time to be written.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let seen = server.output.lock().unwrap().clone();
+        if seen.matches("/v1/puzzles").count() >= 4 || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let seen = server.output.lock().unwrap().clone();
+    assert!(
+        seen.matches("/v1/puzzles").count() >= 4,
+        "every request has its log line ({format}):\n{seen}"
+    );
+    for secret in [TOKEN, WRONG] {
+        assert!(
+            !seen.contains(secret),
+            "the {format} log shows a token `{secret}`:\n{seen}"
+        );
+    }
+}
+
+#[test]
+fn the_text_log_never_shows_the_token() {
+    check("text");
+}
+
+#[test]
+fn the_json_log_never_shows_the_token() {
+    check("json");
+}
