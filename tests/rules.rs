@@ -204,6 +204,14 @@ fn fen_errors_name_the_field_and_position() {
     assert_eq!((e.field, e.position), (FenField::Turn, 17));
     let e = Position::from_fen("8/8/8/8/8/8/8/8 w z", rules).unwrap_err();
     assert_eq!((e.field, e.position), (FenField::Plies, 19));
+    assert!(e.message.contains("whole number"), "{}", e.message);
+    let e = Position::from_fen("8/8/8/8/8/8/8/8 w 4294967296", rules).unwrap_err();
+    assert_eq!((e.field, e.position), (FenField::Plies, 19));
+    assert!(
+        e.message.contains("too large (at most 4294967295)"),
+        "{}",
+        e.message
+    );
     let e = Position::from_fen("8/8/8 w", rules).unwrap_err();
     assert_eq!(e.field, FenField::Board);
     let e = Position::from_fen("8/8/8/8/8/8/8/7z w", rules).unwrap_err();

@@ -222,11 +222,12 @@ pub(crate) fn parse_plies(field: Option<(usize, &str)>) -> Result<u32, ParseFenE
     match field {
         None => Ok(0),
         Some((i, t)) => t.parse::<u32>().map_err(|_| {
-            ParseFenError::new(
-                FenField::Plies,
-                i + 1,
-                format!("the ply count must be a whole number, not `{t}`"),
-            )
+            let why = if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+                format!("the ply count `{t}` is too large (at most {})", u32::MAX)
+            } else {
+                format!("the ply count must be a whole number, not `{t}`")
+            };
+            ParseFenError::new(FenField::Plies, i + 1, why)
         }),
     }
 }
