@@ -7,8 +7,9 @@
 //! (the claim is then neither confirmed nor contradicted).
 
 use crate::cases::{Game, RulesSpec};
-use crate::rules::{Position, Rules};
-use crate::solver::{Limits, Outcome, Solution, SolveOptions, MAX_MATE_IN};
+use crate::rules::rococo::{Coords, RococoPosition};
+use crate::rules::{Color, Position, Rules};
+use crate::solver::{Limits, Outcome, Searchable, Solution, SolveOptions, MAX_MATE_IN};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -51,8 +52,9 @@ pub struct PuzzleOutcome {
     /// Every way the solver disagrees with the puzzle, or why it could not tell; empty when it
     /// passes.
     pub problems: Vec<String>,
-    /// The solver's answer, when the puzzle could be solved at all.
-    pub solution: Option<Solution>,
+    /// The solver's answer, when the puzzle could be solved at all (moves named, not kept, so
+    /// that both games fit).
+    pub solution: Option<Solution<()>>,
 }
 
 impl PuzzleOutcome {
@@ -92,11 +94,6 @@ impl Puzzle {
             problems: Vec::new(),
             solution: None,
         };
-        if game != Game::Baroque {
-            out.problems
-                .push("only Baroque puzzles can be solved so far".into());
-            return out;
-        }
         if self.mate_in == 0 || self.mate_in > MAX_MATE_IN {
             out.problems.push(format!(
                 "mate_in is {}; it must be between 1 and {MAX_MATE_IN}",
@@ -104,20 +101,59 @@ impl Puzzle {
             ));
             return out;
         }
-        let rules = match self.rules() {
-            Ok(r) => r,
-            Err(e) => {
-                out.problems.push(format!("rules: {e}"));
-                return out;
+        match game {
+            Game::Baroque => {
+                let rules = match self.rules() {
+                    Ok(r) => r,
+                    Err(e) => {
+                        out.problems.push(format!("rules: {e}"));
+                        return out;
+                    }
+                };
+                match Position::from_fen_validated(&self.fen, rules) {
+                    Ok(pos) => self.solve_and_compare(&pos, limits, table_mib, threads, out),
+                    Err(e) => {
+                        out.problems.push(format!("fen: {e}"));
+                        out
+                    }
+                }
             }
-        };
-        let pos = match Position::from_fen_validated(&self.fen, rules) {
-            Ok(p) => p,
-            Err(e) => {
-                out.problems.push(format!("fen: {e}"));
-                return out;
+            Game::Rococo => {
+                if self.rules.is_some() {
+                    out.problems
+                        .push("rules: Rococo has one rule set; `rules` does not apply".into());
+                    return out;
+                }
+                let pos = match RococoPosition::from_fen(&self.fen, Coords::Standard) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        out.problems.push(format!("fen: {e}"));
+                        return out;
+                    }
+                };
+                let board = pos.board();
+                if board.king(Color::White).is_none() || board.king(Color::Black).is_none() {
+                    out.problems.push(
+                        "a Rococo mate needs both Kings on the board: mate means forcing the \
+                         capture of the enemy King"
+                            .into(),
+                    );
+                    return out;
+                }
+                self.solve_and_compare(&pos, limits, table_mib, threads, out)
             }
-        };
+        }
+    }
+
+    /// Solves `pos` and lists every way the answer differs from the claims.
+    fn solve_and_compare<P: Searchable>(
+        &self,
+        pos: &P,
+        limits: Limits,
+        table_mib: usize,
+        threads: usize,
+        mut out: PuzzleOutcome,
+    ) -> PuzzleOutcome {
         let opts = SolveOptions {
             mate_in: self.mate_in,
             limits,
@@ -126,7 +162,7 @@ impl Puzzle {
             max_tree_nodes: 0,
             intended_key: None,
         };
-        let s = crate::solver::solve(&pos, &opts);
+        let s = crate::solver::solve(pos, &opts);
         if s.result == Outcome::Unknown || s.sound.is_none() {
             out.problems.push(format!(
                 "the budget ({} nodes, {} ms) ran out after proving no mate within {}: the \
@@ -135,7 +171,7 @@ impl Puzzle {
                 limits.time.as_millis(),
                 s.proven_no_mate_within
             ));
-            out.solution = Some(s);
+            out.solution = Some(s.erase());
             return out;
         }
         let got: BTreeSet<String> = s.keys.iter().map(|k| k.info.notation.clone()).collect();
@@ -170,7 +206,7 @@ impl Puzzle {
                 if self.sound { "sound" } else { "not sound" }
             ));
         }
-        out.solution = Some(s);
+        out.solution = Some(s.erase());
         out
     }
 }

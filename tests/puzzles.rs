@@ -35,6 +35,8 @@ fn every_puzzle_fixture_is_confirmed_by_the_solver() {
         "wp-king-mate-in-1",
         "wp-king-mate-in-2-unsound",
         "wp-chameleon-mate-in-2",
+        "rc-leaper-takes-king-in-1",
+        "rc-immobilizer-freezes-all-in-2",
     ] {
         assert!(ids.contains(id), "{id}");
     }
@@ -42,7 +44,11 @@ fn every_puzzle_fixture_is_confirmed_by_the_solver() {
 
 #[test]
 fn the_chameleon_key_captures_seven_pieces() {
-    let file = read_file(&files()[0]).unwrap();
+    let wikipedia = files()
+        .into_iter()
+        .find(|f| f.ends_with("wikipedia.json"))
+        .unwrap();
+    let file = read_file(&wikipedia).unwrap();
     let p = file
         .puzzles
         .iter()
@@ -70,6 +76,37 @@ fn a_wrong_claim_is_reported() {
     assert!(text.contains("keys of #2 are Kc4-c5, Kc4-d5"), "{text}");
     assert!(text.contains("short solutions are Kc4-d5"), "{text}");
     assert!(text.contains("not sound"), "{text}");
+}
+
+#[test]
+fn a_wrong_rococo_claim_is_reported() {
+    // The Immobilizer mate claimed with another key, and without its Kings.
+    let wrong = puzzle(
+        r#"{"id": "rc-wrong", "fen": "10/10/2I7/10/10/3k6/1x4W3/1a8/3K6/10 w 0", "mate_in": 2,
+            "keys": ["Ic8-c6"], "sound": true}"#,
+    );
+    let out = wrong.verify(Game::Rococo, BUDGET, 16, 1);
+    let text = out.problems.join("; ");
+    assert!(
+        text.contains("keys of #2 are Ic8-c4, expected Ic8-c6"),
+        "{text}"
+    );
+    let kingless = puzzle(
+        r#"{"id": "rc-kingless", "fen": "10/10/2I7/10/10/10/1x4W3/1a8/3K6/10 w 0", "mate_in": 1,
+            "keys": [], "sound": false}"#,
+    );
+    let out = kingless.verify(Game::Rococo, BUDGET, 16, 1);
+    assert!(out.problems[0].contains("both Kings"), "{:?}", out.problems);
+    let with_rules = puzzle(
+        r#"{"id": "rc-rules", "fen": "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0", "mate_in": 1,
+            "rules": "abbott", "keys": ["Le4xe9"], "sound": true}"#,
+    );
+    let out = with_rules.verify(Game::Rococo, BUDGET, 16, 1);
+    assert!(
+        out.problems[0].contains("does not apply"),
+        "{:?}",
+        out.problems
+    );
 }
 
 #[test]

@@ -197,6 +197,38 @@ pub struct Solution<M = Move> {
     pub proven_no_mate_within: u32,
 }
 
+impl<M> KeyMove<M> {
+    /// The key without its game's move (its notation and captures stay).
+    pub fn erase(self) -> KeyMove<()> {
+        KeyMove {
+            info: self.info,
+            mate_in: self.mate_in,
+            mv: (),
+        }
+    }
+}
+
+impl<M> Solution<M> {
+    /// The report without its game's moves, for code that serves every game alike.
+    pub fn erase(self) -> Solution<()> {
+        let erase = |v: Vec<KeyMove<M>>| v.into_iter().map(KeyMove::erase).collect();
+        Solution {
+            result: self.result,
+            mate_in: self.mate_in,
+            sound: self.sound,
+            keys: erase(self.keys),
+            cooks: erase(self.cooks),
+            short_solutions: erase(self.short_solutions),
+            tree: self.tree,
+            tree_truncated: self.tree_truncated,
+            nodes: self.nodes,
+            millis: self.millis,
+            budget_exhausted: self.budget_exhausted,
+            proven_no_mate_within: self.proven_no_mate_within,
+        }
+    }
+}
+
 /// The table a search starts with, in MiB; it grows to `table_mib` as the search does.
 const START_TABLE_MIB: usize = 1;
 /// The least factor by which an iteration of the deepening is expected to outgrow the one before.

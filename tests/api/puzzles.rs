@@ -274,8 +274,9 @@ fn pagination_visits_every_row_once() {
     let vchess = all(&app, "&rules=vchess", 3);
     assert!(!vchess.is_empty());
     assert!(vchess.iter().all(|i| i["rules"]["preset"] == "vchess"));
+    // Two Wikipedia mates in 2 and two Rococo ones.
     let tagged = all(&app, "&tag=fixture&kind=mate&mate_in=2", 1);
-    assert_eq!(tagged.len(), 2);
+    assert_eq!(tagged.len(), 4);
     let source = everything[0]["source"].as_str().unwrap().to_string();
     let from = all(
         &app,
