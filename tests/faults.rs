@@ -449,3 +449,41 @@ fn a_disk_filling_up_while_serving_gives_503_and_reads_go_on() {
     drop(server);
     assert_eq!(integrity(&db), "ok");
 }
+
+#[test]
+fn a_database_locked_by_another_process_gives_503_after_the_busy_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("baroque.db");
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_baroque"));
+    let server = start(&bin, &db, Launch::default());
+    let (status, ..) = server.post_puzzle(&diagram(1)).expect("the server answers");
+    assert_eq!(status, 201);
+    // Another process takes the write lock and keeps it past the server's busy timeout.
+    let mut other = rusqlite::Connection::open(&db).unwrap();
+    let tx = other
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Exclusive)
+        .unwrap();
+    let started = Instant::now();
+    let (status, ct, body) = server.post_puzzle(&diagram(2)).expect("the server answers");
+    let waited = started.elapsed();
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(ct, "application/problem+json");
+    assert_eq!(body["type"], "/problems/store-unavailable", "{body}");
+    assert!(
+        body["detail"].as_str().unwrap().contains("locked"),
+        "{body}"
+    );
+    assert!(
+        waited >= baroque::store::BUSY_TIMEOUT,
+        "it waited {waited:?} for the lock"
+    );
+    // Reads go on under the lock (WAL); once it is released, writes do too.
+    let (status, page) = server.get("/v1/puzzles?limit=5");
+    assert_eq!(status, 200);
+    assert_eq!(page["items"].as_array().unwrap().len(), 5);
+    tx.rollback().unwrap();
+    let (status, ..) = server.post_puzzle(&diagram(3)).expect("the server answers");
+    assert_eq!(status, 201);
+    drop(server);
+    assert_eq!(integrity(&db), "ok");
+}
