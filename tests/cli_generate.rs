@@ -164,7 +164,12 @@ fn an_interrupted_run_keeps_what_it_found_and_is_marked_stopped() {
         assert!(std::time::Instant::now() < deadline, "no collection row");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // A server starting on the same store meanwhile leaves the live run alone (it stops only
+    // runs whose process has ended).
+    assert_eq!(
+        collection_state_seen_by_a_new_server(&db, "long"),
+        "running"
+    );
     let pid = i32::try_from(child.id()).unwrap();
     // SAFETY: kill(2) on our own child's pid with SIGINT; no memory is involved.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
@@ -180,6 +185,47 @@ fn an_interrupted_run_keeps_what_it_found_and_is_marked_stopped() {
     assert_eq!(c.state, "stopped");
     assert_eq!(c.summary["stop"], "cancelled");
     assert_eq!(c.puzzles as usize, puzzles.len());
+}
+
+/// Starts `baroque serve` on `db`, reads the state of collection `name` over HTTP, stops it.
+#[cfg(unix)]
+fn collection_state_seen_by_a_new_server(db: &std::path::Path, name: &str) -> String {
+    use std::io::{BufRead, BufReader};
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_baroque"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--workers", "1"])
+        .arg("--db")
+        .arg(db)
+        .arg("--fixtures")
+        .arg(fixtures)
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = server.stdout.take().unwrap();
+    let addr = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|line| {
+            let rest = line.split("listening on http://").nth(1)?;
+            Some(
+                rest.chars()
+                    .take_while(|c| !c.is_whitespace())
+                    .collect::<String>(),
+            )
+        })
+        .expect("the server says where it listens");
+    let text = ureq::get(format!("http://{addr}/v1/collections/{name}"))
+        .call()
+        .expect("the collection is there")
+        .body_mut()
+        .read_to_string()
+        .unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["state"].as_str().unwrap_or_default().to_string()
 }
 
 #[test]

@@ -34,6 +34,60 @@ pub(super) const MIGRATION: &str = "CREATE TABLE collections (
         UNIQUE (collection, puzzle_id)
     ) WITHOUT ROWID;";
 
+pub(super) const MIGRATION_RUNNER: &str = "ALTER TABLE collections ADD COLUMN runner TEXT;";
+
+/// This process, as `pid:start` (its start time in clock ticks since boot, from `/proc`, so that a
+/// reused process id is told apart), or `pid` where `/proc` is missing.
+fn this_process() -> String {
+    let pid = std::process::id();
+    match process_start(pid) {
+        Some(start) => format!("{pid}:{start}"),
+        None => pid.to_string(),
+    }
+}
+
+/// The start time of process `pid` (field 22 of `/proc/<pid>/stat`).
+fn process_start(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces or parentheses itself.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// Whether the process a collection's `runner` names is still running.
+fn is_running(runner: Option<&str>) -> bool {
+    let Some(runner) = runner else { return false };
+    let (pid, start) = match runner.split_once(':') {
+        Some((pid, start)) => (pid, start.parse::<u64>().ok()),
+        None => (runner, None),
+    };
+    let Ok(pid) = pid.parse::<u32>() else {
+        return false;
+    };
+    if pid == std::process::id() {
+        // This process is starting up: nothing of it runs yet.
+        return false;
+    }
+    match (process_start(pid), start) {
+        (Some(now), Some(then)) => now == then,
+        (Some(_), None) => true,
+        (None, _) => {
+            // No `/proc`: ask the kernel whether the process exists.
+            #[cfg(unix)]
+            {
+                libc::pid_t::try_from(pid).is_ok_and(|p| {
+                    // SAFETY: signal 0 only checks that the process exists.
+                    unsafe { libc::kill(p, 0) == 0 }
+                })
+            }
+            #[cfg(not(unix))]
+            {
+                false
+            }
+        }
+    }
+}
+
 /// The longest collection name.
 pub const MAX_NAME: usize = 64;
 
@@ -104,9 +158,9 @@ impl super::Store {
         let conn = self.pool.get()?;
         let n = conn.execute(
             "INSERT INTO collections (name, game, rules, mate_in, seed, max_pieces, state, summary,
-                                      created_at)
+                                      created_at, runner)
              VALUES (?1, ?7, ?2, ?3, ?4, ?5, 'running', ?6,
-                     strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+                     strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?8)
              ON CONFLICT (name) DO NOTHING",
             params![
                 name,
@@ -119,6 +173,7 @@ impl super::Store {
                 opts.max_pieces as i64,
                 serde_json::json!({"count": opts.count}).to_string(),
                 super::game_name(opts.game),
+                this_process(),
             ],
         )?;
         Ok(n == 1)
@@ -214,15 +269,28 @@ impl super::Store {
     }
 
     /// Marks collections left `running` by a process that ended (a crash, a restart) as `stopped`;
-    /// how many. Called at start-up, before any new run.
+    /// how many. Called at start-up, before any new run; a run of another live process (a
+    /// `baroque generate` beside the server) is left alone.
     pub fn stop_abandoned_collections(&self) -> Result<usize, StoreError> {
-        let conn = self.pool.get()?;
-        Ok(conn.execute(
-            "UPDATE collections SET state = 'stopped',
-                 summary = json_set(summary, '$.stop', 'interrupted')
-             WHERE state = 'running'",
-            [],
-        )?)
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let running: Vec<(String, Option<String>)> = tx
+            .prepare("SELECT name, runner FROM collections WHERE state = 'running'")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let mut stopped = 0;
+        for (name, runner) in running {
+            if !is_running(runner.as_deref()) {
+                stopped += tx.execute(
+                    "UPDATE collections SET state = 'stopped',
+                         summary = json_set(summary, '$.stop', 'interrupted')
+                     WHERE name = ?1 AND state = 'running'",
+                    [&name],
+                )?;
+            }
+        }
+        tx.commit()?;
+        Ok(stopped)
     }
 }
 
@@ -475,7 +543,36 @@ mod tests {
         let (c, _) = store.collection("cut").unwrap().unwrap();
         assert_eq!(c.state, "stopped");
         store.create_collection("left", &options(1, 1)).unwrap();
-        assert_eq!(store.stop_abandoned_collections().unwrap(), 1);
+        // One run of a process still going (the parent of this test, say), one of a process
+        // whose id came back for another program, one of a process that ended.
+        let parent = std::os::unix::process::parent_id();
+        let alive = match process_start(parent) {
+            Some(start) => format!("{parent}:{start}"),
+            None => parent.to_string(),
+        };
+        for (name, runner) in [
+            ("beside", alive.clone()),
+            ("reused", format!("{parent}:1")),
+            ("ended", "999999999:5".to_string()),
+        ] {
+            store.create_collection(name, &options(1, 1)).unwrap();
+            store
+                .pool
+                .get()
+                .unwrap()
+                .execute(
+                    "UPDATE collections SET runner = ?2 WHERE name = ?1",
+                    [name, runner.as_str()],
+                )
+                .unwrap();
+        }
+        assert_eq!(store.stop_abandoned_collections().unwrap(), 3);
+        let (c, _) = store.collection("beside").unwrap().unwrap();
+        assert_eq!(c.state, "running");
+        for name in ["reused", "ended"] {
+            let (c, _) = store.collection(name).unwrap().unwrap();
+            assert_eq!(c.state, "stopped", "{name}");
+        }
         let (c, _) = store.collection("left").unwrap().unwrap();
         assert_eq!(
             (c.state.as_str(), &c.summary["stop"]),

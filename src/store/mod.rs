@@ -63,6 +63,9 @@ fn migrations() -> Migrations<'static> {
              CREATE INDEX puzzles_game ON puzzles (game, id);",
         ),
         M::up(collections::MIGRATION),
+        // The process filling a running collection, so that a server starting up stops only the
+        // runs whose process has ended (not a `baroque generate` running beside it).
+        M::up(collections::MIGRATION_RUNNER),
     ])
 }
 
