@@ -2,6 +2,9 @@
 
 use std::process::Command;
 
+mod common;
+use common::agent;
+
 fn baroque() -> Command {
     Command::new(env!("CARGO_BIN_EXE_baroque"))
 }
@@ -188,14 +191,6 @@ fn serve(db: &std::path::Path, port: u16) -> std::process::Child {
     child.kill().ok();
     child.wait().ok();
     panic!("the server did not start");
-}
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::new_with_config(
-        ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .build(),
-    )
 }
 
 fn puzzle_ids(port: u16) -> Vec<i64> {

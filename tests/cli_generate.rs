@@ -6,6 +6,8 @@ use baroque::solver::{solve, SolveOptions};
 use baroque::store::Store;
 use std::process::Command;
 
+mod common;
+
 fn generate(db: &std::path::Path, name: &str, extra: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_baroque"))
         .args(["generate", "--collection", name])
@@ -207,14 +209,7 @@ fn collection_state_seen_by_a_new_server(db: &std::path::Path, name: &str) -> St
     let addr = BufReader::new(stdout)
         .lines()
         .map_while(Result::ok)
-        .find_map(|line| {
-            let rest = line.split("listening on http://").nth(1)?;
-            Some(
-                rest.chars()
-                    .take_while(|c| !c.is_whitespace())
-                    .collect::<String>(),
-            )
-        })
+        .find_map(|line| common::listening_addr(&format!("{line}\n")))
         .expect("the server says where it listens");
     let text = ureq::get(format!("http://{addr}/v1/collections/{name}"))
         .call()

@@ -19,6 +19,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
+mod common;
+use common::{agent, listening_addr};
+
 const TOKEN: &str = "fault-test-token-5f1e";
 const NOBODY: libc::uid_t = 65534;
 
@@ -96,15 +99,6 @@ impl Drop for Server {
     }
 }
 
-fn agent() -> ureq::Agent {
-    ureq::Agent::new_with_config(
-        ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(20)))
-            .build(),
-    )
-}
-
 /// Starts the server and waits for its "listening on" line; its output is drained in the
 /// background (a full pipe would block its logging).
 fn start(bin: &Path, db: &Path, launch: Launch) -> Server {
@@ -121,8 +115,7 @@ fn start(bin: &Path, db: &Path, launch: Launch) -> Server {
     std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines() {
             let Ok(line) = line else { break };
-            if let Some(rest) = line.split("listening on http://").nth(1) {
-                let addr: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
+            if let Some(addr) = listening_addr(&format!("{line}\n")) {
                 let _ = tx.send(addr);
             }
         }

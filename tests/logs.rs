@@ -10,6 +10,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+mod common;
+use common::{agent, listening_addr};
+
 const TOKEN: &str = "log-secret-7c2d9a41e0";
 const WRONG: &str = "log-wrong-guess-55b3f0";
 
@@ -63,14 +66,8 @@ fn start(db: &Path, format: &str) -> Server {
     let deadline = Instant::now() + Duration::from_secs(60);
     let addr = loop {
         let seen = output.lock().unwrap().clone();
-        if let Some(rest) = seen.split("listening on http://").nth(1) {
-            let addr: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | ':'))
-                .collect();
-            if addr.contains(':') && !addr.ends_with(':') {
-                break addr;
-            }
+        if let Some(addr) = listening_addr(&seen) {
+            break addr;
         }
         assert!(
             Instant::now() < deadline,
@@ -83,15 +80,6 @@ fn start(db: &Path, format: &str) -> Server {
         output,
         base: format!("http://{addr}"),
     }
-}
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::new_with_config(
-        ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(20)))
-            .build(),
-    )
 }
 
 /// Sends the token every way a client might and returns the statuses seen.
