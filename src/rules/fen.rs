@@ -78,6 +78,36 @@ pub(crate) fn split_fields(fen: &str) -> Vec<(usize, &str)> {
     fields
 }
 
+/// The fields both games' FENs begin with: the board, the side to move and the optional ply
+/// count, and the fields after them (with their 0-based offsets).
+pub(crate) struct Head<'a, G: Geometry> {
+    pub board: Board<G>,
+    pub turn: Color,
+    pub plies: u32,
+    pub rest: Vec<(usize, &'a str)>,
+}
+
+/// Reads the head of a FEN: the board (each letter read by `letter`), the side to move, the plies.
+pub(crate) fn parse_head<G: Geometry>(
+    text: &str,
+    letter: impl Fn(char) -> Option<Piece>,
+) -> Result<Head<'_, G>, ParseFenError> {
+    let mut fields = split_fields(text);
+    let Some(&(board_at, board_text)) = fields.first() else {
+        return Err(ParseFenError::new(FenField::Board, 1, "the FEN is empty"));
+    };
+    let board = parse_board::<G>(board_text, board_at, letter)?;
+    let turn = parse_turn(fields.get(1).copied(), text.trim_end().len())?;
+    let plies = parse_plies(fields.get(2).copied())?;
+    let rest = fields.split_off(fields.len().min(3));
+    Ok(Head {
+        board,
+        turn,
+        plies,
+        rest,
+    })
+}
+
 /// Reads the board field; `offset` is its 0-based place in the whole FEN (for error positions).
 pub(crate) fn parse_board<G: Geometry>(
     text: &str,

@@ -121,14 +121,13 @@ impl Position {
 
     /// Reads a FEN without checking that the position can arise.
     pub fn from_fen(text: &str, rules: Rules) -> Result<Position, ParseFenError> {
-        let fields = fen::split_fields(text);
-        let Some(&(board_at, board_text)) = fields.first() else {
-            return Err(ParseFenError::new(FenField::Board, 1, "the FEN is empty"));
-        };
-        let board = fen::parse_board::<G8>(board_text, board_at, Piece::from_baroque_letter)?;
-        let turn = fen::parse_turn(fields.get(1).copied(), text.trim_end().len())?;
-        let plies = fen::parse_plies(fields.get(2).copied())?;
-        if let Some(&(at, extra)) = fields.get(3) {
+        let fen::Head {
+            board,
+            turn,
+            plies,
+            rest,
+        } = fen::parse_head::<G8>(text, Piece::from_baroque_letter)?;
+        if let Some(&(at, extra)) = rest.first() {
             return Err(ParseFenError::new(
                 FenField::Extra,
                 at + 1,

@@ -151,14 +151,13 @@ impl RococoPosition {
 
     /// Reads a Rococo FEN (squares of the last-swap field in the given coordinates).
     pub fn from_fen(text: &str, coords: Coords) -> Result<RococoPosition, ParseFenError> {
-        let fields = fen::split_fields(text);
-        let Some(&(board_at, board_text)) = fields.first() else {
-            return Err(ParseFenError::new(FenField::Board, 1, "the FEN is empty"));
-        };
-        let board = fen::parse_board::<G>(board_text, board_at, Piece::from_rococo_letter)?;
-        let turn = fen::parse_turn(fields.get(1).copied(), text.trim_end().len())?;
-        let plies = fen::parse_plies(fields.get(2).copied())?;
-        let last_swap = match fields.get(3) {
+        let fen::Head {
+            board,
+            turn,
+            plies,
+            rest,
+        } = fen::parse_head::<G>(text, Piece::from_rococo_letter)?;
+        let last_swap = match rest.first() {
             None | Some((_, "-")) => None,
             Some(&(at, t)) => Some(parse_swap(t, coords).ok_or_else(|| {
                 ParseFenError::new(
@@ -168,7 +167,7 @@ impl RococoPosition {
                 )
             })?),
         };
-        if let Some(&(at, extra)) = fields.get(4) {
+        if let Some(&(at, extra)) = rest.get(1) {
             return Err(ParseFenError::new(
                 FenField::Extra,
                 at + 1,
