@@ -32,6 +32,7 @@ pub mod ratelimit;
 pub mod routes;
 pub mod startup;
 pub mod telemetry;
+pub mod whole;
 
 pub use configuration::Settings;
 pub use openapi::{openapi, openapi_json};

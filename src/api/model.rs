@@ -931,6 +931,7 @@ pub struct SolveRequest {
     /// or has no move that keeps it). From 1 to the server's maximum (`--solve-max-mate-in`,
     /// default 8; 422 above).
     #[schema(example = 2, minimum = 1, maximum = 12)]
+    #[serde(deserialize_with = "crate::api::whole::number")]
     pub mate_in: u32,
     /// The Baroque rule set (default `abbott`). Rococo has no presets or options: `rules` with
     /// `game: rococo` is refused (422 `not-applicable`).
@@ -952,7 +953,7 @@ pub struct SolveRequest {
     #[schema(example = "Xg6-e6-c6")]
     pub key: Option<String>,
     /// Most moves in the solution tree (default and ceiling: the server's `--solve-max-tree-nodes`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 500, minimum = 1)]
     pub max_tree_nodes: Option<u64>,
 }
@@ -963,11 +964,11 @@ pub struct SolveRequest {
 #[schema(examples(json!({"nodes": 1_000_000, "millis": 2000})))]
 pub struct SearchLimits {
     /// Positions visited, all threads together (at least 1).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 1_000_000, minimum = 1)]
     pub nodes: Option<u64>,
     /// Wall-clock milliseconds (at least 1).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 2000, minimum = 1)]
     pub millis: Option<u64>,
 }
@@ -1478,7 +1479,7 @@ pub struct PuzzleRequest {
     #[serde(default)]
     pub reason: Option<String>,
     /// Mate: N.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(minimum = 1, maximum = 12)]
     pub mate_in: Option<u32>,
     /// Mate: every first move that forces mate within N (any notation), when the puzzle states them.
@@ -1643,7 +1644,8 @@ pub struct PuzzleListQuery {
     pub game: Option<GameName>,
     /// Only Baroque puzzles under this preset (with any options).
     pub rules: Option<PresetName>,
-    /// Only mates in this N.
+    /// Only mates in this N (1 to 12).
+    #[param(minimum = 1, maximum = 12)]
     pub mate_in: Option<u32>,
     /// Only puzzles with this tag.
     pub tag: Option<String>,
@@ -1652,7 +1654,8 @@ pub struct PuzzleListQuery {
     /// Page size, 1 to 200 (default 50).
     #[param(minimum = 1, maximum = 200)]
     pub limit: Option<u32>,
-    /// The `next_cursor` of the previous page (absent for the first).
+    /// The `next_cursor` of the previous page (absent for the first): digits.
+    #[param(pattern = "^[0-9]{1,18}$", example = "62")]
     pub cursor: Option<String>,
 }
 

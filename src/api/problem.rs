@@ -117,6 +117,10 @@ pub enum ApiError {
     /// unknown rule names).
     #[error("the request body does not match the schema: {0}")]
     InvalidRequest(String),
+    /// The query string does not fit the operation's parameters (an unknown or missing parameter,
+    /// a value of the wrong type).
+    #[error("the query string does not match the parameters: {0}")]
+    InvalidQuery(String),
     /// A query parameter's value is unusable (a square off the board, a size out of range).
     #[error("`{parameter}`: {message}")]
     InvalidParameter {
@@ -211,6 +215,11 @@ impl ApiError {
             ApiError::InvalidRequest(_) => (
                 "/problems/invalid-request",
                 "Invalid request body",
+                StatusCode::BAD_REQUEST,
+            ),
+            ApiError::InvalidQuery(_) => (
+                "/problems/invalid-request",
+                "Invalid query string",
                 StatusCode::BAD_REQUEST,
             ),
             ApiError::InvalidParameter { .. } => (
@@ -429,7 +438,7 @@ pub fn query_error_handler(
     err: actix_web::error::QueryPayloadError,
     _req: &HttpRequest,
 ) -> actix_web::Error {
-    ApiError::InvalidRequest(format!("in the query string: {err}")).into()
+    ApiError::InvalidQuery(err.to_string()).into()
 }
 
 /// Maps the path extractor's errors (`PathConfig::error_handler`) to 404: no resource has that id.

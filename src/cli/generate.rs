@@ -33,8 +33,8 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub collection: String,
     /// Seed of the random candidates: the same seed and flags make the same collection. Default:
-    /// from the clock (printed, and stored with the collection).
-    #[arg(long)]
+    /// from the clock (printed, and stored with the collection). At most 2^63 - 1, as over HTTP.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(..=i64::MAX as u64))]
     pub seed: Option<u64>,
     /// Most pieces on the board, Kings included (3 to 32).
     #[arg(long, default_value_t = 10)]

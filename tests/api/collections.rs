@@ -191,6 +191,17 @@ fn bad_requests_are_refused_with_problems() {
             400,
             "/problems/invalid-request",
         ),
+        // The documented maximum of `seed` is 2^63 - 1 (schemathesis sent 2^63 and it was taken).
+        (
+            json!({"name": "x", "mate_in": 2, "count": 1, "seed": 9_223_372_036_854_775_808_u64}),
+            422,
+            "/problems/invalid-collection",
+        ),
+        (
+            json!({"name": "x", "mate_in": 2, "count": 1.5}),
+            400,
+            "/problems/invalid-request",
+        ),
     ] {
         let r = start(&app, &body);
         let p = r.problem(status, kind);

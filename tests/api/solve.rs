@@ -226,6 +226,16 @@ fn bad_input_is_a_problem() {
             400,
             "/problems/invalid-request",
         ),
+        (
+            json!({"fen": KING, "mate_in": 1.5}),
+            400,
+            "/problems/invalid-request",
+        ),
+        (
+            json!({"fen": KING, "mate_in": 1, "limits": {"nodes": 1e3, "millis": 2.25}}),
+            400,
+            "/problems/invalid-request",
+        ),
         (json!({"fen": KING}), 400, "/problems/invalid-request"),
         (
             json!({"fen": "8/8/8/4k3/2K2M2/3q4/8/9 w 0", "mate_in": 1}),
@@ -296,4 +306,26 @@ fn bad_input_is_a_problem() {
     r.problem(400, "/problems/malformed-json");
     let r = app.get("/v1/solve");
     r.problem(405, "/problems/method-not-allowed");
+}
+
+/// JSON has one number type: `1.0` is the integer 1 to a JSON Schema, so the schema's integers
+/// accept it (schemathesis sent `"count": 379.0` and was refused with a 400).
+#[test]
+fn whole_numbers_written_with_a_fraction_are_integers() {
+    let app = spawn_app();
+    let plain = app.post_json(
+        "/v1/solve",
+        &json!({"fen": KING, "mate_in": 1, "limits": {"nodes": 100_000, "millis": 5000}, "max_tree_nodes": 50}),
+    );
+    let floats = app.post_json(
+        "/v1/solve",
+        &json!({"fen": KING, "mate_in": 1.0, "limits": {"nodes": 1e5, "millis": 5000.0}, "max_tree_nodes": 50.0}),
+    );
+    assert_eq!(plain.status, 200, "{}", plain.body);
+    assert_eq!(floats.status, 200, "{}", floats.body);
+    let (a, b) = (plain.json(), floats.json());
+    assert_eq!(b["mate_in"], 1);
+    assert_eq!(notations(&b["keys"]), ["Kc4-d5"]);
+    assert_eq!(a["tree"], b["tree"]);
+    assert_eq!(a["limits"], b["limits"]);
 }

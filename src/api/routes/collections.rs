@@ -35,9 +35,11 @@ pub struct CollectionRequest {
     pub name: String,
     /// N of "mate in N": from 1 to the server's `--solve-max-mate-in`.
     #[schema(example = 2, minimum = 1, maximum = 12)]
+    #[serde(deserialize_with = "crate::api::whole::number")]
     pub mate_in: u32,
     /// Puzzles wanted: from 1 to the server's `--job-max-count`.
     #[schema(example = 5, minimum = 1)]
+    #[serde(deserialize_with = "crate::api::whole::number")]
     pub count: u32,
     /// The game: `baroque` (the default) or `rococo` (mate meaning the capture of the King; no
     /// `rules`).
@@ -47,12 +49,12 @@ pub struct CollectionRequest {
     #[serde(default)]
     pub rules: Option<RulesInput>,
     /// The seed of the random candidates: the same seed and request make the same puzzles
-    /// (default: from the clock; the job and the collection show it).
-    #[serde(default)]
-    #[schema(example = 42)]
+    /// (default: from the clock; the job and the collection show it). At most 2^63 - 1.
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[schema(example = 42, minimum = 0, maximum = 9_223_372_036_854_775_807_u64)]
     pub seed: Option<u64>,
     /// Most pieces on the board, Kings included (3 to 32; default 10).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 8, minimum = 3, maximum = 32)]
     pub max_pieces: Option<u32>,
     /// Whether the side to move may start in check (default false).
@@ -391,6 +393,12 @@ fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions, Ap
     }
     let nodes = asked.nodes.unwrap_or(2_000_000).min(limits.solve.max_nodes);
     let millis = asked.millis.unwrap_or(10_000).min(limits.solve.max_millis);
+    if let Some(seed) = r.seed.filter(|&s| s > i64::MAX as u64) {
+        return Err(invalid(format!(
+            "`seed` is {seed}; it must be at most {} (2^63 - 1)",
+            i64::MAX
+        )));
+    }
     let seed = r.seed.unwrap_or_else(crate::generate::clock_seed);
     Ok(GenerateOptions {
         game: match game {

@@ -155,7 +155,7 @@ pub async fn create(
     params(PuzzleListQuery),
     responses(
         (status = 200, description = "One page", body = PuzzlePage),
-        (status = 400, description = "An unknown parameter, a bad value, a `limit` outside 1 to 200 or an unreadable `cursor` (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "An unknown parameter, a bad value, a `limit` outside 1 to 200, a `mate_in` outside 1 to 12 or an unreadable `cursor` (`invalid-parameter`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The store cannot answer now: locked or failing (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )
@@ -168,15 +168,30 @@ pub async fn list(
     let q = query.into_inner();
     let limit = q.limit.unwrap_or(DEFAULT_PAGE);
     if limit == 0 || limit > MAX_PAGE {
-        return Err(ApiError::InvalidRequest(format!(
-            "`limit` is {limit}; it must be between 1 and {MAX_PAGE}"
-        )));
+        return Err(ApiError::InvalidParameter {
+            parameter: "limit",
+            message: format!("{limit} is outside 1 to {MAX_PAGE}"),
+        });
+    }
+    if let Some(n) = q
+        .mate_in
+        .filter(|n| !(1..=crate::solver::MAX_MATE_IN).contains(n))
+    {
+        return Err(ApiError::InvalidParameter {
+            parameter: "mate_in",
+            message: format!("{n} is outside 1 to {}", crate::solver::MAX_MATE_IN),
+        });
     }
     let after = match &q.cursor {
         None => 0,
-        Some(c) => c.parse::<i64>().ok().filter(|&n| n >= 0).ok_or_else(|| {
-            ApiError::InvalidRequest(format!("`cursor` {c:?} is not a cursor this service gave"))
-        })?,
+        Some(c) => c
+            .parse::<i64>()
+            .ok()
+            .filter(|_| (1..=18).contains(&c.len()) && c.bytes().all(|b| b.is_ascii_digit()))
+            .ok_or_else(|| ApiError::InvalidParameter {
+                parameter: "cursor",
+                message: format!("{c:?} is not a cursor this service gave (digits)"),
+            })?,
     };
     let filter = Filter {
         kind: q.kind.map(Into::into),
