@@ -5,14 +5,18 @@ use baroque::rules::{Position, Rules};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let mut lines = text.lines();
     let fen = lines.next().unwrap_or("");
     let rules: Rules = match lines.next().map(str::parse) {
         Some(Ok(r)) => r,
         _ => Rules::default(),
     };
-    let Ok(mut pos) = Position::from_fen_validated(fen, rules) else { return };
+    let Ok(mut pos) = Position::from_fen_validated(fen, rules) else {
+        return;
+    };
     for line in lines.take(64) {
         match pos.parse_move(line) {
             Ok(m) => {

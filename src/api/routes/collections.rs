@@ -351,7 +351,7 @@ pub async fn create(
 }
 
 /// The generation options of a request, checked and clamped to the server's limits.
-fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions, ApiError> {
+pub fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions, ApiError> {
     let invalid = |m: String| ApiError::InvalidCollection(m);
     if !valid_name(&r.name) {
         return Err(invalid(format!(

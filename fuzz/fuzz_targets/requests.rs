@@ -1,0 +1,123 @@
+//! The JSON request bodies, without HTTP: the first byte picks an operation (analyze, verify,
+//! solve, a puzzle post, a collection job), the rest is its body. The body is read as the handler
+//! reads it and checked into the handler's query; a query is then run where that is cheap and
+//! bounded (analyze, verify, a solve and a puzzle's verification under a tiny budget, the options of
+//! a job). Never panics; every refusal is a client error (4xx) whose problem document names a
+//! detail.
+#![no_main]
+use baroque::api::configuration::{Limits, SolveLimits};
+use baroque::api::model::{
+    AnalyzeQuery, AnalyzeRequest, GamePosition, Object, PuzzleRequest, SolveQuery, SolveRequest,
+    VerifyQuery, VerifyRequest,
+};
+use baroque::api::problem::ApiError;
+use baroque::api::routes::collections::{options, CollectionRequest};
+use baroque::api::routes::{analyze_position, analyze_rococo, solve_query, verify_moves};
+use baroque::api::Settings;
+use libfuzzer_sys::fuzz_target;
+use serde::de::DeserializeOwned;
+use std::sync::OnceLock;
+
+/// The server's limits with a search budget small enough for a fuzz target.
+fn limits() -> &'static Limits {
+    static LIMITS: OnceLock<Limits> = OnceLock::new();
+    LIMITS.get_or_init(|| {
+        let mut limits = Limits::from(&Settings::default());
+        limits.solve = SolveLimits {
+            max_nodes: 2_000,
+            max_millis: 200,
+            max_tree_nodes: 50,
+            table_mib: 0,
+            threads: 1,
+            ..limits.solve
+        };
+        limits
+    })
+}
+
+/// A refusal must be a client error with words in it.
+fn refused(e: ApiError) {
+    let p = e.problem();
+    assert!((400..500).contains(&p.status), "{} for {e}", p.status);
+    assert!(!p.detail.is_empty());
+}
+
+fn body<T: DeserializeOwned>(json: &[u8]) -> Option<T> {
+    serde_json::from_slice::<Object<T>>(json)
+        .ok()
+        .map(|Object(t)| t)
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&op, json)) = data.split_first() else {
+        return;
+    };
+    let limits = limits();
+    match op % 5 {
+        0 => {
+            let Some(r) = body::<AnalyzeRequest>(json) else {
+                return;
+            };
+            match AnalyzeQuery::try_from(r) {
+                Ok(q) => match q.position {
+                    GamePosition::Baroque(p) => drop(analyze_position(&p)),
+                    GamePosition::Rococo(p) => drop(analyze_rococo(&p)),
+                },
+                Err(e) => refused(e),
+            }
+        }
+        1 => {
+            let Some(r) = body::<VerifyRequest>(json) else {
+                return;
+            };
+            if r.moves.len() > limits.max_moves.min(64) {
+                return;
+            }
+            match VerifyQuery::try_from(r) {
+                Ok(q) => drop(verify_moves(&q)),
+                Err(e) => refused(e),
+            }
+        }
+        2 => {
+            let Some(r) = body::<SolveRequest>(json) else {
+                return;
+            };
+            match SolveQuery::parse(r, &limits.solve) {
+                Ok(q) => {
+                    let answer = solve_query(&q);
+                    // The budget is checked every 1,024 nodes of each thread (one here).
+                    assert!(
+                        answer.nodes <= limits.solve.max_nodes + 4096,
+                        "{}",
+                        answer.nodes
+                    );
+                }
+                Err(e) => refused(e),
+            }
+        }
+        3 => {
+            let Some(r) = body::<PuzzleRequest>(json) else {
+                return;
+            };
+            match r.into_new_puzzle() {
+                Ok(new) => {
+                    if new.moves.len() <= 64 {
+                        if let Err(e) = baroque::store::verify::verify(new, &limits.solve.options())
+                        {
+                            refused(ApiError::from(e));
+                        }
+                    }
+                }
+                Err(e) => refused(e),
+            }
+        }
+        _ => {
+            let Some(r) = body::<CollectionRequest>(json) else {
+                return;
+            };
+            if let Err(e) = options(&r, limits) {
+                refused(e);
+            }
+        }
+    }
+});

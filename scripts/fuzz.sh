@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs every fuzz target of fuzz/ for SECONDS seconds each (default 20) and fails on any crash.
+# cargo-fuzz needs nightly features: with the one stable toolchain here, RUSTC_BOOTSTRAP=1 lets it
+# build. Installs cargo-fuzz when missing, seeds the corpora from fixtures/ (fuzz/seed-corpora.py),
+# builds all targets once (release, with debug assertions), then runs them in turn and prints each
+# target's executions. A crash leaves its input under fuzz/artifacts/<target>/ and ends the script
+# with a non-zero status. Settings: TARGETS (all by default), CARGO_TARGET_DIR (fuzz/target).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SECONDS_EACH=${1:-20}
+TARGETS=${TARGETS:-fen moves legality verify requests}
+export RUSTC_BOOTSTRAP=1
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  cargo install cargo-fuzz --locked
+fi
+python3 fuzz/seed-corpora.py >/dev/null
+
+TARGET_DIR=${CARGO_TARGET_DIR:-fuzz/target}
+cargo fuzz build -O --debug-assertions --target-dir "$TARGET_DIR"
+
+LOG=$(mktemp)
+trap 'rm -f "$LOG"' EXIT
+status=0
+for t in $TARGETS; do
+  mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
+  if cargo fuzz run -O --debug-assertions --target-dir "$TARGET_DIR" "$t" "fuzz/corpus/$t" -- \
+    -max_total_time="$SECONDS_EACH" -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$t/" \
+    >"$LOG" 2>&1; then
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$LOG" | grep -o '[0-9]*$' || echo '?')
+    printf '%-9s ok     %12s executions in %s s\n' "$t" "$runs" "$SECONDS_EACH"
+  else
+    printf '%-9s CRASH\n' "$t"
+    grep -E 'panicked|ERROR|SUMMARY|Test unit written|artifact' "$LOG" | head -20
+    status=1
+  fi
+done
+exit "$status"
