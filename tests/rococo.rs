@@ -174,8 +174,13 @@ mod properties {
     ];
 
     fn position() -> impl Strategy<Value = RococoPosition> {
+        position_of(1..30)
+    }
+
+    /// Positions of up to `cells` pieces besides the Kings (crowded boards with 60 to 98).
+    fn position_of(cells: std::ops::Range<usize>) -> impl Strategy<Value = RococoPosition> {
         (
-            prop::collection::vec((0u8..100, 1usize..9, any::<bool>()), 1..30),
+            prop::collection::vec((0u8..100, 1usize..9, any::<bool>()), cells),
             any::<bool>(),
             0u8..100,
             0u8..100,
@@ -249,6 +254,23 @@ mod properties {
                     fresh.put(sq, pc);
                 }
                 prop_assert_eq!(fresh.hash(), after.board().hash());
+            }
+        }
+
+        /// The backward King-capture test agrees with the capturing moves of the generator, on
+        /// sparse and crowded boards, for both sides.
+        #[test]
+        fn king_capture_test_agrees_with_the_generated_captures(
+            p in prop_oneof![position_of(1..30), position_of(60..98)]
+        ) {
+            for side in [Color::White, Color::Black] {
+                let Some(k) = p.board().king(side) else { continue };
+                let fen = p.fen(Coords::Standard);
+                let mut fields: Vec<&str> = fen.split(' ').collect();
+                fields[1] = if side == Color::White { "b" } else { "w" };
+                let other = RococoPosition::from_fen(&fields.join(" "), Coords::Standard).unwrap();
+                let generated = other.legal_moves().iter().any(|m| m.captures.has(k));
+                prop_assert_eq!(p.king_capturable(side), generated, "{} {:?}", fen, side);
             }
         }
 

@@ -267,9 +267,16 @@ impl RococoPosition {
 
     /// Every move of the side to move (in Rococo every such move is legal).
     pub fn legal_moves(&self) -> Vec<RococoMove> {
-        let mut raw: Vec<(RococoMove, u32)> = Vec::with_capacity(128);
-        self.generate_raw(&mut raw);
-        apply_edge_rule(raw)
+        let mut out = Vec::with_capacity(128);
+        self.generate(&mut out);
+        out
+    }
+
+    /// Every move of the side to move, written into `out` (cleared first), in the order of
+    /// [`RococoPosition::legal_moves`]. Allocates nothing once `out` has room.
+    pub fn generate(&self, out: &mut Vec<RococoMove>) {
+        out.clear();
+        self.generate_raw(out);
     }
 
     /// Plays a move of this position's list.
@@ -325,24 +332,92 @@ impl RococoPosition {
     }
 
     /// Whether `side`'s King can be captured by the other side's next move.
+    ///
+    /// Answered backwards from the King's square, without generating the other side's moves: each
+    /// way a Rococo piece can take a King is a pattern around that square. Why each is complete
+    /// (the property tests compare it with the capturing moves of the generator):
+    /// - a King, a Chameleon (taking a King the King's way) and a Swapper (mutual destruction)
+    ///   take it from a neighbouring square;
+    /// - a Cannon Pawn two squares away in a line, over any piece between;
+    /// - a Withdrawer or Pushme-Pullyu next to it, moving straight away onto an empty square;
+    /// - an Advancer or Pushme-Pullyu moving along a line onto the empty square before it;
+    /// - a Long Leaper in a line, jumping it onto the empty square beyond, over pieces of its side
+    ///   each followed by an empty square.
+    ///
+    /// No other capture takes a King (a Chameleon takes only the kind it imitates; a swap takes
+    /// nothing of the King's). Only unfrozen pieces move. The swap restriction of the last-swap
+    /// field bars swaps, which never take a King; the edge rule keeps, of the moves making one
+    /// capture, those crossing the fewest edge squares, so a capture of the King always survives it.
     pub fn king_capturable(&self, side: Color) -> bool {
-        let Some(k) = self.board.king(side) else {
-            return false;
-        };
-        let mut p = *self;
-        p.turn = side.other();
-        if p.turn != self.turn {
-            p.last_swap = None;
+        match self.board.king(side) {
+            Some(k) => self.king_attacked(k, side.other()),
+            None => false,
         }
-        p.legal_moves().iter().any(|m| m.captures.has(k))
+    }
+
+    /// Whether the King of the other side of `by`, on `k`, can be taken by `by`'s next move.
+    fn king_attacked(&self, k: u8, by: Color) -> bool {
+        let b = &self.board;
+        let t = G::t();
+        let occ = b.occupied();
+        let active = b.by_color(by) & !frozen(b, by, Freezing::Abbott);
+        let piece = |r: Role| b.pieces(by, r) & active;
+        let near = t.neighbours[k as usize];
+        if (near & (piece(Role::King) | piece(Role::Chameleon) | piece(Role::Swapper))).any() {
+            return true;
+        }
+        let withdrawers = piece(Role::Withdrawer) | piece(Role::PushmePullyu);
+        let advancers = piece(Role::Advancer) | piece(Role::PushmePullyu);
+        let pawns = piece(Role::CannonPawn);
+        let leapers = piece(Role::LongLeaper);
+        let prey = b.by_color(by.other());
+        for d in ALL_DIRS {
+            // `d` points from the King toward the attacker.
+            let s = t.step[d][k as usize];
+            if s == NO_SQUARE {
+                continue;
+            }
+            let beyond = t.step[d][s as usize];
+            if occ.has(s) {
+                if withdrawers.has(s) && beyond != NO_SQUARE && !occ.has(beyond) {
+                    return true;
+                }
+                if beyond != NO_SQUARE && pawns.has(beyond) {
+                    return true;
+                }
+            } else if let Some(a) = G::first_on_ray(s, d, occ) {
+                if advancers.has(a) {
+                    return true;
+                }
+            }
+            // A Long Leaper lands on the square behind the King, seen from the leaper.
+            let behind = t.step[opposite(d)][k as usize];
+            if leapers.any() && behind != NO_SQUARE && !occ.has(behind) {
+                let (mut cur, mut after_empty) = (k, false);
+                loop {
+                    let q = t.step[d][cur as usize];
+                    if q == NO_SQUARE {
+                        break;
+                    }
+                    if !occ.has(q) {
+                        after_empty = true;
+                    } else if leapers.has(q) {
+                        return true;
+                    } else if prey.has(q) && after_empty {
+                        after_empty = false;
+                    } else {
+                        break;
+                    }
+                    cur = q;
+                }
+            }
+        }
+        false
     }
 
     /// Whether the side to move can capture the enemy King now.
     pub fn can_capture_king(&self) -> bool {
-        match self.board.king(self.turn.other()) {
-            Some(k) => self.legal_moves().iter().any(|m| m.captures.has(k)),
-            None => false,
-        }
+        self.king_capturable(self.turn.other())
     }
 
     /// Whether a move keeps the mover's King out of capture (or takes the enemy King, which ends the
@@ -442,7 +517,11 @@ impl RococoPosition {
     }
 
     /// Every move before the edge rule, with the number of edge squares it passes over or ends on.
-    fn generate_raw(&self, out: &mut Vec<(RococoMove, u32)>) {
+    ///
+    /// The edge rule is applied as each piece's moves are made: a move over or onto edge squares
+    /// that captures nothing is never written, and the capturing ones are settled among the moves
+    /// of their piece ([`settle_edges`]), since moves of different pieces never compete.
+    fn generate_raw(&self, out: &mut Vec<RococoMove>) {
         let b = &self.board;
         let us = self.turn;
         let them = us.other();
@@ -458,24 +537,29 @@ impl RococoPosition {
             let path = t.ray[d][from as usize] & !t.ray[d][to as usize];
             (path & edge).count()
         };
-        let push = |out: &mut Vec<(RococoMove, u32)>,
+        // Whether the current piece made a capturing move over edge squares.
+        let edged = std::cell::Cell::new(false);
+        let push = |out: &mut Vec<RococoMove>,
                     from: u8,
                     to: u8,
                     role: Role,
                     kind: RococoKind,
                     captures: Bits128,
                     e: u32| {
-            out.push((
-                RococoMove {
-                    from,
-                    to,
-                    role,
-                    kind,
-                    captures,
-                    promotion: None,
-                },
-                e,
-            ))
+            if e > 0 {
+                if captures == 0 && kind != RococoKind::Swap {
+                    return;
+                }
+                edged.set(true);
+            }
+            out.push(RococoMove {
+                from,
+                to,
+                role,
+                kind,
+                captures,
+                promotion: None,
+            })
         };
         let enemy = |r: Role| b.pieces(them, r);
         let swap_forbidden = |from: u8, to: u8| {
@@ -485,6 +569,8 @@ impl RococoPosition {
 
         for s in movers.squares() {
             let Some(role) = b.role_at(s) else { continue };
+            let segment = out.len();
+            edged.set(false);
             match role {
                 Role::King => {
                     for to in (t.neighbours[s as usize] & !ours).squares() {
@@ -513,10 +599,11 @@ impl RococoPosition {
                                 Color::White => G::rank_of(to) >= 8,
                                 Color::Black => G::rank_of(to) <= 1,
                             };
-                            if promo_rank {
+                            // Promotions share the move's squares, captures and edge squares.
+                            if promo_rank && out.len() > start {
                                 for r in self.promotion_choices(us) {
                                     let mut m = out[start];
-                                    m.0.promotion = Some(r);
+                                    m.promotion = Some(r);
                                     out.push(m);
                                 }
                             }
@@ -691,6 +778,9 @@ impl RococoPosition {
                 }
                 Role::Pawn | Role::Coordinator => {}
             }
+            if edged.get() {
+                settle_edges(out, segment);
+            }
         }
         for s in (ours & stuck & !b.by_role(Role::King)).squares() {
             if let Some(role) = b.role_at(s) {
@@ -730,34 +820,50 @@ fn leaps(
     }
 }
 
-/// The edge rule: a move over or onto edge squares must capture (a swap counts), and cross no more
-/// edge squares than another move of the same piece making the same capture.
-fn apply_edge_rule(raw: Vec<(RococoMove, u32)>) -> Vec<RococoMove> {
+/// The edge squares a move passes over or ends on (a mutual destruction and a suicide move no
+/// piece over any). Every other move goes along one line, the King's and the Cannon Pawn's too.
+fn edge_squares(m: &RococoMove) -> u32 {
+    if matches!(m.kind, RococoKind::MutualDestruction | RococoKind::Suicide) {
+        return 0;
+    }
+    let t = G::t();
+    match G::direction(m.from, m.to) {
+        Some(d) => ((t.ray[d][m.from as usize] & !t.ray[d][m.to as usize]) & t.edge).count(),
+        None => 0,
+    }
+}
+
+/// The edge rule among the moves of one piece, `out[segment..]`: a capturing move over or onto
+/// edge squares (non-capturing ones were never written) is kept only when no move of the piece
+/// making the same capture (a swap counts, with its square) crosses fewer edge squares.
+///
+/// In place and without allocating: a move is dropped exactly when it crosses more edge squares
+/// than the fewest of its group, and a move with the fewest is never dropped, so each move is
+/// judged against the moves kept so far and those not yet judged.
+fn settle_edges(out: &mut Vec<RococoMove>, segment: usize) {
     let key = |m: &RococoMove| {
         let swap = if m.kind == RococoKind::Swap {
             m.to
         } else {
             NO_SQUARE
         };
-        (
-            m.from,
-            m.captures,
-            swap,
-            m.kind == RococoKind::MutualDestruction,
-        )
+        (m.captures, swap, m.kind == RococoKind::MutualDestruction)
     };
-    let captures = |m: &RococoMove| m.captures.any() || m.kind == RococoKind::Swap;
-    raw.iter()
-        .filter(|(m, e)| {
-            *e == 0
-                || (captures(m)
-                    && raw
-                        .iter()
-                        .filter(|(o, _)| key(o) == key(m))
-                        .all(|(_, oe)| oe >= e))
-        })
-        .map(|(m, _)| *m)
-        .collect()
+    let mut write = segment;
+    for read in segment..out.len() {
+        let m = out[read];
+        let e = edge_squares(&m);
+        let beaten = e > 0
+            && out[segment..write]
+                .iter()
+                .chain(&out[read + 1..])
+                .any(|o| key(o) == key(&m) && edge_squares(o) < e);
+        if !beaten {
+            out[write] = m;
+            write += 1;
+        }
+    }
+    out.truncate(write);
 }
 
 impl Coords {
