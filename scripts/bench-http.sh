@@ -4,7 +4,8 @@
 # Loopback only and bounded: ROUNDS rounds (default 3) of DURATION seconds per endpoint (default 5),
 # the two endpoints alternating so that a change in the machine's load falls on both; the ratio is
 # reported per round and as the median. The server is stopped at the end. Settings: ROUNDS,
-# DURATION, THREADS (wrk threads, 2), CONNECTIONS (32), PORT (18090).
+# DURATION, THREADS (wrk threads, 2), CONNECTIONS (32). The server listens on a free port it picks
+# (scripts/lib/server.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,8 +13,6 @@ ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-5}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-32}
-PORT=${PORT:-18090}
-ADDR=127.0.0.1:$PORT
 # 20 plies from the start under vchess: 28 pieces, 69 legal moves.
 FEN='rnbk1qnm/p1ppp2p/B2P2p1/Bp3p2/5b2/1P2P3/P2K1PPP/MNPQ2NR w 20'
 
@@ -21,16 +20,12 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2
 cargo build --release --quiet
 BIN=${CARGO_TARGET_DIR:-target}/release/baroque
 
-# The server logs one line per request, as deployed; the lines go to /dev/null.
-"$BIN" serve --addr "$ADDR" >/dev/null 2>&1 &
-SERVER=$!
+# The server logs one line per request, as deployed, into its log file.
 WORK=$(mktemp -d)
-trap 'kill "$SERVER" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-for _ in $(seq 50); do
-  "$BIN" health --addr "$ADDR" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-"$BIN" health --addr "$ADDR" >/dev/null
+SERVER=
+trap 'if [ -n "$SERVER" ]; then kill "$SERVER" 2>/dev/null || true; fi; rm -rf "$WORK"' EXIT
+. scripts/lib/server.sh
+start_server "$WORK/server.log" --db "$WORK/bench.db"
 
 cat >"$WORK/analyze.lua" <<LUA
 wrk.method = "POST"

@@ -113,7 +113,7 @@ pub enum Command {
     /// Asks a running service for GET /health and exits 0 when it answers 200 (the container
     /// health check; needs no curl).
     Health {
-        /// The service's address; an unspecified host (0.0.0.0, [::]) means this machine.
+        /// The service's address; an unspecified host (`0.0.0.0`, `[::]`) means this machine.
         #[arg(long, env = "BAROQUE_ADDR", default_value = DEFAULT_ADDR, value_name = "HOST:PORT")]
         addr: String,
         /// Seconds to wait for the connection and for the answer.

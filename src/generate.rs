@@ -17,10 +17,9 @@
 
 use crate::cases::Game;
 use crate::rules::{Board, Board8, Color, Geometry, Letters, Piece, Position, Role, Rules};
-use crate::solver::{screen, Limits, Outcome, Searchable, Solution, SolveOptions};
+use crate::solver::{screen, Cancel, Limits, Outcome, Searchable, Solution, SolveOptions};
 use rayon::prelude::*;
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// A small, fast, reproducible random number generator (SplitMix64).
@@ -252,7 +251,7 @@ pub enum Take {
 /// When the options are out of range.
 pub fn generate<P: Generatable>(
     opts: &GenerateOptions,
-    cancel: &AtomicBool,
+    cancel: &Cancel,
     mut take: impl FnMut(&Progress, Option<&Generated<P>>) -> Take,
 ) -> Result<Report<P>, OptionsError> {
     opts.validate()?;
@@ -270,10 +269,10 @@ pub fn generate<P: Generatable>(
         stop: Stop::Done,
     };
     // Set when the run must end: a cancel, or the time limit reached inside a batch.
-    let halted = || cancel.load(Ordering::Relaxed) || start.elapsed() >= opts.max_time;
+    let halted = || cancel.is_cancelled() || start.elapsed() >= opts.max_time;
     let mut next = 0u64;
     'run: while report.puzzles.len() < opts.count {
-        if cancel.load(Ordering::Relaxed) {
+        if cancel.is_cancelled() {
             report.stop = Stop::Cancelled;
             break;
         }
@@ -286,7 +285,11 @@ pub fn generate<P: Generatable>(
             break;
         }
         let end = (next + batch).min(opts.max_candidates);
-        let screen_one = |i: u64| (!halted()).then(|| screen_candidate::<P>(opts, i));
+        // Each candidate's search stops at the run's deadline or its cancel too.
+        let screen_one = |i: u64| {
+            let left = opts.max_time.saturating_sub(start.elapsed());
+            (!halted()).then(|| screen_candidate::<P>(opts, i, left, cancel))
+        };
         let results: Vec<Option<Screened<P>>> = match &pool {
             Some(pool) => pool.install(|| (next..end).into_par_iter().map(screen_one).collect()),
             None => (next..end).map(screen_one).collect(),
@@ -347,8 +350,13 @@ struct Screened<P: Generatable> {
     nodes: u64,
 }
 
-/// Makes candidate `index` and screens it.
-fn screen_candidate<P: Generatable>(opts: &GenerateOptions, index: u64) -> Screened<P> {
+/// Makes candidate `index` and screens it, within `left` of the run's time and until `cancel`.
+fn screen_candidate<P: Generatable>(
+    opts: &GenerateOptions,
+    index: u64,
+    left: Duration,
+    cancel: &Cancel,
+) -> Screened<P> {
     let rejected = Screened {
         verdict: Verdict::Rejected,
         nodes: 0,
@@ -358,11 +366,15 @@ fn screen_candidate<P: Generatable>(opts: &GenerateOptions, index: u64) -> Scree
     };
     let solve = SolveOptions::<P::Move> {
         mate_in: opts.mate_in,
-        limits: opts.candidate_limits,
+        limits: Limits {
+            time: opts.candidate_limits.time.min(left),
+            ..opts.candidate_limits
+        },
         table_mib: 16,
         threads: 1,
         max_tree_nodes: 500,
         intended_key: None,
+        cancel: cancel.clone(),
     };
     let solution = screen(&position, &solve);
     let nodes = solution.nodes;
@@ -690,7 +702,7 @@ mod tests {
 
     #[test]
     fn found_puzzles_are_sound_distinct_and_reproducible() {
-        let first = generate::<Position>(&quick(11, 3), &AtomicBool::new(false), keep).unwrap();
+        let first = generate::<Position>(&quick(11, 3), &Cancel::new(), keep).unwrap();
         assert_eq!(first.stop, Stop::Done);
         assert_eq!(first.puzzles.len(), 3);
         let mut keys = HashSet::new();
@@ -716,7 +728,7 @@ mod tests {
                 threads: 1,
                 ..quick(11, 3)
             },
-            &AtomicBool::new(false),
+            &Cancel::new(),
             keep,
         )
         .unwrap();
@@ -731,7 +743,7 @@ mod tests {
 
     #[test]
     fn limits_and_cancelling_stop_a_run() {
-        let go = AtomicBool::new(false);
+        let go = Cancel::new();
         let few = GenerateOptions {
             max_candidates: 20,
             ..quick(5, 50)
@@ -744,7 +756,9 @@ mod tests {
         assert_eq!(r.stop, Stop::Cancelled);
         assert!(r.puzzles.is_empty());
         // A cancel flag already set: no candidate is screened.
-        let r = generate::<Position>(&quick(5, 50), &AtomicBool::new(true), keep).unwrap();
+        let stopped = Cancel::new();
+        stopped.cancel();
+        let r = generate::<Position>(&quick(5, 50), &stopped, keep).unwrap();
         assert_eq!((r.stop, r.progress.tried), (Stop::Cancelled, 0));
         // Puzzles the caller skips do not count.
         let mut offered = 0;

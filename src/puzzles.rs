@@ -161,6 +161,7 @@ impl Puzzle {
             threads,
             max_tree_nodes: 0,
             intended_key: None,
+            cancel: Default::default(),
         };
         let s = crate::solver::solve(pos, &opts);
         if s.result == Outcome::Unknown || s.sound.is_none() {

@@ -266,3 +266,42 @@ fn generate_makes_rococo_puzzles_too() {
         assert_eq!(s.sound, Some(true), "{}", p.fen);
     }
 }
+
+#[test]
+fn the_run_time_limit_bounds_every_candidate_search() {
+    // Crowded Rococo candidates, each allowed a budget far beyond the run's: the run still ends
+    // at its own limit, with what it found kept.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("gen.db");
+    let t = std::time::Instant::now();
+    let (code, out, err) = generate(
+        &db,
+        "crowded",
+        &[
+            "--game",
+            "rococo",
+            "--mate-in",
+            "4",
+            "--count",
+            "50",
+            "--max-pieces",
+            "32",
+            "--candidate-nodes",
+            "1000000000000",
+            "--candidate-millis",
+            "600000",
+            "--max-seconds",
+            "2",
+        ],
+    );
+    let elapsed = t.elapsed();
+    assert_eq!(code, 3, "a limit stopped it: {out}{err}");
+    assert!(
+        format!("{out}{err}").contains("--max-seconds"),
+        "{out}{err}"
+    );
+    assert!(
+        elapsed < std::time::Duration::from_secs(2 + 2),
+        "took {elapsed:?}: {out}{err}"
+    );
+}

@@ -254,3 +254,67 @@ fn proof_number_search_agrees_with_the_depth_first_search() {
         assert_eq!(dfs, mates_within(&pos, n));
     }
 }
+
+/// A crowded Rococo board: each node costs thousands of times a Baroque one.
+const CROWDED_ROCOCO: &str =
+    "ssssXxS2s/S1sXs3sS/xXSXXxs1xX/Xss1XXXxsX/xksX1sxSsS/xxx1SsXXXx/sxxSXxxSsS/SsS1SSX1XX/S1SsxxsSSK/1SsX1XxXSS w 0 -";
+
+#[test]
+fn the_time_budget_holds_in_every_phase_on_crowded_rococo_boards() {
+    use baroque::rules::rococo::{Coords, RococoPosition};
+    use baroque::solver::Exhausted;
+    let pos = RococoPosition::from_fen(CROWDED_ROCOCO, Coords::Standard).unwrap();
+    for (mate_in, millis) in [(8, 300), (2, 200), (3, 100)] {
+        let t = Instant::now();
+        let s = solve(
+            &pos,
+            &SolveOptions {
+                mate_in,
+                limits: Limits {
+                    nodes: u64::MAX,
+                    time: Duration::from_millis(millis),
+                },
+                ..SolveOptions::default()
+            },
+        );
+        let elapsed = t.elapsed();
+        assert!(
+            elapsed < Duration::from_millis(millis + 1000),
+            "#{mate_in} in {millis} ms took {elapsed:?}"
+        );
+        // The King can be taken at once: proven before the budget ran out, and kept.
+        assert_eq!(s.result, Outcome::Mate);
+        assert_eq!(s.mate_in, Some(1));
+        if s.budget_exhausted {
+            assert_eq!(s.exhausted_by, Some(Exhausted::Time));
+            assert!(s.tree_truncated);
+        }
+    }
+}
+
+#[test]
+fn a_cancelled_solve_stops_and_says_so() {
+    use baroque::rules::rococo::{Coords, RococoPosition};
+    use baroque::solver::{Cancel, Exhausted};
+    let pos = RococoPosition::from_fen(CROWDED_ROCOCO, Coords::Standard).unwrap();
+    let cancel = Cancel::new();
+    let opts = SolveOptions {
+        mate_in: 8,
+        cancel: cancel.clone(),
+        ..SolveOptions::default()
+    };
+    let t = Instant::now();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        cancel.cancel()
+    });
+    let s = solve(&pos, &opts);
+    assert!(!canceller.join().unwrap(), "raised once");
+    assert!(
+        t.elapsed() < Duration::from_millis(200 + 1000),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(s.budget_exhausted);
+    assert_eq!(s.exhausted_by, Some(Exhausted::Cancelled));
+}

@@ -3,12 +3,13 @@
 //! reads it and checked into the handler's query; a query is then run where that is cheap and
 //! bounded (analyze, verify, a solve and a puzzle's verification under a tiny budget, the options of
 //! a job). Never panics; every refusal is a client error (4xx) whose problem document names a
-//! detail.
+//! detail; every solve keeps to its node and time budget and says whether it ran out (and which
+//! limit), an `unknown` result only when it did.
 #![no_main]
 use baroque::api::configuration::{Limits, SolveLimits};
 use baroque::api::model::{
     AnalyzeQuery, AnalyzeRequest, GamePosition, Object, PuzzleRequest, SolveQuery, SolveRequest,
-    VerifyQuery, VerifyRequest,
+    SolveResult, VerifyQuery, VerifyRequest,
 };
 use baroque::api::problem::ApiError;
 use baroque::api::routes::collections::{options, CollectionRequest};
@@ -25,7 +26,7 @@ fn limits() -> &'static Limits {
         let mut limits = Limits::from(&Settings::default());
         limits.solve = SolveLimits {
             max_nodes: 2_000,
-            max_millis: 200,
+            max_millis: 20,
             max_tree_nodes: 50,
             table_mib: 0,
             threads: 1,
@@ -85,12 +86,24 @@ fuzz_target!(|data: &[u8]| {
             match SolveQuery::parse(r, &limits.solve) {
                 Ok(q) => {
                     let answer = solve_query(&q);
-                    // The budget is checked every 1,024 nodes of each thread (one here).
+                    // The node count is checked every 1,024 nodes of each thread (one here).
                     assert!(
                         answer.nodes <= limits.solve.max_nodes + 4096,
                         "{}",
                         answer.nodes
                     );
+                    // The clock in every phase: the budget plus the promised 200 ms (plus slack
+                    // for an instrumented build).
+                    assert!(answer.millis <= q.limits.millis + 1000, "{}", answer.millis);
+                    assert_eq!(
+                        answer.budget_exhausted,
+                        answer.budget_exhausted_by.is_some(),
+                        "{:?}",
+                        answer.budget_exhausted_by
+                    );
+                    if answer.result == SolveResult::Unknown {
+                        assert!(answer.budget_exhausted);
+                    }
                 }
                 Err(e) => refused(e),
             }

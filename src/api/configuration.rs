@@ -8,6 +8,8 @@
 //! | `--write-token` | `BAROQUE_WRITE_TOKEN` | none | the bearer token of `POST`/`DELETE /v1/puzzles` (writes get 403 without one); prefer the variable |
 //! | `--max-body-bytes` | `BAROQUE_MAX_BODY_BYTES` | `65536` | largest request body accepted (413 above it) |
 //! | `--max-moves` | `BAROQUE_MAX_MOVES` | `500` | most moves in one `/v1/verify` request (422 above it) |
+//! | `--body-timeout-ms` | `BAROQUE_BODY_TIMEOUT_MS` | `10000` | time a request body may take to arrive (408 after it) |
+//! | `--analysis-concurrency` | `BAROQUE_ANALYSIS_CONCURRENCY` | `64` | Rococo analyses and verifications in flight (run by one thread per core, or waiting for one); one more gets 503 with `Retry-After` |
 //! | `--workers` | `BAROQUE_WORKERS` | one per CPU core | HTTP worker threads |
 //! | `--log-format` | `BAROQUE_LOG_FORMAT` | `text` | `text` or `json` (one line per event); `RUST_LOG` filters |
 //! | `--solve-max-nodes` | `BAROQUE_SOLVE_MAX_NODES` | `50000000` | most nodes one `/v1/solve` may visit (larger asks are clamped) |
@@ -36,6 +38,11 @@ pub const DEFAULT_FIXTURES: &str = "fixtures";
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 64 * 1024;
 /// The default limit on the moves of one verify request.
 pub const DEFAULT_MAX_MOVES: u64 = 500;
+/// The default time a request body may take to arrive, in milliseconds.
+pub const DEFAULT_BODY_TIMEOUT_MS: u64 = 10_000;
+/// The default number of costly analyses in flight: each costs at most tens of milliseconds, so
+/// the backlog of a full set is well under a second on two cores.
+pub const DEFAULT_ANALYSIS_CONCURRENCY: u64 = 64;
 /// The default node budget ceiling of one solve.
 pub const DEFAULT_SOLVE_MAX_NODES: u64 = 50_000_000;
 /// The default time budget ceiling of one solve, in milliseconds.
@@ -95,6 +102,15 @@ pub struct Settings {
     #[arg(long, env = "BAROQUE_MAX_MOVES", default_value_t = DEFAULT_MAX_MOVES,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000), value_name = "N")]
     pub max_moves: u64,
+    /// Milliseconds a request body may take to arrive after its headers (408 after it).
+    #[arg(long, env = "BAROQUE_BODY_TIMEOUT_MS", default_value_t = DEFAULT_BODY_TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000), value_name = "MS")]
+    pub body_timeout_ms: u64,
+    /// Costly analyses in flight (Rococo /v1/analyze, /v1/verify), run by one thread per core or
+    /// waiting for one; one more gets 503 with Retry-After.
+    #[arg(long, env = "BAROQUE_ANALYSIS_CONCURRENCY", default_value_t = DEFAULT_ANALYSIS_CONCURRENCY,
+          value_parser = clap::value_parser!(u64).range(1..=4096), value_name = "K")]
+    pub analysis_concurrency: u64,
     /// HTTP worker threads (default: one per CPU core).
     #[arg(long, env = "BAROQUE_WORKERS", value_parser = clap::value_parser!(u64).range(1..=512), value_name = "N")]
     pub workers: Option<u64>,
@@ -169,6 +185,8 @@ impl std::fmt::Debug for Settings {
             )
             .field("max_body_bytes", &self.max_body_bytes)
             .field("max_moves", &self.max_moves)
+            .field("body_timeout_ms", &self.body_timeout_ms)
+            .field("analysis_concurrency", &self.analysis_concurrency)
             .field("workers", &self.workers)
             .field("log_format", &self.log_format)
             .field("solve_max_nodes", &self.solve_max_nodes)
@@ -197,6 +215,8 @@ impl Default for Settings {
             write_token: None,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_moves: DEFAULT_MAX_MOVES,
+            body_timeout_ms: DEFAULT_BODY_TIMEOUT_MS,
+            analysis_concurrency: DEFAULT_ANALYSIS_CONCURRENCY,
             workers: None,
             log_format: LogFormat::Text,
             solve_max_nodes: DEFAULT_SOLVE_MAX_NODES,
@@ -248,6 +268,10 @@ impl Settings {
 pub struct Limits {
     pub max_body_bytes: usize,
     pub max_moves: usize,
+    /// How long a request body may take to arrive.
+    pub body_timeout: std::time::Duration,
+    /// Costly analyses in flight.
+    pub analysis_concurrency: usize,
     pub solve: SolveLimits,
     pub max_jobs: usize,
     pub job_max_seconds: u64,
@@ -297,6 +321,7 @@ impl SolveLimits {
             threads: self.threads,
             max_tree_nodes: self.max_tree_nodes,
             intended_key: None,
+            cancel: crate::solver::Cancel::new(),
         }
     }
 }
@@ -316,6 +341,8 @@ impl From<&Settings> for Limits {
         Limits {
             max_body_bytes: usize::try_from(s.max_body_bytes).unwrap_or(usize::MAX),
             max_moves: usize::try_from(s.max_moves).unwrap_or(usize::MAX),
+            body_timeout: std::time::Duration::from_millis(s.body_timeout_ms),
+            analysis_concurrency: usize::try_from(s.analysis_concurrency).unwrap_or(1).max(1),
             solve: SolveLimits::from(s),
             max_jobs: usize::try_from(s.max_jobs).unwrap_or(1).max(1),
             job_max_seconds: s.job_max_seconds,

@@ -24,6 +24,7 @@
 //! `application/problem+json` document ([`problem`]). [`startup::Application`] binds the listener
 //! and runs the server; [`configuration::Settings`] holds what flags and environment variables set.
 
+pub mod body;
 pub mod configuration;
 pub mod model;
 pub mod openapi;
@@ -33,6 +34,7 @@ pub mod routes;
 pub mod startup;
 pub mod telemetry;
 pub mod whole;
+pub mod work;
 
 pub use configuration::Settings;
 pub use openapi::{openapi, openapi_json};

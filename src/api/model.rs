@@ -952,9 +952,10 @@ pub struct SolveRequest {
     #[serde(default)]
     #[schema(example = "Xg6-e6-c6")]
     pub key: Option<String>,
-    /// Most moves in the solution tree (default and ceiling: the server's `--solve-max-tree-nodes`).
+    /// Most moves in the solution tree (default and ceiling: the server's `--solve-max-tree-nodes`;
+    /// a larger value is clamped to it).
     #[serde(default, deserialize_with = "crate::api::whole::option")]
-    #[schema(example = 500, minimum = 1)]
+    #[schema(example = 500, minimum = 1, maximum = 9_223_372_036_854_775_807_u64)]
     pub max_tree_nodes: Option<u64>,
 }
 
@@ -963,14 +964,43 @@ pub struct SolveRequest {
 #[serde(deny_unknown_fields)]
 #[schema(examples(json!({"nodes": 1_000_000, "millis": 2000})))]
 pub struct SearchLimits {
-    /// Positions visited, all threads together (at least 1).
+    /// Positions visited, all threads together (at least 1; above the server's
+    /// `--solve-max-nodes` it is clamped to it).
     #[serde(default, deserialize_with = "crate::api::whole::option")]
-    #[schema(example = 1_000_000, minimum = 1)]
+    #[schema(
+        example = 1_000_000,
+        minimum = 1,
+        maximum = 9_223_372_036_854_775_807_u64
+    )]
     pub nodes: Option<u64>,
-    /// Wall-clock milliseconds (at least 1).
+    /// Wall-clock milliseconds (at least 1; above the server's `--solve-max-millis` it is clamped
+    /// to it). The answer comes within this time plus 200 ms or 10 %, whichever is more.
     #[serde(default, deserialize_with = "crate::api::whole::option")]
-    #[schema(example = 2000, minimum = 1)]
+    #[schema(example = 2000, minimum = 1, maximum = 9_223_372_036_854_775_807_u64)]
     pub millis: Option<u64>,
+}
+
+/// A limit of a search budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(example = "time")]
+pub enum BudgetLimit {
+    /// The node limit (`limits.nodes`).
+    Nodes,
+    /// The time limit (`limits.millis`).
+    Time,
+    /// The search was stopped from outside (the client went away, the server is stopping).
+    Cancelled,
+}
+
+impl From<crate::solver::Exhausted> for BudgetLimit {
+    fn from(e: crate::solver::Exhausted) -> BudgetLimit {
+        match e {
+            crate::solver::Exhausted::Nodes => BudgetLimit::Nodes,
+            crate::solver::Exhausted::Time => BudgetLimit::Time,
+            crate::solver::Exhausted::Cancelled => BudgetLimit::Cancelled,
+        }
+    }
 }
 
 /// The budget a solve ran under, after clamping to the server's maxima.
@@ -1079,6 +1109,7 @@ impl SolveQuery {
             threads: max.threads,
             max_tree_nodes: usize::try_from(tree).unwrap_or(usize::MAX),
             intended_key: None,
+            cancel: crate::solver::Cancel::new(),
         };
         Ok(SolveQuery {
             position,
@@ -1296,6 +1327,8 @@ pub struct SolveResponse {
     pub millis: u64,
     /// Whether the node or time budget ran out.
     pub budget_exhausted: bool,
+    /// Which limit ran out first: `nodes` or `time` (null when none did).
+    pub budget_exhausted_by: Option<BudgetLimit>,
     /// Every first move is proven not to mate within this many moves unless it is a key (the
     /// proven part of an `unknown` result).
     pub proven_no_mate_within: u32,
@@ -1361,6 +1394,7 @@ impl SolveResponse {
             nodes: s.nodes,
             millis: s.millis,
             budget_exhausted: s.budget_exhausted,
+            budget_exhausted_by: s.exhausted_by.map(BudgetLimit::from),
             proven_no_mate_within: s.proven_no_mate_within,
             intended_key,
             limits: q.limits,

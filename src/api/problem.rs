@@ -22,6 +22,9 @@ use utoipa::ToSchema;
 
 /// The `Retry-After` of a `store-unavailable` answer, in seconds.
 pub const STORE_RETRY_AFTER: u64 = 5;
+/// Seconds a client is asked to wait when every analysis slot is taken (an analysis takes
+/// milliseconds).
+pub const ANALYSIS_RETRY_AFTER: u64 = 1;
 
 /// The media type of problem details.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -165,6 +168,12 @@ pub enum ApiError {
     /// Every search slot is taken.
     #[error("{limit} searches are already running, the most this server runs at once; retry in {retry_after} s")]
     SolverBusy { limit: u64, retry_after: u64 },
+    /// Every slot of the costly analyses (Rococo analysis, verification) is taken.
+    #[error("{limit} analyses are already running, the most this server runs at once; retry in {retry} s", retry = ANALYSIS_RETRY_AFTER)]
+    AnalysisBusy { limit: u64 },
+    /// The request body did not arrive within the server's body timeout.
+    #[error("the request body did not arrive within {millis} ms")]
+    BodyTimeout { millis: u64 },
     /// A client used up its costly requests (see [`super::ratelimit`]).
     #[error("this client has used its costly requests ({per_minute} a minute, {burst} at once); retry in {retry_after} s")]
     RateLimited {
@@ -293,6 +302,16 @@ impl ApiError {
                 "Solver busy",
                 StatusCode::SERVICE_UNAVAILABLE,
             ),
+            ApiError::AnalysisBusy { .. } => (
+                "/problems/analysis-busy",
+                "Analysis busy",
+                StatusCode::SERVICE_UNAVAILABLE,
+            ),
+            ApiError::BodyTimeout { .. } => (
+                "/problems/body-timeout",
+                "Request body timeout",
+                StatusCode::REQUEST_TIMEOUT,
+            ),
             ApiError::RateLimited { .. } => (
                 "/problems/rate-limited",
                 "Too many requests",
@@ -370,9 +389,11 @@ impl ApiError {
             }
             ApiError::PayloadTooLarge { limit }
             | ApiError::TooManyMoves { limit, .. }
-            | ApiError::SolverBusy { limit, .. } => {
+            | ApiError::SolverBusy { limit, .. }
+            | ApiError::AnalysisBusy { limit } => {
                 p.limit = Some(*limit);
             }
+            ApiError::BodyTimeout { millis } => p.limit = Some(*millis),
             ApiError::InvalidMateIn { max, .. } => p.limit = Some(u64::from(*max)),
             ApiError::RateLimited { per_minute, .. } => p.limit = Some(*per_minute),
             ApiError::NotApplicable { field, .. } => p.field = Some((*field).into()),
@@ -464,6 +485,7 @@ impl ResponseError for ApiError {
             | ApiError::JobsBusy { retry_after, .. }
             | ApiError::RateLimited { retry_after, .. } => Some(*retry_after),
             ApiError::StoreUnavailable(_) => Some(STORE_RETRY_AFTER),
+            ApiError::AnalysisBusy { .. } => Some(ANALYSIS_RETRY_AFTER),
             _ => None,
         };
         if let Some(seconds) = retry_after {
@@ -526,6 +548,13 @@ impl ApiError {
             JsonPayloadError::Payload(actix_web::error::PayloadError::Overflow) => {
                 ApiError::PayloadTooLarge {
                     limit: limit.unwrap_or(0),
+                }
+            }
+            JsonPayloadError::Payload(actix_web::error::PayloadError::Io(e))
+                if e.kind() == std::io::ErrorKind::TimedOut =>
+            {
+                ApiError::BodyTimeout {
+                    millis: super::body::timeout_millis(&e),
                 }
             }
             JsonPayloadError::Payload(e) => ApiError::Payload(e.to_string()),

@@ -11,6 +11,9 @@
 //! - part of one: call [`RateLimiter::check`] once the request is known to be costly: `POST
 //!   /v1/puzzles` of a mate (which runs a search), not of a diagram (a replay of a few moves).
 //!
+//! A request refused with 503 (every search or job slot taken, the store unavailable) gives its
+//! token back ([`refund_refused`]): the client was not served, so it has not used its budget.
+//!
 //! The client is the peer address of the connection: an IPv4 address, or the /64 prefix of an IPv6
 //! one (a host usually holds a whole /64). `X-Forwarded-For` is read only when the server is told
 //! to trust it (`--trust-forwarded-for`, behind a proxy that sets it): then the client is the
@@ -21,8 +24,11 @@
 //! frees nothing, the least recently seen half (at least) goes (those clients start again from a full bucket).
 
 use super::problem::ApiError;
-use actix_web::dev::Payload;
-use actix_web::{web, FromRequest, HttpRequest};
+use actix_web::body::MessageBody;
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::http::StatusCode;
+use actix_web::middleware::Next;
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
 use std::collections::HashMap;
 use std::future::{ready, Ready};
 use std::net::IpAddr;
@@ -141,8 +147,23 @@ impl RateLimiter {
         }
     }
 
-    /// Takes a token of the request's client, or the 429 problem. A request whose client is
-    /// unknown (no peer address) is not limited.
+    /// Gives a token back to `client` (never beyond a full bucket).
+    pub fn refund(&self, client: IpAddr) {
+        if self.limit.per_minute == 0 {
+            return;
+        }
+        let mut clients = match self.clients.lock() {
+            Ok(c) => c,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if let Some(bucket) = clients.get_mut(&client) {
+            bucket.tokens = (bucket.tokens + 1.0).min(self.limit.burst.max(1) as f64);
+        }
+    }
+
+    /// Takes a token of the request's client, or the 429 problem, and marks the request as
+    /// holding it (see [`refund_refused`]). A request whose client is unknown (no peer address) is
+    /// not limited.
     ///
     /// # Errors
     /// [`ApiError::RateLimited`] when the client's bucket is empty.
@@ -155,8 +176,34 @@ impl RateLimiter {
                 per_minute: self.limit.per_minute,
                 burst: self.limit.burst,
                 retry_after,
-            })
+            })?;
+        if self.limit.per_minute > 0 {
+            req.extensions_mut().insert(Taken(client));
+        }
+        Ok(())
     }
+}
+
+/// A request that took a token of this client.
+#[derive(Clone, Copy, Debug)]
+struct Taken(IpAddr);
+
+/// The middleware that gives a refused request's token back: a response of 503 (a busy search or
+/// job slot, an unavailable store) to a request that took a token.
+pub async fn refund_refused(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let res = next.call(req).await?;
+    if res.status() == StatusCode::SERVICE_UNAVAILABLE {
+        let taken = res.request().extensions().get::<Taken>().copied();
+        if let (Some(Taken(client)), Some(limiter)) =
+            (taken, res.request().app_data::<web::Data<RateLimiter>>())
+        {
+            limiter.refund(client);
+        }
+    }
+    Ok(res)
 }
 
 /// The key of a client address: IPv4 (an IPv4-mapped IPv6 address as IPv4), or the /64 prefix
@@ -240,6 +287,27 @@ mod tests {
         assert_eq!(l.take_at(ip(1), t0), Err(10));
         assert_eq!(l.take_at(ip(1), t0 + Duration::from_secs(4)), Err(6));
         assert_eq!(l.take_at(ip(1), t0 + Duration::from_secs(10)), Ok(()));
+    }
+
+    #[test]
+    fn a_refund_gives_one_token_back_and_never_beyond_the_burst() {
+        let l = limiter(1, 2, 16);
+        let t0 = Instant::now();
+        assert_eq!(l.take_at(ip(1), t0), Ok(()));
+        assert_eq!(l.take_at(ip(1), t0), Ok(()));
+        assert!(l.take_at(ip(1), t0).is_err());
+        l.refund(ip(1));
+        assert_eq!(l.take_at(ip(1), t0), Ok(()));
+        assert!(l.take_at(ip(1), t0).is_err());
+        for _ in 0..5 {
+            l.refund(ip(1));
+        }
+        assert_eq!(l.take_at(ip(1), t0), Ok(()));
+        assert_eq!(l.take_at(ip(1), t0), Ok(()));
+        assert!(l.take_at(ip(1), t0).is_err());
+        // A client never seen has nothing to give back.
+        l.refund(ip(9));
+        assert_eq!(l.clients(), 1);
     }
 
     #[test]

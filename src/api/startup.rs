@@ -1,12 +1,14 @@
 //! Building and running the server: [`Application::build`] binds the listener (port 0 picks a free
 //! one, which [`Application::port`] tells), and [`Application::run_until_stopped`] serves on it.
 
+use super::body::{self, BodyTimeout};
 use super::configuration::{Limits, Settings};
 use super::openapi::{allowed_methods, document_text, openapi};
 use super::problem::{
     ensure_problem_json, json_error_handler, path_error_handler, query_error_handler, ApiError,
 };
-use super::ratelimit::{RateLimit, RateLimiter};
+use super::ratelimit::{refund_refused, RateLimit, RateLimiter};
+use super::work::{Analyses, Searches};
 use super::{routes, telemetry};
 use crate::store::seed::{self, SeedReport};
 use crate::store::Store;
@@ -133,8 +135,18 @@ pub fn server(listener: TcpListener, settings: &Settings, store: Store) -> io::R
             allow.insert(1, "HEAD".to_string());
         }
     }
-    // One set of search slots for the whole server, shared by every worker.
-    let slots = web::Data::new(routes::SolveSlots::new(limits.solve.concurrency));
+    // One set of search slots and search threads for the whole server, shared by every worker,
+    // and one of analysis slots.
+    let searches = web::Data::new(Searches::new(
+        limits.solve.concurrency,
+        limits.solve.threads,
+        limits.solve.max_millis.div_ceil(1000).max(1),
+    )?);
+    let analyses = web::Data::new(Analyses::new(
+        limits.analysis_concurrency,
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+    )?);
+    let body_timeout = web::Data::new(BodyTimeout(limits.body_timeout));
     let jobs = web::Data::new(routes::Jobs::new(limits.max_jobs));
     // One set of rate limit buckets too.
     let limiter = web::Data::new(RateLimiter::new(RateLimit::from(settings)));
@@ -148,7 +160,9 @@ pub fn server(listener: TcpListener, settings: &Settings, store: Store) -> io::R
             .split_for_parts();
         let mut app = app
             .app_data(web::Data::new(limits))
-            .app_data(slots.clone())
+            .app_data(searches.clone())
+            .app_data(analyses.clone())
+            .app_data(body_timeout.clone())
             .app_data(jobs.clone())
             .app_data(limiter.clone())
             .app_data(store.clone())
@@ -174,10 +188,13 @@ pub fn server(listener: TcpListener, settings: &Settings, store: Store) -> io::R
         }
         app.default_service(web::to(not_found))
             .wrap(from_fn(head_as_get))
+            .wrap(from_fn(body::deadline))
+            .wrap(from_fn(refund_refused))
             .wrap(ErrorHandlers::new().default_handler(ensure_problem_json))
             .wrap(from_fn(telemetry::log_request))
             .wrap(Compress::default())
     })
+    .on_connect(super::work::remember_peer)
     .listen(listener)?;
     if let Some(n) = settings.workers {
         server = server.workers(usize::try_from(n).unwrap_or(1));

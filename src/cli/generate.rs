@@ -3,14 +3,12 @@
 use super::{fail, GameArg};
 use crate::generate::{GenerateOptions, Progress, Stop};
 use crate::rules::Rules;
-use crate::solver::{Limits, SolveOptions};
+use crate::solver::{Cancel, Limits, SolveOptions};
 use crate::store::collections::{generate_collection, CollectionError};
 use crate::store::Store;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The flags of `baroque generate`.
@@ -114,6 +112,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         threads,
         max_tree_nodes: 2_000,
         intended_key: None,
+        cancel: Default::default(),
     };
     let bar = ProgressBar::new(args.count as u64);
     bar.set_style(
@@ -136,11 +135,11 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     };
     // Ctrl-C (or SIGTERM) stops the run after the candidate being screened: what was found stays
     // stored and the collection is marked `stopped`. A second one ends the process at once.
-    let cancel = Arc::new(AtomicBool::new(false));
+    let cancel = Cancel::new();
     {
-        let cancel = Arc::clone(&cancel);
+        let cancel = cancel.clone();
         let _ = ctrlc::set_handler(move || {
-            if cancel.swap(true, Ordering::Relaxed) {
+            if cancel.cancel() {
                 std::process::exit(130);
             }
         });

@@ -161,8 +161,8 @@ impl Generatable for RococoPosition {
 mod tests {
     use super::*;
     use crate::generate::{candidate, generate, Source, Stop, Take};
+    use crate::solver::Cancel;
     use crate::solver::{solve, SolveOptions};
-    use std::sync::atomic::AtomicBool;
 
     fn opts(seed: u64, count: usize) -> GenerateOptions {
         GenerateOptions {
@@ -220,8 +220,7 @@ mod tests {
 
     #[test]
     fn found_rococo_puzzles_are_sound() {
-        let r = generate::<RococoPosition>(&opts(5, 2), &AtomicBool::new(false), |_, _| Take::Kept)
-            .unwrap();
+        let r = generate::<RococoPosition>(&opts(5, 2), &Cancel::new(), |_, _| Take::Kept).unwrap();
         assert_eq!(r.stop, Stop::Done);
         for p in &r.puzzles {
             let full = solve(

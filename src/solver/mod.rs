@@ -24,10 +24,10 @@ pub mod tt;
 
 use crate::rules::{Move, MoveInfo};
 pub use game::Searchable;
-use rayon::prelude::*;
 use search::{Searcher, Stopped};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tt::Table;
 
@@ -52,40 +52,142 @@ impl Default for Limits {
     }
 }
 
-/// The budget shared by the threads of one search: a node count, a deadline and a stop flag.
+/// A flag another thread raises to stop work early: a client that went away, a cancelled job, a
+/// server shutting down. Cloning shares the flag.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A flag not raised yet.
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+    /// Raises the flag: work holding it stops at its next check. Answers whether it was raised
+    /// before.
+    pub fn cancel(&self) -> bool {
+        self.0.swap(true, Ordering::Relaxed)
+    }
+    /// Whether the flag was raised.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+    /// The flag itself, for code that waits on an `AtomicBool`.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.0
+    }
+}
+
+/// Why a budget ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Exhausted {
+    /// The node limit was passed.
+    Nodes,
+    /// The time limit was passed.
+    Time,
+    /// The work was cancelled (see [`Cancel`]).
+    Cancelled,
+}
+
+/// A flag alone on its cache line, so that threads reading it on every node do not share a line
+/// with the node counter that they add to.
+#[repr(align(64))]
+#[derive(Debug, Default)]
+struct Line<T>(T);
+
+/// The budget shared by the threads of one search: a node count, a deadline, a cancel flag and the
+/// stop flag they raise.
+///
+/// How often each is looked at: the stop flag on every node and every unit of work between nodes
+/// (move ordering, the solution tree's probes), the clock and the cancel flag every
+/// [`search::CLOCK_EVERY`] of those, the node count every [`search::CHECK_EVERY`] nodes of a thread.
+/// What a unit of work costs is bounded in every game (a move generation and a legality test of
+/// each move), so the clock is read every few milliseconds at worst, whatever a node costs.
+#[derive(Debug)]
 pub struct Budget {
     limits: Limits,
     start: Instant,
+    deadline: Option<Instant>,
+    cancel: Cancel,
     nodes: AtomicU64,
-    stopped: AtomicBool,
+    stopped: Line<AtomicBool>,
+    /// Why it ran out: 0 not yet, else 1 + the [`Exhausted`] index.
+    reason: AtomicU64,
 }
 
 impl Budget {
     pub fn new(limits: Limits) -> Budget {
+        Budget::with_cancel(limits, Cancel::new())
+    }
+
+    /// A budget that also stops when `cancel` is raised.
+    pub fn with_cancel(limits: Limits, cancel: Cancel) -> Budget {
+        let start = Instant::now();
         Budget {
             limits,
-            start: Instant::now(),
+            start,
+            deadline: start.checked_add(limits.time),
+            cancel,
             nodes: AtomicU64::new(0),
-            stopped: AtomicBool::new(false),
+            stopped: Line(AtomicBool::new(false)),
+            reason: AtomicU64::new(0),
         }
     }
 
-    /// Adds `n` visited nodes; false once the budget has run out (then it stays out).
+    fn stop(&self, why: Exhausted) {
+        let code = 1 + why as u64;
+        let _ = self
+            .reason
+            .compare_exchange(0, code, Ordering::Relaxed, Ordering::Relaxed);
+        self.stopped.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Adds `n` visited nodes and checks every limit; false once the budget has run out (then it
+    /// stays out).
     pub fn spend(&self, n: u64) -> bool {
-        if self.stopped.load(Ordering::Relaxed) {
+        if self.exhausted() {
             return false;
         }
         let total = self.nodes.fetch_add(n, Ordering::Relaxed) + n;
-        if total > self.limits.nodes || self.start.elapsed() > self.limits.time {
-            self.stopped.store(true, Ordering::Relaxed);
+        if total > self.limits.nodes {
+            self.stop(Exhausted::Nodes);
+            return false;
+        }
+        self.on_time()
+    }
+
+    /// Checks the clock and the cancel flag; false once the budget has run out.
+    pub fn on_time(&self) -> bool {
+        if self.exhausted() {
+            return false;
+        }
+        if self.cancel.is_cancelled() {
+            self.stop(Exhausted::Cancelled);
+            return false;
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop(Exhausted::Time);
             return false;
         }
         true
     }
 
+    /// Whether the budget has run out (the stop flag alone: cheap enough for every node).
+    #[inline]
     pub fn exhausted(&self) -> bool {
-        self.stopped.load(Ordering::Relaxed)
+        self.stopped.0.load(Ordering::Relaxed)
     }
+
+    /// Why the budget ran out, once it has.
+    pub fn exhausted_by(&self) -> Option<Exhausted> {
+        match self.reason.load(Ordering::Relaxed) {
+            1 => Some(Exhausted::Nodes),
+            2 => Some(Exhausted::Time),
+            3 => Some(Exhausted::Cancelled),
+            _ => None,
+        }
+    }
+
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
     }
@@ -108,6 +210,8 @@ pub struct SolveOptions<M = Move> {
     pub max_tree_nodes: usize,
     /// The intended key, if the puzzle names one: cooks are then the other keys.
     pub intended_key: Option<M>,
+    /// Raised by another thread to stop the solve (it then answers what it proved so far).
+    pub cancel: Cancel,
 }
 
 impl<M> Default for SolveOptions<M> {
@@ -119,6 +223,7 @@ impl<M> Default for SolveOptions<M> {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             max_tree_nodes: 2_000,
             intended_key: None,
+            cancel: Cancel::new(),
         }
     }
 }
@@ -133,6 +238,7 @@ impl<M> SolveOptions<M> {
             threads: self.threads,
             max_tree_nodes: self.max_tree_nodes,
             intended_key,
+            cancel: self.cancel.clone(),
         }
     }
 }
@@ -191,8 +297,10 @@ pub struct Solution<M = Move> {
     /// Nodes visited.
     pub nodes: u64,
     pub millis: u64,
-    /// Whether the node or time budget ran out.
+    /// Whether the node or time budget ran out (or the solve was cancelled).
     pub budget_exhausted: bool,
+    /// Which limit ran out, when one did.
+    pub exhausted_by: Option<Exhausted>,
     /// How deep every first move was searched without a mate (the proven part of an unknown result).
     pub proven_no_mate_within: u32,
 }
@@ -224,9 +332,35 @@ impl<M> Solution<M> {
             nodes: self.nodes,
             millis: self.millis,
             budget_exhausted: self.budget_exhausted,
+            exhausted_by: self.exhausted_by,
             proven_no_mate_within: self.proven_no_mate_within,
         }
     }
+}
+
+/// `run` on every item, by at most `threads` workers taking the next item as they finish one (root
+/// moves differ widely in cost), in the rayon pool the caller is in (the server's pool of search
+/// threads), or rayon's global pool: no pool is built for a solve. The results come in any order.
+fn in_parallel<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    run: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::with_capacity(items.len()));
+    let work = || loop {
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        let Some(item) = items.get(k) else { break };
+        let r = run(item);
+        results.lock().unwrap_or_else(|e| e.into_inner()).push(r);
+    };
+    rayon::scope(|scope| {
+        for _ in 1..threads.min(items.len()) {
+            scope.spawn(|_| work());
+        }
+        work();
+    });
+    results.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The table a search starts with, in MiB; it grows to `table_mib` as the search does.
@@ -252,15 +386,11 @@ fn solve_with<P: Searchable>(
     opts: &SolveOptions<P::Move>,
     screening: bool,
 ) -> Solution<P::Move> {
-    let budget = Budget::new(opts.limits);
+    let budget = Budget::with_cancel(opts.limits, opts.cancel.clone());
     let mut table = Table::new(opts.table_mib.min(START_TABLE_MIB));
     let mut roots = Vec::new();
     pos.moves(&mut roots);
     let mut states: Vec<Option<RootState>> = vec![None; roots.len()];
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.max(1))
-        .build()
-        .ok();
     let mut completed = 0;
     // Nodes of the search before this iteration, and of the iteration before the last.
     let (mut before, mut previous) = (0u64, 1u64);
@@ -275,9 +405,10 @@ fn solve_with<P: Searchable>(
             let _ = s.flush();
             (i, r)
         };
-        let results: Vec<_> = match (&pool, opts.threads > 1) {
-            (Some(pool), true) => pool.install(|| open.par_iter().map(run).collect()),
-            _ => open.iter().map(run).collect(),
+        let results: Vec<_> = if opts.threads > 1 && open.len() > 1 {
+            in_parallel(&open, opts.threads, run)
+        } else {
+            open.iter().map(run).collect()
         };
         let mut stopped = false;
         for (i, r) in results {
@@ -378,6 +509,7 @@ fn solve_with<P: Searchable>(
         nodes: budget.nodes(),
         millis: budget.elapsed().as_millis() as u64,
         budget_exhausted: budget.exhausted(),
+        exhausted_by: budget.exhausted_by(),
         proven_no_mate_within: completed,
     }
 }

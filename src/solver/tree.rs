@@ -59,8 +59,10 @@ impl<'a, P: Searchable> Builder<'a, P> {
         let _ = self.searcher.flush();
     }
 
+    /// Whether another node may be added: the tree is below its size and the budget has not run
+    /// out (else the tree is marked truncated).
     fn room(&mut self) -> bool {
-        if self.count >= self.max {
+        if self.count >= self.max || self.out_of_budget() {
             self.truncated = true;
             return false;
         }
@@ -68,8 +70,22 @@ impl<'a, P: Searchable> Builder<'a, P> {
         true
     }
 
+    /// Whether the search budget has run out (every loop of the builder asks before its next
+    /// probe, so a tree stops growing as soon as it does).
+    fn out_of_budget(&mut self) -> bool {
+        if self.searcher.poll().is_err() {
+            self.truncated = true;
+            return true;
+        }
+        false
+    }
+
     /// The exact mate length (at most `within`) after attacker move `mv` in `pos`, if it mates.
+    /// Each probe is counted as work, so the clock is read however cheap or dear the probes are.
     fn mate_length(&mut self, pos: &P, mv: &P::Move, within: u32) -> Option<u32> {
+        if self.out_of_budget() {
+            return None;
+        }
         let after = pos.play(mv);
         for k in 1..=within {
             match self.searcher.defend(&after, k - 1, 1) {
@@ -105,21 +121,32 @@ impl<'a, P: Searchable> Builder<'a, P> {
         if let Some(null) = after.null_move() {
             let mut threat = Vec::new();
             for m in moves_of(&null) {
+                if self.out_of_budget() {
+                    break;
+                }
                 if self.mate_length(&null, &m, within - 1).is_some() {
                     threat.push(null.info(&m));
                 }
             }
-            node.threat = Some(threat);
+            // A threat cut short by the budget would name too few moves: none is given then.
+            if !self.out_of_budget() {
+                node.threat = Some(threat);
+            }
         }
         for d in moves_of(&after) {
             if !self.room() {
                 break;
             }
             let after_d = after.play(&d);
-            let mating: Vec<P::Move> = moves_of(&after_d)
-                .into_iter()
-                .filter(|m| self.mate_length(&after_d, m, within - 1).is_some())
-                .collect();
+            let mut mating: Vec<P::Move> = Vec::new();
+            for m in moves_of(&after_d) {
+                if self.out_of_budget() {
+                    break;
+                }
+                if self.mate_length(&after_d, &m, within - 1).is_some() {
+                    mating.push(m);
+                }
+            }
             let replies = mating
                 .iter()
                 .filter_map(|m| self.attack_node(&after_d, m, within - 1))

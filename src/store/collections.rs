@@ -9,10 +9,9 @@ use crate::cases::Game;
 use crate::generate::{generate, Generatable, GenerateOptions, Generated, Progress, Stop, Take};
 use crate::rules::rococo::RococoPosition;
 use crate::rules::Position;
-use crate::solver::SolveOptions;
+use crate::solver::{Cancel, SolveOptions};
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
-use std::sync::atomic::AtomicBool;
 
 /// The migration that adds collections (applied after the puzzle tables).
 pub(super) const MIGRATION: &str = "CREATE TABLE collections (
@@ -328,7 +327,7 @@ pub fn generate_collection(
     name: &str,
     opts: &GenerateOptions,
     solve: &SolveOptions,
-    cancel: &AtomicBool,
+    cancel: &Cancel,
     observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
 ) -> Result<RunSummary, CollectionError> {
     if !valid_name(name) {
@@ -355,7 +354,7 @@ pub fn fill_collection(
     name: &str,
     opts: &GenerateOptions,
     solve: &SolveOptions,
-    cancel: &AtomicBool,
+    cancel: &Cancel,
     observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
 ) -> Result<RunSummary, CollectionError> {
     match opts.game {
@@ -369,17 +368,30 @@ fn fill_with<P: Generatable>(
     name: &str,
     opts: &GenerateOptions,
     solve: &SolveOptions,
-    cancel: &AtomicBool,
+    cancel: &Cancel,
     mut observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
 ) -> Result<RunSummary, CollectionError> {
     let mut failure: Option<StoreError> = None;
+    // The confirming solves stop with the run too: at its cancel, and at its time limit.
+    let deadline = std::time::Instant::now() + opts.max_time;
+    let solve_until = |solve: &SolveOptions| {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        SolveOptions {
+            cancel: cancel.clone(),
+            limits: crate::solver::Limits {
+                time: solve.limits.time.min(left),
+                ..solve.limits
+            },
+            ..solve.clone()
+        }
+    };
     let mut ids = Vec::new();
     let go_on = |b: bool| if b { Take::Kept } else { Take::Stop };
     let run = generate::<P>(opts, cancel, |progress, found| {
         let Some(found) = found else {
             return go_on(observe(progress, None));
         };
-        match store_one(store, name, opts, solve, found) {
+        match store_one(store, name, opts, &solve_until(solve), found) {
             Ok(Some(stored)) => {
                 ids.push(stored.id);
                 go_on(observe(progress, Some(&stored)))
@@ -470,8 +482,6 @@ mod tests {
     use crate::solver::Limits;
     use std::time::Duration;
 
-    static GO: AtomicBool = AtomicBool::new(false);
-
     fn options(seed: u64, count: usize) -> GenerateOptions {
         GenerateOptions {
             count,
@@ -492,12 +502,19 @@ mod tests {
         let store = crate::store::Store::open(&dir.path().join("t.db")).unwrap();
         let solve = SolveOptions::default();
         let mut seen = Vec::new();
-        let run = generate_collection(&store, "twos", &options(11, 3), &solve, &GO, |_, p| {
-            if let Some(p) = p {
-                seen.push(p.id);
-            }
-            true
-        })
+        let run = generate_collection(
+            &store,
+            "twos",
+            &options(11, 3),
+            &solve,
+            &Cancel::new(),
+            |_, p| {
+                if let Some(p) = p {
+                    seen.push(p.id);
+                }
+                true
+            },
+        )
         .unwrap();
         assert_eq!(run.stored, 3);
         assert_eq!(run.puzzle_ids, seen);
@@ -514,12 +531,26 @@ mod tests {
         }
         // The name is taken now; bad names are refused.
         assert!(matches!(
-            generate_collection(&store, "twos", &options(11, 1), &solve, &GO, |_, _| true),
+            generate_collection(
+                &store,
+                "twos",
+                &options(11, 1),
+                &solve,
+                &Cancel::new(),
+                |_, _| true
+            ),
             Err(CollectionError::Exists(_))
         ));
         for bad in ["", "a b", "x/y", &"n".repeat(65)] {
             assert!(matches!(
-                generate_collection(&store, bad, &options(1, 1), &solve, &GO, |_, _| true),
+                generate_collection(
+                    &store,
+                    bad,
+                    &options(1, 1),
+                    &solve,
+                    &Cancel::new(),
+                    |_, _| true
+                ),
                 Err(CollectionError::Name(_))
             ));
         }
@@ -535,7 +566,7 @@ mod tests {
             "cut",
             &options(5, 50),
             &SolveOptions::default(),
-            &GO,
+            &Cancel::new(),
             |_, _| false,
         )
         .unwrap();

@@ -26,3 +26,109 @@ pub fn listening_addr(text: &str) -> Option<String> {
     let whole = rest.len() > addr.len() && !port.is_empty();
     whole.then_some(addr)
 }
+
+/// A `baroque serve` child process on a free port of 127.0.0.1, killed when dropped.
+pub struct Served {
+    pub child: std::process::Child,
+    /// `http://HOST:PORT`.
+    pub base: String,
+    /// `HOST:PORT`.
+    pub addr: String,
+    pub agent: ureq::Agent,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Served {
+    /// Starts the binary's `serve` with `args` (besides the address and a fresh database) and
+    /// waits until it listens; its output is drained in the background.
+    pub fn start(args: &[&str]) -> Served {
+        use std::io::{BufRead, BufReader, Read};
+        use std::process::{Command, Stdio};
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_baroque"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+            .arg(dir.path().join("baroque.db"))
+            .args(args)
+            .env("NO_COLOR", "1")
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn baroque serve");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut stderr = child.stderr.take().expect("stderr");
+        std::thread::spawn(move || {
+            let mut sink = Vec::new();
+            let _ = stderr.read_to_end(&mut sink);
+        });
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if let Some(addr) = listening_addr(&format!("{line}\n")) {
+                    let _ = tx.send(addr);
+                }
+            }
+        });
+        let addr = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the server says where it listens");
+        Served {
+            child,
+            base: format!("http://{addr}"),
+            addr,
+            agent: agent(),
+            _dir: dir,
+        }
+    }
+
+    /// POSTs JSON: the status and the body as JSON (`Null` when it is not).
+    pub fn post(&self, path: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
+        let mut res = self
+            .agent
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/json")
+            .send(body.to_string().as_bytes())
+            .expect("the server answers");
+        let status = res.status().as_u16();
+        let text = res.body_mut().read_to_string().unwrap_or_default();
+        (status, serde_json::from_str(&text).unwrap_or_default())
+    }
+
+    /// Opens a connection and sends a POST of `body` to `path` without reading the answer.
+    pub fn send_raw(&self, path: &str, body: &serde_json::Value) -> std::net::TcpStream {
+        use std::io::Write;
+        let mut s = std::net::TcpStream::connect(&self.addr).expect("connect");
+        let body = body.to_string();
+        write!(
+            s,
+            "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        )
+        .expect("send");
+        s
+    }
+
+    /// The CPU time the server has used so far (user and system), from `/proc`.
+    #[cfg(target_os = "linux")]
+    pub fn cpu_time(&self) -> Duration {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()))
+            .expect("the server's /proc entry");
+        // The fields after the command name, which is in parentheses and may hold spaces.
+        let rest = &stat[stat.rfind(')').expect("a stat line") + 2..];
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+        // SAFETY: sysconf has no preconditions.
+        let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+        Duration::from_millis(ticks * 1000 / per_second)
+    }
+}

@@ -5,7 +5,9 @@ use crate::api::model::{
     GameName, GamePosition, GameStatus, LegalMove, Object, ResolvedRules, ShortText,
 };
 use crate::api::problem::{ApiError, Problem};
+use crate::api::work::{Analyses, Peer};
 use crate::rules::{Board8, Geometry, Letters, Move, Piece, Status};
+use crate::solver::Cancel;
 use actix_web::http::header::ContentType;
 use actix_web::{post, web, HttpResponse};
 use serde::Serialize;
@@ -26,6 +28,10 @@ use serde::Serialize;
 /// all (a draw). Every move is listed, those that leave the King capturable too. Squares follow
 /// `coords` (`standard` a-j/1-10, or `page`: the Rococo page's x, a-h, y and 0, 1-8, 00). `rules`
 /// does not apply to Rococo, nor `coords: page` to Baroque (422 `not-applicable`).
+///
+/// Any position accepted costs at most a few milliseconds to analyse. A Rococo analysis runs under
+/// the analysis slots (`--analysis-concurrency`): one more is refused with 503 `analysis-busy` and
+/// `Retry-After`; a request whose client disconnects is stopped.
 #[utoipa::path(
     tag = "positions",
     request_body(content = AnalyzeRequest, description = "A FEN and an optional rule set"),
@@ -34,11 +40,18 @@ use serde::Serialize;
         (status = 400, description = "Malformed JSON (`malformed-json`), or a body that does not match the schema: unknown or missing fields, wrong types, unknown rule names (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the limit (`payload-too-large`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent as `application/json` (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the server's `--body-timeout-ms` (`body-timeout`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "An unreadable FEN (`invalid-fen`, with `field` and `position`), an impossible position (`impossible-position`, with `problems`), or `coords: page` with Baroque or `rules` with Rococo (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "A Rococo analysis found every analysis slot taken (`analysis-busy`, with `limit`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )
 )]
 #[post("/v1/analyze")]
-pub async fn analyze(body: web::Json<Object<AnalyzeRequest>>) -> Result<HttpResponse, ApiError> {
+pub async fn analyze(
+    body: web::Json<Object<AnalyzeRequest>>,
+    analyses: web::Data<Analyses>,
+    peer: Peer,
+) -> Result<HttpResponse, ApiError> {
     let query = AnalyzeQuery::try_from(body.into_inner().0)?;
     let response = match query.position {
         // One position costs little and its cost is bounded: about 10 us on average and 27 us at
@@ -46,9 +59,14 @@ pub async fn analyze(body: web::Json<Object<AnalyzeRequest>>) -> Result<HttpResp
         // spend between awaits. So it runs here; a hop to the blocking pool cost 40% of the
         // throughput. Verify, whose cost grows with its moves, runs on the blocking pool.
         GamePosition::Baroque(p) => analyze_position(&p),
-        // A Rococo move's status needs the moves of the position after it, and each of those a
-        // move generation of its own when no move keeps the King: off the async workers.
-        GamePosition::Rococo(p) => web::block(move || analyze_rococo(&p)).await?,
+        // A Rococo move's status needs the moves of the position after it, each tested for
+        // keeping the King: at most a few milliseconds on the costliest boards found
+        // (benches/bounds.rs), still off the async workers and under the analysis slots.
+        GamePosition::Rococo(p) => {
+            analyses
+                .run(peer, move |cancel| analyze_rococo_until(&p, cancel))
+                .await?
+        }
     };
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
@@ -104,10 +122,17 @@ pub fn analyze_position(checked: &CheckedPosition) -> AnalyzeResponse {
 /// `gives_check` says the opponent's King could be taken next, `checkmate` that the move takes it
 /// or leaves the opponent no move that keeps it.
 pub fn analyze_rococo(checked: &CheckedRococo) -> AnalyzeResponse {
+    analyze_rococo_until(checked, &Cancel::new())
+}
+
+/// [`analyze_rococo`], stopping early (with the moves so far) once `cancel` is raised: the client
+/// has gone and will not read the answer.
+pub fn analyze_rococo_until(checked: &CheckedRococo, cancel: &Cancel) -> AnalyzeResponse {
     let (pos, coords) = (&checked.position, checked.coords);
     let moves: Vec<LegalMove> = pos
         .legal_moves()
         .iter()
+        .take_while(|_| !cancel.is_cancelled())
         .map(|mv| {
             let after = pos.after(mv);
             let info = pos.move_info(mv, coords);

@@ -8,7 +8,7 @@ use crate::api::model::{GameName, Object, Puzzle, RulesInput, SearchLimits};
 use crate::api::problem::{ApiError, Problem};
 use crate::api::ratelimit::Metered;
 use crate::api::routes::puzzles::Writer;
-use crate::api::routes::{SolveSlot, SolveSlots};
+use crate::api::work::{Slot as SolveSlot, Slots as SolveSlots};
 use crate::generate::{GenerateOptions, Progress, Stop};
 use crate::rules::Rules;
 use crate::store::collections::{fill_collection, valid_name, Collection, CollectionError};
@@ -17,7 +17,6 @@ use actix_web::http::header;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use utoipa::ToSchema;
@@ -37,8 +36,8 @@ pub struct CollectionRequest {
     #[schema(example = 2, minimum = 1, maximum = 12)]
     #[serde(deserialize_with = "crate::api::whole::number")]
     pub mate_in: u32,
-    /// Puzzles wanted: from 1 to the server's `--job-max-count`.
-    #[schema(example = 5, minimum = 1)]
+    /// Puzzles wanted: from 1 to the server's `--job-max-count` (which is at most 100,000).
+    #[schema(example = 5, minimum = 1, maximum = 100_000)]
     #[serde(deserialize_with = "crate::api::whole::number")]
     pub count: u32,
     /// The game: `baroque` (the default) or `rococo` (mate meaning the capture of the King; no
@@ -50,7 +49,7 @@ pub struct CollectionRequest {
     pub rules: Option<RulesInput>,
     /// The seed of the random candidates: the same seed and request make the same puzzles
     /// (default: from the clock; the job and the collection show it). At most 2^63 - 1.
-    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[serde(default, deserialize_with = "crate::api::whole::option_unchecked")]
     #[schema(example = 42, minimum = 0, maximum = 9_223_372_036_854_775_807_u64)]
     pub seed: Option<u64>,
     /// Most pieces on the board, Kings included (3 to 32; default 10).
@@ -137,7 +136,7 @@ pub struct Job {
 /// A job and its cancel flag.
 struct Entry {
     job: Mutex<Job>,
-    cancel: AtomicBool,
+    cancel: crate::solver::Cancel,
 }
 
 /// The server's jobs: the running ones and the last finished ones.
@@ -165,7 +164,7 @@ impl Jobs {
         let id = entries.0;
         let entry = Arc::new(Entry {
             job: Mutex::new(job(id)),
-            cancel: AtomicBool::new(false),
+            cancel: crate::solver::Cancel::new(),
         });
         entries.1.insert(id, Arc::clone(&entry));
         // Forget the oldest finished jobs beyond the number kept.
@@ -289,6 +288,7 @@ pub struct CollectionPuzzles {
         (status = 401, description = "No bearer token, or not the write token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "No write token is configured (`writes-disabled`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "A collection of that name exists (`conflict`)", body = Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the server's `--body-timeout-ms` (`body-timeout`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the limit", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent as `application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A bad name, `mate_in`, `count`, `max_pieces` or limit, or `rules` with Rococo (`invalid-collection`, `invalid-mate-in`, `invalid-limits`, `not-applicable`)", body = Problem, content_type = "application/problem+json"),
@@ -343,7 +343,11 @@ pub async fn create(
     let store = store.into_inner();
     std::thread::Builder::new()
         .name(format!("job-{}", job.id))
-        .spawn(move || run_job(&store, &entry, &name, &opts, &solve, slot))
+        .spawn(move || {
+            // Below the HTTP workers, as searches are; the job's screening threads inherit it.
+            crate::api::work::lower_priority();
+            run_job(&store, &entry, &name, &opts, &solve, slot)
+        })
         .map_err(|e| ApiError::Internal(format!("cannot start a job thread: {e}")))?;
     Ok(HttpResponse::Accepted()
         .insert_header((header::LOCATION, job.url.clone()))
@@ -544,7 +548,7 @@ pub async fn cancel_job(
     };
     let job = entry.view();
     if job.state == JobState::Running {
-        entry.cancel.store(true, Ordering::Relaxed);
+        entry.cancel.cancel();
         Ok(HttpResponse::Accepted().json(job))
     } else {
         Ok(HttpResponse::Ok().json(job))

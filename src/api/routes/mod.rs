@@ -11,7 +11,7 @@ pub mod verify;
 
 pub use analyze::{analyze_position, analyze_rococo};
 pub use collections::Jobs;
-pub use solve::{solve_query, SolveSlot, SolveSlots};
+pub use solve::solve_query;
 pub use verify::verify_moves;
 
 use utoipa_actix_web::service_config::ServiceConfig;

@@ -6,8 +6,8 @@ use crate::api::model::{
 };
 use crate::api::problem::{ApiError, Problem};
 use crate::api::ratelimit::RateLimiter;
-use crate::api::routes::SolveSlots;
 use crate::api::startup::WriteToken;
+use crate::api::work::{Peer, Searches};
 use crate::store::{Filter, Kind, Store};
 use actix_web::dev::Payload;
 use actix_web::http::header;
@@ -95,6 +95,7 @@ impl FromRequest for Writer {
         (status = 400, description = "Malformed JSON or a body that does not match the schema", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No bearer token, or not the write token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "No write token is configured (`writes-disabled`; the detail says how to set one)", body = Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the server's `--body-timeout-ms` (`body-timeout`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the limit", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent as `application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The puzzle does not verify (`puzzle-not-verified`, with `reasons`), the solver's budget ran out (`solver-budget-exhausted`), an unreadable FEN or impossible position, or `coords: page` with Baroque or `rules` with Rococo (`not-applicable`)", body = Problem, content_type = "application/problem+json"),
@@ -111,28 +112,32 @@ pub async fn create(
     body: web::Json<Object<PuzzleRequest>>,
     store: web::Data<Store>,
     limits: web::Data<Limits>,
-    slots: web::Data<SolveSlots>,
-    limiter: web::Data<RateLimiter>,
+    searches: web::Data<Searches>,
+    peer: Peer,
 ) -> Result<HttpResponse, ApiError> {
     let new = body.into_inner().0.into_new_puzzle()?;
-    let slot = if new.kind == Kind::Mate {
-        // A mate runs a search: it counts against the client's rate limit as a solve does.
-        limiter.check(&req)?;
-        Some(slots.try_acquire().ok_or(ApiError::SolverBusy {
-            limit: slots.max() as u64,
-            retry_after: limits.solve.max_millis.div_ceil(1000).max(1),
-        })?)
-    } else {
-        None
-    };
     let solve = limits.solve.options();
+    let verified = if new.kind == Kind::Mate {
+        // A mate runs a search: it counts against the client's rate limit as a solve does, takes a
+        // search slot and runs on the search threads, stopped if the client goes away.
+        if let Some(limiter) = req.app_data::<web::Data<RateLimiter>>() {
+            limiter.check(&req)?;
+        }
+        let slot = searches.try_acquire()?;
+        searches
+            .run(slot, peer, move |cancel| {
+                let solve = crate::solver::SolveOptions {
+                    cancel: cancel.clone(),
+                    ..solve
+                };
+                crate::store::verify::verify(new, &solve)
+            })
+            .await??
+    } else {
+        web::block(move || crate::store::verify::verify(new, &solve)).await??
+    };
     let store = store.into_inner();
-    let (stored, inserted) = web::block(move || -> Result<_, ApiError> {
-        let verified = crate::store::verify::verify(new, &solve)?;
-        drop(slot);
-        Ok(store.insert(&verified)?)
-    })
-    .await??;
+    let (stored, inserted) = web::block(move || store.insert(&verified)).await??;
     let id = stored.id;
     let body = Puzzle::from_stored(stored, true);
     Ok(if inserted {

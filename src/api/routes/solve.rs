@@ -4,52 +4,8 @@ use crate::api::configuration::Limits;
 use crate::api::model::{GamePosition, KeyChoice, Object, SolveQuery, SolveRequest, SolveResponse};
 use crate::api::problem::{ApiError, Problem};
 use crate::api::ratelimit::Metered;
+use crate::api::work::{Peer, Searches};
 use actix_web::{post, web, HttpResponse};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-
-/// The search slots of the server: at most `max` searches run at once, and a request that finds
-/// every slot taken is refused at once (503) rather than queued behind searches of seconds.
-#[derive(Debug)]
-pub struct SolveSlots {
-    in_use: Arc<AtomicUsize>,
-    max: usize,
-}
-
-/// A taken slot, given back when dropped (when the search ends, even if the client left).
-#[derive(Debug)]
-pub struct SolveSlot(Arc<AtomicUsize>);
-
-impl Drop for SolveSlot {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
-impl SolveSlots {
-    pub fn new(max: usize) -> SolveSlots {
-        SolveSlots {
-            in_use: Arc::new(AtomicUsize::new(0)),
-            max: max.max(1),
-        }
-    }
-
-    /// Takes a slot, or `None` when all are taken.
-    pub fn try_acquire(&self) -> Option<SolveSlot> {
-        self.in_use
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n < self.max).then_some(n + 1)
-            })
-            .ok()
-            .map(|_| SolveSlot(Arc::clone(&self.in_use)))
-    }
-
-    /// The number of slots.
-    pub fn max(&self) -> usize {
-        self.max
-    }
-}
-
 /// Solve "mate in N"
 ///
 /// Proves whether the side to move forces checkmate with its Nth move at the latest against every
@@ -65,7 +21,12 @@ impl SolveSlots {
 /// The budget is `limits` (`nodes`, `millis`), each clamped to the server's maximum and named in
 /// `clamped` when it was; so is `max_tree_nodes`. An N above the server's maximum is refused (422):
 /// a smaller N would answer another question. At most a configured number of searches run at
-/// once, off the HTTP workers; one more is refused with 503 and `Retry-After`. Each client may
+/// once, off the HTTP workers and at a lower priority than them; one more is refused with 503 and
+/// `Retry-After`. The answer comes within `limits.millis` plus 200 ms or 10 %, whichever is more,
+/// in every phase (the search, the keys' lengths, the tree); `budget_exhausted_by` says which
+/// limit ran out, and a tree cut short says `tree_truncated`. A search whose client disconnects is
+/// stopped and its slot freed at once. A refused request (503) does not count against the rate
+/// limit. Each client may
 /// start a configured number of searches a minute (in bursts of a configured size); one more is
 /// refused with 429 and `Retry-After`.
 ///
@@ -80,6 +41,7 @@ impl SolveSlots {
     responses(
         (status = 200, description = "What is proven: `mate`, `no_mate`, or `unknown` when the budget ran out", body = SolveResponse),
         (status = 400, description = "Malformed JSON (`malformed-json`), or a body that does not match the schema: unknown or missing fields, wrong types (a negative `mate_in` or limit), unknown rule names (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the server's `--body-timeout-ms` (`body-timeout`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the limit (`payload-too-large`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent as `application/json` (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`mate_in` 0 or above the server's maximum (`invalid-mate-in`, with `limit`), a zero budget or tree size (`invalid-limits`), an unreadable FEN (`invalid-fen`), an impossible position (`impossible-position`), a `key` that is not a legal move (`invalid-key`), or `coords: page` with Baroque, `rules` with Rococo, or a Rococo position without both Kings (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
@@ -94,18 +56,17 @@ pub async fn solve(
     _metered: Metered,
     body: web::Json<Object<SolveRequest>>,
     limits: web::Data<Limits>,
-    slots: web::Data<SolveSlots>,
+    searches: web::Data<Searches>,
+    peer: Peer,
 ) -> Result<HttpResponse, ApiError> {
-    let query = SolveQuery::parse(body.into_inner().0, &limits.solve)?;
-    let slot = slots.try_acquire().ok_or(ApiError::SolverBusy {
-        limit: slots.max() as u64,
-        retry_after: limits.solve.max_millis.div_ceil(1000).max(1),
-    })?;
-    let response = web::block(move || {
-        let _slot = slot;
-        solve_query(&query)
-    })
-    .await?;
+    let mut query = SolveQuery::parse(body.into_inner().0, &limits.solve)?;
+    let slot = searches.try_acquire()?;
+    let response = searches
+        .run(slot, peer, move |cancel| {
+            query.options.cancel = cancel.clone();
+            solve_query(&query)
+        })
+        .await?;
     Ok(HttpResponse::Ok().json(response))
 }
 
@@ -128,23 +89,5 @@ pub fn solve_query(query: &SolveQuery) -> SolveResponse {
             let solution = crate::solver::solve(&p.position, &query.options.with_key(key));
             SolveResponse::new(query, &solution)
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::SolveSlots;
-
-    #[test]
-    fn slots_are_given_back_when_dropped() {
-        let slots = SolveSlots::new(2);
-        let a = slots.try_acquire().unwrap();
-        let b = slots.try_acquire().unwrap();
-        assert!(slots.try_acquire().is_none());
-        drop(a);
-        let c = slots.try_acquire().unwrap();
-        assert!(slots.try_acquire().is_none());
-        drop((b, c));
-        assert!(slots.try_acquire().is_some());
     }
 }

@@ -6,8 +6,10 @@ use crate::api::model::{
     Object, ResolvedRules, SquarePiece, VerifiedMove, VerifyQuery, VerifyRequest, VerifyResponse,
 };
 use crate::api::problem::{ApiError, Problem};
+use crate::api::work::{Analyses, Peer};
 use crate::cases::{play_rococo, play_text, PlayedMove};
 use crate::rules::{Letters, Piece, Status};
+use crate::solver::Cancel;
 use actix_web::{post, web};
 
 /// Verify a line of moves
@@ -25,6 +27,10 @@ use actix_web::{post, web};
 /// and any `promotion`. A Rococo move may leave its own King capturable (it is legal, and loses),
 /// so `self_check` never occurs; a move that takes the King ends the game: `status_after` is then
 /// `checkmate` and any later move is refused as `not_a_move`.
+///
+/// A request of the most moves allowed costs at most tens of milliseconds on any position; at most
+/// a configured number run at once (`--analysis-concurrency`), and one more is refused with 503
+/// `analysis-busy` and `Retry-After`. A request whose client disconnects is stopped.
 #[utoipa::path(
     tag = "positions",
     request_body(content = VerifyRequest, description = "A FEN, the moves, and an optional rule set"),
@@ -33,13 +39,18 @@ use actix_web::{post, web};
         (status = 400, description = "Malformed JSON (`malformed-json`), or a body that does not match the schema: unknown or missing fields, wrong types, unknown rule names (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the limit (`payload-too-large`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent as `application/json` (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the server's `--body-timeout-ms` (`body-timeout`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "More moves than the limit (`too-many-moves`, with `limit`), an unreadable FEN (`invalid-fen`, with `field` and `position`), an impossible position (`impossible-position`, with `problems`), or `coords: page` with Baroque or `rules` with Rococo (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Every analysis slot is taken (`analysis-busy`, with `limit`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )
 )]
 #[post("/v1/verify")]
 pub async fn verify(
     body: web::Json<Object<VerifyRequest>>,
     limits: web::Data<Limits>,
+    analyses: web::Data<Analyses>,
+    peer: Peer,
 ) -> Result<web::Json<VerifyResponse>, ApiError> {
     let body = body.into_inner().0;
     if body.moves.len() > limits.max_moves {
@@ -49,16 +60,26 @@ pub async fn verify(
         });
     }
     let query = VerifyQuery::try_from(body)?;
-    // Up to `max_moves` moves, each a move search: off the async workers.
-    let response = web::block(move || verify_moves(&query)).await?;
+    // Up to `max_moves` moves, each a move generation and a status: off the async workers, under
+    // the analysis slots, stopped if the client goes away.
+    let response = analyses
+        .run(peer, move |cancel| verify_moves_until(&query, cancel))
+        .await?;
     Ok(web::Json(response))
 }
 
 /// Plays the moves of a query in order, stopping at the first illegal one.
 pub fn verify_moves(query: &VerifyQuery) -> VerifyResponse {
+    verify_moves_until(query, &Cancel::new())
+}
+
+/// [`verify_moves`], stopping early (with the moves so far) once `cancel` is raised: the client
+/// has gone and will not read the answer.
+pub fn verify_moves_until(query: &VerifyQuery, cancel: &Cancel) -> VerifyResponse {
+    let texts = query.moves.iter().take_while(|_| !cancel.is_cancelled());
     match &query.position {
-        GamePosition::Baroque(p) => verify_baroque(p, &query.moves),
-        GamePosition::Rococo(p) => verify_rococo(p, &query.moves),
+        GamePosition::Baroque(p) => verify_baroque(p, texts),
+        GamePosition::Rococo(p) => verify_rococo(p, texts),
     }
 }
 
@@ -113,11 +134,14 @@ fn illegal(
     )
 }
 
-fn verify_baroque(checked: &CheckedPosition, texts: &[String]) -> VerifyResponse {
+fn verify_baroque<'a>(
+    checked: &CheckedPosition,
+    texts: impl Iterator<Item = &'a String>,
+) -> VerifyResponse {
     let mut pos = checked.position;
-    let mut moves = Vec::with_capacity(texts.len());
+    let mut moves = Vec::new();
     let mut first_illegal = None;
-    for (index, text) in texts.iter().enumerate() {
+    for (index, text) in texts.enumerate() {
         match play_text(&pos, text) {
             Ok((_, played, after)) => {
                 moves.push(legal(text, played));
@@ -142,13 +166,16 @@ fn verify_baroque(checked: &CheckedPosition, texts: &[String]) -> VerifyResponse
     }
 }
 
-fn verify_rococo(checked: &CheckedRococo, texts: &[String]) -> VerifyResponse {
+fn verify_rococo<'a>(
+    checked: &CheckedRococo,
+    texts: impl Iterator<Item = &'a String>,
+) -> VerifyResponse {
     let (mut pos, coords) = (checked.position, checked.coords);
-    let mut moves = Vec::with_capacity(texts.len());
+    let mut moves = Vec::new();
     let mut first_illegal = None;
     // Set once a move took the King: the game is over.
     let mut final_status = None;
-    for (index, text) in texts.iter().enumerate() {
+    for (index, text) in texts.enumerate() {
         if final_status.is_some() {
             let (m, i) = illegal(
                 index,

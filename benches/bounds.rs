@@ -1,0 +1,89 @@
+//! The costliest requests found (`fixtures/worst/boards.json`, made by `cargo run --release
+//! --example worst_boards`): analysing each board and verifying 500 moves on it, both games,
+//! through the functions the handlers run; and a search on the crowded Rococo board under a
+//! 500 ms budget, whose time over 500 ms is how late a search answers.
+//!
+//! `cargo bench --bench bounds`. Goals: every analysis and verification under 50 ms; a search
+//! within its budget plus 200 ms.
+
+use baroque::api::model::{
+    AnalyzeQuery, AnalyzeRequest, GamePosition, Object, VerifyQuery, VerifyRequest,
+};
+use baroque::api::routes::{analyze_position, analyze_rococo, verify_moves};
+use baroque::rules::rococo::{Coords, RococoPosition};
+use baroque::solver::{solve, Limits, SolveOptions};
+use criterion::{criterion_group, criterion_main, Criterion};
+use serde_json::Value;
+use std::hint::black_box;
+use std::time::Duration;
+
+fn boards() -> Vec<Value> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/worst/boards.json"
+    ))
+    .expect("fixtures/worst/boards.json");
+    let doc: Value = serde_json::from_str(&text).expect("JSON");
+    doc["boards"].as_array().cloned().unwrap_or_default()
+}
+
+fn body<T: serde::de::DeserializeOwned>(v: Value) -> T {
+    serde_json::from_value::<Object<T>>(v).expect("a request").0
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("worst boards");
+    group.sample_size(20);
+    for b in boards() {
+        let (game, op) = (
+            b["game"].as_str().unwrap(),
+            b["operation"].as_str().unwrap(),
+        );
+        let name = format!("{game} {op}");
+        match op {
+            "analyze" => {
+                let r: AnalyzeRequest = body(serde_json::json!({"fen": b["fen"], "game": game}));
+                let q = AnalyzeQuery::try_from(r).expect("an accepted board");
+                group.bench_function(name, |bench| {
+                    bench.iter(|| match &q.position {
+                        GamePosition::Baroque(p) => black_box(analyze_position(p)).moves.len(),
+                        GamePosition::Rococo(p) => black_box(analyze_rococo(p)).moves.len(),
+                    })
+                });
+            }
+            _ => {
+                let r: VerifyRequest =
+                    body(serde_json::json!({"fen": b["fen"], "game": game, "moves": b["moves"]}));
+                let q = VerifyQuery::try_from(r).expect("an accepted board");
+                group.bench_function(format!("{name} (500 moves)"), |bench| {
+                    bench.iter(|| black_box(verify_moves(&q)).moves.len())
+                });
+            }
+        }
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("search under a 500 ms budget");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(8));
+    let crowded = RococoPosition::from_fen(
+        "ssssXxS2s/S1sXs3sS/xXSXXxs1xX/Xss1XXXxsX/xksX1sxSsS/xxx1SsXXXx/sxxSXxxSsS/SsS1SSX1XX/S1SsxxsSSK/1SsX1XxXSS w 0 -",
+        Coords::Standard,
+    )
+    .expect("the crowded board");
+    let opts = SolveOptions {
+        mate_in: 8,
+        limits: Limits {
+            nodes: u64::MAX,
+            time: Duration::from_millis(500),
+        },
+        ..SolveOptions::default()
+    };
+    group.bench_function("crowded rococo #8", |bench| {
+        bench.iter(|| black_box(solve(&crowded, &opts)).nodes)
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
