@@ -274,6 +274,28 @@ mod properties {
             }
         }
 
+        /// The quick judgement of a move's King safety agrees with playing it, and the moves kept
+        /// are those that keep the King.
+        #[test]
+        fn keeping_moves_are_those_that_keep_the_king(
+            p in prop_oneof![position_of(1..30), position_of(60..98)]
+        ) {
+            let watch = p.king_watch();
+            for m in p.legal_moves() {
+                prop_assert_eq!(
+                    p.keeps_king_with(&m, &watch),
+                    p.takes_king(&m) || !p.after(&m).king_capturable(p.turn()),
+                    "{} {}", p.fen(Coords::Standard), p.move_name(&m, Coords::Standard)
+                );
+            }
+            let mut kept = Vec::new();
+            p.keeping_moves(&mut kept);
+            let want: Vec<RococoMove> = p.legal_moves().into_iter().filter(|m| p.keeps_king(m)).collect();
+            prop_assert_eq!(p.has_keeping_move(), !want.is_empty());
+            prop_assert_eq!(kept, want);
+            prop_assert_eq!(p.has_move(), !p.legal_moves().is_empty());
+        }
+
         #[test]
         fn parsers_never_panic(p in position(), s in "[0-9.]{0,2}[KPIWALXSUQ]?[a-jxy]?[0-9]{0,3}(-|x|<>|\\*)?[a-jxy]?[0-9]{0,3}(=[A-Z])?") {
             let _ = p.parse_move(&s, Coords::Standard);

@@ -120,6 +120,27 @@ pub struct RococoMove {
     pub promotion: Option<Role>,
 }
 
+thread_local! {
+    /// A move list for the questions answered a piece at a time, so that they allocate nothing.
+    static SCRATCH: std::cell::RefCell<Vec<RococoMove>> =
+        std::cell::RefCell::new(Vec::with_capacity(128));
+}
+
+/// What a position's side to move needs to know of its King to judge its moves quickly.
+#[derive(Clone, Copy, Debug)]
+pub struct KingWatch {
+    /// The King cannot be taken now (or there is none).
+    safe: bool,
+    /// The King's square and the squares on its eight lines, to the board's edges.
+    lines: Bits128,
+}
+
+/// `LINES[k]`: the squares on the eight lines from `k`, to the board's edges.
+static LINES: std::sync::LazyLock<[Bits128; 100]> = std::sync::LazyLock::new(|| {
+    let t = G::t();
+    std::array::from_fn(|k| ALL_DIRS.iter().fold(0, |acc, &d| acc | t.ray[d][k]))
+});
+
 /// The pieces of each side's start army (besides the King and the Cannon Pawns).
 const ARMY: [(Role, u32); 6] = [
     (Role::Immobilizer, 1),
@@ -276,7 +297,18 @@ impl RococoPosition {
     /// [`RococoPosition::legal_moves`]. Allocates nothing once `out` has room.
     pub fn generate(&self, out: &mut Vec<RococoMove>) {
         out.clear();
-        self.generate_raw(out);
+        self.generate_raw(out, Bits128::MAX);
+    }
+
+    /// Whether the side to move has any move at all (a side without one has drawn).
+    pub fn has_move(&self) -> bool {
+        SCRATCH.with_borrow_mut(|buf| {
+            self.board.by_color(self.turn).squares().any(|s| {
+                buf.clear();
+                self.generate_raw(buf, Bits128::bit(s));
+                !buf.is_empty()
+            })
+        })
     }
 
     /// Plays a move of this position's list.
@@ -359,10 +391,22 @@ impl RococoPosition {
     fn king_attacked(&self, k: u8, by: Color) -> bool {
         let b = &self.board;
         let t = G::t();
+        let ku = k as usize;
+        // Unfrozen pieces that can take (an Immobilizer takes nothing). A piece is frozen next to
+        // an enemy Immobilizer (an Immobilizer next to an enemy Chameleon too, but it takes
+        // nothing anyway).
+        let their_immobilizers = b.pieces(by.other(), Role::Immobilizer);
+        let mut active = b.by_color(by) & !b.pieces(by, Role::Immobilizer);
+        if their_immobilizers.any() {
+            active &= !G::around(their_immobilizers);
+        }
+        // Every attacker stands on one of the King's lines.
+        if active & LINES[ku] == 0 {
+            return false;
+        }
         let occ = b.occupied();
-        let active = b.by_color(by) & !frozen(b, by, Freezing::Abbott);
         let piece = |r: Role| b.pieces(by, r) & active;
-        let near = t.neighbours[k as usize];
+        let near = t.neighbours[ku];
         if (near & (piece(Role::King) | piece(Role::Chameleon) | piece(Role::Swapper))).any() {
             return true;
         }
@@ -373,42 +417,54 @@ impl RococoPosition {
         let prey = b.by_color(by.other());
         for d in ALL_DIRS {
             // `d` points from the King toward the attacker.
-            let s = t.step[d][k as usize];
-            if s == NO_SQUARE {
+            if t.ray[d][ku] & active == 0 {
                 continue;
             }
-            let beyond = t.step[d][s as usize];
-            if occ.has(s) {
-                if withdrawers.has(s) && beyond != NO_SQUARE && !occ.has(beyond) {
-                    return true;
-                }
-                if beyond != NO_SQUARE && pawns.has(beyond) {
-                    return true;
-                }
-            } else if let Some(a) = G::first_on_ray(s, d, occ) {
-                if advancers.has(a) {
-                    return true;
-                }
-            }
+            let Some(first) = G::first_on_ray(k, d, occ) else {
+                continue;
+            };
+            let next = t.step[d][ku];
             // A Long Leaper lands on the square behind the King, seen from the leaper.
-            let behind = t.step[opposite(d)][k as usize];
-            if leapers.any() && behind != NO_SQUARE && !occ.has(behind) {
-                let (mut cur, mut after_empty) = (k, false);
-                loop {
-                    let q = t.step[d][cur as usize];
-                    if q == NO_SQUARE {
-                        break;
-                    }
-                    if !occ.has(q) {
-                        after_empty = true;
-                    } else if leapers.has(q) {
+            let behind = t.step[opposite(d)][ku];
+            let behind_empty = behind != NO_SQUARE && !occ.has(behind);
+            if first == next {
+                let beyond = t.step[d][first as usize];
+                if beyond != NO_SQUARE {
+                    // A Withdrawer moving away; a Cannon Pawn over this piece.
+                    if withdrawers.has(first) && !occ.has(beyond) {
                         return true;
-                    } else if prey.has(q) && after_empty {
-                        after_empty = false;
-                    } else {
+                    }
+                    if pawns.has(beyond) {
+                        return true;
+                    }
+                }
+                // A Long Leaper next to the King; nothing else leaps this piece (no empty square
+                // between it and the King).
+                if leapers.has(first) && behind_empty {
+                    return true;
+                }
+                continue;
+            }
+            // An Advancer moving onto the empty square before the King.
+            if advancers.has(first) {
+                return true;
+            }
+            // A Long Leaper down the line, over pieces of the King's side each with an empty
+            // square between it and the piece before it.
+            if behind_empty && t.ray[d][ku] & leapers != 0 {
+                let (mut cur, mut q) = (k, first);
+                loop {
+                    if leapers.has(q) {
+                        return true;
+                    }
+                    if !prey.has(q) || t.step[d][cur as usize] == q {
                         break;
                     }
                     cur = q;
+                    match G::first_on_ray(cur, d, occ) {
+                        Some(n) => q = n,
+                        None => break,
+                    }
                 }
             }
         }
@@ -426,6 +482,73 @@ impl RococoPosition {
         self.takes_king(mv) || !self.after(mv).king_capturable(self.turn)
     }
 
+    /// The facts [`RococoPosition::keeps_king_with`] needs of this position, found once for all its
+    /// moves.
+    pub fn king_watch(&self) -> KingWatch {
+        match self.board.king(self.turn) {
+            Some(k) => KingWatch {
+                safe: !self.king_attacked(k, self.turn.other()),
+                // The King's square too: a swap with the King moves it.
+                lines: LINES[k as usize] | Bits128::bit(k),
+            },
+            None => KingWatch {
+                safe: true,
+                lines: 0,
+            },
+        }
+    }
+
+    /// [`RococoPosition::keeps_king`], answered without playing the move when it cannot matter.
+    ///
+    /// When the mover's King cannot be taken now, a move leaves it so unless it changes one of
+    /// the things every way of taking a King looks at (see [`RococoPosition::king_capturable`]):
+    /// the squares on the King's eight lines (which hold every attacker, mount, landing and
+    /// leaping square), the King's own square (a Swapper may swap with it), or which enemy pieces
+    /// are frozen (only the mover's
+    /// Immobilizers freeze them; freezing only ever takes attackers away). So a move whose squares
+    /// (from, to, captures) are all off those lines keeps the King, unless it moves the King or
+    /// one of the mover's Immobilizers (as the moving piece, or as the partner of a swap). A
+    /// property test compares this with playing every move.
+    #[inline]
+    pub fn keeps_king_with(&self, mv: &RococoMove, watch: &KingWatch) -> bool {
+        let touched = Bits128::bit(mv.from) | Bits128::bit(mv.to) | mv.captures;
+        let moves_immobilizer = mv.role == Role::Immobilizer
+            || (mv.kind == RococoKind::Swap
+                && self.board.pieces(self.turn, Role::Immobilizer).has(mv.to));
+        if watch.safe && touched & watch.lines == 0 && mv.role != Role::King && !moves_immobilizer {
+            return true;
+        }
+        self.keeps_king(mv)
+    }
+
+    /// The moves that keep the mover's King (or take the enemy King), written into `out` (cleared
+    /// first): what a side may play without losing at once.
+    pub fn keeping_moves(&self, out: &mut Vec<RococoMove>) {
+        self.generate(out);
+        let watch = self.king_watch();
+        out.retain(|m| self.keeps_king_with(m, &watch));
+    }
+
+    /// Whether some move keeps the mover's King (or takes the enemy King).
+    ///
+    /// The moves are made a piece at a time, pieces off the King's lines first (their moves are
+    /// judged without being played, see [`RococoPosition::keeps_king_with`]), and the answer comes
+    /// with the first move that keeps the King: usually the first piece's.
+    pub fn has_keeping_move(&self) -> bool {
+        let watch = self.king_watch();
+        let ours = self.board.by_color(self.turn);
+        SCRATCH.with_borrow_mut(|buf| {
+            (ours & !watch.lines)
+                .squares()
+                .chain((ours & watch.lines).squares())
+                .any(|s| {
+                    buf.clear();
+                    self.generate_raw(buf, Bits128::bit(s));
+                    buf.iter().any(|m| self.keeps_king_with(m, &watch))
+                })
+        })
+    }
+
     /// The status of the side to move: `checkmate` when it cannot keep its King (every move leaves it
     /// capturable and none takes the enemy King), `stalemate` when it has no move at all (a draw),
     /// `check` when its King can be captured now but some move saves it.
@@ -434,7 +557,8 @@ impl RococoPosition {
         if moves.is_empty() {
             return Status::Stalemate;
         }
-        let keeps = moves.iter().any(|m| self.keeps_king(m));
+        let watch = self.king_watch();
+        let keeps = moves.iter().any(|m| self.keeps_king_with(m, &watch));
         let check = self.king_capturable(self.turn);
         match (keeps, check) {
             (false, _) => Status::Checkmate,
@@ -521,7 +645,9 @@ impl RococoPosition {
     /// The edge rule is applied as each piece's moves are made: a move over or onto edge squares
     /// that captures nothing is never written, and the capturing ones are settled among the moves
     /// of their piece ([`settle_edges`]), since moves of different pieces never compete.
-    fn generate_raw(&self, out: &mut Vec<RococoMove>) {
+    ///
+    /// Only the pieces on the squares of `pieces` move.
+    fn generate_raw(&self, out: &mut Vec<RococoMove>, pieces: Bits128) {
         let b = &self.board;
         let us = self.turn;
         let them = us.other();
@@ -531,7 +657,7 @@ impl RococoPosition {
         let occ = ours | theirs;
         let empty = !occ & t.all;
         let stuck = frozen(b, us, Freezing::Abbott);
-        let movers = ours & !stuck;
+        let movers = ours & !stuck & pieces;
         let edge = t.edge;
         let path_edges = |from: u8, to: u8, d: Dir| -> u32 {
             let path = t.ray[d][from as usize] & !t.ray[d][to as usize];
@@ -782,7 +908,7 @@ impl RococoPosition {
                 settle_edges(out, segment);
             }
         }
-        for s in (ours & stuck & !b.by_role(Role::King)).squares() {
+        for s in (ours & stuck & !b.by_role(Role::King) & pieces).squares() {
             if let Some(role) = b.role_at(s) {
                 push(out, s, s, role, RococoKind::Suicide, 0, 0);
             }

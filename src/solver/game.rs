@@ -77,15 +77,10 @@ impl Searchable for RococoPosition {
         if self.board().king(self.turn()).is_none() {
             return;
         }
-        out.extend(
-            self.legal_moves()
-                .into_iter()
-                .filter(|m| self.keeps_king(m)),
-        );
+        self.keeping_moves(out);
     }
     fn has_moves(&self) -> bool {
-        self.board().king(self.turn()).is_some()
-            && self.legal_moves().iter().any(|m| self.keeps_king(m))
+        self.board().king(self.turn()).is_some() && self.has_keeping_move()
     }
     fn play(&self, m: &RococoMove) -> Self {
         self.after(m)
@@ -97,7 +92,7 @@ impl Searchable for RococoPosition {
         self.king_capturable(self.turn())
     }
     fn lost_without_moves(&self) -> bool {
-        self.board().king(self.turn()).is_none() || !self.legal_moves().is_empty()
+        self.board().king(self.turn()).is_none() || self.has_move()
     }
     fn only_checks_mate(&self) -> bool {
         false
