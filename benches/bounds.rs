@@ -6,11 +6,10 @@
 //! `cargo bench --bench bounds`. Goals: every analysis and verification under 50 ms; a search
 //! within its budget plus 200 ms.
 
-use baroque::api::model::{
-    AnalyzeQuery, AnalyzeRequest, GamePosition, Object, VerifyQuery, VerifyRequest,
-};
-use baroque::api::routes::{analyze_position, analyze_rococo, verify_moves};
+use baroque::api::model::{AnalyzeQuery, AnalyzeRequest, Object, VerifyQuery, VerifyRequest};
+use baroque::api::routes::{analyze_checked, verify_moves};
 use baroque::rules::rococo::{Coords, RococoPosition};
+use baroque::solver::Cancel;
 use baroque::solver::{solve, Limits, SolveOptions};
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::Value;
@@ -45,9 +44,10 @@ fn bench(c: &mut Criterion) {
                 let r: AnalyzeRequest = body(serde_json::json!({"fen": b["fen"], "game": game}));
                 let q = AnalyzeQuery::try_from(r).expect("an accepted board");
                 group.bench_function(name, |bench| {
-                    bench.iter(|| match &q.position {
-                        GamePosition::Baroque(p) => black_box(analyze_position(p)).moves.len(),
-                        GamePosition::Rococo(p) => black_box(analyze_rococo(p)).moves.len(),
+                    bench.iter(|| {
+                        black_box(analyze_checked(&q.position, &Cancel::new()))
+                            .moves
+                            .len()
                     })
                 });
             }

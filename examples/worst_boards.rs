@@ -14,12 +14,11 @@
 //! of four reversible moves (each side moves a piece and moves it back) repeated, so a position
 //! stays costly through the whole request.
 
-use baroque::api::model::{
-    AnalyzeQuery, AnalyzeRequest, GamePosition, Object, VerifyQuery, VerifyRequest,
-};
-use baroque::api::routes::{analyze_position, analyze_rococo, verify_moves};
+use baroque::api::model::{AnalyzeQuery, AnalyzeRequest, Object, VerifyQuery, VerifyRequest};
+use baroque::api::routes::{analyze_checked, verify_moves};
 use baroque::rules::rococo::{Coords, RococoKind, RococoPosition};
 use baroque::rules::{Letters, Position, Role};
+use baroque::solver::Cancel;
 use std::time::{Duration, Instant};
 
 /// A small, seedable generator (xorshift*), enough for a search.
@@ -274,9 +273,11 @@ fn cost(game: Game, op: Op, fen: &str) -> Option<(f64, Vec<String>)> {
     match op {
         Op::Analyze => {
             let q = analyze_query(game, fen)?;
-            let us = time(&|| match &q.position {
-                GamePosition::Baroque(p) => drop(std::hint::black_box(analyze_position(p))),
-                GamePosition::Rococo(p) => drop(std::hint::black_box(analyze_rococo(p))),
+            let us = time(&|| {
+                drop(std::hint::black_box(analyze_checked(
+                    &q.position,
+                    &Cancel::new(),
+                )))
             });
             Some((us, Vec::new()))
         }

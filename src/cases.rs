@@ -1,8 +1,9 @@
 //! Diagram cases: the rule diagrams of a document written as data (the format of
 //! `fixtures/README.md`), and their verification with the rules engine.
 
-use crate::rules::rococo::{Coords, RococoKind, RococoMove, RococoMoveError, RococoPosition};
-use crate::rules::{Geometry, Letters, Move, Position, Preset, Rules, Status};
+use crate::rules::{
+    GamePosition, Naming, Position, Preset, Rules, Status, Variant, VariantPosition,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -77,13 +78,7 @@ pub fn square_pieces(pos: &Position, set: u64) -> Vec<SquarePiece> {
 }
 
 /// Which game a file's diagrams belong to.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Game {
-    #[default]
-    Baroque,
-    Rococo,
-}
+pub use crate::rules::GameKind as Game;
 
 /// A file of cases.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -176,41 +171,26 @@ pub struct PlayedMove {
     pub frozen_after: Vec<SquarePiece>,
 }
 
-/// Plays one move given as text, reporting what it did.
-pub fn play_text(
-    pos: &Position,
+/// Plays one move given as text (squares in `naming`), reporting what it did in the same naming.
+/// In Rococo, a move that takes the enemy King leaves the opponent `checkmate`: the game is over.
+///
+/// # Errors
+/// The move's refusal.
+pub fn play_text<P: GamePosition>(
+    pos: &P,
     text: &str,
-) -> Result<(Move, PlayedMove, Position), crate::rules::MoveError> {
-    let mv = pos.parse_move(text)?;
-    let after = pos.after(&mv);
-    let played = PlayedMove {
-        notation: pos.move_name(&mv, Letters::Chess),
-        uci: mv.uci(),
-        captures: square_pieces(pos, mv.captures),
-        fen_after: after.fen(Letters::Chess),
-        status_after: after.status(),
-        frozen_after: square_pieces(&after, after.frozen()),
-    };
-    Ok((mv, played, after))
-}
-
-/// Plays one Rococo move given as text (squares in `coords`), reporting what it did in the same
-/// coordinates. A move that takes the enemy King leaves the opponent `checkmate`: the game is over.
-pub fn play_rococo(
-    pos: &RococoPosition,
-    text: &str,
-    coords: Coords,
-) -> Result<(RococoMove, PlayedMove, RococoPosition), RococoMoveError> {
-    let mv = pos.parse_move(text, coords)?;
-    let after = pos.after(&mv);
-    let info = pos.move_info(&mv, coords);
+    naming: Naming,
+) -> Result<(P::Move, PlayedMove, P), crate::rules::MoveError> {
+    let mv = pos.parse_move(text, naming)?;
+    let after = pos.play(&mv);
+    let info = pos.move_info(&mv, naming);
     let played = PlayedMove {
         notation: info.notation,
         uci: info.uci,
         captures: info.captures,
-        fen_after: after.fen(coords),
+        fen_after: after.fen(naming),
         status_after: pos.status_after(&mv, &after),
-        frozen_after: after.square_pieces(after.frozen(), coords),
+        frozen_after: after.square_pieces(after.frozen(), naming),
     };
     Ok((mv, played, after))
 }
@@ -245,13 +225,14 @@ impl Case {
             problems: Vec::new(),
             last_move: None,
         };
-        let mut pos = match AnyPos::read(game, &self.fen, self.rules()) {
-            Ok(p) => p,
-            Err(e) => {
-                out.problems.push(e);
-                return out;
-            }
-        };
+        let mut pos =
+            match read_position(game, &self.fen, self.rules.as_ref().map(|_| self.rules())) {
+                Ok(p) => p,
+                Err(e) => {
+                    out.problems.push(e);
+                    return out;
+                }
+            };
         if self.moves.is_empty() && self.destinations.is_none() {
             out.problems
                 .push("the case lists no move and no destinations".into());
@@ -259,7 +240,7 @@ impl Case {
         }
         let last = self.moves.len().saturating_sub(1);
         for (i, text) in self.moves.iter().enumerate() {
-            match pos.play(text) {
+            match play_case_move(&pos, text) {
                 Err((code, e)) if i < last => {
                     out.problems
                         .push(format!("move {} `{text}` is illegal ({code}): {e}", i + 1));
@@ -296,7 +277,7 @@ impl Case {
             }
         }
         if let Some(want) = &self.destinations {
-            match pos.destinations(&want.from) {
+            match destinations(&pos, &want.from) {
                 Err(e) => out.problems.push(e),
                 Ok(got) => compare_destinations(want, &got, &mut out.problems),
             }
@@ -359,85 +340,67 @@ pub fn files_in(dir: &Path) -> Result<Vec<std::path::PathBuf>, String> {
     Ok(v)
 }
 
-/// A position of either game, for case checking.
-#[derive(Clone, Copy, Debug)]
-enum AnyPos {
-    Baroque(Position),
-    Rococo(RococoPosition),
+/// Reads a case's position: the variant of `game` under the case's rules (none for a game without
+/// rule sets), a FEN of it that can arise.
+fn read_position(
+    game: Game,
+    fen: &str,
+    rules: Option<Result<Rules, String>>,
+) -> Result<VariantPosition, String> {
+    let rules = rules
+        .transpose()
+        .map_err(|e| format!("rules: {e}"))?
+        .filter(|_| Variant::has_rule_sets(game));
+    let variant = Variant::of(game, rules).map_err(|e| format!("rules: {e}"))?;
+    variant
+        .position(fen, Naming::default())
+        .map(|(p, _)| p)
+        .map_err(|e| format!("fen: {e}"))
 }
 
-impl AnyPos {
-    fn read(game: Game, fen: &str, rules: Result<Rules, String>) -> Result<AnyPos, String> {
-        match game {
-            Game::Baroque => {
-                let rules = rules.map_err(|e| format!("rules: {e}"))?;
-                Position::from_fen_validated(fen, rules)
-                    .map(AnyPos::Baroque)
-                    .map_err(|e| format!("fen: {e}"))
-            }
-            Game::Rococo => {
-                let p = RococoPosition::from_fen(fen, Coords::Standard)
-                    .map_err(|e| format!("fen: {e}"))?;
-                if let Some(e) = p.validate().into_iter().find(|x| x.error) {
-                    return Err(format!("fen: {}", e.message));
-                }
-                Ok(AnyPos::Rococo(p))
-            }
-        }
-    }
+/// Plays a move written as text: what it did and the position after, or the reason code and
+/// message of its refusal.
+fn play_case_move(
+    pos: &VariantPosition,
+    text: &str,
+) -> Result<(PlayedMove, VariantPosition), (&'static str, String)> {
+    play_text(pos, text, Naming::default())
+        .map(|(_, played, after)| (played, after))
+        .map_err(|e| (e.kind.code(), e.message))
+}
 
-    /// Plays a move written as text: what it did and the position after, or the reason code and
-    /// message of its refusal.
-    fn play(&self, text: &str) -> Result<(PlayedMove, AnyPos), (&'static str, String)> {
-        match self {
-            AnyPos::Baroque(p) => play_text(p, text)
-                .map(|(_, played, after)| (played, AnyPos::Baroque(after)))
-                .map_err(|e| (e.kind.code(), e.message)),
-            AnyPos::Rococo(p) => play_rococo(p, text, Coords::Standard)
-                .map(|(_, played, after)| (played, AnyPos::Rococo(after)))
-                .map_err(|e| (e.kind.code(), e.message)),
+/// The quiet destinations and the capturing moves of the piece on `from` (a promotion is neither:
+/// the claims name squares, not what a piece becomes).
+fn destinations(
+    pos: &VariantPosition,
+    from: &str,
+) -> Result<(Vec<String>, Vec<Destination>), String> {
+    let naming = Naming::default();
+    let s = pos
+        .parse_square(from, naming)
+        .ok_or_else(|| format!("destinations: `{from}` is not a square"))?;
+    let mut quiet = Vec::new();
+    let mut caps = Vec::new();
+    for m in pos.legal_moves() {
+        let (mfrom, to) = VariantPosition::squares(&m);
+        if mfrom != s || VariantPosition::promotion(&m).is_some() {
+            continue;
+        }
+        let to = pos.square_name(to, naming);
+        let captures = VariantPosition::captures(&m);
+        // A game that reports kinds of moves: only a plain move is quiet (a swap or a suicide is
+        // listed with what it takes).
+        let plain = VariantPosition::kind_name(&m).is_none_or(|k| k == "normal");
+        if captures == 0 && plain {
+            quiet.push(to);
+        } else {
+            caps.push(Destination {
+                to,
+                captures: pos.square_pieces(captures, naming),
+            });
         }
     }
-
-    /// The quiet destinations and the capturing moves of the piece on `from`.
-    fn destinations(&self, from: &str) -> Result<(Vec<String>, Vec<Destination>), String> {
-        let mut quiet = Vec::new();
-        let mut caps = Vec::new();
-        match self {
-            AnyPos::Baroque(p) => {
-                let s = crate::rules::Board8::parse_square(from)
-                    .ok_or_else(|| format!("destinations: `{from}` is not a square"))?;
-                for m in p.legal_moves().iter().filter(|m| m.from == s) {
-                    let to = crate::rules::Board8::name(m.to);
-                    if m.captures == 0 {
-                        quiet.push(to);
-                    } else {
-                        caps.push(Destination {
-                            to,
-                            captures: p.square_pieces(m.captures),
-                        });
-                    }
-                }
-            }
-            AnyPos::Rococo(p) => {
-                let c = Coords::Standard;
-                let s = c
-                    .parse(from)
-                    .ok_or_else(|| format!("destinations: `{from}` is not a square"))?;
-                for m in p.legal_moves().iter().filter(|m| m.from == s) {
-                    if m.captures == 0 && m.kind == RococoKind::Normal && m.promotion.is_none() {
-                        quiet.push(c.name(m.to));
-                    } else if m.promotion.is_none() {
-                        caps.push(Destination {
-                            to: c.name(m.to),
-                            captures: p.square_pieces(m.captures, c),
-                        });
-                    }
-                }
-            }
-        }
-        Ok((quiet, caps))
-    }
+    Ok((quiet, caps))
 }
 
 fn compare_destinations(

@@ -3,7 +3,7 @@
 mod generate;
 
 use crate::api::configuration::DEFAULT_ADDR;
-use crate::rules::{perft, Letters, Position, Rules};
+use crate::rules::{perft, GameKind, GamePosition, Naming, Rules, Variant, Visit};
 use clap::{Parser, Subcommand};
 use std::io::{Read, Write};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream, ToSocketAddrs};
@@ -131,16 +131,11 @@ pub fn run(cli: Cli) -> ExitCode {
             rules,
             divide,
             json,
-            game: GameArg::Baroque,
-        } => run_perft(&fen, depth, &rules, divide, json),
-        Command::Perft {
-            fen,
-            depth,
-            divide,
-            json,
-            game: GameArg::Rococo,
-            ..
-        } => run_rococo_perft(&fen, depth, divide, json),
+            game,
+        } => match variant_of(game, &rules) {
+            Ok(variant) => run_perft(variant, &fen, depth, divide, json),
+            Err(e) => fail(e),
+        },
         Command::Check { files, json } => run_check(&files, json),
         Command::Solve {
             fen,
@@ -173,9 +168,9 @@ pub fn run(cli: Cli) -> ExitCode {
                     crate::solver::MAX_MATE_IN
                 ));
             }
-            match game {
-                GameArg::Baroque => run_solve(&fen, &rules, &opts, json),
-                GameArg::Rococo => run_rococo_solve(&fen, &opts, json),
+            match variant_of(game, &rules) {
+                Ok(variant) => run_solve(variant, &fen, &opts, json),
+                Err(e) => fail(e),
             }
         }
         Command::Serve(settings) => run_serve(settings),
@@ -336,98 +331,62 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn run_rococo_perft(fen: &str, depth: u32, divide: bool, json: bool) -> ExitCode {
-    use crate::rules::rococo::{Coords, RococoPosition, ROCOCO_START_FEN};
-    let fen = if fen == "startpos" {
-        ROCOCO_START_FEN
+fn run_perft(variant: Variant, fen: &str, depth: u32, divide: bool, json: bool) -> ExitCode {
+    let naming = Naming::default();
+    let pos = if fen == "startpos" {
+        variant.start()
     } else {
-        fen
-    };
-    let pos = match RococoPosition::from_fen(fen, Coords::Standard) {
-        Ok(p) => p,
-        Err(e) => return fail(e),
-    };
-    if let Some(p) = pos.validate().into_iter().find(|p| p.error) {
-        return fail(p.message);
-    }
-    if depth > 8 {
-        return fail("depth must be at most 8");
-    }
-    let start = Instant::now();
-    let split: Vec<(String, u64)> = if divide && depth > 0 {
-        pos.legal_moves()
-            .iter()
-            .map(|m| {
-                (
-                    pos.move_name(m, Coords::Standard),
-                    perft::rococo_perft(&pos.after(m), depth - 1),
-                )
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let nodes = if divide {
-        split.iter().map(|(_, n)| n).sum()
-    } else {
-        perft::rococo_perft(&pos, depth)
-    };
-    let secs = start.elapsed().as_secs_f64();
-    if json {
-        let split: Vec<_> = split
-            .iter()
-            .map(|(m, n)| serde_json::json!({"move": m, "nodes": n}))
-            .collect();
-        out!(
-            "{}",
-            serde_json::json!({"game": "rococo", "fen": pos.fen(Coords::Standard), "depth": depth, "nodes": nodes, "millis": (secs * 1000.0).round() as u64, "divide": split})
-        );
-    } else {
-        for (m, n) in &split {
-            out!("{m} {n}");
+        match variant.position(fen, naming) {
+            Ok((p, _)) => p,
+            Err(e) => return fail(e),
         }
-        out!("time {:.3} s", secs);
-        out!("nodes {nodes}");
-    }
-    ExitCode::SUCCESS
-}
-
-fn run_perft(fen: &str, depth: u32, rules: &str, divide: bool, json: bool) -> ExitCode {
-    let rules: Rules = match rules.parse() {
-        Ok(r) => r,
-        Err(e) => return fail(e),
-    };
-    let fen = if fen == "startpos" {
-        crate::rules::START_FEN
-    } else {
-        fen
-    };
-    let pos = match Position::from_fen_validated(fen, rules) {
-        Ok(p) => p,
-        Err(e) => return fail(e),
     };
     if depth > 12 {
         return fail("depth must be at most 12");
     }
+    /// Perft on the concrete position: the count and, for a divide, each first move named with its
+    /// count.
+    struct Perft {
+        depth: u32,
+        divide: bool,
+        naming: Naming,
+    }
+    impl Visit for Perft {
+        type Output = (u64, Vec<(String, String, u64)>);
+        fn visit<P: GamePosition>(self, pos: &P) -> Self::Output {
+            if !self.divide {
+                return (perft::perft(pos, self.depth), Vec::new());
+            }
+            let split: Vec<_> = perft::divide(pos, self.depth)
+                .into_iter()
+                .map(|(m, n)| {
+                    (
+                        pos.move_name(&m, self.naming),
+                        pos.move_uci(&m, self.naming),
+                        n,
+                    )
+                })
+                .collect();
+            (split.iter().map(|(_, _, n)| n).sum(), split)
+        }
+    }
     let start = Instant::now();
-    let (nodes, split) = if divide {
-        let d = perft::divide(&pos, depth);
-        (d.iter().map(|(_, n)| n).sum(), d)
-    } else {
-        (perft::perft(&pos, depth), Vec::new())
-    };
+    let (nodes, split) = pos.visit(Perft {
+        depth,
+        divide,
+        naming,
+    });
     let secs = start.elapsed().as_secs_f64();
     let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
     if json {
         let split: Vec<_> = split
             .iter()
-            .map(|(m, n)| {
-                serde_json::json!({"move": pos.move_name(m, Letters::Chess), "uci": m.uci(), "nodes": n})
-            })
+            .map(|(m, uci, n)| serde_json::json!({"move": m, "uci": uci, "nodes": n}))
             .collect();
         let out = serde_json::json!({
-            "fen": pos.fen(Letters::Chess),
-            "rules": rules.to_string(),
+            "game": variant.name(),
+            "fen": pos.fen(naming),
+            "rules": variant.rules().map(|r| r.to_string()),
             "depth": depth,
             "nodes": nodes,
             "millis": (secs * 1000.0).round() as u64,
@@ -436,8 +395,8 @@ fn run_perft(fen: &str, depth: u32, rules: &str, divide: bool, json: bool) -> Ex
         });
         out!("{out}");
     } else {
-        for (m, n) in &split {
-            out!("{} {}", pos.move_name(m, Letters::Chess), n);
+        for (m, _, n) in &split {
+            out!("{m} {n}");
         }
         out!("time {:.3} s, {:.0} nodes/s", secs, nps);
         out!("nodes {nodes}");
@@ -445,36 +404,45 @@ fn run_perft(fen: &str, depth: u32, rules: &str, divide: bool, json: bool) -> Ex
     ExitCode::SUCCESS
 }
 
-fn run_solve(fen: &str, rules: &str, opts: &crate::solver::SolveOptions, json: bool) -> ExitCode {
-    let rules: Rules = match rules.parse() {
-        Ok(r) => r,
-        Err(e) => return fail(e),
+/// The variant of a command: the game, under `rules` for a game with rule sets (`--rules` is
+/// ignored for the others, whose rules are fixed).
+fn variant_of(game: GameArg, rules: &str) -> Result<Variant, String> {
+    let kind = GameKind::from(game);
+    let rules = if Variant::has_rule_sets(kind) {
+        Some(rules.parse::<Rules>()?)
+    } else {
+        None
     };
-    let pos = match Position::from_fen_validated(fen, rules) {
-        Ok(p) => p,
-        Err(e) => return fail(e),
-    };
-    print_solution(&crate::solver::solve(&pos, opts), json)
+    Variant::of(kind, rules)
 }
 
-fn run_rococo_solve(fen: &str, opts: &crate::solver::SolveOptions, json: bool) -> ExitCode {
-    use crate::rules::rococo::{Coords, RococoPosition};
-    let pos = match RococoPosition::from_fen(fen, Coords::Standard) {
-        Ok(p) => p,
+impl From<GameArg> for GameKind {
+    fn from(g: GameArg) -> GameKind {
+        match g {
+            GameArg::Baroque => GameKind::Baroque,
+            GameArg::Rococo => GameKind::Rococo,
+        }
+    }
+}
+
+fn run_solve(
+    variant: Variant,
+    fen: &str,
+    opts: &crate::solver::SolveOptions,
+    json: bool,
+) -> ExitCode {
+    let pos = match variant.position(fen, Naming::default()) {
+        Ok((p, _)) => p,
         Err(e) => return fail(e),
     };
-    if let Some(p) = pos.validate().into_iter().find(|p| p.error) {
-        return fail(p.message);
-    }
-    if pos.board().king(crate::rules::Color::White).is_none()
-        || pos.board().king(crate::rules::Color::Black).is_none()
-    {
+    if Variant::mate_needs_both_kings(variant.kind()) && !pos.has_both_kings() {
         return fail("a Rococo mate search needs both Kings on the board");
     }
-    print_solution(&crate::solver::solve(&pos, &opts.with_key(None)), json)
+    let solution = crate::solver::solve_any(&pos, opts);
+    print_solution(&solution.named(&pos, Naming::default()), json)
 }
 
-fn print_solution<M>(s: &crate::solver::Solution<M>, json: bool) -> ExitCode {
+fn print_solution(s: &crate::solver::NamedSolution, json: bool) -> ExitCode {
     if json {
         match serde_json::to_string(s) {
             Ok(text) => out!("{text}"),
@@ -482,7 +450,7 @@ fn print_solution<M>(s: &crate::solver::Solution<M>, json: bool) -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let names = |v: &[crate::solver::KeyMove<M>]| {
+    let names = |v: &[crate::solver::NamedKey]| {
         if v.is_empty() {
             "none".to_string()
         } else {
@@ -525,7 +493,7 @@ fn print_solution<M>(s: &crate::solver::Solution<M>, json: bool) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn print_tree(node: &crate::solver::tree::AttackNode, depth: usize) {
+fn print_tree(node: &crate::solver::tree::NamedAttack, depth: usize) {
     let pad = "  ".repeat(depth * 2);
     let mark = if node.mates { " mate" } else { "" };
     out!("{pad}{}{mark}", node.info.notation);

@@ -16,8 +16,9 @@
 //! set well above what the node budget takes, and a run where it bites may not be reproduced.
 
 use crate::cases::Game;
+use crate::rules::GamePosition;
 use crate::rules::{Board, Board8, Color, Geometry, Letters, Piece, Position, Role, Rules};
-use crate::solver::{screen, Cancel, Limits, Outcome, Searchable, Solution, SolveOptions};
+use crate::solver::{screen, Cancel, Limits, Outcome, Solution, SolveOptions};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -135,7 +136,7 @@ impl Default for GenerateOptions {
 
 /// A game puzzles can be generated for: how candidates are made, which positions may be puzzles,
 /// and when two positions are the same puzzle.
-pub trait Generatable: Searchable + Sized {
+pub trait Generatable: GamePosition + Sized {
     /// Both Kings and other pieces placed at random within the piece budget.
     fn random(rng: &mut Rng, opts: &GenerateOptions) -> Self;
     /// A position of a random game from the start, thinned out to the piece budget.
@@ -145,10 +146,6 @@ pub trait Generatable: Searchable + Sized {
     fn acceptable(&self, opts: &GenerateOptions) -> bool;
     /// The same text for a position and each of its mirror images under the game's symmetries.
     fn canonical_key(&self) -> String;
-    /// The FEN the store keeps.
-    fn fen_text(&self) -> String;
-    /// The kind of a piece letter of this game's notation (either case).
-    fn role_of_letter(c: char) -> Option<Role>;
 }
 
 /// A sound puzzle found.
@@ -364,7 +361,7 @@ fn screen_candidate<P: Generatable>(
     let Some((position, source)) = candidate::<P>(opts, index) else {
         return rejected;
     };
-    let solve = SolveOptions::<P::Move> {
+    let solve = SolveOptions {
         mate_in: opts.mate_in,
         limits: Limits {
             time: opts.candidate_limits.time.min(left),
@@ -380,7 +377,7 @@ fn screen_candidate<P: Generatable>(
     let nodes = solution.nodes;
     let verdict = match (solution.result, solution.sound) {
         (Outcome::Mate, Some(true)) if solution.mate_in == Some(opts.mate_in) => {
-            let themes = themes::<P>(&solution);
+            let themes = themes(&position, &solution);
             Verdict::Sound(Box::new(Generated {
                 position,
                 source,
@@ -419,14 +416,6 @@ impl Generatable for Position {
     }
     fn canonical_key(&self) -> String {
         canonical_key(self)
-    }
-    fn fen_text(&self) -> String {
-        self.fen(Letters::Chess)
-    }
-    fn role_of_letter(c: char) -> Option<Role> {
-        Role::BAROQUE
-            .into_iter()
-            .find(|r| r.letter(Letters::Chess) == c.to_ascii_uppercase())
     }
 }
 
@@ -591,21 +580,15 @@ fn capture_kind(by: Role, taken: Role) -> &'static str {
 /// `custodian`, `withdrawal`, `leap`, `coordination`, `displacement`), the pieces that give the
 /// mates of the solution (`mate-by-coordinator`), and `mate-in-N`. Rococo adds the capture kinds
 /// `approach`, `cannon`, `mutual-destruction` and `approach-withdrawal`.
-pub fn themes<P: Generatable>(solution: &Solution<P::Move>) -> Vec<String> {
-    let role_of_letter = P::role_of_letter;
+pub fn themes<P: GamePosition>(pos: &P, solution: &Solution<P::Move>) -> Vec<String> {
     let mut tags = vec![format!("mate-in-{}", solution.mate_in.unwrap_or(0))];
     let Some(key) = solution.keys.first() else {
         return tags;
     };
-    let Some(mover) = key.info.notation.chars().next().and_then(role_of_letter) else {
-        return tags;
-    };
+    let mover = P::role(&key.mv);
     tags.push(format!("key-{}", slug(mover)));
-    let taken: Vec<Role> = key
-        .info
-        .captures
-        .iter()
-        .filter_map(|c| c.piece.chars().next().and_then(role_of_letter))
+    let taken: Vec<Role> = crate::rules::BitSet::squares(P::captures(&key.mv))
+        .filter_map(|sq| pos.piece_at(sq).map(|p| p.role))
         .collect();
     if taken.is_empty() {
         tags.push("quiet-key".into());
@@ -616,12 +599,10 @@ pub fn themes<P: Generatable>(solution: &Solution<P::Move>) -> Vec<String> {
         }
     }
     let mut mating = Vec::new();
-    let mut stack: Vec<&crate::solver::tree::AttackNode> = solution.tree.iter().collect();
+    let mut stack: Vec<&crate::solver::tree::AttackNode<P::Move>> = solution.tree.iter().collect();
     while let Some(node) = stack.pop() {
         if node.mates {
-            if let Some(role) = node.info.notation.chars().next().and_then(role_of_letter) {
-                mating.push(role);
-            }
+            mating.push(P::role(&node.mv));
         }
         for d in &node.defences {
             stack.extend(d.replies.iter());

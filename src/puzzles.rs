@@ -9,7 +9,8 @@
 use crate::cases::{Game, RulesSpec};
 use crate::rules::rococo::{Coords, RococoPosition};
 use crate::rules::{Color, Position, Rules};
-use crate::solver::{Limits, Outcome, Searchable, Solution, SolveOptions, MAX_MATE_IN};
+use crate::rules::{GamePosition, Naming};
+use crate::solver::{Limits, NamedSolution, Outcome, SolveOptions, MAX_MATE_IN};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -52,9 +53,8 @@ pub struct PuzzleOutcome {
     /// Every way the solver disagrees with the puzzle, or why it could not tell; empty when it
     /// passes.
     pub problems: Vec<String>,
-    /// The solver's answer, when the puzzle could be solved at all (moves named, not kept, so
-    /// that both games fit).
-    pub solution: Option<Solution<()>>,
+    /// The solver's answer, when the puzzle could be solved at all, named in the standard naming.
+    pub solution: Option<NamedSolution>,
 }
 
 impl PuzzleOutcome {
@@ -146,7 +146,7 @@ impl Puzzle {
     }
 
     /// Solves `pos` and lists every way the answer differs from the claims.
-    fn solve_and_compare<P: Searchable>(
+    fn solve_and_compare<P: GamePosition>(
         &self,
         pos: &P,
         limits: Limits,
@@ -163,7 +163,7 @@ impl Puzzle {
             intended_key: None,
             cancel: Default::default(),
         };
-        let s = crate::solver::solve(pos, &opts);
+        let s = crate::solver::solve(pos, &opts).named(pos, Naming::default());
         if s.result == Outcome::Unknown || s.sound.is_none() {
             out.problems.push(format!(
                 "the budget ({} nodes, {} ms) ran out after proving no mate within {}: the \
@@ -172,7 +172,7 @@ impl Puzzle {
                 limits.time.as_millis(),
                 s.proven_no_mate_within
             ));
-            out.solution = Some(s.erase());
+            out.solution = Some(s);
             return out;
         }
         let got: BTreeSet<String> = s.keys.iter().map(|k| k.info.notation.clone()).collect();
@@ -207,7 +207,7 @@ impl Puzzle {
                 if self.sound { "sound" } else { "not sound" }
             ));
         }
-        out.solution = Some(s.erase());
+        out.solution = Some(s);
         out
     }
 }

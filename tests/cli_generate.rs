@@ -93,7 +93,7 @@ fn generate_stores_a_reproducible_collection_of_sound_puzzles() {
         assert_eq!(s.sound, Some(true), "{}", p.fen);
         assert_eq!(
             p.outcome["keys"][0]["notation"],
-            s.keys[0].info.notation.as_str()
+            pos.move_name(&s.keys[0].mv, baroque::rules::Letters::Chess)
         );
         assert!(p.tags.contains(&"mate-in-2".to_string()), "{:?}", p.tags);
         assert_eq!(p.source.as_deref(), Some("generated"));
@@ -258,11 +258,11 @@ fn generate_makes_rococo_puzzles_too() {
             baroque::rules::rococo::Coords::Standard,
         )
         .unwrap();
-        let opts = SolveOptions::<baroque::rules::Move> {
+        let opts = SolveOptions {
             mate_in: 2,
             ..SolveOptions::default()
         };
-        let s = solve(&pos, &opts.with_key(None));
+        let s = solve(&pos, &opts);
         assert_eq!(s.sound, Some(true), "{}", p.fen);
     }
 }

@@ -1,7 +1,7 @@
 //! Perft regressions from fixtures/perft/*.perft. Depths above a node cap are skipped (set
 //! BAROQUE_PERFT_MAX_NODES to raise it; the default keeps the suite quick in debug builds).
 
-use baroque::rules::perft::{perft, rococo_perft};
+use baroque::rules::perft::perft;
 use baroque::rules::rococo::{Coords, RococoPosition};
 use baroque::rules::{Position, Rules};
 use std::path::Path;
@@ -70,7 +70,7 @@ fn perft_suites() {
                 }
                 let counted = if case.rococo {
                     let pos = RococoPosition::from_fen(&case.fen, Coords::Standard).unwrap();
-                    rococo_perft(&pos, depth)
+                    perft(&pos, depth)
                 } else {
                     perft(
                         &Position::from_fen_validated(&case.fen, case.rules).unwrap(),

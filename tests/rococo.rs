@@ -349,7 +349,7 @@ mod mates {
         v
     }
 
-    fn check(fen: &str, n: u32) -> baroque::solver::Solution<RococoMove> {
+    fn check(fen: &str, n: u32) -> baroque::solver::NamedSolution {
         let p = pos(fen);
         let s = solve(
             &p,
@@ -357,7 +357,8 @@ mod mates {
                 mate_in: n,
                 ..SolveOptions::default()
             },
-        );
+        )
+        .named(&p, baroque::rules::Naming::default());
         let keys: Vec<(String, u32)> = s
             .keys
             .iter()

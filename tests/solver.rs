@@ -1,8 +1,8 @@
 //! The solver against a brute-force minimax, on the documents' diagrams and positions made to have
 //! each property (found by random search, then fixed here; their answers are checked by brute force).
 
-use baroque::rules::{Letters, Position, Rules, Stalemate};
-use baroque::solver::{solve, Limits, Outcome, Solution, SolveOptions};
+use baroque::rules::{Letters, Naming, Position, Rules, Stalemate};
+use baroque::solver::{solve, Limits, NamedSolution as Solution, Outcome, SolveOptions};
 use std::time::{Duration, Instant};
 
 /// Brute force: can the side to move force mate within `n` moves? No table, no ordering, no pruning
@@ -47,7 +47,8 @@ fn run(fen: &str, rules: &str, n: u32) -> (Position, Solution) {
             mate_in: n,
             ..SolveOptions::default()
         },
-    );
+    )
+    .named(&pos, Naming::default());
     (pos, s)
 }
 
@@ -73,7 +74,7 @@ fn check_against_brute_force(fen: &str, rules: &str, n: u32) -> Solution {
     s
 }
 
-fn names(v: &[baroque::solver::KeyMove]) -> Vec<&str> {
+fn names(v: &[baroque::solver::NamedKey]) -> Vec<&str> {
     v.iter().map(|k| k.info.notation.as_str()).collect()
 }
 
@@ -128,7 +129,7 @@ fn a_sound_mate_in_three_with_a_dual() {
     let s = check_against_brute_force(fen, "abbott", 3);
     assert_eq!(s.sound, Some(true));
     assert_eq!(names(&s.keys), vec!["Be2-e5"]);
-    fn has_dual(n: &baroque::solver::tree::AttackNode) -> bool {
+    fn has_dual(n: &baroque::solver::tree::NamedAttack) -> bool {
         n.defences
             .iter()
             .any(|d| d.dual || d.replies.iter().any(has_dual))
@@ -183,7 +184,8 @@ fn results_do_not_depend_on_table_or_threads() {
                 threads,
                 ..SolveOptions::default()
             },
-        );
+        )
+        .named(&pos, Naming::default());
         answers.push((keys(&s), s.sound));
     }
     assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");

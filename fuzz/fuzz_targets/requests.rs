@@ -8,12 +8,13 @@
 #![no_main]
 use baroque::api::configuration::{Limits, SolveLimits};
 use baroque::api::model::{
-    AnalyzeQuery, AnalyzeRequest, GamePosition, Object, PuzzleRequest, SolveQuery, SolveRequest,
-    SolveResult, VerifyQuery, VerifyRequest,
+    AnalyzeQuery, AnalyzeRequest, Object, PuzzleRequest, SolveQuery, SolveRequest, SolveResult,
+    VerifyQuery, VerifyRequest,
 };
 use baroque::api::problem::ApiError;
 use baroque::api::routes::collections::{options, CollectionRequest};
-use baroque::api::routes::{analyze_position, analyze_rococo, solve_query, verify_moves};
+use baroque::api::routes::{analyze_checked, solve_query, verify_moves};
+use baroque::solver::Cancel;
 use baroque::api::Settings;
 use libfuzzer_sys::fuzz_target;
 use serde::de::DeserializeOwned;
@@ -60,10 +61,7 @@ fuzz_target!(|data: &[u8]| {
                 return;
             };
             match AnalyzeQuery::try_from(r) {
-                Ok(q) => match q.position {
-                    GamePosition::Baroque(p) => drop(analyze_position(&p)),
-                    GamePosition::Rococo(p) => drop(analyze_rococo(&p)),
-                },
+                Ok(q) => drop(analyze_checked(&q.position, &Cancel::new())),
                 Err(e) => refused(e),
             }
         }

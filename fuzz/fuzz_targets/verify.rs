@@ -4,10 +4,9 @@
 //! first illegal one are legal and each one's position reads back to the same FEN, nothing after
 //! it is played, and the final FEN is the last legal move's.
 #![no_main]
-use baroque::api::model::{GamePosition, Object, VerifyQuery, VerifyRequest};
+use baroque::api::model::{Object, VerifyQuery, VerifyRequest};
 use baroque::api::routes::verify::verify_moves;
-use baroque::rules::rococo::RococoPosition;
-use baroque::rules::Position;
+use baroque::rules::GamePosition;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -37,17 +36,10 @@ fuzz_target!(|data: &[u8]| {
             assert!(!m.legal);
             continue;
         };
-        // Each position after a legal move reads back, in the request's coordinates.
-        match &query.position {
-            GamePosition::Baroque(p) => {
-                let back = Position::from_fen(fen, *p.position.rules()).expect("own FEN reads");
-                assert_eq!(&back.fen(baroque::rules::Letters::Chess), fen);
-            }
-            GamePosition::Rococo(p) => {
-                let back = RococoPosition::from_fen(fen, p.coords).expect("own FEN reads");
-                assert_eq!(&back.fen(p.coords), fen);
-            }
-        }
+        // Each position after a legal move reads back, in the request's naming.
+        let (variant, naming) = (query.position.position.variant(), query.position.naming);
+        let back = variant.read_fen(fen, naming).expect("own FEN reads");
+        assert_eq!(&back.fen(naming), fen);
     }
     if stop > 0 {
         assert_eq!(

@@ -5,8 +5,11 @@
 //! Examples come from the seed diagrams (fixtures/diagrams/).
 
 use super::problem::ApiError;
-use crate::rules::rococo::{Coords, RococoKind, RococoPosition};
-use crate::rules::{Color, Leaper, MoveErrorKind, Position, Preset, Rules, Stalemate, Status};
+use crate::rules::rococo::Coords;
+use crate::rules::{
+    Color, GameKind, GamePosition, Leaper, MoveErrorKind, Naming, Preset, Rules, SquareSet,
+    Stalemate, Status, Variant, VariantMove, VariantPosition,
+};
 use serde::de::{Error as _, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::marker::PhantomData;
@@ -295,6 +298,17 @@ impl ShortText {
     }
 }
 
+impl std::fmt::Write for ShortText {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.push_str(s);
+        Ok(())
+    }
+    fn write_char(&mut self, c: char) -> std::fmt::Result {
+        self.push(c);
+        Ok(())
+    }
+}
+
 impl From<&str> for ShortText {
     fn from(s: &str) -> ShortText {
         let mut t = ShortText::default();
@@ -344,9 +358,9 @@ impl From<crate::cases::SquarePiece> for SquarePiece {
     }
 }
 
-/// The pieces on a set of squares of a position, lowest square first.
-pub fn square_pieces(pos: &Position, set: u64) -> Vec<SquarePiece> {
-    crate::cases::square_pieces(pos, set)
+/// The pieces on a set of squares of a position, lowest square first, in `naming`.
+pub fn square_pieces<P: GamePosition>(pos: &P, set: SquareSet, naming: Naming) -> Vec<SquarePiece> {
+    pos.square_pieces(set, naming)
         .into_iter()
         .map(SquarePiece::from)
         .collect()
@@ -362,15 +376,18 @@ pub struct Warning {
     pub message: String,
 }
 
-/// A position read from a request: its FEN was readable and the position can arise.
+/// A position read from a request: its FEN was readable and the position can arise. The naming
+/// of its squares is the request's, used for the answer too.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckedPosition {
-    pub position: Position,
+    pub position: VariantPosition,
+    /// How the request names squares and pieces.
+    pub naming: Naming,
     pub warnings: Vec<Warning>,
 }
 
 impl CheckedPosition {
-    /// Reads and validates a FEN.
+    /// Reads and validates a Baroque FEN under a rule set (see [`CheckedPosition::read`]).
     ///
     /// # Errors
     /// [`ApiError::InvalidFen`] with the field and position of a syntax error (or of a ply count
@@ -395,10 +412,85 @@ impl CheckedPosition {
     /// assert_eq!(problem.problems.unwrap()[0].code, "two_kings");
     /// ```
     pub fn parse(fen: &str, rules: Rules) -> Result<CheckedPosition, ApiError> {
-        let position = Position::from_fen(fen, rules)?;
+        CheckedPosition::of(Variant::Baroque(rules), fen, Naming::default())
+    }
+
+    /// Reads and validates a FEN of `variant`, squares in `naming`.
+    ///
+    /// # Errors
+    /// As [`CheckedPosition::parse`].
+    ///
+    /// ```
+    /// use baroque::api::model::CheckedPosition;
+    /// use baroque::rules::{Naming, Variant};
+    ///
+    /// let start = "10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/10 w 0";
+    /// assert!(CheckedPosition::of(Variant::Rococo, start, Naming::default()).unwrap().warnings.is_empty());
+    ///
+    /// let bad = CheckedPosition::of(Variant::Rococo, "10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/11 w 0", Naming::default());
+    /// let problem = bad.unwrap_err().problem();
+    /// assert_eq!((problem.status, problem.field.as_deref(), problem.position), (422, Some("board"), Some(60)));
+    /// ```
+    pub fn of(variant: Variant, fen: &str, naming: Naming) -> Result<CheckedPosition, ApiError> {
+        let position = variant.read_fen(fen, naming)?;
         check_plies(fen, position.plies())?;
         let warnings = warnings_of(position.validate())?;
-        Ok(CheckedPosition { position, warnings })
+        Ok(CheckedPosition {
+            position,
+            naming,
+            warnings,
+        })
+    }
+
+    /// Reads the position of a request from its `fen`, `game`, `coords` and `rules`.
+    ///
+    /// # Errors
+    /// [`ApiError::NotApplicable`] for `coords: page` with a game without page names or `rules`
+    /// with a game without rule sets, and the errors of [`CheckedPosition::parse`].
+    pub fn read(
+        fen: &str,
+        game: Option<GameName>,
+        coords: Option<CoordsName>,
+        rules: Option<RulesInput>,
+    ) -> Result<CheckedPosition, ApiError> {
+        let kind = GameKind::from(game.unwrap_or_default());
+        if coords == Some(CoordsName::Page) && !Variant::has_page_coords(kind) {
+            return Err(ApiError::NotApplicable {
+                field: "coords",
+                detail: "`coords: page` names the squares of the Rococo page; it applies \
+                         only with `game: rococo` (Baroque squares are a-h, 1-8)"
+                    .into(),
+            });
+        }
+        if rules.is_some() && !Variant::has_rule_sets(kind) {
+            return Err(ApiError::NotApplicable {
+                field: "rules",
+                detail: "Rococo has one rule set: the Baroque presets and options of \
+                         `rules` do not apply to it; leave `rules` out"
+                    .into(),
+            });
+        }
+        let variant = Variant::of(kind, rules.map(Rules::from)).map_err(|detail| {
+            ApiError::NotApplicable {
+                field: "rules",
+                detail,
+            }
+        })?;
+        let naming = Naming::coords(coords.unwrap_or_default().into());
+        CheckedPosition::of(variant, fen, naming)
+    }
+
+    /// The game.
+    pub fn game(&self) -> GameName {
+        self.position.kind().into()
+    }
+
+    /// The rule set, for a game that has rule sets.
+    pub fn rules(&self) -> Option<ResolvedRules> {
+        self.position
+            .variant()
+            .rules()
+            .map(|r| ResolvedRules::from(&r))
     }
 }
 
@@ -454,123 +546,20 @@ impl From<CoordsName> for Coords {
     }
 }
 
-impl From<GameName> for crate::cases::Game {
-    fn from(g: GameName) -> crate::cases::Game {
+impl From<GameName> for GameKind {
+    fn from(g: GameName) -> GameKind {
         match g {
-            GameName::Baroque => crate::cases::Game::Baroque,
-            GameName::Rococo => crate::cases::Game::Rococo,
+            GameName::Baroque => GameKind::Baroque,
+            GameName::Rococo => GameKind::Rococo,
         }
     }
 }
 
-impl From<crate::cases::Game> for GameName {
-    fn from(g: crate::cases::Game) -> GameName {
+impl From<GameKind> for GameName {
+    fn from(g: GameKind) -> GameName {
         match g {
-            crate::cases::Game::Baroque => GameName::Baroque,
-            crate::cases::Game::Rococo => GameName::Rococo,
-        }
-    }
-}
-
-/// A Rococo position read from a request: its FEN was readable (the last-swap field in `coords`)
-/// and the position can arise (at most one King a side).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheckedRococo {
-    pub position: RococoPosition,
-    /// The coordinates of the request, used for its output too.
-    pub coords: Coords,
-    pub warnings: Vec<Warning>,
-}
-
-impl CheckedRococo {
-    /// Reads and validates a Rococo FEN.
-    ///
-    /// # Errors
-    /// As [`CheckedPosition::parse`].
-    ///
-    /// ```
-    /// use baroque::api::model::CheckedRococo;
-    /// use baroque::rules::rococo::Coords;
-    ///
-    /// let start = "10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/10 w 0";
-    /// assert!(CheckedRococo::parse(start, Coords::Standard).unwrap().warnings.is_empty());
-    ///
-    /// let bad = CheckedRococo::parse("10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/11 w 0", Coords::Standard);
-    /// let problem = bad.unwrap_err().problem();
-    /// assert_eq!((problem.status, problem.field.as_deref(), problem.position), (422, Some("board"), Some(60)));
-    /// ```
-    pub fn parse(fen: &str, coords: Coords) -> Result<CheckedRococo, ApiError> {
-        let position = RococoPosition::from_fen(fen, coords)?;
-        check_plies(fen, position.plies())?;
-        let warnings = warnings_of(position.validate())?;
-        Ok(CheckedRococo {
-            position,
-            coords,
-            warnings,
-        })
-    }
-}
-
-/// A position of either game, read from a request.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GamePosition {
-    Baroque(CheckedPosition),
-    Rococo(CheckedRococo),
-}
-
-impl GamePosition {
-    /// Reads the position of a request from its `fen`, `game`, `coords` and `rules`.
-    ///
-    /// # Errors
-    /// [`ApiError::NotApplicable`] for `coords: page` with Baroque or `rules` with Rococo, and the
-    /// errors of [`CheckedPosition::parse`].
-    pub fn read(
-        fen: &str,
-        game: Option<GameName>,
-        coords: Option<CoordsName>,
-        rules: Option<RulesInput>,
-    ) -> Result<GamePosition, ApiError> {
-        match game.unwrap_or_default() {
-            GameName::Baroque => {
-                if coords == Some(CoordsName::Page) {
-                    return Err(ApiError::NotApplicable {
-                        field: "coords",
-                        detail: "`coords: page` names the squares of the Rococo page; it applies \
-                                 only with `game: rococo` (Baroque squares are a-h, 1-8)"
-                            .into(),
-                    });
-                }
-                let rules = rules.map(Rules::from).unwrap_or_default();
-                Ok(GamePosition::Baroque(CheckedPosition::parse(fen, rules)?))
-            }
-            GameName::Rococo => {
-                if rules.is_some() {
-                    return Err(ApiError::NotApplicable {
-                        field: "rules",
-                        detail: "Rococo has one rule set: the Baroque presets and options of \
-                                 `rules` do not apply to it; leave `rules` out"
-                            .into(),
-                    });
-                }
-                let coords = coords.unwrap_or_default().into();
-                Ok(GamePosition::Rococo(CheckedRococo::parse(fen, coords)?))
-            }
-        }
-    }
-
-    /// The game.
-    pub fn game(&self) -> GameName {
-        match self {
-            GamePosition::Baroque(_) => GameName::Baroque,
-            GamePosition::Rococo(_) => GameName::Rococo,
-        }
-    }
-
-    /// The remarks on the position.
-    pub fn warnings(&self) -> &[Warning] {
-        match self {
-            GamePosition::Baroque(p) => &p.warnings,
-            GamePosition::Rococo(p) => &p.warnings,
+            GameKind::Baroque => GameName::Baroque,
+            GameKind::Rococo => GameName::Rococo,
         }
     }
 }
@@ -592,13 +581,15 @@ pub enum MoveKindName {
     Suicide,
 }
 
-impl From<RococoKind> for MoveKindName {
-    fn from(k: RococoKind) -> MoveKindName {
-        match k {
-            RococoKind::Normal => MoveKindName::Normal,
-            RococoKind::Swap => MoveKindName::Swap,
-            RococoKind::MutualDestruction => MoveKindName::MutualDestruction,
-            RococoKind::Suicide => MoveKindName::Suicide,
+impl MoveKindName {
+    /// The kind a game reports for a move (see `GamePosition::kind_name`).
+    pub fn from_name(name: &str) -> Option<MoveKindName> {
+        match name {
+            "normal" => Some(MoveKindName::Normal),
+            "swap" => Some(MoveKindName::Swap),
+            "mutual_destruction" => Some(MoveKindName::MutualDestruction),
+            "suicide" => Some(MoveKindName::Suicide),
+            _ => None,
         }
     }
 }
@@ -633,14 +624,14 @@ pub struct AnalyzeRequest {
 /// An analyze request parsed: a position that can arise.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnalyzeQuery {
-    pub position: GamePosition,
+    pub position: CheckedPosition,
 }
 
 impl TryFrom<AnalyzeRequest> for AnalyzeQuery {
     type Error = ApiError;
     fn try_from(r: AnalyzeRequest) -> Result<AnalyzeQuery, ApiError> {
         Ok(AnalyzeQuery {
-            position: GamePosition::read(&r.fen, r.game, r.coords, r.rules)?,
+            position: CheckedPosition::read(&r.fen, r.game, r.coords, r.rules)?,
         })
     }
 }
@@ -744,7 +735,7 @@ pub struct VerifyRequest {
 /// A verify request parsed: a position that can arise and the move texts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifyQuery {
-    pub position: GamePosition,
+    pub position: CheckedPosition,
     pub moves: Vec<String>,
 }
 
@@ -752,7 +743,7 @@ impl TryFrom<VerifyRequest> for VerifyQuery {
     type Error = ApiError;
     fn try_from(r: VerifyRequest) -> Result<VerifyQuery, ApiError> {
         Ok(VerifyQuery {
-            position: GamePosition::read(&r.fen, r.game, r.coords, r.rules)?,
+            position: CheckedPosition::read(&r.fen, r.game, r.coords, r.rules)?,
             moves: r.moves,
         })
     }
@@ -1012,21 +1003,12 @@ pub struct AppliedLimits {
     pub max_tree_nodes: u64,
 }
 
-/// The intended key of a solve, a move of the request's game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KeyChoice {
-    Baroque(crate::rules::Move),
-    Rococo(crate::rules::rococo::RococoMove),
-}
-
 /// A solve request parsed: a position that can arise, the solver's options and what was clamped.
 #[derive(Clone, Debug)]
 pub struct SolveQuery {
-    pub position: GamePosition,
-    /// The solver's settings (without the key, which is in `key`).
-    pub options: crate::solver::SolveOptions<()>,
-    /// The intended key, read in the request's game.
-    pub key: Option<KeyChoice>,
+    pub position: CheckedPosition,
+    /// The solver's settings, the intended key among them.
+    pub options: crate::solver::SolveOptions,
     pub limits: AppliedLimits,
     /// The request members lowered to the server's maxima (`limits.nodes`, `limits.millis`,
     /// `max_tree_nodes`).
@@ -1070,34 +1052,28 @@ impl SolveQuery {
             r.max_tree_nodes,
             max.max_tree_nodes as u64,
         )?;
-        let position = GamePosition::read(&r.fen, r.game, r.coords, r.rules)?;
-        if let GamePosition::Rococo(p) = &position {
-            let board = p.position.board();
-            if board.king(Color::White).is_none() || board.king(Color::Black).is_none() {
-                return Err(ApiError::NotApplicable {
-                    field: "fen",
-                    detail: "a Rococo mate search needs both Kings on the board: mate means \
-                             forcing the capture of the enemy King"
-                        .into(),
-                });
-            }
+        let position = CheckedPosition::read(&r.fen, r.game, r.coords, r.rules)?;
+        if Variant::mate_needs_both_kings(position.position.kind())
+            && !position.position.has_both_kings()
+        {
+            return Err(ApiError::NotApplicable {
+                field: "fen",
+                detail: "a Rococo mate search needs both Kings on the board: mate means \
+                         forcing the capture of the enemy King"
+                    .into(),
+            });
         }
-        let invalid_key = |text: &String, reason: String| ApiError::InvalidKey {
-            key: text.clone(),
-            reason,
-        };
-        let key = match (&r.key, &position) {
-            (None, _) => None,
-            (Some(text), GamePosition::Baroque(p)) => Some(KeyChoice::Baroque(
-                p.position
-                    .parse_move(text)
-                    .map_err(|e| invalid_key(text, e.to_string()))?,
-            )),
-            (Some(text), GamePosition::Rococo(p)) => Some(KeyChoice::Rococo(
-                p.position
-                    .parse_move(text, p.coords)
-                    .map_err(|e| invalid_key(text, e.to_string()))?,
-            )),
+        let key = match &r.key {
+            None => None,
+            Some(text) => Some(
+                position
+                    .position
+                    .parse_move(text, position.naming)
+                    .map_err(|e| ApiError::InvalidKey {
+                        key: text.clone(),
+                        reason: e.to_string(),
+                    })?,
+            ),
         };
         let options = crate::solver::SolveOptions {
             mate_in: r.mate_in,
@@ -1108,13 +1084,12 @@ impl SolveQuery {
             table_mib: max.table_mib,
             threads: max.threads,
             max_tree_nodes: usize::try_from(tree).unwrap_or(usize::MAX),
-            intended_key: None,
+            intended_key: key,
             cancel: crate::solver::Cancel::new(),
         };
         Ok(SolveQuery {
             position,
             options,
-            key,
             limits: AppliedLimits {
                 nodes,
                 millis,
@@ -1160,22 +1135,12 @@ pub struct SolutionMove {
     pub captures: Vec<SquarePiece>,
 }
 
-impl SolutionMove {
-    /// A move as the solver describes it (standard coordinates), with its squares named in
-    /// `coords` (Baroque: always `Standard`, which keeps the names as they are).
-    pub fn named(m: &crate::rules::MoveInfo, coords: Coords) -> SolutionMove {
-        let square = |s: &str| coords.restate(s, Coords::Standard);
+impl From<&crate::rules::MoveInfo> for SolutionMove {
+    fn from(m: &crate::rules::MoveInfo) -> SolutionMove {
         SolutionMove {
-            notation: square(&m.notation),
-            uci: square(&m.uci),
-            captures: m
-                .captures
-                .iter()
-                .map(|c| SquarePiece {
-                    square: square(&c.square),
-                    piece: c.piece.clone(),
-                })
-                .collect(),
+            notation: m.notation.clone(),
+            uci: m.uci.clone(),
+            captures: m.captures.iter().cloned().map(SquarePiece::from).collect(),
         }
     }
 }
@@ -1196,10 +1161,9 @@ pub struct KeyMove {
     pub captures: Vec<SquarePiece>,
 }
 
-impl KeyMove {
-    /// A key as the solver found it, squares named in `coords`.
-    pub fn named<M>(k: &crate::solver::KeyMove<M>, coords: Coords) -> KeyMove {
-        let m = SolutionMove::named(&k.info, coords);
+impl From<&crate::solver::NamedKey> for KeyMove {
+    fn from(k: &crate::solver::NamedKey) -> KeyMove {
+        let m = SolutionMove::from(&k.info);
         KeyMove {
             notation: m.notation,
             uci: m.uci,
@@ -1246,10 +1210,9 @@ pub struct DefenceNode {
     pub replies: Vec<AttackNode>,
 }
 
-impl AttackNode {
-    /// A node of the solver's tree, squares named in `coords`.
-    pub fn named(n: &crate::solver::tree::AttackNode, coords: Coords) -> AttackNode {
-        let m = SolutionMove::named(&n.info, coords);
+impl From<&crate::solver::tree::NamedAttack> for AttackNode {
+    fn from(n: &crate::solver::tree::NamedAttack) -> AttackNode {
+        let m = SolutionMove::from(&n.info);
         AttackNode {
             notation: m.notation,
             uci: m.uci,
@@ -1259,22 +1222,18 @@ impl AttackNode {
             threat: n
                 .threat
                 .as_ref()
-                .map(|t| t.iter().map(|i| SolutionMove::named(i, coords)).collect()),
+                .map(|t| t.iter().map(SolutionMove::from).collect()),
             defences: n
                 .defences
                 .iter()
                 .map(|d| {
-                    let m = SolutionMove::named(&d.info, coords);
+                    let m = SolutionMove::from(&d.info);
                     DefenceNode {
                         notation: m.notation,
                         uci: m.uci,
                         captures: m.captures,
                         dual: d.dual,
-                        replies: d
-                            .replies
-                            .iter()
-                            .map(|r| AttackNode::named(r, coords))
-                            .collect(),
+                        replies: d.replies.iter().map(AttackNode::from).collect(),
                     }
                 })
                 .collect(),
@@ -1346,61 +1305,40 @@ pub struct SolveResponse {
 }
 
 impl SolveResponse {
-    /// The response for a query and its solution (of the query's game).
-    pub fn new<M>(q: &SolveQuery, s: &crate::solver::Solution<M>) -> SolveResponse {
-        let (coords, rules) = match &q.position {
-            GamePosition::Baroque(p) => (
-                Coords::Standard,
-                Some(ResolvedRules::from(p.position.rules())),
-            ),
-            GamePosition::Rococo(p) => (p.coords, None),
-        };
-        let mate_in_of = |info: &crate::rules::MoveInfo| {
-            s.keys.iter().find(|k| k.info == *info).map(|k| k.mate_in)
-        };
-        let intended_key = match (&q.position, q.key) {
-            (GamePosition::Baroque(p), Some(KeyChoice::Baroque(mv))) => {
-                Some(p.position.move_info(&mv))
-            }
-            (GamePosition::Rococo(p), Some(KeyChoice::Rococo(mv))) => {
-                Some(p.position.move_info(&mv, Coords::Standard))
-            }
-            _ => None,
-        }
-        .map(|info| {
-            let named = SolutionMove::named(&info, coords);
+    /// The response for a query and its solution.
+    pub fn new(q: &SolveQuery, s: &crate::solver::Solution<VariantMove>) -> SolveResponse {
+        let pos = &q.position.position;
+        let naming = q.position.naming;
+        let named = s.named(pos, naming);
+        let intended_key = q.options.intended_key.map(|mv| {
+            let info = pos.move_info(&mv, naming);
             IntendedKey {
-                notation: named.notation,
-                uci: named.uci,
-                mate_in: mate_in_of(&info),
+                notation: info.notation,
+                uci: info.uci,
+                mate_in: s.keys.iter().find(|k| k.mv == mv).map(|k| k.mate_in),
             }
         });
-        let keys =
-            |v: &[crate::solver::KeyMove<M>]| v.iter().map(|k| KeyMove::named(k, coords)).collect();
+        let keys = |v: &[crate::solver::NamedKey]| v.iter().map(KeyMove::from).collect();
         SolveResponse {
             game: q.position.game(),
-            result: s.result.into(),
-            mate_in: s.mate_in,
-            sound: s.sound,
-            keys: keys(&s.keys),
-            cooks: keys(&s.cooks),
-            short_solutions: keys(&s.short_solutions),
-            tree: s
-                .tree
-                .iter()
-                .map(|n| AttackNode::named(n, coords))
-                .collect(),
-            tree_truncated: s.tree_truncated,
-            nodes: s.nodes,
-            millis: s.millis,
-            budget_exhausted: s.budget_exhausted,
-            budget_exhausted_by: s.exhausted_by.map(BudgetLimit::from),
-            proven_no_mate_within: s.proven_no_mate_within,
+            result: named.result.into(),
+            mate_in: named.mate_in,
+            sound: named.sound,
+            keys: keys(&named.keys),
+            cooks: keys(&named.cooks),
+            short_solutions: keys(&named.short_solutions),
+            tree: named.tree.iter().map(AttackNode::from).collect(),
+            tree_truncated: named.tree_truncated,
+            nodes: named.nodes,
+            millis: named.millis,
+            budget_exhausted: named.budget_exhausted,
+            budget_exhausted_by: named.exhausted_by.map(BudgetLimit::from),
+            proven_no_mate_within: named.proven_no_mate_within,
             intended_key,
             limits: q.limits,
             clamped: q.clamped.clone(),
-            rules,
-            warnings: q.position.warnings().to_vec(),
+            rules: q.position.rules(),
+            warnings: q.position.warnings.clone(),
         }
     }
 }
@@ -1532,17 +1470,10 @@ impl PuzzleRequest {
     pub fn into_new_puzzle(self) -> Result<crate::store::NewPuzzle, ApiError> {
         // The FEN is read here, so its errors are the usual problems; page coordinates become
         // standard ones.
-        let (fen, rules, coords) =
-            match GamePosition::read(&self.fen, self.game, self.coords, self.rules)? {
-                GamePosition::Baroque(p) => (
-                    p.position.fen(crate::rules::Letters::Chess),
-                    *p.position.rules(),
-                    Coords::Standard,
-                ),
-                GamePosition::Rococo(p) => {
-                    (p.position.fen(Coords::Standard), Rules::default(), p.coords)
-                }
-            };
+        let checked = CheckedPosition::read(&self.fen, self.game, self.coords, self.rules)?;
+        let fen = checked.position.fen(Naming::default());
+        let rules = checked.position.variant().rules().unwrap_or_default();
+        let coords = checked.naming.coords;
         let standard = |text: String| Coords::Standard.restate(&text, coords);
         Ok(crate::store::NewPuzzle {
             kind: self.kind.into(),

@@ -111,11 +111,16 @@ pub fn allowed_methods(doc: &utoipa::openapi::OpenApi) -> Vec<(String, Vec<Strin
 /// Examples computed by the engine from the seed diagrams (fixtures/diagrams/), so the document
 /// cannot drift from what the service answers.
 pub mod examples {
-    use crate::api::model::{CheckedPosition, CheckedRococo, GamePosition, Health, VerifyQuery};
+    use crate::api::model::{AnalyzeResponse, CheckedPosition, Health, VerifyQuery};
     use crate::api::problem::ApiError;
-    use crate::api::routes::{analyze_position, analyze_rococo, rules::catalog, verify_moves};
+    use crate::api::routes::{analyze_checked, rules::catalog, verify_moves};
     use crate::rules::rococo::Coords;
-    use crate::rules::{Preset, Rules};
+    use crate::rules::{Naming, Preset, Rules, Variant};
+    use crate::solver::Cancel;
+
+    fn analyze_position(p: &CheckedPosition) -> AnalyzeResponse {
+        analyze_checked(p, &Cancel::new())
+    }
     use serde::Serialize;
     use serde_json::Value;
 
@@ -137,7 +142,7 @@ pub mod examples {
     fn verify(fen: &str, preset: Preset, moves: &[&str]) -> Value {
         match position(fen, preset) {
             Ok(position) => value(verify_moves(&VerifyQuery {
-                position: GamePosition::Baroque(position),
+                position,
                 moves: moves.iter().map(|m| m.to_string()).collect(),
             })),
             Err(e) => value(e.problem()),
@@ -154,14 +159,14 @@ pub mod examples {
     /// A Rococo mate in 1: the Long Leaper takes the King, `Le4xe9` (page `Ld3xd8`).
     pub const ROCOCO_MATE_FEN: &str = "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0";
 
-    fn rococo(fen: &str, coords: Coords) -> Result<CheckedRococo, ApiError> {
-        CheckedRococo::parse(fen, coords)
+    fn rococo(fen: &str, coords: Coords) -> Result<CheckedPosition, ApiError> {
+        CheckedPosition::of(Variant::Rococo, fen, Naming::coords(coords))
     }
 
     /// `POST /v1/analyze` of the Rococo start position.
     pub fn analyze_response_rococo() -> Value {
         match rococo(ROCOCO_START_FEN, Coords::Standard) {
-            Ok(p) => value(analyze_rococo(&p)),
+            Ok(p) => value(analyze_position(&p)),
             Err(e) => value(e.problem()),
         }
     }
@@ -169,7 +174,7 @@ pub mod examples {
     /// The swap `Si2<>h2` of the Rococo start position as `/v1/analyze` lists it.
     pub fn legal_move_rococo() -> Value {
         match rococo(ROCOCO_START_FEN, Coords::Standard) {
-            Ok(p) => analyze_rococo(&p)
+            Ok(p) => analyze_position(&p)
                 .moves
                 .into_iter()
                 .find(|m| m.notation.as_str() == "Si2<>h2")
@@ -183,7 +188,7 @@ pub mod examples {
     pub fn verify_response_rococo() -> Value {
         match rococo(ROCOCO_CHAMELEON_FEN, Coords::Page) {
             Ok(p) => value(verify_moves(&VerifyQuery {
-                position: GamePosition::Rococo(p),
+                position: p,
                 moves: vec!["Xa2-a4".into()],
             })),
             Err(e) => value(e.problem()),

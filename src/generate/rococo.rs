@@ -5,8 +5,8 @@
 
 use super::{Generatable, GenerateOptions, Rng};
 use crate::rules::rococo::{Coords, RococoPosition};
+use crate::rules::GamePosition;
 use crate::rules::{fen, Board, Board10, Color, Geometry, Piece, Role};
-use crate::solver::Searchable;
 
 /// The kinds other than the King a side starts with, and how many of each.
 const KINDS: [(Role, u32); 7] = [
@@ -106,7 +106,7 @@ impl Generatable for RococoPosition {
             && board.occupied().count_ones() as usize <= opts.max_pieces
             && !self.validate().iter().any(|p| p.error)
             && (opts.allow_check || !self.in_check())
-            && self.has_moves()
+            && self.has_search_move()
     }
 
     fn canonical_key(&self) -> String {
@@ -146,14 +146,6 @@ impl Generatable for RococoPosition {
             }
         }
         best.unwrap_or_default()
-    }
-
-    fn fen_text(&self) -> String {
-        self.fen(Coords::Standard)
-    }
-
-    fn role_of_letter(c: char) -> Option<Role> {
-        Role::from_rococo_letter(c)
     }
 }
 
@@ -225,13 +217,17 @@ mod tests {
         for p in &r.puzzles {
             let full = solve(
                 &p.position,
-                &SolveOptions::<crate::rules::Move> {
+                &SolveOptions {
                     mate_in: 2,
                     ..SolveOptions::default()
-                }
-                .with_key(None),
+                },
             );
-            assert_eq!(full.sound, Some(true), "{}", p.position.fen_text());
+            assert_eq!(
+                full.sound,
+                Some(true),
+                "{}",
+                p.position.fen(Coords::Standard)
+            );
             assert!(
                 p.themes.iter().any(|t| t.starts_with("key-")),
                 "{:?}",

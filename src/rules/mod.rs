@@ -8,6 +8,7 @@ pub mod bitset;
 pub mod board;
 pub mod fen;
 pub mod freeze;
+pub mod game;
 pub mod geometry;
 pub mod movegen;
 pub mod notation;
@@ -21,6 +22,9 @@ pub mod ruleset;
 pub use bitset::BitSet;
 pub use board::Board;
 pub use fen::{FenField, ParseFenError};
+pub use game::{
+    GameKind, GamePosition, Naming, SquareSet, Variant, VariantMove, VariantPosition, Visit,
+};
 pub use geometry::{Board10, Board8, Geometry};
 pub use movegen::MoveList;
 pub use notation::{MoveError, MoveErrorKind};

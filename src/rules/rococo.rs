@@ -1046,62 +1046,9 @@ fn parse_swap(t: &str, coords: Coords) -> Option<(u8, u8)> {
     Some((coords.parse(&t[..split])?, coords.parse(&t[split..])?))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn page_coordinates_map_onto_ours() {
-        let p = Coords::Page;
-        assert_eq!(p.parse("a1"), G::parse_square("b2"));
-        assert_eq!(p.parse("x00"), G::parse_square("a10"));
-        assert_eq!(p.parse("y0"), G::parse_square("j1"));
-        assert_eq!(p.parse("h8"), G::parse_square("i9"));
-        assert_eq!(p.parse("a9"), None);
-        for sq in 0..100 {
-            assert_eq!(p.parse(&p.name(sq)), Some(sq));
-            assert_eq!(Coords::Standard.parse(&Coords::Standard.name(sq)), Some(sq));
-        }
-    }
-
-    #[test]
-    fn restate_renames_every_square_and_nothing_else() {
-        let (s, p) = (Coords::Standard, Coords::Page);
-        for sq in 0..100 {
-            let (std, page) = (s.name(sq), p.name(sq));
-            assert_eq!(p.restate(&std, s), page);
-            assert_eq!(s.restate(&page, p), std);
-            // In moves, with capture marks (a page `x` file next to an `x` mark too).
-            let text = format!("X{std}x{std}<>{std}*{std}=L");
-            let want = format!("X{page}x{page}<>{page}*{page}=L");
-            assert_eq!(p.restate(&text, s), want);
-            assert_eq!(s.restate(&want, p), text);
-        }
-        assert_eq!(p.restate("Sa10<>j1", s), "Sx00<>y0");
-        assert_eq!(s.restate("Xx00xx1", p), "Xa10xa2");
-        // Names that are no square are kept, and so is any other text.
-        assert_eq!(p.restate("k1 z9 é a11", s), "k1 z9 é a11");
-        assert_eq!(s.restate("a9", p), "a9");
-    }
-
-    #[test]
-    fn start_position_reads_and_writes() {
-        let p = RococoPosition::start();
-        assert_eq!(p.fen(Coords::Standard), ROCOCO_START_FEN);
-        assert_eq!(p.board.occupied().count(), 32);
-        assert!(p.validate().iter().all(|x| !x.error));
-    }
-}
-
-/// Why a Rococo move was refused (the same codes as Baroque's, less `self_check`: in Rococo a move
-/// may leave the King capturable).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct RococoMoveError {
-    pub kind: super::notation::MoveErrorKind,
-    pub message: String,
-    pub candidates: Vec<String>,
-}
+/// Why a Rococo move was refused: the same [`super::MoveError`] as Baroque's (never
+/// `self_check`: in Rococo a move may leave the King capturable).
+pub type RococoMoveError = super::notation::MoveError;
 
 impl RococoPosition {
     /// Reads a move: `Xb3-b5`, `Xb3xb5`, `b3b5`, `Sb2<>e5` (swap), `Se5*f6` (mutual destruction),
@@ -1260,5 +1207,52 @@ impl RococoPosition {
                 })
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_coordinates_map_onto_ours() {
+        let p = Coords::Page;
+        assert_eq!(p.parse("a1"), G::parse_square("b2"));
+        assert_eq!(p.parse("x00"), G::parse_square("a10"));
+        assert_eq!(p.parse("y0"), G::parse_square("j1"));
+        assert_eq!(p.parse("h8"), G::parse_square("i9"));
+        assert_eq!(p.parse("a9"), None);
+        for sq in 0..100 {
+            assert_eq!(p.parse(&p.name(sq)), Some(sq));
+            assert_eq!(Coords::Standard.parse(&Coords::Standard.name(sq)), Some(sq));
+        }
+    }
+
+    #[test]
+    fn restate_renames_every_square_and_nothing_else() {
+        let (s, p) = (Coords::Standard, Coords::Page);
+        for sq in 0..100 {
+            let (std, page) = (s.name(sq), p.name(sq));
+            assert_eq!(p.restate(&std, s), page);
+            assert_eq!(s.restate(&page, p), std);
+            // In moves, with capture marks (a page `x` file next to an `x` mark too).
+            let text = format!("X{std}x{std}<>{std}*{std}=L");
+            let want = format!("X{page}x{page}<>{page}*{page}=L");
+            assert_eq!(p.restate(&text, s), want);
+            assert_eq!(s.restate(&want, p), text);
+        }
+        assert_eq!(p.restate("Sa10<>j1", s), "Sx00<>y0");
+        assert_eq!(s.restate("Xx00xx1", p), "Xa10xa2");
+        // Names that are no square are kept, and so is any other text.
+        assert_eq!(p.restate("k1 z9 é a11", s), "k1 z9 é a11");
+        assert_eq!(s.restate("a9", p), "a9");
+    }
+
+    #[test]
+    fn start_position_reads_and_writes() {
+        let p = RococoPosition::start();
+        assert_eq!(p.fen(Coords::Standard), ROCOCO_START_FEN);
+        assert_eq!(p.board.occupied().count(), 32);
+        assert!(p.validate().iter().all(|x| !x.error));
     }
 }

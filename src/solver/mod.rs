@@ -16,14 +16,12 @@
 //!
 //! The rules engine knows nothing of this module; this module knows nothing of the web or the store.
 
-pub mod game;
 pub mod pns;
 pub mod search;
 pub mod tree;
 pub mod tt;
 
-use crate::rules::{Move, MoveInfo};
-pub use game::Searchable;
+use crate::rules::{GamePosition, MoveInfo, Naming, VariantMove, VariantPosition, Visit};
 use search::{Searcher, Stopped};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -196,9 +194,9 @@ impl Budget {
     }
 }
 
-/// Settings of one solve (for Baroque by default; `SolveOptions<RococoMove>` for Rococo).
+/// Settings of one solve.
 #[derive(Clone, Debug)]
-pub struct SolveOptions<M = Move> {
+pub struct SolveOptions {
     /// N of "mate in N" (attacker moves).
     pub mate_in: u32,
     pub limits: Limits,
@@ -208,13 +206,14 @@ pub struct SolveOptions<M = Move> {
     pub threads: usize,
     /// Most nodes (moves) in the solution tree; the tree says when it was cut.
     pub max_tree_nodes: usize,
-    /// The intended key, if the puzzle names one: cooks are then the other keys.
-    pub intended_key: Option<M>,
+    /// The intended key, if the puzzle names one (a move of the solved position's game): cooks are
+    /// then the other keys.
+    pub intended_key: Option<VariantMove>,
     /// Raised by another thread to stop the solve (it then answers what it proved so far).
     pub cancel: Cancel,
 }
 
-impl<M> Default for SolveOptions<M> {
+impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
             mate_in: 2,
@@ -224,21 +223,6 @@ impl<M> Default for SolveOptions<M> {
             max_tree_nodes: 2_000,
             intended_key: None,
             cancel: Cancel::new(),
-        }
-    }
-}
-
-impl<M> SolveOptions<M> {
-    /// The same settings for another move type (another game), with that game's intended key.
-    pub fn with_key<N>(&self, intended_key: Option<N>) -> SolveOptions<N> {
-        SolveOptions {
-            mate_in: self.mate_in,
-            limits: self.limits,
-            table_mib: self.table_mib,
-            threads: self.threads,
-            max_tree_nodes: self.max_tree_nodes,
-            intended_key,
-            cancel: self.cancel.clone(),
         }
     }
 }
@@ -256,14 +240,20 @@ pub enum Outcome {
 }
 
 /// A first move that forces mate, with its exact length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyMove<M> {
+    pub mv: M,
+    /// The number of attacker moves, this one included, of the forced mate.
+    pub mate_in: u32,
+}
+
+/// A key, named.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct KeyMove<M = Move> {
+pub struct NamedKey {
     #[serde(flatten)]
     pub info: MoveInfo,
     /// The number of attacker moves, this one included, of the forced mate.
     pub mate_in: u32,
-    #[serde(skip)]
-    pub mv: M,
 }
 
 /// What is known of each first move.
@@ -275,23 +265,23 @@ enum RootState {
     NoMateWithin(u32),
 }
 
-/// A solve's report.
-#[derive(Clone, Debug, Serialize)]
-#[serde(bound = "")]
-pub struct Solution<M = Move> {
+/// A solve's report: moves, not names ([`Solution::named`] names them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution<M> {
     pub result: Outcome,
     /// The shortest forced mate found (when `result` is `mate`).
     pub mate_in: Option<u32>,
     /// Exactly one first move forces mate within N, and it needs all N moves. `None` when unknown.
     pub sound: Option<bool>,
-    /// Every first move proven to force mate within N, shortest first.
+    /// Every first move proven to force mate within N, shortest first (then in canonical
+    /// notation's order).
     pub keys: Vec<KeyMove<M>>,
     /// Keys that needlessly duplicate the intended (or first) key: other first moves mating in N.
     pub cooks: Vec<KeyMove<M>>,
     /// Keys that mate in fewer than N moves.
     pub short_solutions: Vec<KeyMove<M>>,
     /// The solution tree of each key (see [`tree`]).
-    pub tree: Vec<tree::AttackNode>,
+    pub tree: Vec<tree::AttackNode<M>>,
     /// Whether the tree was cut at its size limit or by the budget.
     pub tree_truncated: bool,
     /// Nodes visited.
@@ -305,29 +295,70 @@ pub struct Solution<M = Move> {
     pub proven_no_mate_within: u32,
 }
 
-impl<M> KeyMove<M> {
-    /// The key without its game's move (its notation and captures stay).
-    pub fn erase(self) -> KeyMove<()> {
-        KeyMove {
-            info: self.info,
-            mate_in: self.mate_in,
-            mv: (),
-        }
-    }
+/// A solve's report, named in a caller's notation: what reports and the store show.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NamedSolution {
+    pub result: Outcome,
+    pub mate_in: Option<u32>,
+    pub sound: Option<bool>,
+    pub keys: Vec<NamedKey>,
+    pub cooks: Vec<NamedKey>,
+    pub short_solutions: Vec<NamedKey>,
+    pub tree: Vec<tree::NamedAttack>,
+    pub tree_truncated: bool,
+    pub nodes: u64,
+    pub millis: u64,
+    pub budget_exhausted: bool,
+    pub exhausted_by: Option<Exhausted>,
+    pub proven_no_mate_within: u32,
 }
 
-impl<M> Solution<M> {
-    /// The report without its game's moves, for code that serves every game alike.
-    pub fn erase(self) -> Solution<()> {
-        let erase = |v: Vec<KeyMove<M>>| v.into_iter().map(KeyMove::erase).collect();
+impl<M: Copy> Solution<M> {
+    /// The report in another move type (another game's forwarding type).
+    pub fn map<N>(&self, f: impl Fn(&M) -> N) -> Solution<N> {
+        let keys = |v: &[KeyMove<M>]| {
+            v.iter()
+                .map(|k| KeyMove {
+                    mv: f(&k.mv),
+                    mate_in: k.mate_in,
+                })
+                .collect()
+        };
         Solution {
             result: self.result,
             mate_in: self.mate_in,
             sound: self.sound,
-            keys: erase(self.keys),
-            cooks: erase(self.cooks),
-            short_solutions: erase(self.short_solutions),
-            tree: self.tree,
+            keys: keys(&self.keys),
+            cooks: keys(&self.cooks),
+            short_solutions: keys(&self.short_solutions),
+            tree: self.tree.iter().map(|n| n.map(&f)).collect(),
+            tree_truncated: self.tree_truncated,
+            nodes: self.nodes,
+            millis: self.millis,
+            budget_exhausted: self.budget_exhausted,
+            exhausted_by: self.exhausted_by,
+            proven_no_mate_within: self.proven_no_mate_within,
+        }
+    }
+
+    /// The report named in `naming`; `pos` is the position that was solved.
+    pub fn named<P: GamePosition<Move = M>>(&self, pos: &P, naming: Naming) -> NamedSolution {
+        let keys = |v: &[KeyMove<M>]| {
+            v.iter()
+                .map(|k| NamedKey {
+                    info: pos.move_info(&k.mv, naming),
+                    mate_in: k.mate_in,
+                })
+                .collect()
+        };
+        NamedSolution {
+            result: self.result,
+            mate_in: self.mate_in,
+            sound: self.sound,
+            keys: keys(&self.keys),
+            cooks: keys(&self.cooks),
+            short_solutions: keys(&self.short_solutions),
+            tree: self.tree.iter().map(|n| n.named(pos, naming)).collect(),
             tree_truncated: self.tree_truncated,
             nodes: self.nodes,
             millis: self.millis,
@@ -369,27 +400,36 @@ const START_TABLE_MIB: usize = 1;
 const GROWTH: u64 = 16;
 
 /// Solves "mate in N" for the side to move.
-pub fn solve<P: Searchable>(pos: &P, opts: &SolveOptions<P::Move>) -> Solution<P::Move> {
+pub fn solve<P: GamePosition>(pos: &P, opts: &SolveOptions) -> Solution<P::Move> {
     solve_with(pos, opts, false)
+}
+
+/// [`solve`] for a position of either game, run on its concrete type (monomorphised), with the
+/// answer's moves in the forwarding type.
+pub fn solve_any(pos: &VariantPosition, opts: &SolveOptions) -> Solution<VariantMove> {
+    struct Run<'a>(&'a SolveOptions);
+    impl Visit for Run<'_> {
+        type Output = Solution<VariantMove>;
+        fn visit<P: GamePosition>(self, p: &P) -> Solution<VariantMove> {
+            solve(p, self.0).map(P::to_variant)
+        }
+    }
+    pos.visit(Run(opts))
 }
 
 /// Like [`solve`], but for screening candidate puzzles: the search stops as soon as a mate in
 /// fewer than N moves is proven (the puzzle is then unsound whatever else holds), and the solution
 /// tree is built only for a sound puzzle. What it answers is proven; it may leave out keys and
 /// cooks of an unsound position (`sound` is then `Some(false)`).
-pub fn screen<P: Searchable>(pos: &P, opts: &SolveOptions<P::Move>) -> Solution<P::Move> {
+pub fn screen<P: GamePosition>(pos: &P, opts: &SolveOptions) -> Solution<P::Move> {
     solve_with(pos, opts, true)
 }
 
-fn solve_with<P: Searchable>(
-    pos: &P,
-    opts: &SolveOptions<P::Move>,
-    screening: bool,
-) -> Solution<P::Move> {
+fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) -> Solution<P::Move> {
     let budget = Budget::with_cancel(opts.limits, opts.cancel.clone());
     let mut table = Table::new(opts.table_mib.min(START_TABLE_MIB));
     let mut roots = Vec::new();
-    pos.moves(&mut roots);
+    pos.search_moves(&mut roots);
     let mut states: Vec<Option<RootState>> = vec![None; roots.len()];
     let mut completed = 0;
     // Nodes of the search before this iteration, and of the iteration before the last.
@@ -442,23 +482,25 @@ fn solve_with<P: Searchable>(
         }
         before = budget.nodes();
     }
-    let mut keys: Vec<KeyMove<P::Move>> = roots
+    // Shortest first, then in the order of the canonical notation.
+    let mut named: Vec<(String, KeyMove<P::Move>)> = roots
         .iter()
         .zip(&states)
         .filter_map(|(m, s)| match s {
-            Some(RootState::Mates(k)) => Some(KeyMove {
-                info: pos.info(m),
-                mate_in: *k,
-                mv: *m,
-            }),
+            Some(RootState::Mates(k)) => Some((
+                pos.move_name(m, Naming::default()),
+                KeyMove {
+                    mv: *m,
+                    mate_in: *k,
+                },
+            )),
             _ => None,
         })
         .collect();
-    keys.sort_by(|a, b| {
-        a.mate_in
-            .cmp(&b.mate_in)
-            .then_with(|| a.info.notation.cmp(&b.info.notation))
+    named.sort_by(|(a_name, a), (b_name, b)| {
+        a.mate_in.cmp(&b.mate_in).then_with(|| a_name.cmp(b_name))
     });
+    let keys: Vec<KeyMove<P::Move>> = named.into_iter().map(|(_, k)| k).collect();
     let finished = completed == opts.mate_in;
     let result = if !keys.is_empty() {
         Outcome::Mate
@@ -475,13 +517,15 @@ fn solve_with<P: Searchable>(
     let full: Vec<&KeyMove<P::Move>> = keys.iter().filter(|k| k.mate_in == opts.mate_in).collect();
     let intended = opts
         .intended_key
+        .as_ref()
+        .and_then(P::from_variant)
         .and_then(|m| full.iter().position(|k| k.mv == m))
         .unwrap_or(0);
     let cooks: Vec<KeyMove<P::Move>> = full
         .iter()
         .enumerate()
         .filter(|&(i, _)| i != intended)
-        .map(|(_, k)| (*k).clone())
+        .map(|(_, k)| **k)
         .collect();
     let sound = if finished {
         Some(keys.len() == 1 && keys[0].mate_in == opts.mate_in)
@@ -490,7 +534,7 @@ fn solve_with<P: Searchable>(
         (keys.len() > 1 || !short_solutions.is_empty()).then_some(false)
     };
     let mut builder = tree::Builder::<P>::new(&table, &budget, opts.max_tree_nodes);
-    let tree: Vec<tree::AttackNode> = keys
+    let tree: Vec<tree::AttackNode<P::Move>> = keys
         .iter()
         .filter(|_| !screening || sound == Some(true))
         .filter_map(|k| builder.attack_node(pos, &k.mv, k.mate_in))

@@ -4,13 +4,13 @@
 //! both; the solver uses the faster (the depth-first search with its table: see the module docs of
 //! [`super`]).
 
-use super::game::Searchable;
 use super::search::{Searcher, Stopped};
 use super::Budget;
+use crate::rules::GamePosition;
 
 const INF: u32 = u32::MAX / 4;
 
-struct Node<P: Searchable> {
+struct Node<P: GamePosition> {
     pos: P,
     /// Attacker moves left.
     n: u32,
@@ -23,7 +23,7 @@ struct Node<P: Searchable> {
 }
 
 /// Whether the attacker to move in `root` mates within `n` moves.
-pub fn mates_within<P: Searchable>(root: &P, n: u32, budget: &Budget) -> Result<bool, Stopped> {
+pub fn mates_within<P: GamePosition>(root: &P, n: u32, budget: &Budget) -> Result<bool, Stopped> {
     let mut tree = vec![leaf(*root, n, true, usize::MAX)];
     let mut pending = 0u64;
     while tree[0].pn != 0 && tree[0].dn != 0 {
@@ -39,7 +39,7 @@ pub fn mates_within<P: Searchable>(root: &P, n: u32, budget: &Budget) -> Result<
         }
         // Expand it.
         let mut moves = Vec::new();
-        tree[i].pos.moves(&mut moves);
+        tree[i].pos.search_moves(&mut moves);
         let (pos, n, or) = (tree[i].pos, tree[i].n, tree[i].or);
         for m in &moves {
             let child = if or {
@@ -114,7 +114,7 @@ pub fn mates_within<P: Searchable>(root: &P, n: u32, budget: &Budget) -> Result<
 }
 
 /// A new node, settled at once when it is terminal.
-fn leaf<P: Searchable>(pos: P, n: u32, or: bool, parent: usize) -> Node<P> {
+fn leaf<P: GamePosition>(pos: P, n: u32, or: bool, parent: usize) -> Node<P> {
     let (pn, dn) = if or {
         if n == 0 {
             (INF, 0)

@@ -9,9 +9,9 @@
 //!   King moves first: both try the likeliest refutation early, which cuts the node.
 //! - Each result is stored in the shared table ([`super::tt`]) as a bound in attacker moves.
 
-use super::game::Searchable;
 use super::tt::Table;
 use super::Budget;
+use crate::rules::GamePosition;
 
 /// The search was stopped by its budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +26,7 @@ pub const CHECK_EVERY: u64 = 1024;
 pub const CLOCK_EVERY: u32 = 64;
 
 /// One thread's searcher.
-pub struct Searcher<'a, P: Searchable> {
+pub struct Searcher<'a, P: GamePosition> {
     pub(crate) table: &'a Table,
     pub(crate) budget: &'a Budget,
     /// Nodes this searcher visited.
@@ -39,7 +39,7 @@ pub struct Searcher<'a, P: Searchable> {
     quiet: Vec<Vec<P::Move>>,
 }
 
-impl<'a, P: Searchable> Searcher<'a, P> {
+impl<'a, P: GamePosition> Searcher<'a, P> {
     pub fn new(table: &'a Table, budget: &'a Budget) -> Searcher<'a, P> {
         Searcher {
             table,
@@ -109,7 +109,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         if pos.only_checks_mate() && !pos.in_check() {
             return false;
         }
-        !pos.has_moves() && pos.lost_without_moves()
+        !pos.has_search_move() && pos.lost_without_moves()
     }
 
     /// OR node: can the side to move force mate within `n` of its moves?
@@ -122,7 +122,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             return Ok(known);
         }
         let mut moves = self.take_buf(ply);
-        pos.moves(&mut moves);
+        pos.search_moves(&mut moves);
         let result = self.attack_moves(pos, &moves, n, ply);
         self.give_buf(ply, moves);
         let wins = result?;
@@ -189,7 +189,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             return Ok(known);
         }
         let mut moves = self.take_buf(ply);
-        pos.moves(&mut moves);
+        pos.search_moves(&mut moves);
         let result = if moves.is_empty() {
             Ok(pos.lost_without_moves())
         } else {
@@ -234,7 +234,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         let mut keyed = Vec::with_capacity(moves.len());
         for m in moves.iter() {
             self.poll()?;
-            pos.play(m).moves(&mut replies);
+            pos.play(m).search_moves(&mut replies);
             keyed.push((replies.len(), *m));
         }
         keyed.sort_by_key(|&(k, _)| k);

@@ -1,16 +1,42 @@
 //! The solution tree: after a key, every defence, and for each defence every attacker move that still
 //! mates in time; a defence answered by more than one such move is marked as a dual.
+//!
+//! The tree holds moves, not names: [`AttackNode::named`] names it in a caller's notation, replaying
+//! the moves from the position the tree starts in.
 
-use super::game::Searchable;
 use super::search::Searcher;
 use super::tt::Table;
 use super::Budget;
-use crate::rules::MoveInfo;
+use crate::rules::{GamePosition, MoveInfo, Naming};
 use serde::Serialize;
 
 /// An attacker move of the tree.
-#[derive(Clone, Debug, Serialize)]
-pub struct AttackNode {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttackNode<M> {
+    pub mv: M,
+    /// The forced mate's length from here, this move included.
+    pub mate_in: u32,
+    /// Whether this move mates (checkmate, or a stalemate that the rules count as a loss).
+    pub mates: bool,
+    /// Attacker moves that would mate in time were the defender allowed to pass ("the threat"); absent
+    /// when the defender is in check (passing is not legal then) or at the mating move.
+    pub threat: Option<Vec<M>>,
+    /// Every defence, with the attacker moves that still mate in time.
+    pub defences: Vec<DefenceNode<M>>,
+}
+
+/// A defender move of the tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefenceNode<M> {
+    pub mv: M,
+    /// More than one attacker move mates in time after this defence.
+    pub dual: bool,
+    pub replies: Vec<AttackNode<M>>,
+}
+
+/// An attacker move of the tree, named.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NamedAttack {
     #[serde(flatten)]
     pub info: MoveInfo,
     /// The forced mate's length from here, this move included.
@@ -22,21 +48,73 @@ pub struct AttackNode {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub threat: Option<Vec<MoveInfo>>,
     /// Every defence, with the attacker moves that still mate in time.
-    pub defences: Vec<DefenceNode>,
+    pub defences: Vec<NamedDefence>,
 }
 
-/// A defender move of the tree.
-#[derive(Clone, Debug, Serialize)]
-pub struct DefenceNode {
+/// A defender move of the tree, named.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NamedDefence {
     #[serde(flatten)]
     pub info: MoveInfo,
     /// More than one attacker move mates in time after this defence.
     pub dual: bool,
-    pub replies: Vec<AttackNode>,
+    pub replies: Vec<NamedAttack>,
+}
+
+impl<M: Copy> AttackNode<M> {
+    /// The tree in another move type (another game's forwarding type).
+    pub fn map<N>(&self, f: &impl Fn(&M) -> N) -> AttackNode<N> {
+        AttackNode {
+            mv: f(&self.mv),
+            mate_in: self.mate_in,
+            mates: self.mates,
+            threat: self.threat.as_ref().map(|t| t.iter().map(f).collect()),
+            defences: self
+                .defences
+                .iter()
+                .map(|d| DefenceNode {
+                    mv: f(&d.mv),
+                    dual: d.dual,
+                    replies: d.replies.iter().map(|r| r.map(f)).collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The tree named in `naming`; `pos` is the position this node's move is played in.
+    pub fn named<P: GamePosition<Move = M>>(&self, pos: &P, naming: Naming) -> NamedAttack {
+        let after = pos.play(&self.mv);
+        let threat = self.threat.as_ref().map(|t| {
+            let null = after.null_move().unwrap_or(after);
+            t.iter().map(|m| null.move_info(m, naming)).collect()
+        });
+        NamedAttack {
+            info: pos.move_info(&self.mv, naming),
+            mate_in: self.mate_in,
+            mates: self.mates,
+            threat,
+            defences: self
+                .defences
+                .iter()
+                .map(|d| {
+                    let after_d = after.play(&d.mv);
+                    NamedDefence {
+                        info: after.move_info(&d.mv, naming),
+                        dual: d.dual,
+                        replies: d
+                            .replies
+                            .iter()
+                            .map(|r| r.named(&after_d, naming))
+                            .collect(),
+                    }
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Builds trees under a node budget (the tree size) and the search budget.
-pub struct Builder<'a, P: Searchable> {
+pub struct Builder<'a, P: GamePosition> {
     searcher: Searcher<'a, P>,
     max: usize,
     count: usize,
@@ -44,7 +122,7 @@ pub struct Builder<'a, P: Searchable> {
     pub truncated: bool,
 }
 
-impl<'a, P: Searchable> Builder<'a, P> {
+impl<'a, P: GamePosition> Builder<'a, P> {
     pub fn new(table: &'a Table, budget: &'a Budget, max: usize) -> Builder<'a, P> {
         Builder {
             searcher: Searcher::new(table, budget),
@@ -101,7 +179,12 @@ impl<'a, P: Searchable> Builder<'a, P> {
     }
 
     /// The tree below attacker move `mv` in `pos`, which mates within `within` moves.
-    pub fn attack_node(&mut self, pos: &P, mv: &P::Move, within: u32) -> Option<AttackNode> {
+    pub fn attack_node(
+        &mut self,
+        pos: &P,
+        mv: &P::Move,
+        within: u32,
+    ) -> Option<AttackNode<P::Move>> {
         if !self.room() {
             return None;
         }
@@ -109,7 +192,7 @@ impl<'a, P: Searchable> Builder<'a, P> {
         let mate_in = self.mate_length(pos, mv, within).unwrap_or(within);
         let mates = Searcher::<P>::defender_lost(&after);
         let mut node = AttackNode {
-            info: pos.info(mv),
+            mv: *mv,
             mate_in,
             mates,
             threat: None,
@@ -125,7 +208,7 @@ impl<'a, P: Searchable> Builder<'a, P> {
                     break;
                 }
                 if self.mate_length(&null, &m, within - 1).is_some() {
-                    threat.push(null.info(&m));
+                    threat.push(m);
                 }
             }
             // A threat cut short by the budget would name too few moves: none is given then.
@@ -152,7 +235,7 @@ impl<'a, P: Searchable> Builder<'a, P> {
                 .filter_map(|m| self.attack_node(&after_d, m, within - 1))
                 .collect();
             node.defences.push(DefenceNode {
-                info: after.info(&d),
+                mv: d,
                 dual: mating.len() > 1,
                 replies,
             });
@@ -161,8 +244,8 @@ impl<'a, P: Searchable> Builder<'a, P> {
     }
 }
 
-fn moves_of<P: Searchable>(pos: &P) -> Vec<P::Move> {
+fn moves_of<P: GamePosition>(pos: &P) -> Vec<P::Move> {
     let mut v = Vec::new();
-    pos.moves(&mut v);
+    pos.search_moves(&mut v);
     v
 }

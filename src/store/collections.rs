@@ -8,6 +8,7 @@ use super::{get_in, insert_in, StoreError, StoredPuzzle};
 use crate::cases::Game;
 use crate::generate::{generate, Generatable, GenerateOptions, Generated, Progress, Stop, Take};
 use crate::rules::rococo::RococoPosition;
+use crate::rules::Naming;
 use crate::rules::Position;
 use crate::solver::{Cancel, SolveOptions};
 use rusqlite::{params, OptionalExtension};
@@ -447,7 +448,11 @@ fn store_one<P: Generatable>(
     solve: &SolveOptions,
     found: &Generated<P>,
 ) -> Result<Option<StoredPuzzle>, StoreError> {
-    let key = found.solution.keys.first().map(|k| k.info.notation.clone());
+    let key = found
+        .solution
+        .keys
+        .first()
+        .map(|k| found.position.move_name(&k.mv, Naming::default()));
     let new = NewPuzzle {
         source: Some("generated".into()),
         caption: Some(format!(
@@ -461,7 +466,7 @@ fn store_one<P: Generatable>(
         sound: Some(true),
         ..NewPuzzle::mate(
             opts.game,
-            found.position.fen_text(),
+            found.position.fen(Naming::default()),
             opts.rules,
             opts.mate_in,
         )

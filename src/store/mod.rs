@@ -277,6 +277,17 @@ impl Store {
         get_in(&conn, id)
     }
 
+    /// Gives a puzzle another content hash (when the rule that makes hashes changed), unless
+    /// another puzzle has that hash already; whether it changed.
+    pub fn set_content_hash(&self, id: i64, hash: &str) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn.execute(
+            "UPDATE puzzles SET content_hash = ?2 WHERE id = ?1
+             AND NOT EXISTS (SELECT 1 FROM puzzles WHERE content_hash = ?2)",
+            rusqlite::params![id, hash],
+        )? > 0)
+    }
+
     /// Deletes a puzzle (and its tags); whether it existed.
     pub fn delete(&self, id: i64) -> Result<bool, StoreError> {
         let conn = self.pool.get()?;

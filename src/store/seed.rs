@@ -95,8 +95,54 @@ pub fn verified_fixtures(dir: &Path, solve: &SolveOptions) -> Result<Vec<Verifie
     Ok(out)
 }
 
-/// Verifies the fixtures under `dir` and stores them (one transaction).
+/// Gives the stored diagrams of games whose hashes once kept moves as written (Rococo, before its
+/// moves were made canonical for the hash) the hash of today's rule, so that the same puzzle posted
+/// again (a fixture at the next start-up among them) is found rather than stored twice. Idempotent;
+/// the number of rows changed.
+pub fn upgrade_hashes(store: &Store) -> Result<usize, String> {
+    let failed = |e: super::StoreError| format!("upgrading content hashes: {e}");
+    let filter = super::Filter {
+        kind: Some(Kind::Diagram),
+        game: Some(crate::rules::GameKind::Rococo),
+        ..Default::default()
+    };
+    let (mut after, mut changed) = (0, 0);
+    loop {
+        let (rows, more) = store.list(&filter, after, 200).map_err(failed)?;
+        for row in &rows {
+            let destinations = row
+                .outcome
+                .get("destinations")
+                .and_then(|d| serde_json::from_value(d.clone()).ok());
+            let hash = super::verify::current_diagram_hash(
+                crate::rules::Variant::Rococo,
+                &row.fen,
+                &row.moves,
+                destinations.as_ref(),
+            );
+            if let Some(hash) = hash.filter(|h| *h != row.content_hash) {
+                if store.set_content_hash(row.id, &hash).map_err(failed)? {
+                    changed += 1;
+                }
+            }
+        }
+        match rows.last() {
+            Some(last) if more => after = last.id,
+            _ => return Ok(changed),
+        }
+    }
+}
+
+/// Verifies the fixtures under `dir` and stores them (one transaction), after upgrading the hashes
+/// of rows stored under an older rule ([`upgrade_hashes`]).
 pub fn seed(store: &Store, dir: &Path, solve: &SolveOptions) -> Result<SeedReport, String> {
+    let upgraded = upgrade_hashes(store)?;
+    if upgraded > 0 {
+        tracing::info!(
+            upgraded,
+            "content hashes of stored diagrams made from canonical moves"
+        );
+    }
     let puzzles = verified_fixtures(dir, solve)?;
     let inserted = store
         .insert_all(&puzzles)
@@ -105,4 +151,68 @@ pub fn seed(store: &Store, dir: &Path, solve: &SolveOptions) -> Result<SeedRepor
         verified: puzzles.len(),
         inserted,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::GameKind;
+
+    fn fixtures_dir() -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+    }
+
+    fn solve() -> SolveOptions {
+        SolveOptions {
+            threads: 1,
+            table_mib: 4,
+            ..SolveOptions::default()
+        }
+    }
+
+    /// A store written when Rococo diagrams were hashed with their moves as written: seeding it
+    /// again finds its rows instead of storing every such fixture a second time.
+    #[test]
+    fn rows_hashed_under_the_old_rule_are_found_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("old.db")).unwrap();
+        let mut fixtures = verified_fixtures(&fixtures_dir(), &solve()).unwrap();
+        let mut legacy = 0;
+        for p in fixtures
+            .iter_mut()
+            .filter(|p| p.game == GameKind::Rococo && p.kind == Kind::Diagram)
+        {
+            let old = super::super::verify::content_hash(
+                p.kind,
+                p.game,
+                &p.fen,
+                &p.rules,
+                &p.moves
+                    .iter()
+                    .map(|m| m.trim().to_string())
+                    .collect::<Vec<_>>(),
+                p.outcome
+                    .get("destinations")
+                    .and_then(|d| serde_json::from_value(d.clone()).ok())
+                    .as_ref(),
+                None,
+            );
+            if old != p.content_hash {
+                legacy += 1;
+                p.content_hash = old;
+            }
+        }
+        assert!(
+            legacy >= 3,
+            "fixtures whose moves are not canonical: {legacy}"
+        );
+        let total = fixtures.len();
+        assert_eq!(store.insert_all(&fixtures).unwrap(), total);
+        let report = seed(&store, &fixtures_dir(), &solve()).unwrap();
+        assert_eq!(report.inserted, 0, "nothing stored twice");
+        // And again: the upgrade is done once.
+        assert_eq!(upgrade_hashes(&store).unwrap(), 0);
+        let (rows, _) = store.list(&Default::default(), 0, 200).unwrap();
+        assert_eq!(rows.len(), total);
+    }
 }

@@ -3,9 +3,8 @@
 //! database.
 
 use crate::cases::{play_text, Case, Destinations, Game, RulesSpec, SquarePiece};
-use crate::rules::rococo::{Coords, RococoPosition};
-use crate::rules::{Color, Letters, Position, Rules};
-use crate::solver::{Outcome, Searchable, SolveOptions};
+use crate::rules::{GamePosition, Naming, Rules, Variant, VariantPosition};
+use crate::solver::{Outcome, SolveOptions};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -144,72 +143,32 @@ fn contradicted(reason: impl Into<String>) -> VerifyError {
 /// Verifies a puzzle; `solve` is the solver's budget, table and threads (its `mate_in`, tree size
 /// and intended key are set here).
 pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, VerifyError> {
-    let (fen, pos, rococo) = match p.game {
-        Game::Baroque => {
-            let pos = Position::from_fen_validated(&p.fen, p.rules)
-                .map_err(|e| contradicted(format!("fen: {e}")))?;
-            (pos.fen(Letters::Chess), Some(pos), None)
-        }
-        Game::Rococo => {
-            let pos = RococoPosition::from_fen(&p.fen, Coords::Standard)
-                .map_err(|e| contradicted(format!("fen: {e}")))?;
-            if let Some(e) = pos.validate().into_iter().find(|x| x.error) {
-                return Err(contradicted(format!("fen: {}", e.message)));
-            }
-            (pos.fen(Coords::Standard), None, Some(pos))
-        }
-    };
-    let (moves_key, outcome, captures) = match (p.kind, &pos, &rococo) {
-        (Kind::Diagram, _, _) => verify_diagram(&p, pos.as_ref())?,
-        (Kind::Mate, Some(pos), _) => verify_mate(
-            &p,
-            pos,
-            |text| {
-                pos.parse_move(text)
-                    .map(|mv| pos.move_name(&mv, Letters::Chess))
-                    .map_err(|e| e.to_string())
-            },
-            solve,
-        )?,
-        (Kind::Mate, _, Some(pos)) => {
-            let board = pos.board();
-            if board.king(Color::White).is_none() || board.king(Color::Black).is_none() {
+    let variant = Variant::of(p.game, Variant::has_rule_sets(p.game).then_some(p.rules))
+        .map_err(contradicted)?;
+    let (pos, _) = variant
+        .position(&p.fen, Naming::default())
+        .map_err(|e| contradicted(format!("fen: {e}")))?;
+    let fen = pos.fen(Naming::default());
+    let (moves_key, outcome, captures) = match p.kind {
+        Kind::Diagram => verify_diagram(&p, &pos)?,
+        Kind::Mate => {
+            if Variant::mate_needs_both_kings(p.game) && !pos.has_both_kings() {
                 return Err(contradicted(
                     "a Rococo mate needs both Kings on the board: mate means forcing the capture of the enemy King",
                 ));
             }
-            verify_mate(
-                &p,
-                pos,
-                |text| {
-                    pos.parse_move(text, Coords::Standard)
-                        .map(|mv| pos.move_name(&mv, Coords::Standard))
-                        .map_err(|e| e.to_string())
-                },
-                solve,
-            )?
+            verify_mate(&p, &pos, solve)?
         }
-        (Kind::Mate, None, None) => return Err(contradicted("no position")),
     };
-    // Rococo has no rule set; its hash keeps the default rule set's name, as stores written before
-    // Rococo's rules were recorded hashed it, so that their rows still deduplicate.
-    let hashed_rules = match p.game {
-        Game::Baroque => p.rules.to_string(),
-        Game::Rococo => Rules::default().to_string(),
-    };
-    let content = serde_json::json!({
-        "kind": p.kind.name(),
-        "game": p.game,
-        "fen": fen,
-        "rules": hashed_rules,
-        "moves": moves_key,
-        "destinations": p.destinations,
-        "mate_in": p.mate_in,
-    });
-    let content_hash = Sha256::digest(content.to_string().as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let content_hash = content_hash(
+        p.kind,
+        p.game,
+        &fen,
+        &p.rules,
+        &moves_key,
+        p.destinations.as_ref(),
+        p.mate_in,
+    );
     let mut tags: Vec<String> = p
         .tags
         .iter()
@@ -236,9 +195,84 @@ pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, Veri
     })
 }
 
+/// The content hash of a puzzle: SHA-256 (hex) of its kind, game, canonical FEN, rules, canonical
+/// moves, destinations claim and N. Two posts of one puzzle, whatever notation they use, are one
+/// row.
+pub fn content_hash(
+    kind: Kind,
+    game: Game,
+    fen: &str,
+    rules: &Rules,
+    moves: &[String],
+    destinations: Option<&Destinations>,
+    mate_in: Option<u32>,
+) -> String {
+    // A game without rule sets hashes the default rule set's name, as stores written before its
+    // rules were recorded hashed it, so that their rows still deduplicate.
+    let hashed_rules = if Variant::has_rule_sets(game) {
+        rules.to_string()
+    } else {
+        Rules::default().to_string()
+    };
+    let content = serde_json::json!({
+        "kind": kind.name(),
+        "game": game,
+        "fen": fen,
+        "rules": hashed_rules,
+        "moves": moves,
+        "destinations": destinations,
+        "mate_in": mate_in,
+    });
+    Sha256::digest(content.to_string().as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The moves of a line in canonical notation, as far as they can be played from `pos`; the rest as
+/// written (trimmed).
+pub fn canonical_moves(pos: &VariantPosition, moves: &[String]) -> Vec<String> {
+    let mut canonical = Vec::with_capacity(moves.len());
+    let mut at = Some(*pos);
+    for text in moves {
+        match at.as_ref().map(|a| play_text(a, text, Naming::default())) {
+            Some(Ok((_, played, after))) => {
+                canonical.push(played.notation);
+                at = Some(after);
+            }
+            _ => {
+                canonical.push(text.trim().to_string());
+                at = None;
+            }
+        }
+    }
+    canonical
+}
+
+/// The content hash a stored diagram of `variant` has under today's rule (its moves canonical),
+/// from what the row keeps: its FEN, its moves as written and its destinations claim. `None` when
+/// the FEN no longer reads.
+pub fn current_diagram_hash(
+    variant: Variant,
+    fen: &str,
+    moves: &[String],
+    destinations: Option<&Destinations>,
+) -> Option<String> {
+    let pos = variant.read_fen(fen, Naming::default()).ok()?;
+    Some(content_hash(
+        Kind::Diagram,
+        variant.kind(),
+        &pos.fen(Naming::default()),
+        &variant.rules().unwrap_or_default(),
+        &canonical_moves(&pos, moves),
+        destinations,
+        None,
+    ))
+}
+
 type Verified = (Vec<String>, serde_json::Value, Vec<SquarePiece>);
 
-fn verify_diagram(p: &NewPuzzle, pos: Option<&Position>) -> Result<Verified, VerifyError> {
+fn verify_diagram(p: &NewPuzzle, pos: &VariantPosition) -> Result<Verified, VerifyError> {
     if p.mate_in.is_some() || p.keys.is_some() || p.sound.is_some() {
         return Err(contradicted(
             "a diagram takes `moves` and `captures`, not `mate_in`, `keys` or `sound`",
@@ -264,21 +298,7 @@ fn verify_diagram(p: &NewPuzzle, pos: Option<&Position>) -> Result<Verified, Ver
         return Err(VerifyError::Contradicted(checked.problems));
     }
     // The moves in canonical notation (the content hash does not depend on how they were written).
-    // (Rococo moves are kept as written.)
-    let mut canonical = Vec::with_capacity(p.moves.len());
-    let mut at = pos.copied();
-    for text in &p.moves {
-        match at.as_ref().map(|a| play_text(a, text)) {
-            Some(Ok((_, played, after))) => {
-                canonical.push(played.notation);
-                at = Some(after);
-            }
-            _ => {
-                canonical.push(text.trim().to_string());
-                at = None;
-            }
-        }
-    }
+    let canonical = canonical_moves(pos, &p.moves);
     let (mut outcome, captures) = match &checked.last_move {
         _ if p.moves.is_empty() => (serde_json::json!({}), Vec::new()),
         Some(m) => (
@@ -307,13 +327,17 @@ fn verify_diagram(p: &NewPuzzle, pos: Option<&Position>) -> Result<Verified, Ver
     Ok((canonical, outcome, captures))
 }
 
-/// Solves a mate puzzle of either game; `canonical` reads a key and names it as the solver does.
-fn verify_mate<P: Searchable>(
+/// Solves a mate puzzle of either game.
+fn verify_mate(
     p: &NewPuzzle,
-    pos: &P,
-    canonical: impl Fn(&str) -> Result<String, String>,
+    pos: &VariantPosition,
     solve: &SolveOptions,
 ) -> Result<Verified, VerifyError> {
+    let canonical = |text: &str| {
+        pos.parse_move(text, Naming::default())
+            .map(|mv| pos.move_name(&mv, Naming::default()))
+            .map_err(|e| e.to_string())
+    };
     if !p.moves.is_empty() || p.captures.is_some() || p.status.is_some() {
         return Err(contradicted(
             "a mate takes `mate_in` (and optionally `keys` and `sound`), not `moves`, `captures` or `status`",
@@ -336,9 +360,10 @@ fn verify_mate<P: Searchable>(
     }
     let opts = SolveOptions {
         mate_in: n,
-        ..solve.with_key(None)
+        intended_key: None,
+        ..solve.clone()
     };
-    let s = crate::solver::solve(pos, &opts);
+    let s = crate::solver::solve_any(pos, &opts).named(pos, Naming::default());
     let mut problems = Vec::new();
     match s.result {
         Outcome::Unknown => {

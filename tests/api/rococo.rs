@@ -564,10 +564,12 @@ fn a_rococo_mate_is_solved_before_it_is_stored() {
 #[test]
 fn a_rococo_diagram_posted_in_page_coordinates_is_stored_in_standard_ones() {
     let app = writer();
+    // The seeded Chameleon diagram three plies on (so that it is a puzzle of its own).
+    let chameleon = CHAMELEON.replace(" b 0", " b 3");
     let r = post(
         &app,
         &json!({
-            "kind": "diagram", "game": "rococo", "coords": "page", "fen": CHAMELEON,
+            "kind": "diagram", "game": "rococo", "coords": "page", "fen": chameleon,
             "moves": ["Xa2xa4"],
             "captures": [{"square": "a3", "piece": "L"}, {"square": "a1", "piece": "W"}, {"square": "a5", "piece": "A"}]
         }),
@@ -585,10 +587,35 @@ fn a_rococo_diagram_posted_in_page_coordinates_is_stored_in_standard_ones() {
     let bad = post(
         &app,
         &json!({
-            "kind": "diagram", "game": "rococo", "coords": "page", "fen": CHAMELEON,
+            "kind": "diagram", "game": "rococo", "coords": "page", "fen": chameleon,
             "moves": ["Xa2-a4"], "captures": [{"square": "a3", "piece": "L"}]
         }),
     )
     .problem(422, "/problems/puzzle-not-verified");
     assert!(bad["reasons"][0].as_str().unwrap().contains("Lb4"), "{bad}");
+}
+
+#[test]
+fn a_rococo_diagram_is_one_puzzle_whatever_notation_its_move_is_written_in() {
+    let app = writer();
+    // A Cannon Pawn's step, not among the fixtures, written three ways.
+    let fen = "10/10/4k5/10/10/10/10/1P8/1K8/10 w 0";
+    let mut ids = Vec::new();
+    for (written, status) in [("Pb3-b4", 201), ("b3b4", 200), ("Pb3b4", 200)] {
+        let r = post(
+            &app,
+            &json!({"kind": "diagram", "game": "rococo", "fen": fen, "moves": [written], "captures": []}),
+        );
+        assert_eq!(r.status, status, "{written}: {}", r.body);
+        ids.push(r.json()["id"].clone());
+    }
+    assert!(ids.windows(2).all(|w| w[0] == w[1]), "{ids:?}");
+    // In page coordinates too: the same move.
+    let r = post(
+        &app,
+        &json!({"kind": "diagram", "game": "rococo", "coords": "page", "fen": fen,
+                "moves": ["a2a3"], "captures": []}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["id"], ids[0]);
 }

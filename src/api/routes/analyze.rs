@@ -1,12 +1,12 @@
 //! `POST /v1/analyze`.
 
 use crate::api::model::{
-    square_pieces, AnalyzeQuery, AnalyzeRequest, AnalyzeResponse, CheckedPosition, CheckedRococo,
-    GameName, GamePosition, GameStatus, LegalMove, Object, ResolvedRules, ShortText,
+    square_pieces, AnalyzeQuery, AnalyzeRequest, AnalyzeResponse, CheckedPosition, GameName,
+    GameStatus, LegalMove, MoveKindName, Object, ResolvedRules, ShortText, Warning,
 };
 use crate::api::problem::{ApiError, Problem};
 use crate::api::work::{Analyses, Peer};
-use crate::rules::{Board8, Geometry, Letters, Move, Piece, Status};
+use crate::rules::{GamePosition, Letters, Naming, Piece, Status, Variant, Visit};
 use crate::solver::Cancel;
 use actix_web::http::header::ContentType;
 use actix_web::{post, web, HttpResponse};
@@ -53,123 +53,102 @@ pub async fn analyze(
     peer: Peer,
 ) -> Result<HttpResponse, ApiError> {
     let query = AnalyzeQuery::try_from(body.into_inner().0)?;
-    let response = match query.position {
-        // One position costs little and its cost is bounded: about 10 us on average and 27 us at
-        // worst over 7,200 positions of random games (release build), within what a worker may
-        // spend between awaits. So it runs here; a hop to the blocking pool cost 40% of the
-        // throughput. Verify, whose cost grows with its moves, runs on the blocking pool.
-        GamePosition::Baroque(p) => analyze_position(&p),
-        // A Rococo move's status needs the moves of the position after it, each tested for
-        // keeping the King: at most a few milliseconds on the costliest boards found
-        // (benches/bounds.rs), still off the async workers and under the analysis slots.
-        GamePosition::Rococo(p) => {
-            analyses
-                .run(peer, move |cancel| analyze_rococo_until(&p, cancel))
-                .await?
-        }
+    let checked = query.position;
+    let response = if Variant::analysis_is_light(checked.position.kind()) {
+        // Any position of a light game costs under a millisecond (about 10 us on average), within
+        // what a worker may spend between awaits: it runs here, since a hop to another thread
+        // cost 40% of the throughput.
+        analyze_checked(&checked, &Cancel::new())
+    } else {
+        // Up to tens of milliseconds on the costliest boards found (benches/bounds.rs): off the
+        // async workers and under the analysis slots.
+        analyses
+            .run(peer, move |cancel| analyze_checked(&checked, cancel))
+            .await?
     };
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
         .body(to_json(&response)))
 }
 
-/// The analysis of a position. Whether a move checkmates needs a move search of the position after
-/// it, so it is looked for only after the moves that give check.
-pub fn analyze_position(checked: &CheckedPosition) -> AnalyzeResponse {
-    let pos = &checked.position;
-    let legal = pos.legal_moves();
-    let moves: Vec<LegalMove> = legal
-        .iter()
-        .map(|mv| {
-            let after = pos.after(mv);
-            let gives_check = after.is_check();
-            let (notation, uci) = names(mv);
-            let mut piece = ShortText::default();
-            piece.push(Piece::new(pos.turn(), mv.role).letter(Letters::Chess));
-            LegalMove {
-                notation,
-                uci,
-                piece,
-                captures: square_pieces(pos, mv.captures),
-                gives_check,
-                checkmate: gives_check && !after.has_legal_move(),
-                kind: None,
-                promotion: None,
-            }
-        })
-        .collect();
-    let status = match (pos.is_check(), legal.is_empty()) {
-        (true, true) => Status::Checkmate,
-        (false, true) => Status::Stalemate,
-        (true, false) => Status::Check,
-        (false, false) => Status::Ongoing,
-    };
-    AnalyzeResponse {
-        game: GameName::Baroque,
-        fen: pos.fen(Letters::Chess),
-        fen_baroque: Some(pos.fen(Letters::Baroque)),
-        side_to_move: pos.turn().into(),
-        status: GameStatus::from(status),
-        can_keep_king: None,
-        rules: Some(ResolvedRules::from(pos.rules())),
-        frozen: square_pieces(pos, pos.frozen()),
-        warnings: checked.warnings.clone(),
-        moves,
+/// The analysis of a position read from a request, in its naming; stopped early (with the moves
+/// so far) once `cancel` is raised.
+pub fn analyze_checked(checked: &CheckedPosition, cancel: &Cancel) -> AnalyzeResponse {
+    checked.position.visit(Analysis { checked, cancel })
+}
+
+/// The analysis, run on the concrete position (see [`crate::rules::Visit`]).
+struct Analysis<'a> {
+    checked: &'a CheckedPosition,
+    cancel: &'a Cancel,
+}
+
+impl Visit for Analysis<'_> {
+    type Output = AnalyzeResponse;
+    fn visit<P: GamePosition>(self, pos: &P) -> AnalyzeResponse {
+        analysis(
+            pos,
+            self.checked.naming,
+            &self.checked.warnings,
+            self.cancel,
+        )
     }
 }
 
-/// The analysis of a Rococo position, squares in the request's coordinates. Every move is listed;
-/// `gives_check` says the opponent's King could be taken next, `checkmate` that the move takes it
-/// or leaves the opponent no move that keeps it.
-pub fn analyze_rococo(checked: &CheckedRococo) -> AnalyzeResponse {
-    analyze_rococo_until(checked, &Cancel::new())
-}
-
-/// [`analyze_rococo`], stopping early (with the moves so far) once `cancel` is raised: the client
-/// has gone and will not read the answer.
-pub fn analyze_rococo_until(checked: &CheckedRococo, cancel: &Cancel) -> AnalyzeResponse {
-    let (pos, coords) = (&checked.position, checked.coords);
-    let moves: Vec<LegalMove> = pos
-        .legal_moves()
+/// The analysis of a position: every legal move with what it captures and whether it gives check
+/// or mates, the status, the frozen pieces. Stopped early (with the moves so far) once `cancel`
+/// is raised: the client has gone and will not read the answer.
+pub fn analysis<P: GamePosition>(
+    pos: &P,
+    naming: Naming,
+    warnings: &[Warning],
+    cancel: &Cancel,
+) -> AnalyzeResponse {
+    let mut legal = Vec::new();
+    pos.legal_moves_into(&mut legal);
+    let turn = pos.turn();
+    let letter = |role| {
+        let mut t = ShortText::default();
+        t.push(pos.piece_letter(Piece::new(turn, role), naming));
+        t
+    };
+    let moves: Vec<LegalMove> = legal
         .iter()
         .take_while(|_| !cancel.is_cancelled())
         .map(|mv| {
-            let after = pos.after(mv);
-            let info = pos.move_info(mv, coords);
-            let mut piece = ShortText::default();
-            piece.push(Piece::new(pos.turn(), mv.role).rococo_letter());
-            let promotion = mv.promotion.map(|r| {
-                let mut t = ShortText::default();
-                t.push(Piece::new(pos.turn(), r).rococo_letter());
-                t
-            });
+            let after = pos.play(mv);
+            let gives_check = after.in_check();
+            let (mut notation, mut uci) = (ShortText::default(), ShortText::default());
+            pos.write_names(mv, naming, &mut notation, &mut uci);
             LegalMove {
-                notation: ShortText::from(info.notation.as_str()),
-                uci: ShortText::from(info.uci.as_str()),
-                piece,
-                captures: info.captures.into_iter().map(Into::into).collect(),
-                gives_check: after.king_capturable(after.turn()),
-                checkmate: pos.status_after(mv, &after) == Status::Checkmate,
-                kind: Some(mv.kind.into()),
-                promotion,
+                notation,
+                uci,
+                piece: letter(P::role(mv)),
+                captures: square_pieces(pos, P::captures(mv), naming),
+                gives_check,
+                checkmate: pos.mates(mv, &after),
+                kind: P::kind_name(mv).and_then(MoveKindName::from_name),
+                promotion: P::promotion(mv).map(letter),
             }
         })
         .collect();
-    let status = pos.status();
+    let status = pos.status_with(&legal);
+    let kind = pos.variant().kind();
     AnalyzeResponse {
-        game: GameName::Rococo,
-        fen: pos.fen(coords),
-        fen_baroque: None,
-        side_to_move: pos.turn().into(),
+        game: kind.into(),
+        fen: pos.fen(naming),
+        fen_baroque: Variant::has_letter_sets(kind).then(|| {
+            pos.fen(Naming {
+                letters: Letters::Baroque,
+                ..naming
+            })
+        }),
+        side_to_move: turn.into(),
         status: GameStatus::from(status),
-        can_keep_king: Some(status != Status::Checkmate),
-        rules: None,
-        frozen: pos
-            .square_pieces(pos.frozen(), coords)
-            .into_iter()
-            .map(Into::into)
-            .collect(),
-        warnings: checked.warnings.clone(),
+        can_keep_king: Variant::wins_by_king_capture(kind).then_some(status != Status::Checkmate),
+        rules: pos.variant().rules().map(|r| ResolvedRules::from(&r)),
+        frozen: square_pieces(pos, pos.frozen(), naming),
+        warnings: warnings.to_vec(),
         moves,
     }
 }
@@ -247,133 +226,79 @@ pub fn to_json(r: &AnalyzeResponse) -> Vec<u8> {
     out
 }
 
-/// The canonical notation (`Pc2xc4`, as `Position::move_name` writes it in chess-style letters) and
-/// the `uci` (`c2c4`, as `Move::uci`) of a move, written in place: the engine's functions format
-/// through temporary strings, which was half the cost of an analysis. A test
-/// checks both against the engine's for every legal move of the seed positions.
-fn names(mv: &Move) -> (ShortText, ShortText) {
-    let mut uci = ShortText::default();
-    push_square(&mut uci, mv.from);
-    push_square(&mut uci, mv.to);
-    let mut notation = ShortText::default();
-    notation.push(mv.role.letter(Letters::Chess));
-    push_square(&mut notation, mv.from);
-    notation.push(if mv.is_capture() { 'x' } else { '-' });
-    push_square(&mut notation, mv.to);
-    (notation, uci)
-}
-
-/// Appends a square's name (`c2`).
-fn push_square(out: &mut ShortText, sq: u8) {
-    out.push(char::from(b'a' + Board8::file_of(sq)));
-    let rank = Board8::rank_of(sq) + 1;
-    if rank >= 10 {
-        out.push(char::from(b'0' + rank / 10));
-    }
-    out.push(char::from(b'0' + rank % 10));
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{analyze_position, names, to_json};
-    use crate::api::model::CheckedPosition;
-    use crate::rules::{Letters, Position, Rules, START_FEN};
+    use super::{analyze_checked, to_json};
+    use crate::api::model::{CheckedPosition, Warning};
+    use crate::rules::rococo::Coords;
+    use crate::rules::{GameKind, GamePosition, Naming, Variant, VariantPosition};
+    use crate::solver::Cancel;
 
-    #[test]
-    fn names_are_the_engines() {
+    /// The seed diagrams' positions and those one move after them, of both games.
+    fn positions() -> Vec<(VariantPosition, Naming)> {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/diagrams");
-        let mut positions = vec![Position::from_fen(START_FEN, Rules::default()).unwrap()];
-        for path in crate::cases::files_in(&dir).unwrap() {
+        let mut out = Vec::new();
+        for (i, path) in crate::cases::files_in(&dir)
+            .unwrap()
+            .into_iter()
+            .enumerate()
+        {
             let file = crate::cases::read_file(&path).unwrap();
-            if file.game != crate::cases::Game::Baroque {
-                continue;
-            }
+            let starts = [Variant::default().start(), Variant::Rococo.start()];
             for case in file.cases {
-                let mut rules = case.rules().unwrap();
-                rules.suicide = true;
-                let pos = Position::from_fen(&case.fen, rules).unwrap();
-                positions.extend(pos.legal_moves().iter().map(|m| pos.after(m)));
-                positions.push(pos);
+                let variant = match file.game {
+                    GameKind::Baroque => Variant::Baroque(case.rules().unwrap()),
+                    GameKind::Rococo => Variant::Rococo,
+                };
+                let pos = variant.read_fen(&case.fen, Naming::default()).unwrap();
+                out.extend(pos.legal_moves().iter().map(|m| pos.play(m)));
+                out.push(pos);
             }
+            out.extend(starts);
+            let _ = i;
         }
-        let mut checked = 0;
-        for pos in &positions {
-            for mv in pos.legal_moves() {
-                let (notation, uci) = names(&mv);
-                assert_eq!(notation.as_str(), pos.move_name(&mv, Letters::Chess));
-                assert_eq!(uci.as_str(), mv.uci());
-                checked += 1;
-            }
-        }
-        assert!(checked > 10_000, "{checked}");
+        out.into_iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let coords = if i % 2 == 0 || p.kind() == GameKind::Baroque {
+                    Coords::Standard
+                } else {
+                    Coords::Page
+                };
+                (p, Naming::coords(coords))
+            })
+            .collect()
     }
 
     #[test]
     fn to_json_writes_what_serde_writes() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/diagrams");
-        let mut positions = vec![Position::from_fen(START_FEN, Rules::default()).unwrap()];
-        for path in crate::cases::files_in(&dir).unwrap() {
-            let file = crate::cases::read_file(&path).unwrap();
-            if file.game != crate::cases::Game::Baroque {
-                continue;
-            }
-            for case in file.cases {
-                let pos = Position::from_fen(&case.fen, case.rules().unwrap()).unwrap();
-                positions.extend(pos.legal_moves().iter().map(|m| pos.after(m)));
-                positions.push(pos);
-            }
-        }
-        let mut rococo = Vec::new();
-        let file = crate::cases::read_file(&dir.join("rococo.json")).unwrap();
-        let start = crate::rules::rococo::RococoPosition::start();
-        rococo.extend(start.legal_moves().iter().map(|m| start.after(m)));
-        rococo.push(start);
-        for case in file.cases {
-            let pos = crate::rules::rococo::RococoPosition::from_fen(
-                &case.fen,
-                crate::rules::rococo::Coords::Standard,
-            )
-            .unwrap();
-            rococo.extend(pos.legal_moves().iter().map(|m| pos.after(m)));
-            rococo.push(pos);
-        }
-        for (i, position) in rococo.into_iter().enumerate() {
-            let coords = if i % 2 == 0 {
-                crate::rules::rococo::Coords::Standard
-            } else {
-                crate::rules::rococo::Coords::Page
-            };
-            let r = super::analyze_rococo(&crate::api::model::CheckedRococo {
-                position,
-                coords,
-                warnings: Vec::new(),
-            });
-            assert_eq!(to_json(&r), serde_json::to_vec(&r).unwrap());
-        }
-        // A position with warnings (no Black King) and one with frozen pieces and captures.
-        for fen in ["8/8/8/8/2K2M2/3q4/8/8 w 0", "8/8/8/4k3/2K2M2/3q4/8/8 w 0"] {
-            positions.push(Position::from_fen(fen, Rules::default()).unwrap());
-        }
-        for position in positions {
-            let checked = CheckedPosition {
-                position,
-                warnings: Vec::new(),
-            };
-            let mut r = analyze_position(&checked);
-            if r.moves.len() % 7 == 0 {
-                r.warnings.push(crate::api::model::Warning {
+        let mut checked = 0;
+        for (i, (position, naming)) in positions().into_iter().enumerate() {
+            let warnings = if i % 7 == 0 {
+                vec![Warning {
                     code: "no_king".into(),
                     message: "a \"quoted\" message\n".into(),
-                });
-            }
-            let fast = to_json(&r);
-            let serde = serde_json::to_vec(&r).unwrap();
+                }]
+            } else {
+                Vec::new()
+            };
+            let r = analyze_checked(
+                &CheckedPosition {
+                    position,
+                    naming,
+                    warnings,
+                },
+                &Cancel::new(),
+            );
+            let (fast, serde) = (to_json(&r), serde_json::to_vec(&r).unwrap());
             assert!(
                 fast == serde,
                 "{}\n{}",
                 String::from_utf8_lossy(&fast),
                 String::from_utf8_lossy(&serde)
             );
+            checked += 1;
         }
+        assert!(checked > 1_000, "{checked}");
     }
 }

@@ -9,7 +9,7 @@ pub mod rules;
 pub mod solve;
 pub mod verify;
 
-pub use analyze::{analyze_position, analyze_rococo};
+pub use analyze::{analysis, analyze_checked};
 pub use collections::Jobs;
 pub use solve::solve_query;
 pub use verify::verify_moves;

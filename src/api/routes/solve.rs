@@ -1,7 +1,7 @@
 //! `POST /v1/solve`.
 
 use crate::api::configuration::Limits;
-use crate::api::model::{GamePosition, KeyChoice, Object, SolveQuery, SolveRequest, SolveResponse};
+use crate::api::model::{Object, SolveQuery, SolveRequest, SolveResponse};
 use crate::api::problem::{ApiError, Problem};
 use crate::api::ratelimit::Metered;
 use crate::api::work::{Peer, Searches};
@@ -72,22 +72,6 @@ pub async fn solve(
 
 /// Runs a parsed solve request (blocking: call it off the async workers).
 pub fn solve_query(query: &SolveQuery) -> SolveResponse {
-    match (&query.position, query.key) {
-        (GamePosition::Baroque(p), key) => {
-            let key = match key {
-                Some(KeyChoice::Baroque(mv)) => Some(mv),
-                _ => None,
-            };
-            let solution = crate::solver::solve(&p.position, &query.options.with_key(key));
-            SolveResponse::new(query, &solution)
-        }
-        (GamePosition::Rococo(p), key) => {
-            let key = match key {
-                Some(KeyChoice::Rococo(mv)) => Some(mv),
-                _ => None,
-            };
-            let solution = crate::solver::solve(&p.position, &query.options.with_key(key));
-            SolveResponse::new(query, &solution)
-        }
-    }
+    let solution = crate::solver::solve_any(&query.position.position, &query.options);
+    SolveResponse::new(query, &solution)
 }

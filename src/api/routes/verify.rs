@@ -2,13 +2,13 @@
 
 use crate::api::configuration::Limits;
 use crate::api::model::{
-    CheckedPosition, CheckedRococo, GameName, GamePosition, GameStatus, IllegalMove, MoveReason,
-    Object, ResolvedRules, SquarePiece, VerifiedMove, VerifyQuery, VerifyRequest, VerifyResponse,
+    GameStatus, IllegalMove, MoveKindName, MoveReason, Object, ResolvedRules, SquarePiece,
+    VerifiedMove, VerifyQuery, VerifyRequest, VerifyResponse, Warning,
 };
 use crate::api::problem::{ApiError, Problem};
 use crate::api::work::{Analyses, Peer};
-use crate::cases::{play_rococo, play_text, PlayedMove};
-use crate::rules::{Letters, Piece, Status};
+use crate::cases::{play_text, PlayedMove};
+use crate::rules::{GamePosition, Naming, Piece, Status, Visit};
 use crate::solver::Cancel;
 use actix_web::{post, web};
 
@@ -76,10 +76,87 @@ pub fn verify_moves(query: &VerifyQuery) -> VerifyResponse {
 /// [`verify_moves`], stopping early (with the moves so far) once `cancel` is raised: the client
 /// has gone and will not read the answer.
 pub fn verify_moves_until(query: &VerifyQuery, cancel: &Cancel) -> VerifyResponse {
-    let texts = query.moves.iter().take_while(|_| !cancel.is_cancelled());
-    match &query.position {
-        GamePosition::Baroque(p) => verify_baroque(p, texts),
-        GamePosition::Rococo(p) => verify_rococo(p, texts),
+    query
+        .position
+        .position
+        .visit(Verification { query, cancel })
+}
+
+/// The verification, run on the concrete position (see [`crate::rules::Visit`]).
+struct Verification<'a> {
+    query: &'a VerifyQuery,
+    cancel: &'a Cancel,
+}
+
+impl Visit for Verification<'_> {
+    type Output = VerifyResponse;
+    fn visit<P: GamePosition>(self, start: &P) -> VerifyResponse {
+        let checked = &self.query.position;
+        let texts = self
+            .query
+            .moves
+            .iter()
+            .take_while(|_| !self.cancel.is_cancelled());
+        verify_line(start, checked.naming, texts, &checked.warnings)
+    }
+}
+
+/// Plays move texts in order from `start`, stopping at the first illegal one (or at the first
+/// after a move that ended the game).
+pub fn verify_line<'a, P: GamePosition>(
+    start: &P,
+    naming: Naming,
+    texts: impl Iterator<Item = &'a String>,
+    warnings: &[Warning],
+) -> VerifyResponse {
+    let mut pos = *start;
+    let mut moves = Vec::new();
+    let mut first_illegal = None;
+    // Set once a move ended the game (in Rococo, took the King).
+    let mut final_status = None;
+    for (index, text) in texts.enumerate() {
+        if final_status.is_some() {
+            let (m, i) = illegal(
+                index,
+                text,
+                MoveReason::NotAMove,
+                format!("`{text}`: the game is over, the previous move took the King"),
+                Vec::new(),
+            );
+            moves.push(m);
+            first_illegal = Some(i);
+            break;
+        }
+        match play_text(&pos, text, naming) {
+            Ok((mv, played, after)) => {
+                if pos.ends_game(&mv) {
+                    final_status = Some(Status::Checkmate);
+                }
+                let mut m = legal(text, played);
+                m.kind = P::kind_name(&mv).and_then(MoveKindName::from_name);
+                m.promotion = P::promotion(&mv).map(|r| {
+                    pos.piece_letter(Piece::new(pos.turn(), r), naming)
+                        .to_string()
+                });
+                moves.push(m);
+                pos = after;
+            }
+            Err(e) => {
+                let (m, i) = illegal(index, text, e.kind.into(), e.message, e.candidates);
+                moves.push(m);
+                first_illegal = Some(i);
+                break;
+            }
+        }
+    }
+    VerifyResponse {
+        game: pos.variant().kind().into(),
+        rules: pos.variant().rules().map(|r| ResolvedRules::from(&r)),
+        moves,
+        first_illegal,
+        final_fen: pos.fen(naming),
+        final_status: GameStatus::from(final_status.unwrap_or_else(|| pos.status())),
+        warnings: warnings.to_vec(),
     }
 }
 
@@ -132,90 +209,4 @@ fn illegal(
             candidates,
         },
     )
-}
-
-fn verify_baroque<'a>(
-    checked: &CheckedPosition,
-    texts: impl Iterator<Item = &'a String>,
-) -> VerifyResponse {
-    let mut pos = checked.position;
-    let mut moves = Vec::new();
-    let mut first_illegal = None;
-    for (index, text) in texts.enumerate() {
-        match play_text(&pos, text) {
-            Ok((_, played, after)) => {
-                moves.push(legal(text, played));
-                pos = after;
-            }
-            Err(e) => {
-                let (m, i) = illegal(index, text, e.kind.into(), e.message, e.candidates);
-                moves.push(m);
-                first_illegal = Some(i);
-                break;
-            }
-        }
-    }
-    VerifyResponse {
-        game: GameName::Baroque,
-        rules: Some(ResolvedRules::from(pos.rules())),
-        moves,
-        first_illegal,
-        final_fen: pos.fen(Letters::Chess),
-        final_status: GameStatus::from(pos.status()),
-        warnings: checked.warnings.clone(),
-    }
-}
-
-fn verify_rococo<'a>(
-    checked: &CheckedRococo,
-    texts: impl Iterator<Item = &'a String>,
-) -> VerifyResponse {
-    let (mut pos, coords) = (checked.position, checked.coords);
-    let mut moves = Vec::new();
-    let mut first_illegal = None;
-    // Set once a move took the King: the game is over.
-    let mut final_status = None;
-    for (index, text) in texts.enumerate() {
-        if final_status.is_some() {
-            let (m, i) = illegal(
-                index,
-                text,
-                MoveReason::NotAMove,
-                format!("`{text}`: the game is over, the previous move took the King"),
-                Vec::new(),
-            );
-            moves.push(m);
-            first_illegal = Some(i);
-            break;
-        }
-        match play_rococo(&pos, text, coords) {
-            Ok((mv, played, after)) => {
-                if pos.takes_king(&mv) {
-                    final_status = Some(Status::Checkmate);
-                }
-                let mut m = legal(text, played);
-                m.kind = Some(mv.kind.into());
-                m.promotion = mv
-                    .promotion
-                    .map(|r| Piece::new(pos.turn(), r).rococo_letter().to_string());
-                moves.push(m);
-                pos = after;
-            }
-            Err(e) => {
-                let (m, i) = illegal(index, text, e.kind.into(), e.message, e.candidates);
-                moves.push(m);
-                first_illegal = Some(i);
-                break;
-            }
-        }
-    }
-    VerifyResponse {
-        game: GameName::Rococo,
-        rules: None,
-        moves,
-        first_illegal,
-        final_fen: pos.fen(coords),
-        final_status: GameStatus::from(final_status.unwrap_or_else(|| pos.status())),
-        warnings: checked.warnings.clone(),
-    }
 }

@@ -1,0 +1,1024 @@
+//! One model of a game: a [`Variant`] says which game (and, for Baroque, which rule set), and
+//! [`GamePosition`] is what a position of any game offers, so that the solver, the generator and
+//! the edges are written once.
+//!
+//! - [`Position`] (Baroque, 8x8) and [`RococoPosition`] (10x10) implement [`GamePosition`]; code that
+//!   runs many positions (the solver, the generator, perft) is generic over it and monomorphised.
+//! - [`VariantPosition`] and [`VariantMove`] forward to the concrete types: they are what the edges
+//!   (HTTP, command line, files) hold once a request's game is read into a [`Variant`]. A generic
+//!   function runs on the concrete type of a `VariantPosition` through [`VariantPosition::visit`],
+//!   so nothing above this module matches on the game.
+//! - [`Naming`] is how a caller writes squares and pieces (Baroque's two letter sets, Rococo's two
+//!   square namings); moves are read and named in the caller's naming.
+//!
+//! The policies that differ between the games live here, once: which games take a rule set
+//! ([`Variant::has_rule_sets`]), which name squares the Rococo page's way
+//! ([`Variant::has_page_coords`]), how a game is won ([`Variant::wins_by_king_capture`]) and what a
+//! mate search needs ([`Variant::mate_needs_both_kings`]).
+
+use super::bitset::BitSet;
+use super::fen::ParseFenError;
+use super::notation::MoveError;
+use super::piece::{Color, Letters, Piece, Role};
+use super::position::{FenError, Move, MoveKind, Position, PositionError, Problem, Status};
+use super::report::{MoveInfo, SquarePiece};
+use super::rococo::{Coords, RococoKind, RococoMove, RococoPosition};
+use super::ruleset::{Rules, Stalemate};
+use super::Geometry;
+
+/// Which game, without its rule set (`baroque`, `rococo` in files and requests).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum GameKind {
+    /// Baroque chess (Ultima), 8x8.
+    #[default]
+    Baroque,
+    /// Rococo, 10x10 with an edge ring, won by capturing the King.
+    Rococo,
+}
+
+impl GameKind {
+    /// Both games.
+    pub const ALL: [GameKind; 2] = [GameKind::Baroque, GameKind::Rococo];
+
+    /// The name requests and files use: `baroque`, `rococo`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Baroque => "baroque",
+            GameKind::Rococo => "rococo",
+        }
+    }
+
+    /// Reads a name of [`GameKind::name`].
+    pub fn parse(name: &str) -> Option<GameKind> {
+        GameKind::ALL.into_iter().find(|g| g.name() == name)
+    }
+}
+
+/// A game with its rules: Baroque under a rule set, or Rococo (which has one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Baroque under a rule set.
+    Baroque(Rules),
+    /// Rococo.
+    Rococo,
+}
+
+impl Default for Variant {
+    fn default() -> Variant {
+        Variant::Baroque(Rules::default())
+    }
+}
+
+impl Variant {
+    /// The variant of a game: Baroque takes `rules` (the default rule set when `None`); Rococo
+    /// takes none.
+    ///
+    /// # Errors
+    /// A rule set given for a game without rule sets (the message says so).
+    pub fn of(kind: GameKind, rules: Option<Rules>) -> Result<Variant, String> {
+        match (kind, rules) {
+            (GameKind::Baroque, r) => Ok(Variant::Baroque(r.unwrap_or_default())),
+            (GameKind::Rococo, None) => Ok(Variant::Rococo),
+            (GameKind::Rococo, Some(_)) => {
+                Err("Rococo has no rule presets or options: `rules` does not apply to it".into())
+            }
+        }
+    }
+
+    /// The game.
+    pub fn kind(self) -> GameKind {
+        match self {
+            Variant::Baroque(_) => GameKind::Baroque,
+            Variant::Rococo => GameKind::Rococo,
+        }
+    }
+
+    /// The game's name: `baroque`, `rococo`.
+    pub fn name(self) -> &'static str {
+        self.kind().name()
+    }
+
+    /// The rule set, for a game that has rule sets.
+    pub fn rules(self) -> Option<Rules> {
+        match self {
+            Variant::Baroque(r) => Some(r),
+            Variant::Rococo => None,
+        }
+    }
+
+    /// Whether the game has rule presets and options (a request's `rules` applies).
+    pub fn has_rule_sets(kind: GameKind) -> bool {
+        kind == GameKind::Baroque
+    }
+
+    /// Whether the game's squares can be named the Rococo page's way (`coords: page`).
+    pub fn has_page_coords(kind: GameKind) -> bool {
+        kind == GameKind::Rococo
+    }
+
+    /// Whether the game's FEN and moves come in two letter sets (chess-style and Baroque's).
+    pub fn has_letter_sets(kind: GameKind) -> bool {
+        kind == GameKind::Baroque
+    }
+
+    /// Whether the game is won by capturing the King (rather than by checkmate).
+    pub fn wins_by_king_capture(kind: GameKind) -> bool {
+        kind == GameKind::Rococo
+    }
+
+    /// Whether a mate search needs both Kings on the board: in a game won by capturing the King,
+    /// mate means forcing that capture.
+    pub fn mate_needs_both_kings(kind: GameKind) -> bool {
+        Variant::wins_by_king_capture(kind)
+    }
+
+    /// Whether analysing any position of the game (every legal move with whether it checks or
+    /// mates) costs well under a millisecond, so that a server may do it on its request threads:
+    /// Baroque's costliest board found takes 0.4 ms, Rococo's 16 ms (`benches/bounds.rs`).
+    pub fn analysis_is_light(kind: GameKind) -> bool {
+        kind == GameKind::Baroque
+    }
+
+    /// The start position.
+    pub fn start(self) -> VariantPosition {
+        match self {
+            Variant::Baroque(rules) => VariantPosition::Baroque(Position::start(rules)),
+            Variant::Rococo => VariantPosition::Rococo(RococoPosition::start()),
+        }
+    }
+
+    /// Reads a FEN of this game (squares of its last-swap field in `naming`), without checking that
+    /// the position can arise.
+    ///
+    /// # Errors
+    /// When the text is not a FEN of the game.
+    pub fn read_fen(self, text: &str, naming: Naming) -> Result<VariantPosition, ParseFenError> {
+        match self {
+            Variant::Baroque(rules) => {
+                Position::from_fen(text, rules).map(VariantPosition::Baroque)
+            }
+            Variant::Rococo => {
+                RococoPosition::from_fen(text, naming.coords).map(VariantPosition::Rococo)
+            }
+        }
+    }
+
+    /// Reads a FEN and checks that the position can arise: the position and its warnings.
+    ///
+    /// # Errors
+    /// An unreadable FEN, or a position with an error among its problems (every problem listed).
+    pub fn position(
+        self,
+        text: &str,
+        naming: Naming,
+    ) -> Result<(VariantPosition, Vec<Problem>), FenError> {
+        let pos = self.read_fen(text, naming)?;
+        let problems = pos.validate();
+        if problems.iter().any(|p| p.error) {
+            return Err(FenError::Position(PositionError { problems }));
+        }
+        Ok((pos, problems))
+    }
+}
+
+/// How squares and pieces are written: Baroque's letter set (its FEN and notation) and Rococo's
+/// square names. Each game uses the part that applies to it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Naming {
+    /// The piece letters of a Baroque FEN (moves are named in chess-style letters).
+    pub letters: Letters,
+    /// How Rococo squares are named.
+    pub coords: Coords,
+}
+
+impl Naming {
+    /// The naming with Rococo squares in `coords`.
+    pub fn coords(coords: Coords) -> Naming {
+        Naming {
+            coords,
+            ..Naming::default()
+        }
+    }
+}
+
+/// A set of squares of any board (bit `i` is square `i`).
+pub type SquareSet = u128;
+
+/// A position of a game: what the solver, the generator and the edges need of it.
+///
+/// "Legal" is in the game's own meaning: in Baroque a move may not leave the mover's King
+/// capturable; in Rococo every move is legal, and one that leaves the King capturable loses. The
+/// search's view of winning (which moves a side may play without losing at once, when a side
+/// without moves has lost) is part of the trait, since it is the game's rule of victory.
+pub trait GamePosition:
+    Copy + Send + Sync + PartialEq + Eq + std::hash::Hash + std::fmt::Debug + 'static
+{
+    /// A move with everything it does.
+    type Move: Copy + Send + Sync + PartialEq + Eq + std::hash::Hash + std::fmt::Debug + 'static;
+
+    /// The game and its rules.
+    fn variant(&self) -> Variant;
+    /// The side to move.
+    fn turn(&self) -> Color;
+    /// Plies played (the FEN's ply count).
+    fn plies(&self) -> u32;
+    /// The FEN, in `naming`.
+    fn fen(&self, naming: Naming) -> String;
+    /// Every problem of the position (errors refuse it; the others are warnings).
+    fn validate(&self) -> Vec<Problem>;
+    /// A hash of everything that decides the future (placement, side to move, restrictions).
+    fn key(&self) -> u64;
+    /// The piece on a square.
+    fn piece_at(&self, square: u8) -> Option<Piece>;
+    /// The square of a side's King.
+    fn king(&self, color: Color) -> Option<u8>;
+    /// Whether both Kings are on the board.
+    fn has_both_kings(&self) -> bool {
+        self.king(Color::White).is_some() && self.king(Color::Black).is_some()
+    }
+    /// The name of a square, in `naming`.
+    fn square_name(&self, square: u8, naming: Naming) -> String;
+    /// Reads a square's name in `naming`.
+    fn parse_square(&self, name: &str, naming: Naming) -> Option<u8>;
+
+    /// Every legal move, written into `out` (cleared first).
+    fn legal_moves_into(&self, out: &mut Vec<Self::Move>);
+    /// The number of legal moves (`buf` is a scratch list).
+    fn count_legal(&self, buf: &mut Vec<Self::Move>) -> u64 {
+        self.legal_moves_into(buf);
+        buf.len() as u64
+    }
+    /// Every legal move.
+    fn legal_moves(&self) -> Vec<Self::Move> {
+        let mut v = Vec::new();
+        self.legal_moves_into(&mut v);
+        v
+    }
+    /// The position after a move of this position (unchecked).
+    fn play(&self, m: &Self::Move) -> Self;
+    /// The position after a move, if it is a legal move of this position.
+    fn play_checked(&self, m: &Self::Move) -> Option<Self> {
+        self.legal_moves().contains(m).then(|| self.play(m))
+    }
+    /// The status of the side to move, in the game's meaning.
+    fn status(&self) -> Status;
+    /// The status of the side to move, given its legal moves (which some games need no more than).
+    fn status_with(&self, legal: &[Self::Move]) -> Status {
+        let _ = legal;
+        self.status()
+    }
+    /// The status of the side to move after `m` (`after` is the position it leads to).
+    fn status_after(&self, m: &Self::Move, after: &Self) -> Status {
+        let _ = m;
+        after.status()
+    }
+    /// Whether a move ends the game at once, whatever follows (in Rococo, taking the King).
+    fn ends_game(&self, m: &Self::Move) -> bool {
+        let _ = m;
+        false
+    }
+    /// Whether a move of this position mates (`after` is the position it leads to): checkmate, or
+    /// in a game won by capturing the King, a move that takes it or leaves no move keeping it.
+    fn mates(&self, m: &Self::Move, after: &Self) -> bool {
+        self.status_after(m, after) == Status::Checkmate
+    }
+    /// The pieces that cannot move, of both sides.
+    fn frozen(&self) -> SquareSet;
+
+    /// Reads a move in any accepted form, squares in `naming`.
+    ///
+    /// # Errors
+    /// A [`MoveError`] with a reason code and a message.
+    fn parse_move(&self, text: &str, naming: Naming) -> Result<Self::Move, MoveError>;
+    /// The canonical name of a move of this position, in `naming`.
+    fn move_name(&self, m: &Self::Move, naming: Naming) -> String;
+    /// The from and to squares of a move (`d2d8`), in `naming`.
+    fn move_uci(&self, m: &Self::Move, naming: Naming) -> String;
+    /// Writes [`GamePosition::move_name`] and [`GamePosition::move_uci`] into `name` and `uci`
+    /// (for callers that name many moves: a game may do it without allocating).
+    fn write_names(
+        &self,
+        m: &Self::Move,
+        naming: Naming,
+        name: &mut impl std::fmt::Write,
+        uci: &mut impl std::fmt::Write,
+    ) {
+        let _ = name.write_str(&self.move_name(m, naming));
+        let _ = uci.write_str(&self.move_uci(m, naming));
+    }
+    /// The squares of the pieces a move captures.
+    fn captures(m: &Self::Move) -> SquareSet;
+    /// The square a move leaves and the one it ends on (the same for a suicide).
+    fn squares(m: &Self::Move) -> (u8, u8);
+    /// The kind of piece that moves.
+    fn role(m: &Self::Move) -> Role;
+    /// The kind of move where the game has several (`normal`, `swap`, `mutual_destruction`,
+    /// `suicide`), for the games that report it.
+    fn kind_name(m: &Self::Move) -> Option<&'static str>;
+    /// The kind a moving piece becomes.
+    fn promotion(m: &Self::Move) -> Option<Role>;
+    /// The move in the forwarding type.
+    fn to_variant(m: &Self::Move) -> VariantMove;
+    /// The move of this game a forwarding move holds.
+    fn from_variant(m: &VariantMove) -> Option<Self::Move>;
+    /// Whether a move captures.
+    fn is_capture(m: &Self::Move) -> bool {
+        Self::captures(m) != 0
+    }
+    /// Whether the King moves.
+    fn is_king_move(m: &Self::Move) -> bool {
+        Self::role(m) == Role::King
+    }
+
+    /// The pieces on the squares of a set, lowest square first, in `naming`.
+    fn square_pieces(&self, set: SquareSet, naming: Naming) -> Vec<SquarePiece> {
+        set.squares()
+            .filter_map(|s| {
+                self.piece_at(s).map(|p| SquarePiece {
+                    square: self.square_name(s, naming),
+                    piece: self.piece_letter(p, naming).to_string(),
+                })
+            })
+            .collect()
+    }
+    /// The letter of a piece in `naming` (upper case White).
+    fn piece_letter(&self, p: Piece, naming: Naming) -> char;
+    /// A move named: notation, from and to squares, captures.
+    fn move_info(&self, m: &Self::Move, naming: Naming) -> MoveInfo {
+        MoveInfo {
+            notation: self.move_name(m, naming),
+            uci: self.move_uci(m, naming),
+            captures: self.square_pieces(Self::captures(m), naming),
+        }
+    }
+
+    /// The moves the search considers: those a side may play without losing at once (written into
+    /// `out`, cleared first).
+    fn search_moves(&self, out: &mut Vec<Self::Move>);
+    /// Whether [`GamePosition::search_moves`] would give anything (may stop at the first).
+    fn has_search_move(&self) -> bool;
+    /// Whether the side to move is in check (its King could be taken now).
+    fn in_check(&self) -> bool;
+    /// Whether the side to move, without search moves, has lost (rather than drawn).
+    fn lost_without_moves(&self) -> bool;
+    /// Whether only checking moves can win on the attacker's last move.
+    fn only_checks_mate(&self) -> bool;
+    /// The position with the other side to move, when the side to move is not in check.
+    fn null_move(&self) -> Option<Self>;
+}
+
+impl GamePosition for Position {
+    type Move = Move;
+
+    fn variant(&self) -> Variant {
+        Variant::Baroque(*self.rules())
+    }
+    fn turn(&self) -> Color {
+        Position::turn(self)
+    }
+    fn plies(&self) -> u32 {
+        Position::plies(self)
+    }
+    fn fen(&self, naming: Naming) -> String {
+        Position::fen(self, naming.letters)
+    }
+    fn validate(&self) -> Vec<Problem> {
+        Position::validate(self)
+    }
+    fn key(&self) -> u64 {
+        self.hash()
+    }
+    fn piece_at(&self, square: u8) -> Option<Piece> {
+        self.board().piece_at(square)
+    }
+    fn king(&self, color: Color) -> Option<u8> {
+        self.board().king(color)
+    }
+    fn square_name(&self, square: u8, _: Naming) -> String {
+        super::Board8::name(square)
+    }
+    fn parse_square(&self, name: &str, _: Naming) -> Option<u8> {
+        super::Board8::parse_square(name)
+    }
+    fn legal_moves_into(&self, out: &mut Vec<Move>) {
+        self.generate_legal(out);
+    }
+    fn count_legal(&self, buf: &mut Vec<Move>) -> u64 {
+        Position::count_legal(self, buf)
+    }
+    fn legal_moves(&self) -> Vec<Move> {
+        Position::legal_moves(self)
+    }
+    fn play(&self, m: &Move) -> Position {
+        self.after(m)
+    }
+    fn play_checked(&self, m: &Move) -> Option<Position> {
+        self.is_legal(m).then(|| self.after(m))
+    }
+    fn status(&self) -> Status {
+        Position::status(self)
+    }
+    fn status_with(&self, legal: &[Move]) -> Status {
+        match (self.is_check(), legal.is_empty()) {
+            (true, true) => Status::Checkmate,
+            (false, true) => Status::Stalemate,
+            (true, false) => Status::Check,
+            (false, false) => Status::Ongoing,
+        }
+    }
+    /// Only a checking move can mate, so the reply search runs only after one.
+    fn mates(&self, _: &Move, after: &Position) -> bool {
+        after.is_check() && !after.has_legal_move()
+    }
+    fn frozen(&self) -> SquareSet {
+        u128::from(Position::frozen(self))
+    }
+    fn parse_move(&self, text: &str, _: Naming) -> Result<Move, MoveError> {
+        Position::parse_move(self, text)
+    }
+    fn move_name(&self, m: &Move, _: Naming) -> String {
+        Position::move_name(self, m, Letters::Chess)
+    }
+    fn move_uci(&self, m: &Move, _: Naming) -> String {
+        m.uci()
+    }
+    /// Written a character at a time: formatting through temporary strings was half the cost of
+    /// an analysis.
+    fn write_names(
+        &self,
+        m: &Move,
+        _: Naming,
+        name: &mut impl std::fmt::Write,
+        uci: &mut impl std::fmt::Write,
+    ) {
+        fn square(out: &mut impl std::fmt::Write, sq: u8) {
+            let _ = out.write_char(char::from(b'a' + super::Board8::file_of(sq)));
+            let _ = out.write_char(char::from(b'1' + super::Board8::rank_of(sq)));
+        }
+        square(uci, m.from);
+        square(uci, m.to);
+        let _ = name.write_char(m.role.letter(Letters::Chess));
+        square(name, m.from);
+        let _ = name.write_char(if m.is_capture() { 'x' } else { '-' });
+        square(name, m.to);
+    }
+    fn captures(m: &Move) -> SquareSet {
+        u128::from(m.captures)
+    }
+    fn squares(m: &Move) -> (u8, u8) {
+        (m.from, m.to)
+    }
+    fn role(m: &Move) -> Role {
+        m.role
+    }
+    fn kind_name(_: &Move) -> Option<&'static str> {
+        None
+    }
+    fn promotion(_: &Move) -> Option<Role> {
+        None
+    }
+    fn to_variant(m: &Move) -> VariantMove {
+        VariantMove::Baroque(*m)
+    }
+    fn from_variant(m: &VariantMove) -> Option<Move> {
+        match m {
+            VariantMove::Baroque(m) => Some(*m),
+            VariantMove::Rococo(_) => None,
+        }
+    }
+    fn is_capture(m: &Move) -> bool {
+        m.is_capture()
+    }
+    fn piece_letter(&self, p: Piece, _: Naming) -> char {
+        p.letter(Letters::Chess)
+    }
+    fn search_moves(&self, out: &mut Vec<Move>) {
+        self.generate_legal(out);
+    }
+    fn has_search_move(&self) -> bool {
+        self.has_legal_move()
+    }
+    fn in_check(&self) -> bool {
+        self.is_check()
+    }
+    fn lost_without_moves(&self) -> bool {
+        self.is_check() || self.rules().stalemate == Stalemate::Loss
+    }
+    fn only_checks_mate(&self) -> bool {
+        self.rules().stalemate == Stalemate::Draw
+    }
+    fn null_move(&self) -> Option<Position> {
+        Position::null_move(self)
+    }
+}
+
+/// Rococo's victory in the search: the moves considered are those that keep the mover's King (or
+/// take the enemy King). A side whose King is gone has lost; a side with moves but none that keeps
+/// its King has lost too (the King falls next move); a side with no move at all draws.
+impl GamePosition for RococoPosition {
+    type Move = RococoMove;
+
+    fn variant(&self) -> Variant {
+        Variant::Rococo
+    }
+    fn turn(&self) -> Color {
+        RococoPosition::turn(self)
+    }
+    fn plies(&self) -> u32 {
+        RococoPosition::plies(self)
+    }
+    fn fen(&self, naming: Naming) -> String {
+        RococoPosition::fen(self, naming.coords)
+    }
+    fn validate(&self) -> Vec<Problem> {
+        RococoPosition::validate(self)
+    }
+    fn key(&self) -> u64 {
+        self.hash()
+    }
+    fn piece_at(&self, square: u8) -> Option<Piece> {
+        self.board().piece_at(square)
+    }
+    fn king(&self, color: Color) -> Option<u8> {
+        self.board().king(color)
+    }
+    fn square_name(&self, square: u8, naming: Naming) -> String {
+        naming.coords.name(square)
+    }
+    fn parse_square(&self, name: &str, naming: Naming) -> Option<u8> {
+        naming.coords.parse(name)
+    }
+    fn legal_moves_into(&self, out: &mut Vec<RococoMove>) {
+        self.generate(out);
+    }
+    fn legal_moves(&self) -> Vec<RococoMove> {
+        RococoPosition::legal_moves(self)
+    }
+    fn play(&self, m: &RococoMove) -> RococoPosition {
+        self.after(m)
+    }
+    fn status(&self) -> Status {
+        RococoPosition::status(self)
+    }
+    fn status_after(&self, m: &RococoMove, after: &RococoPosition) -> Status {
+        RococoPosition::status_after(self, m, after)
+    }
+    fn ends_game(&self, m: &RococoMove) -> bool {
+        self.takes_king(m)
+    }
+    fn frozen(&self) -> SquareSet {
+        RococoPosition::frozen(self)
+    }
+    fn parse_move(&self, text: &str, naming: Naming) -> Result<RococoMove, MoveError> {
+        RococoPosition::parse_move(self, text, naming.coords)
+    }
+    fn move_name(&self, m: &RococoMove, naming: Naming) -> String {
+        RococoPosition::move_name(self, m, naming.coords)
+    }
+    fn move_uci(&self, m: &RococoMove, naming: Naming) -> String {
+        RococoPosition::uci(m, naming.coords)
+    }
+    fn captures(m: &RococoMove) -> SquareSet {
+        m.captures
+    }
+    fn squares(m: &RococoMove) -> (u8, u8) {
+        (m.from, m.to)
+    }
+    fn role(m: &RococoMove) -> Role {
+        m.role
+    }
+    fn kind_name(m: &RococoMove) -> Option<&'static str> {
+        Some(match m.kind {
+            RococoKind::Normal => "normal",
+            RococoKind::Swap => "swap",
+            RococoKind::MutualDestruction => "mutual_destruction",
+            RococoKind::Suicide => "suicide",
+        })
+    }
+    fn promotion(m: &RococoMove) -> Option<Role> {
+        m.promotion
+    }
+    fn to_variant(m: &RococoMove) -> VariantMove {
+        VariantMove::Rococo(*m)
+    }
+    fn from_variant(m: &VariantMove) -> Option<RococoMove> {
+        match m {
+            VariantMove::Rococo(m) => Some(*m),
+            VariantMove::Baroque(_) => None,
+        }
+    }
+    fn piece_letter(&self, p: Piece, _: Naming) -> char {
+        p.rococo_letter()
+    }
+    fn search_moves(&self, out: &mut Vec<RococoMove>) {
+        out.clear();
+        if self.board().king(self.turn()).is_some() {
+            self.keeping_moves(out);
+        }
+    }
+    fn has_search_move(&self) -> bool {
+        self.board().king(self.turn()).is_some() && self.has_keeping_move()
+    }
+    fn in_check(&self) -> bool {
+        self.king_capturable(self.turn())
+    }
+    fn lost_without_moves(&self) -> bool {
+        self.board().king(self.turn()).is_none() || self.has_move()
+    }
+    fn only_checks_mate(&self) -> bool {
+        false
+    }
+    fn null_move(&self) -> Option<RococoPosition> {
+        RococoPosition::null_move(self)
+    }
+}
+
+/// A position of either game: what the edges hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VariantPosition {
+    Baroque(Position),
+    Rococo(RococoPosition),
+}
+
+/// A move of either game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VariantMove {
+    Baroque(Move),
+    Rococo(RococoMove),
+}
+
+/// A computation generic over the game, run on the concrete position of a [`VariantPosition`] by
+/// [`VariantPosition::visit`] (monomorphised for each game).
+pub trait Visit {
+    /// What it gives.
+    type Output;
+    /// Runs on a position of one game.
+    fn visit<P: GamePosition>(self, position: &P) -> Self::Output;
+}
+
+impl VariantPosition {
+    /// Runs a generic computation on the concrete position.
+    pub fn visit<V: Visit>(&self, v: V) -> V::Output {
+        match self {
+            VariantPosition::Baroque(p) => v.visit(p),
+            VariantPosition::Rococo(p) => v.visit(p),
+        }
+    }
+
+    /// The game.
+    pub fn kind(&self) -> GameKind {
+        self.variant().kind()
+    }
+}
+
+/// Forwards a call to the concrete position.
+macro_rules! forward {
+    ($self:ident, $p:ident => $e:expr) => {
+        match $self {
+            VariantPosition::Baroque($p) => $e,
+            VariantPosition::Rococo($p) => $e,
+        }
+    };
+}
+
+/// Forwards a call with a move to the concrete position; a move of the other game is a caller's
+/// error, answered with `$none`.
+macro_rules! forward_move {
+    ($self:ident, $m:ident, $p:ident, $mv:ident => $e:expr, $none:expr) => {
+        match ($self, $m) {
+            (VariantPosition::Baroque($p), VariantMove::Baroque($mv)) => $e,
+            (VariantPosition::Rococo($p), VariantMove::Rococo($mv)) => $e,
+            _ => {
+                debug_assert!(false, "a move of the other game");
+                $none
+            }
+        }
+    };
+}
+
+/// Forwards a call about a move alone.
+macro_rules! on_move {
+    ($m:ident, $mv:ident => $b:expr, $r:expr) => {
+        match $m {
+            VariantMove::Baroque($mv) => $b,
+            VariantMove::Rococo($mv) => $r,
+        }
+    };
+}
+
+impl GamePosition for VariantPosition {
+    type Move = VariantMove;
+
+    fn variant(&self) -> Variant {
+        forward!(self, p => p.variant())
+    }
+    fn turn(&self) -> Color {
+        forward!(self, p => GamePosition::turn(p))
+    }
+    fn plies(&self) -> u32 {
+        forward!(self, p => GamePosition::plies(p))
+    }
+    fn fen(&self, naming: Naming) -> String {
+        forward!(self, p => GamePosition::fen(p, naming))
+    }
+    fn validate(&self) -> Vec<Problem> {
+        forward!(self, p => GamePosition::validate(p))
+    }
+    fn key(&self) -> u64 {
+        forward!(self, p => p.key())
+    }
+    fn piece_at(&self, square: u8) -> Option<Piece> {
+        forward!(self, p => GamePosition::piece_at(p, square))
+    }
+    fn king(&self, color: Color) -> Option<u8> {
+        forward!(self, p => GamePosition::king(p, color))
+    }
+    fn square_name(&self, square: u8, naming: Naming) -> String {
+        forward!(self, p => p.square_name(square, naming))
+    }
+    fn parse_square(&self, name: &str, naming: Naming) -> Option<u8> {
+        forward!(self, p => p.parse_square(name, naming))
+    }
+    fn legal_moves_into(&self, out: &mut Vec<VariantMove>) {
+        out.clear();
+        match self {
+            VariantPosition::Baroque(p) => out.extend(
+                Position::legal_moves(p)
+                    .into_iter()
+                    .map(VariantMove::Baroque),
+            ),
+            VariantPosition::Rococo(p) => out.extend(
+                RococoPosition::legal_moves(p)
+                    .into_iter()
+                    .map(VariantMove::Rococo),
+            ),
+        }
+    }
+    fn play(&self, m: &VariantMove) -> VariantPosition {
+        match (self, m) {
+            (VariantPosition::Baroque(p), VariantMove::Baroque(m)) => {
+                VariantPosition::Baroque(p.after(m))
+            }
+            (VariantPosition::Rococo(p), VariantMove::Rococo(m)) => {
+                VariantPosition::Rococo(p.after(m))
+            }
+            _ => {
+                debug_assert!(false, "a move of the other game");
+                *self
+            }
+        }
+    }
+    fn play_checked(&self, m: &VariantMove) -> Option<VariantPosition> {
+        match (self, m) {
+            (VariantPosition::Baroque(p), VariantMove::Baroque(m)) => {
+                p.play_checked(m).map(VariantPosition::Baroque)
+            }
+            (VariantPosition::Rococo(p), VariantMove::Rococo(m)) => {
+                p.play_checked(m).map(VariantPosition::Rococo)
+            }
+            _ => None,
+        }
+    }
+    fn status(&self) -> Status {
+        forward!(self, p => GamePosition::status(p))
+    }
+    fn status_with(&self, legal: &[VariantMove]) -> Status {
+        match self {
+            VariantPosition::Baroque(p) => {
+                let moves: Vec<Move> = legal.iter().filter_map(Position::from_variant).collect();
+                p.status_with(&moves)
+            }
+            VariantPosition::Rococo(p) => GamePosition::status(p),
+        }
+    }
+    fn status_after(&self, m: &VariantMove, after: &VariantPosition) -> Status {
+        match (self, m, after) {
+            (VariantPosition::Baroque(p), VariantMove::Baroque(m), VariantPosition::Baroque(a)) => {
+                GamePosition::status_after(p, m, a)
+            }
+            (VariantPosition::Rococo(p), VariantMove::Rococo(m), VariantPosition::Rococo(a)) => {
+                GamePosition::status_after(p, m, a)
+            }
+            _ => after.status(),
+        }
+    }
+    fn ends_game(&self, m: &VariantMove) -> bool {
+        forward_move!(self, m, p, mv => p.ends_game(mv), false)
+    }
+    fn mates(&self, m: &VariantMove, after: &VariantPosition) -> bool {
+        match (self, m, after) {
+            (VariantPosition::Baroque(p), VariantMove::Baroque(m), VariantPosition::Baroque(a)) => {
+                p.mates(m, a)
+            }
+            (VariantPosition::Rococo(p), VariantMove::Rococo(m), VariantPosition::Rococo(a)) => {
+                p.mates(m, a)
+            }
+            _ => false,
+        }
+    }
+    fn frozen(&self) -> SquareSet {
+        forward!(self, p => GamePosition::frozen(p))
+    }
+    fn parse_move(&self, text: &str, naming: Naming) -> Result<VariantMove, MoveError> {
+        match self {
+            VariantPosition::Baroque(p) => {
+                GamePosition::parse_move(p, text, naming).map(VariantMove::Baroque)
+            }
+            VariantPosition::Rococo(p) => {
+                GamePosition::parse_move(p, text, naming).map(VariantMove::Rococo)
+            }
+        }
+    }
+    fn move_name(&self, m: &VariantMove, naming: Naming) -> String {
+        forward_move!(self, m, p, mv => GamePosition::move_name(p, mv, naming), String::new())
+    }
+    fn move_uci(&self, m: &VariantMove, naming: Naming) -> String {
+        forward_move!(self, m, p, mv => p.move_uci(mv, naming), String::new())
+    }
+    fn write_names(
+        &self,
+        m: &VariantMove,
+        naming: Naming,
+        name: &mut impl std::fmt::Write,
+        uci: &mut impl std::fmt::Write,
+    ) {
+        forward_move!(self, m, p, mv => p.write_names(mv, naming, name, uci), ())
+    }
+    fn captures(m: &VariantMove) -> SquareSet {
+        on_move!(m, mv => Position::captures(mv), RococoPosition::captures(mv))
+    }
+    fn squares(m: &VariantMove) -> (u8, u8) {
+        on_move!(m, mv => (mv.from, mv.to), (mv.from, mv.to))
+    }
+    fn role(m: &VariantMove) -> Role {
+        on_move!(m, mv => mv.role, mv.role)
+    }
+    fn kind_name(m: &VariantMove) -> Option<&'static str> {
+        on_move!(m, mv => Position::kind_name(mv), RococoPosition::kind_name(mv))
+    }
+    fn promotion(m: &VariantMove) -> Option<Role> {
+        on_move!(m, mv => Position::promotion(mv), RococoPosition::promotion(mv))
+    }
+    fn to_variant(m: &VariantMove) -> VariantMove {
+        *m
+    }
+    fn from_variant(m: &VariantMove) -> Option<VariantMove> {
+        Some(*m)
+    }
+    fn piece_letter(&self, p: Piece, naming: Naming) -> char {
+        forward!(self, pos => pos.piece_letter(p, naming))
+    }
+    fn search_moves(&self, out: &mut Vec<VariantMove>) {
+        out.clear();
+        match self {
+            VariantPosition::Baroque(p) => {
+                let mut v = Vec::new();
+                p.search_moves(&mut v);
+                out.extend(v.into_iter().map(VariantMove::Baroque));
+            }
+            VariantPosition::Rococo(p) => {
+                let mut v = Vec::new();
+                p.search_moves(&mut v);
+                out.extend(v.into_iter().map(VariantMove::Rococo));
+            }
+        }
+    }
+    fn has_search_move(&self) -> bool {
+        forward!(self, p => p.has_search_move())
+    }
+    fn in_check(&self) -> bool {
+        forward!(self, p => p.in_check())
+    }
+    fn lost_without_moves(&self) -> bool {
+        forward!(self, p => p.lost_without_moves())
+    }
+    fn only_checks_mate(&self) -> bool {
+        forward!(self, p => p.only_checks_mate())
+    }
+    fn null_move(&self) -> Option<VariantPosition> {
+        match self {
+            VariantPosition::Baroque(p) => GamePosition::null_move(p).map(VariantPosition::Baroque),
+            VariantPosition::Rococo(p) => GamePosition::null_move(p).map(VariantPosition::Rococo),
+        }
+    }
+}
+
+impl From<Position> for VariantPosition {
+    fn from(p: Position) -> VariantPosition {
+        VariantPosition::Baroque(p)
+    }
+}
+
+impl From<RococoPosition> for VariantPosition {
+    fn from(p: RococoPosition) -> VariantPosition {
+        VariantPosition::Rococo(p)
+    }
+}
+
+/// Whether a Baroque move is a suicide (for callers that report the kind of Baroque moves).
+pub fn is_suicide(m: &Move) -> bool {
+    m.kind == MoveKind::Suicide
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_variant_policies_are_each_games_own() {
+        assert!(Variant::has_rule_sets(GameKind::Baroque));
+        assert!(!Variant::has_rule_sets(GameKind::Rococo));
+        assert!(Variant::mate_needs_both_kings(GameKind::Rococo));
+        assert!(!Variant::mate_needs_both_kings(GameKind::Baroque));
+        assert!(Variant::of(GameKind::Rococo, Some(Rules::default())).is_err());
+        assert_eq!(
+            Variant::of(GameKind::Baroque, None).unwrap(),
+            Variant::Baroque(Rules::default())
+        );
+        for g in GameKind::ALL {
+            assert_eq!(GameKind::parse(g.name()), Some(g));
+        }
+    }
+
+    #[test]
+    fn the_forwarding_position_agrees_with_the_concrete_ones() {
+        for variant in [Variant::default(), Variant::Rococo] {
+            let start = variant.start();
+            let moves = start.legal_moves();
+            assert!(!moves.is_empty());
+            for m in moves.iter().take(20) {
+                let name = start.move_name(m, Naming::default());
+                assert_eq!(start.parse_move(&name, Naming::default()).unwrap(), *m);
+                let after = start.play(m);
+                assert_eq!(after.turn(), start.turn().other());
+                assert_eq!(start.play_checked(m), Some(after));
+            }
+            let fen = start.fen(Naming::default());
+            let (again, warnings) = variant.position(&fen, Naming::default()).unwrap();
+            assert_eq!(again, start);
+            assert!(warnings.iter().all(|w| !w.error));
+        }
+    }
+
+    /// A computation written once, run on either game.
+    struct CountMoves;
+    impl Visit for CountMoves {
+        type Output = usize;
+        fn visit<P: GamePosition>(self, p: &P) -> usize {
+            let mut v = Vec::new();
+            p.legal_moves_into(&mut v);
+            v.len()
+        }
+    }
+
+    #[test]
+    fn a_visit_runs_on_the_concrete_position() {
+        assert_eq!(Variant::default().start().visit(CountMoves), 32);
+        let rococo = Variant::Rococo.start();
+        assert_eq!(rococo.visit(CountMoves), rococo.legal_moves().len());
+    }
+}
+
+#[cfg(test)]
+mod naming_tests {
+    use super::*;
+
+    /// `write_names` writes what `move_name` and `move_uci` answer, in both games and namings.
+    #[test]
+    fn written_names_are_the_named_ones() {
+        let mut checked = 0;
+        for (variant, coords) in [
+            (Variant::default(), Coords::Standard),
+            (Variant::Rococo, Coords::Standard),
+            (Variant::Rococo, Coords::Page),
+        ] {
+            let naming = Naming::coords(coords);
+            let start = variant.start();
+            let mut positions = vec![start];
+            positions.extend(start.legal_moves().iter().map(|m| start.play(m)));
+            for pos in positions {
+                for m in pos.legal_moves() {
+                    let (mut name, mut uci) = (String::new(), String::new());
+                    pos.write_names(&m, naming, &mut name, &mut uci);
+                    assert_eq!(name, pos.move_name(&m, naming));
+                    assert_eq!(uci, pos.move_uci(&m, naming));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 2_000, "{checked}");
+    }
+}
