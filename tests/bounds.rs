@@ -240,3 +240,21 @@ fn requests_refused_with_503_keep_their_rate_limit_tokens() {
     assert_eq!(status, 429, "{s}");
     assert_eq!(s["type"], "/problems/rate-limited");
 }
+
+#[test]
+fn a_client_that_shuts_down_its_side_gets_client_closed_not_a_cut_answer() {
+    let server = Served::start(&[]);
+    let s = server.send_raw(
+        "/v1/solve",
+        &json!({"fen": CROWDED, "game": "rococo", "mate_in": 8, "limits": {"millis": 5000}}),
+    );
+    s.shutdown(std::net::Shutdown::Write).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let t = Instant::now();
+    let mut answer = String::new();
+    let _ = (&s).read_to_string(&mut answer);
+    // Stopped at once, not after the 5 s budget, and not a 200 with what the search had done.
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert!(answer.starts_with("HTTP/1.1 499"), "{answer}");
+    assert!(answer.contains("/problems/client-closed"), "{answer}");
+}

@@ -1278,7 +1278,8 @@ pub struct SolveResponse {
     pub short_solutions: Vec<KeyMove>,
     /// The solution tree of each key.
     pub tree: Vec<AttackNode>,
-    /// Whether the tree was cut at `max_tree_nodes` or by the budget.
+    /// Whether the tree was cut at `max_tree_nodes` or by the budget. A cut tree may lack defences,
+    /// replies and threats, and a `dual` of it may count only the replies found.
     pub tree_truncated: bool,
     /// Positions visited.
     pub nodes: u64,
@@ -1286,7 +1287,8 @@ pub struct SolveResponse {
     pub millis: u64,
     /// Whether the node or time budget ran out.
     pub budget_exhausted: bool,
-    /// Which limit ran out first: `nodes` or `time` (null when none did).
+    /// Which limit ran out first: `nodes` or `time` (null when none did; `cancelled` never reaches a
+    /// client, whose search is stopped only once it has gone).
     pub budget_exhausted_by: Option<BudgetLimit>,
     /// Every first move is proven not to mate within this many moves unless it is a key (the
     /// proven part of an `unknown` result).

@@ -171,6 +171,10 @@ pub enum ApiError {
     /// Every slot of the costly analyses (Rococo analysis, verification) is taken.
     #[error("{limit} analyses are already running, the most this server runs at once; retry in {retry} s", retry = ANALYSIS_RETRY_AFTER)]
     AnalysisBusy { limit: u64 },
+    /// The client closed its side of the connection while its request was being worked on: the
+    /// work was stopped, and nothing it did is an answer.
+    #[error("the client closed the connection before the answer was ready; the work was stopped")]
+    ClientClosed,
     /// The request body did not arrive within the server's body timeout.
     #[error("the request body did not arrive within {millis} ms")]
     BodyTimeout { millis: u64 },
@@ -306,6 +310,11 @@ impl ApiError {
                 "/problems/analysis-busy",
                 "Analysis busy",
                 StatusCode::SERVICE_UNAVAILABLE,
+            ),
+            ApiError::ClientClosed => (
+                "/problems/client-closed",
+                "Client closed request",
+                StatusCode::from_u16(499).unwrap_or(StatusCode::BAD_REQUEST),
             ),
             ApiError::BodyTimeout { .. } => (
                 "/problems/body-timeout",

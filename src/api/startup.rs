@@ -139,7 +139,6 @@ pub fn server(listener: TcpListener, settings: &Settings, store: Store) -> io::R
     // and one of analysis slots.
     let searches = web::Data::new(Searches::new(
         limits.solve.concurrency,
-        limits.solve.threads,
         limits.solve.max_millis.div_ceil(1000).max(1),
     )?);
     let analyses = web::Data::new(Analyses::new(

@@ -13,6 +13,9 @@
 //! stream or a reset, as Go's server also reads it), the flag is raised, the work stops at its
 //! next check (a search within a few milliseconds, an analysis at its next move) and its slot is
 //! free again. The flag is raised too when the request's future is dropped.
+//!
+//! A client that only shut down its sending side still waits for an answer, but cannot be told
+//! from one that left: it is answered 499 `client-closed`, never with a result cut short.
 
 use super::problem::ApiError;
 use crate::solver::Cancel;
@@ -173,18 +176,23 @@ async fn run_on<T: Send + 'static>(
             let _ = tx.send(answer);
         });
     }
+    let mut left = false;
     let answer = loop {
         match actix_web::rt::time::timeout(WATCH_EVERY, &mut rx).await {
             Ok(answer) => break answer,
             Err(_) if peer.gone() => {
                 cancel.cancel();
-                // The work stops at its next check; its answer is not sent anywhere.
+                left = true;
+                // The work stops at its next check; what it has done is not an answer.
                 break rx.await;
             }
             Err(_) => {}
         }
     };
     drop(guard);
+    if left {
+        return Err(ApiError::ClientClosed);
+    }
     match answer {
         Ok(Ok(t)) => Ok(t),
         Ok(Err(_)) => Err(ApiError::Internal("the work panicked".into())),
@@ -203,14 +211,16 @@ pub struct Searches {
 }
 
 impl Searches {
-    /// `concurrency` searches of up to `threads` threads each, on `concurrency × threads`
-    /// background threads; a refusal asks to retry after `retry_after` seconds.
+    /// `concurrency` searches, each started on a background thread of its own (a search of several
+    /// threads adds its helpers, which inherit the lower priority); a refusal asks to retry after
+    /// `retry_after` seconds. The time bound of a search is kept with the defaults (two searches of
+    /// a thread per core); many more search threads than cores can delay an answer beyond it.
     ///
     /// # Errors
     /// When the threads cannot be started.
-    pub fn new(concurrency: usize, threads: usize, retry_after: u64) -> std::io::Result<Searches> {
+    pub fn new(concurrency: usize, retry_after: u64) -> std::io::Result<Searches> {
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(concurrency.max(1) * threads.max(1))
+            .num_threads(concurrency.max(1))
             .thread_name(|i| format!("search-{i}"))
             .start_handler(|_| lower_priority())
             .build()

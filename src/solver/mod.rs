@@ -369,9 +369,11 @@ impl<M: Copy> Solution<M> {
     }
 }
 
-/// `run` on every item, by at most `threads` workers taking the next item as they finish one (root
-/// moves differ widely in cost), in the rayon pool the caller is in (the server's pool of search
-/// threads), or rayon's global pool: no pool is built for a solve. The results come in any order.
+/// `run` on every item, by `threads` workers taking the next item as they finish one (root moves
+/// differ widely in cost): the calling thread and `threads - 1` scoped helpers of its own, which
+/// inherit its scheduling priority. A search's helpers never take up another search's work (as the
+/// threads of a shared pool would while they wait), so each search keeps to its own budget. The
+/// results come in any order.
 fn in_parallel<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
@@ -385,9 +387,12 @@ fn in_parallel<T: Sync, R: Send>(
         let r = run(item);
         results.lock().unwrap_or_else(|e| e.into_inner()).push(r);
     };
-    rayon::scope(|scope| {
+    std::thread::scope(|scope| {
         for _ in 1..threads.min(items.len()) {
-            scope.spawn(|_| work());
+            // A helper that cannot be started leaves its share to the others.
+            let _ = std::thread::Builder::new()
+                .name("search-helper".into())
+                .spawn_scoped(scope, work);
         }
         work();
     });

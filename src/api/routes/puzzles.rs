@@ -101,6 +101,7 @@ impl FromRequest for Writer {
         (status = 422, description = "The puzzle does not verify (`puzzle-not-verified`, with `reasons`), the solver's budget ran out (`solver-budget-exhausted`), an unreadable FEN or impossible position, or `coords: page` with Baroque or `rules` with Rococo (`not-applicable`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "A mate runs a search, and this client has used its searches (`rate-limited`, as for `/v1/solve`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds until the client may search again"))),
+        (status = 499, description = "The client closed its side of the connection before the answer was ready (`client-closed`): the work was stopped; a client that shuts down its sending side early is treated as gone", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "A mate needs a search slot and all are taken (`solver-busy`), or the store cannot write now: disk full, read-only, locked (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )

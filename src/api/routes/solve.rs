@@ -47,6 +47,7 @@ use actix_web::{post, web, HttpResponse};
         (status = 422, description = "`mate_in` 0 or above the server's maximum (`invalid-mate-in`, with `limit`), a zero budget or tree size (`invalid-limits`), an unreadable FEN (`invalid-fen`), an impossible position (`impossible-position`), a `key` that is not a legal move (`invalid-key`), or `coords: page` with Baroque, `rules` with Rococo, or a Rococo position without both Kings (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client has used its searches (`rate-limited`, with `limit`, the searches a minute); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds until the client may search again"))),
+        (status = 499, description = "The client closed its side of the connection before the answer was ready (`client-closed`): the work was stopped; a client that shuts down its sending side early is treated as gone", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "Every search slot is taken (`solver-busy`, with `limit`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )
