@@ -27,8 +27,8 @@
 //! | Cannon Pawn | the pawn on a gun carriage's two wheels |
 //! | Pushme-Pullyu | a double-headed arrow on a stand |
 
-use crate::rules::rococo::{Coords, RococoPosition};
-use crate::rules::{Board, Board10, Board8, Color, Geometry, Letters, Piece, Position, Role};
+use crate::rules::rococo::Coords;
+use crate::rules::{Color, GameKind, GamePosition, Naming, Piece, Role, Variant, VariantPosition};
 use std::fmt::Write;
 
 /// The smallest image, in pixels.
@@ -42,39 +42,11 @@ pub const MAX_MARKS: usize = 100;
 /// The most arrows.
 pub const MAX_ARROWS: usize = 32;
 
-/// Which game's board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Game {
-    /// 8x8, files a-h, ranks 1-8.
-    Baroque,
-    /// 10x10 with the outer ring as the edge.
-    Rococo,
-}
-
-impl Game {
-    /// The board's width and height in squares.
-    pub fn width(self) -> u8 {
-        match self {
-            Game::Baroque => Board8::FILES,
-            Game::Rococo => Board10::FILES,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Game::Baroque => "baroque",
-            Game::Rococo => "rococo",
-        }
-    }
-}
-
-/// A board to draw: a piece or nothing on each square, squares numbered `rank * width + file` from
-/// a1 (as in [`Geometry`]).
+/// A board to draw: a position of either game (squares numbered `rank * width + file` from a1, as
+/// in [`crate::rules::Geometry`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagram {
-    game: Game,
-    squares: Vec<Option<Piece>>,
-    turn: Color,
+    position: VariantPosition,
 }
 
 /// An option of the coordinates.
@@ -127,70 +99,56 @@ impl Default for Options {
 pub struct ParseError(pub String);
 
 impl Diagram {
-    /// The board of a Baroque position.
-    pub fn baroque(pos: &Position) -> Diagram {
-        Diagram::from_board(Game::Baroque, pos.board(), pos.turn())
+    /// The board of a position.
+    pub fn new(position: VariantPosition) -> Diagram {
+        Diagram { position }
     }
 
-    /// The board of a Rococo position.
-    pub fn rococo(pos: &RococoPosition) -> Diagram {
-        Diagram::from_board(Game::Rococo, pos.board(), pos.turn())
-    }
-
-    fn from_board<G: Geometry>(game: Game, board: &Board<G>, turn: Color) -> Diagram {
-        let squares = (0..G::SQUARES).map(|sq| board.piece_at(sq)).collect();
-        Diagram {
-            game,
-            squares,
-            turn,
-        }
-    }
-
-    pub fn game(&self) -> Game {
-        self.game
+    /// The game.
+    pub fn game(&self) -> GameKind {
+        self.position.kind()
     }
 
     /// The side to move.
     pub fn turn(&self) -> Color {
-        self.turn
+        self.position.turn()
     }
 
     /// The piece on a square, if any.
     pub fn piece_at(&self, sq: u8) -> Option<Piece> {
-        self.squares.get(sq as usize).copied().flatten()
+        (sq < self.squares())
+            .then(|| self.position.piece_at(sq))
+            .flatten()
+    }
+
+    /// The number of squares.
+    fn squares(&self) -> u8 {
+        let n = self.game().files();
+        n * n
     }
 
     /// The letter the API writes for a piece of this game, upper case White.
     pub fn letter(&self, piece: Piece) -> char {
-        match self.game {
-            Game::Baroque => piece.letter(Letters::Chess),
-            Game::Rococo => piece.rococo_letter(),
-        }
+        self.position.piece_letter(piece, Naming::default())
     }
 
-    fn labels(&self, labels: Labels) -> Labels {
-        match self.game {
-            Game::Baroque => Labels::Standard,
-            Game::Rococo => labels,
-        }
+    fn naming(labels: Labels) -> Naming {
+        Naming::coords(match labels {
+            Labels::Standard => Coords::Standard,
+            Labels::Page => Coords::Page,
+        })
     }
 
-    /// The name of a square in the given coordinates.
+    /// The name of a square in the given coordinates (a game without page names uses its own).
     pub fn square_name(&self, sq: u8, labels: Labels) -> String {
-        match (self.game, self.labels(labels)) {
-            (Game::Baroque, _) => Board8::name(sq),
-            (Game::Rococo, Labels::Standard) => Coords::Standard.name(sq),
-            (Game::Rococo, Labels::Page) => Coords::Page.name(sq),
-        }
+        self.position.square_name(sq, Diagram::naming(labels))
     }
 
     /// Reads a square name in the given coordinates.
     pub fn parse_square(&self, name: &str, labels: Labels) -> Option<u8> {
-        match (self.game, self.labels(labels)) {
-            (Game::Baroque, _) => Board8::parse_square(name),
-            (Game::Rococo, Labels::Standard) => Coords::Standard.parse(name),
-            (Game::Rococo, Labels::Page) => Coords::Page.parse(name),
-        }
+        self.position
+            .parse_square(name, Diagram::naming(labels))
+            .filter(|&sq| sq < self.squares())
     }
 
     /// Reads a comma-separated list of squares (`d4,d6`; spaces around names are allowed, an
@@ -205,7 +163,7 @@ impl Diagram {
                 ParseError(format!(
                     "{} is not a square of the {} board{}",
                     quoted(name),
-                    self.game.name(),
+                    self.game().name(),
                     self.hint(labels)
                 ))
             })?;
@@ -227,18 +185,16 @@ impl Diagram {
     /// # Errors
     /// An arrow that is not two squares of the board, or more than [`MAX_ARROWS`] arrows.
     pub fn parse_arrows(&self, text: &str, labels: Labels) -> Result<Vec<(u8, u8)>, ParseError> {
+        let n = self.game().files();
         let mut out = Vec::new();
         for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let bad = || {
                 ParseError(format!(
-                    "{} is not an arrow: write two squares of the {} board such as {}{}",
+                    "{} is not an arrow: write two squares of the {} board such as d2d8 or {}-{}{}",
                     quoted(item),
-                    self.game.name(),
-                    match (self.game, self.labels(labels)) {
-                        (Game::Rococo, Labels::Page) => "d2d8 or x00-y0",
-                        (Game::Rococo, Labels::Standard) => "d2d8 or a10-j1",
-                        (Game::Baroque, _) => "d2d8 or e7-e5",
-                    },
+                    self.game().name(),
+                    self.square_name(self.corner(0, n - 1), labels),
+                    self.square_name(self.corner(n - 1, 0), labels),
                     self.hint(labels)
                 ))
             };
@@ -260,11 +216,44 @@ impl Diagram {
         Ok(out)
     }
 
-    fn hint(&self, labels: Labels) -> &'static str {
-        match (self.game, self.labels(labels)) {
-            (Game::Baroque, _) => " (files a-h, ranks 1-8)",
-            (Game::Rococo, Labels::Standard) => " (files a-j, ranks 1-10)",
-            (Game::Rococo, Labels::Page) => " (page names: files x, a-h, y; ranks 0, 1-8, 00)",
+    /// The square on a file and a rank (both counted from 0).
+    fn corner(&self, file: u8, rank: u8) -> u8 {
+        rank * self.game().files() + file
+    }
+
+    /// How the board's squares are named, for messages: ` (files a-h, ranks 1-8)`.
+    fn hint(&self, labels: Labels) -> String {
+        let n = self.game().files();
+        let file = |f: u8| {
+            let name = self.square_name(self.corner(f, 0), labels);
+            name.trim_end_matches(|c: char| c.is_ascii_digit())
+                .to_string()
+        };
+        let rank = |r: u8| {
+            let name = self.square_name(self.corner(0, r), labels);
+            name.trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                .to_string()
+        };
+        if labels == Labels::Page && Variant::has_page_coords(self.game()) {
+            format!(
+                " (page names: files {}, {}-{}, {}; ranks {}, {}-{}, {})",
+                file(0),
+                file(1),
+                file(n - 2),
+                file(n - 1),
+                rank(0),
+                rank(1),
+                rank(n - 2),
+                rank(n - 1)
+            )
+        } else {
+            format!(
+                " (files {}-{}, ranks {}-{})",
+                file(0),
+                file(n - 1),
+                rank(0),
+                rank(n - 1)
+            )
         }
     }
 }
@@ -297,12 +286,12 @@ const ARROW: &str = "#2e7d32";
 
 /// Draws a diagram as a standalone SVG document.
 pub fn render(d: &Diagram, o: &Options) -> String {
-    let n = i32::from(d.game.width());
+    let n = i32::from(d.game().files());
     let margin = if o.coordinates { MARGIN } else { 0 };
     let board = n * SQ;
     let full = board + 2 * margin;
     let size = o.size.clamp(MIN_SIZE, MAX_SIZE);
-    let labels = d.labels(o.labels);
+    let labels = o.labels;
     // The top-left corner of a square, and its centre.
     let corner = |sq: u8| -> (i32, i32) {
         let (f, r) = (i32::from(sq) % n, i32::from(sq) / n);
@@ -320,22 +309,15 @@ pub fn render(d: &Diagram, o: &Options) -> String {
     let on_board = |sq: u8| i32::from(sq) < n * n;
     let title = match &o.title {
         Some(t) => t.clone(),
-        None => format!(
-            "{} diagram, {} to move",
-            match d.game {
-                Game::Baroque => "Baroque chess",
-                Game::Rococo => "Rococo",
-            },
-            d.turn.name()
-        ),
+        None => format!("{} diagram, {} to move", d.game().title(), d.turn().name()),
     };
 
     let mut s = String::with_capacity(48 * 1024);
     let _ = write!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {full} {full}" role="img" aria-labelledby="diagram-title" data-game="{game}" data-turn="{turn}" data-flipped="{flipped}">"#,
-        game = d.game.name(),
-        turn = d.turn.name(),
+        game = d.game().name(),
+        turn = d.turn().name(),
         flipped = o.flipped,
     );
     let _ = write!(s, r#"<title id="diagram-title">{}</title>"#, escape(&title));
@@ -350,7 +332,7 @@ pub fn render(d: &Diagram, o: &Options) -> String {
         let (x, y) = corner(sq);
         let (f, r) = (i32::from(sq) % n, i32::from(sq) / n);
         let light = (f + r) % 2 == 1;
-        let edge = d.game == Game::Rococo && (f == 0 || r == 0 || f == n - 1 || r == n - 1);
+        let edge = d.game().is_edge(sq);
         let fill = match (edge, light) {
             (false, true) => LIGHT,
             (false, false) => DARK,
@@ -363,8 +345,8 @@ pub fn render(d: &Diagram, o: &Options) -> String {
         );
     }
     s.push_str("</g>");
-    if d.game == Game::Rococo {
-        // The line between the edge ring and the inner 8x8.
+    if d.game().is_edge(0) {
+        // The line between the edge ring and the inner board.
         let _ = write!(
             s,
             r#"<rect class="edge-line" x="{x}" y="{x}" width="{w}" height="{w}" fill="none" stroke="{FRAME}" stroke-width="3" stroke-opacity="0.6"/>"#,
@@ -582,15 +564,15 @@ pub fn escape(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::rules::rococo::ROCOCO_START_FEN;
-    use crate::rules::{Rules, START_FEN};
+    use crate::rules::START_FEN;
     use std::collections::BTreeMap;
 
     fn baroque(fen: &str) -> Diagram {
-        Diagram::baroque(&Position::from_fen(fen, Rules::default()).unwrap())
+        Diagram::new(Variant::default().read_fen(fen, Naming::default()).unwrap())
     }
 
     fn rococo(fen: &str) -> Diagram {
-        Diagram::rococo(&RococoPosition::from_fen(fen, Coords::Standard).unwrap())
+        Diagram::new(Variant::Rococo.read_fen(fen, Naming::default()).unwrap())
     }
 
     /// The `data-square` -> `data-piece` of every piece element, checking that the SVG is XML.

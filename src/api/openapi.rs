@@ -31,7 +31,7 @@ use utoipa_actix_web::AppExt;
     components(schemas(
         super::problem::Problem,
         super::problem::PositionProblem,
-        super::routes::diagram::CoordsName
+        super::routes::diagram::DiagramCoords
     )),
     modifiers(&BearerAuth)
 )]

@@ -65,6 +65,31 @@ impl GameKind {
     pub fn parse(name: &str) -> Option<GameKind> {
         GameKind::ALL.into_iter().find(|g| g.name() == name)
     }
+
+    /// The game's name for people: `Baroque chess`, `Rococo`.
+    pub fn title(self) -> &'static str {
+        match self {
+            GameKind::Baroque => "Baroque chess",
+            GameKind::Rococo => "Rococo",
+        }
+    }
+
+    /// The board's width (and height) in squares.
+    pub fn files(self) -> u8 {
+        match self {
+            GameKind::Baroque => super::Board8::FILES,
+            GameKind::Rococo => super::Board10::FILES,
+        }
+    }
+
+    /// Whether a square is on the board's edge ring, where a piece may only pass or stop when it
+    /// captures (Rococo's outer ring; Baroque has none).
+    pub fn is_edge(self, square: u8) -> bool {
+        match self {
+            GameKind::Baroque => false,
+            GameKind::Rococo => super::Board10::t().edge.has(square),
+        }
+    }
 }
 
 /// A game with its rules: Baroque under a rule set, or Rococo (which has one).

@@ -164,10 +164,7 @@ impl super::Store {
              ON CONFLICT (name) DO NOTHING",
             params![
                 name,
-                match opts.game {
-                    Game::Baroque => opts.rules.to_string(),
-                    Game::Rococo => super::ROCOCO_RULES.to_string(),
-                },
+                super::rules_columns(opts.game, &opts.rules).0,
                 opts.mate_in,
                 opts.seed as i64,
                 opts.max_pieces as i64,

@@ -92,9 +92,6 @@ fn init(c: &mut rusqlite::Connection) -> rusqlite::Result<()> {
     c.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;")
 }
 
-/// What the `rules` and `preset` columns hold for a Rococo puzzle.
-pub const ROCOCO_RULES: &str = "rococo";
-
 /// A store error: the pool, SQLite or a migration. Callers log it and answer 500.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -305,7 +302,7 @@ impl Store {
         let conn = self.pool.get()?;
         // One fixed statement: every filter is a bound parameter that matches everything when NULL,
         // so no SQL text is ever built from input.
-        const LIST: &str = "SELECT id FROM puzzles p WHERE id > ?1
+        const FILTER: &str = "p.id > ?1
             AND (?2 IS NULL OR kind = ?2)
             AND (?3 IS NULL OR game = ?3)
             AND (?4 IS NULL OR preset = ?4)
@@ -313,30 +310,25 @@ impl Store {
             AND (?6 IS NULL OR source = ?6)
             AND (?7 IS NULL OR EXISTS
                  (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = ?7))
-            ORDER BY id LIMIT ?8";
-        let mut stmt = conn.prepare_cached(LIST)?;
-        let ids: Vec<i64> = stmt
-            .query_map(
-                params![
-                    after,
-                    filter.kind.map(|k| k.name()),
-                    filter.game.map(game_name),
-                    filter.preset.as_deref(),
-                    filter.mate_in.map(i64::from),
-                    filter.source.as_deref(),
-                    filter.tag.as_deref(),
-                    i64::from(limit) + 1,
-                ],
-                |r| r.get(0),
-            )?
-            .collect::<Result<_, _>>()?;
-        let more = ids.len() > limit as usize;
-        let mut items = Vec::with_capacity(ids.len().min(limit as usize));
-        for id in ids.into_iter().take(limit as usize) {
-            if let Some(p) = get_in(&conn, id)? {
-                items.push(p);
-            }
+            ORDER BY p.id LIMIT ?8";
+        let sql = format!("SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE {FILTER}");
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let mut rows = stmt.query(params![
+            after,
+            filter.kind.map(|k| k.name()),
+            filter.game.map(game_name),
+            filter.preset.as_deref(),
+            filter.mate_in.map(i64::from),
+            filter.source.as_deref(),
+            filter.tag.as_deref(),
+            i64::from(limit) + 1,
+        ])?;
+        let mut items = Vec::new();
+        while let Some(r) = rows.next()? {
+            items.push(decode(r)?);
         }
+        let more = items.len() > limit as usize;
+        items.truncate(limit as usize);
         Ok((items, more))
     }
 
@@ -347,20 +339,34 @@ impl Store {
     }
 }
 
-pub(crate) fn game_name(g: Game) -> &'static str {
-    match g {
-        Game::Baroque => "baroque",
-        Game::Rococo => "rococo",
+/// The `rules` and `preset` columns of a puzzle of `game`: its rule set and preset, or the game's
+/// name for a game that has one rule set.
+pub(crate) fn rules_columns(game: Game, rules: &crate::rules::Rules) -> (String, &'static str) {
+    if crate::rules::Variant::has_rule_sets(game) {
+        (rules.to_string(), rules.preset.name())
+    } else {
+        (game.name().to_string(), game.name())
     }
+}
+
+pub(crate) fn game_name(g: Game) -> &'static str {
+    g.name()
 }
 
 /// Inserts unless the content hash is there; whether it inserted.
 fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool, StoreError> {
     let game = game_name(p.game);
-    let (rules, preset) = match p.game {
-        Game::Baroque => (p.rules.to_string(), p.rules.preset.name()),
-        Game::Rococo => (ROCOCO_RULES.to_string(), ROCOCO_RULES),
-    };
+    let (rules, preset) = rules_columns(p.game, &p.rules);
+    // Looked for first, so that a puzzle already stored takes no id of the sequence (an ignored
+    // insert would, and ids would jump after every start-up's seeding).
+    let stored: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM puzzles WHERE content_hash = ?1)",
+        [&p.content_hash],
+        |r| r.get(0),
+    )?;
+    if stored {
+        return Ok(false);
+    }
     let n = tx.execute(
         "INSERT INTO puzzles (kind, game, fen, rules, preset, moves, captures, mate_in, outcome,
                               title, source, caption, fixture, created_at, content_hash)
@@ -397,68 +403,50 @@ fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool,
     Ok(true)
 }
 
-fn get_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
-    let row = conn
-        .query_row(
-            "SELECT id, kind, game, fen, rules, moves, captures, mate_in, outcome, title, source,
-                    caption, fixture, created_at, content_hash
-             FROM puzzles WHERE id = ?1",
-            [id],
-            |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, String>(4)?,
-                    r.get::<_, String>(5)?,
-                    r.get::<_, String>(6)?,
-                    r.get::<_, Option<u32>>(7)?,
-                    r.get::<_, String>(8)?,
-                    (
-                        r.get::<_, Option<String>>(9)?,
-                        r.get::<_, Option<String>>(10)?,
-                        r.get::<_, Option<String>>(11)?,
-                        r.get::<_, Option<String>>(12)?,
-                        r.get::<_, String>(13)?,
-                        r.get::<_, String>(14)?,
-                    ),
-                ))
-            },
-        )
-        .optional()?;
-    let Some((id, kind, game, fen, rules, moves, captures, mate_in, outcome, rest)) = row else {
-        return Ok(None);
-    };
-    let (title, source, caption, fixture, created_at, content_hash) = rest;
+/// The columns a puzzle is read from (table `p`), its tags as one JSON array: one statement reads
+/// a puzzle or a whole page of them.
+const PUZZLE_COLUMNS: &str = "p.id, p.kind, p.game, p.fen, p.rules, p.moves, p.captures, p.mate_in,
+    p.outcome, p.title, p.source, p.caption, p.fixture, p.created_at, p.content_hash,
+    (SELECT json_group_array(tag) FROM
+        (SELECT tag FROM puzzle_tags t WHERE t.puzzle_id = p.id ORDER BY tag))";
+
+/// A puzzle from a row of [`PUZZLE_COLUMNS`].
+fn decode(r: &rusqlite::Row<'_>) -> Result<StoredPuzzle, StoreError> {
+    let id: i64 = r.get(0)?;
     let corrupt = |what: &str| StoreError::Corrupt(format!("puzzle {id}: {what}"));
-    let mut stmt =
-        conn.prepare_cached("SELECT tag FROM puzzle_tags WHERE puzzle_id = ?1 ORDER BY tag")?;
-    let tags = stmt
-        .query_map([id], |r| r.get::<_, String>(0))?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Some(StoredPuzzle {
+    let text = |i: usize| r.get::<_, String>(i);
+    let json = |i: usize, what: &str| -> Result<serde_json::Value, StoreError> {
+        serde_json::from_str(&text(i)?).map_err(|_| corrupt(what))
+    };
+    let tags: Vec<String> = serde_json::from_str(&text(15)?).map_err(|_| corrupt("tags"))?;
+    Ok(StoredPuzzle {
         id,
-        kind: Kind::parse(&kind).ok_or_else(|| corrupt("kind"))?,
-        game: if game == "rococo" {
-            Game::Rococo
-        } else {
-            Game::Baroque
-        },
-        fen,
-        rules,
-        moves: serde_json::from_str(&moves).map_err(|_| corrupt("moves"))?,
-        captures: serde_json::from_str(&captures).map_err(|_| corrupt("captures"))?,
-        mate_in,
-        outcome: serde_json::from_str(&outcome).map_err(|_| corrupt("outcome"))?,
-        title,
-        source,
-        caption,
+        kind: Kind::parse(&text(1)?).ok_or_else(|| corrupt("kind"))?,
+        game: Game::parse(&text(2)?).ok_or_else(|| corrupt("game"))?,
+        fen: text(3)?,
+        rules: text(4)?,
+        moves: serde_json::from_value(json(5, "moves")?).map_err(|_| corrupt("moves"))?,
+        captures: serde_json::from_value(json(6, "captures")?).map_err(|_| corrupt("captures"))?,
+        mate_in: r.get(7)?,
+        outcome: json(8, "outcome")?,
+        title: r.get(9)?,
+        source: r.get(10)?,
+        caption: r.get(11)?,
+        fixture: r.get(12)?,
+        created_at: text(13)?,
+        content_hash: text(14)?,
         tags,
-        fixture,
-        created_at,
-        content_hash,
-    }))
+    })
+}
+
+fn get_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
+    let sql = format!("SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.id = ?1");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut rows = stmt.query([id])?;
+    match rows.next()? {
+        Some(r) => decode(r).map(Some),
+        None => Ok(None),
+    }
 }
 
 #[cfg(test)]

@@ -342,3 +342,30 @@ fn a_stored_puzzle_is_drawn_with_its_answer_on_request() {
     let r = app.request("POST", &format!("/v1/puzzles/{}/diagram.svg", mate["id"]));
     r.problem(405, "/problems/method-not-allowed");
 }
+
+#[test]
+fn a_rococo_mate_puzzle_is_drawn_with_its_key_on_request() {
+    let app = spawn_app();
+    let mate = puzzles(&app)
+        .into_iter()
+        .find(|p| p["game"] == "rococo" && p["kind"] == "mate")
+        .expect("a seeded Rococo mate");
+    let id = mate["id"].as_i64().unwrap();
+    let key = app.get(&format!("/v1/puzzles/{id}")).json()["outcome"]["keys"][0]["uci"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let r = app.get(&format!("/v1/puzzles/{id}/diagram.svg?solution=true"));
+    assert_eq!(pieces(&r), fen_pieces(mate["fen"].as_str().unwrap(), 10));
+    let (from, to) = (
+        attrs(&r.body, "arrow", "data-from"),
+        attrs(&r.body, "arrow", "data-to"),
+    );
+    assert_eq!(from.len(), 1, "the key {key} as an arrow");
+    assert_eq!(format!("{}{}", from[0], to[0]), key);
+    // In the page's names too.
+    let r = app.get(&format!(
+        "/v1/puzzles/{id}/diagram.svg?solution=true&coords=page"
+    ));
+    assert_eq!(attrs(&r.body, "arrow", "data-from").len(), 1);
+}

@@ -103,3 +103,47 @@ fn the_document_describes_every_endpoint_and_every_schema_has_examples() {
         "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0"
     );
 }
+
+/// The enum of a query parameter of an operation, following a `$ref`.
+fn parameter_enum(doc: &Value, path: &str, name: &str) -> Vec<String> {
+    let params = doc["paths"][path]["get"]["parameters"].as_array().unwrap();
+    let p = params.iter().find(|p| p["name"] == name).unwrap();
+    let mut schema = p["schema"].clone();
+    // `Option<T>` is written as `oneOf: [null, {$ref}]`.
+    if let Some(alts) = schema["oneOf"].as_array() {
+        schema = alts.iter().find(|a| a["$ref"].is_string()).unwrap().clone();
+    }
+    if let Some(r) = schema["$ref"].as_str() {
+        let name = r.rsplit('/').next().unwrap();
+        schema = doc["components"]["schemas"][name].clone();
+    }
+    schema["enum"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{path} {name}: {schema}"))
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_diagram_coords_are_documented_as_they_are_read() {
+    let doc: Value = serde_json::from_str(&committed()).unwrap();
+    let app = spawn_app();
+    for path in ["/v1/diagram.svg", "/v1/puzzles/{id}/diagram.svg"] {
+        let values = parameter_enum(&doc, path, "coords");
+        assert_eq!(values, ["standard", "page", "none"], "{path}");
+    }
+    // Each documented value is taken (`page` by a Rococo board).
+    let rococo = "10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/10%20w%200";
+    for c in ["standard", "page", "none"] {
+        let r = app.get(&format!(
+            "/v1/diagram.svg?game=rococo&fen={rococo}&coords={c}"
+        ));
+        assert_eq!(r.status, 200, "{c}: {}", r.body);
+    }
+    // The request body's `coords` is another type, without `none`.
+    assert_eq!(
+        doc["components"]["schemas"]["CoordsName"]["enum"],
+        serde_json::json!(["standard", "page"])
+    );
+}

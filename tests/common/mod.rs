@@ -49,13 +49,26 @@ impl Served {
     /// Starts the binary's `serve` with `args` (besides the address and a fresh database) and
     /// waits until it listens; its output is drained in the background.
     pub fn start(args: &[&str]) -> Served {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let db = dir.path().join("baroque.db");
+        Served::start_at(&db, args, &[], dir)
+    }
+
+    /// Starts `serve` on the database `db` with `args` and environment variables `envs`; `dir` is
+    /// removed when the server is dropped.
+    pub fn start_at(
+        db: &std::path::Path,
+        args: &[&str],
+        envs: &[(&str, &str)],
+        dir: tempfile::TempDir,
+    ) -> Served {
         use std::io::{BufRead, BufReader, Read};
         use std::process::{Command, Stdio};
-        let dir = tempfile::tempdir().expect("a temporary directory");
         let mut child = Command::new(env!("CARGO_BIN_EXE_baroque"))
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-            .arg(dir.path().join("baroque.db"))
+            .arg(db)
             .args(args)
+            .envs(envs.iter().copied())
             .env("NO_COLOR", "1")
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
@@ -92,11 +105,37 @@ impl Served {
 
     /// POSTs JSON: the status and the body as JSON (`Null` when it is not).
     pub fn post(&self, path: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
-        let mut res = self
+        self.post_with(path, body, &[])
+    }
+
+    /// POSTs JSON with extra headers.
+    pub fn post_with(
+        &self,
+        path: &str,
+        body: &serde_json::Value,
+        headers: &[(&str, &str)],
+    ) -> (u16, serde_json::Value) {
+        let mut req = self
             .agent
             .post(format!("{}{path}", self.base))
-            .header("content-type", "application/json")
+            .header("content-type", "application/json");
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        let mut res = req
             .send(body.to_string().as_bytes())
+            .expect("the server answers");
+        let status = res.status().as_u16();
+        let text = res.body_mut().read_to_string().unwrap_or_default();
+        (status, serde_json::from_str(&text).unwrap_or_default())
+    }
+
+    /// GETs a path: the status and the body as JSON (`Null` when it is not).
+    pub fn get(&self, path: &str) -> (u16, serde_json::Value) {
+        let mut res = self
+            .agent
+            .get(format!("{}{path}", self.base))
+            .call()
             .expect("the server answers");
         let status = res.status().as_u16();
         let text = res.body_mut().read_to_string().unwrap_or_default();

@@ -3,10 +3,9 @@
 
 use crate::api::model::GameName;
 use crate::api::problem::{ApiError, Problem};
-use crate::cases::Game as CaseGame;
 use crate::diagram::{render, Diagram, Labels, Options, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
-use crate::rules::rococo::{Coords, RococoPosition};
-use crate::rules::{Position, Rules};
+use crate::rules::rococo::Coords;
+use crate::rules::{GameKind, GamePosition, Naming, Rules, Variant, VariantPosition};
 use crate::store::{Kind, Store};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{get, web, HttpRequest, HttpResponse};
@@ -18,7 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 #[schema(example = "standard")]
-pub enum CoordsName {
+pub enum DiagramCoords {
     /// Files a-h (a-j on the Rococo board), ranks 1-8 (1-10), written around the board.
     #[default]
     Standard,
@@ -52,7 +51,7 @@ pub struct DiagramQuery {
     pub size: Option<String>,
     /// The square names: `standard` (default), `page` (Rococo only) or `none` (standard names, no
     /// coordinates drawn).
-    #[param(value_type = Option<CoordsName>)]
+    #[param(value_type = Option<DiagramCoords>)]
     pub coords: Option<String>,
     /// `true` to draw the board from Black's side (default `false`).
     #[param(value_type = Option<bool>)]
@@ -74,7 +73,7 @@ pub struct PuzzleDiagramQuery {
     #[param(value_type = Option<u32>, minimum = 64, maximum = 2048, example = 480)]
     pub size: Option<String>,
     /// The square names: `standard` (default), `page` (Rococo puzzles only) or `none`.
-    #[param(value_type = Option<CoordsName>)]
+    #[param(value_type = Option<DiagramCoords>)]
     pub coords: Option<String>,
     /// `true` to draw the board from Black's side (default `false`).
     #[param(value_type = Option<bool>)]
@@ -110,22 +109,23 @@ fn parse_bool(parameter: &'static str, v: Option<&str>) -> Result<bool, ApiError
     }
 }
 
-fn parse_game(v: Option<&str>) -> Result<GameName, ApiError> {
+fn parse_game(v: Option<&str>) -> Result<GameKind, ApiError> {
     match v {
-        None | Some("baroque") => Ok(GameName::Baroque),
-        Some("rococo") => Ok(GameName::Rococo),
-        Some(other) => Err(invalid(
-            "game",
-            format!("`{}` is not a game: `baroque` or `rococo`", short(other)),
-        )),
+        None => Ok(GameKind::default()),
+        Some(name) => GameKind::parse(name).ok_or_else(|| {
+            invalid(
+                "game",
+                format!("`{}` is not a game: `baroque` or `rococo`", short(name)),
+            )
+        }),
     }
 }
 
-fn parse_coords(v: Option<&str>, game: GameName) -> Result<CoordsName, ApiError> {
+fn parse_coords(v: Option<&str>, game: GameKind) -> Result<DiagramCoords, ApiError> {
     let c = match v {
-        None | Some("standard") => CoordsName::Standard,
-        Some("page") => CoordsName::Page,
-        Some("none") => CoordsName::None,
+        None | Some("standard") => DiagramCoords::Standard,
+        Some("page") => DiagramCoords::Page,
+        Some("none") => DiagramCoords::None,
         Some(other) => {
             return Err(invalid(
                 "coords",
@@ -136,7 +136,7 @@ fn parse_coords(v: Option<&str>, game: GameName) -> Result<CoordsName, ApiError>
             ))
         }
     };
-    if c == CoordsName::Page && game == GameName::Baroque {
+    if c == DiagramCoords::Page && !Variant::has_page_coords(game) {
         return Err(invalid(
             "coords",
             "`page` names are Rococo's; a Baroque board takes `standard` or `none`",
@@ -180,10 +180,10 @@ struct Drawing<'a> {
 }
 
 impl Drawing<'_> {
-    fn options(&self, d: &Diagram, coords: CoordsName) -> Result<Options, ApiError> {
+    fn options(&self, d: &Diagram, coords: DiagramCoords) -> Result<Options, ApiError> {
         let labels = match coords {
-            CoordsName::Page => Labels::Page,
-            CoordsName::Standard | CoordsName::None => Labels::Standard,
+            DiagramCoords::Page => Labels::Page,
+            DiagramCoords::Standard | DiagramCoords::None => Labels::Standard,
         };
         let size = parse_size(self.size)?;
         let flipped = parse_bool("flip", self.flip)?;
@@ -201,7 +201,7 @@ impl Drawing<'_> {
         };
         Ok(Options {
             size,
-            coordinates: coords != CoordsName::None,
+            coordinates: coords != DiagramCoords::None,
             labels,
             flipped,
             marks,
@@ -298,16 +298,12 @@ pub async fn diagram(
     let q = query.into_inner();
     let game = parse_game(q.game.as_deref())?;
     let coords = parse_coords(q.coords.as_deref(), game)?;
-    let d = match game {
-        GameName::Baroque => Diagram::baroque(&Position::from_fen(&q.fen, Rules::default())?),
-        GameName::Rococo => {
-            let c = match coords {
-                CoordsName::Page => Coords::Page,
-                _ => Coords::Standard,
-            };
-            Diagram::rococo(&RococoPosition::from_fen(&q.fen, c)?)
-        }
-    };
+    let naming = Naming::coords(match coords {
+        DiagramCoords::Page => Coords::Page,
+        _ => Coords::Standard,
+    });
+    let variant = Variant::of(game, None).map_err(|e| invalid("game", e))?;
+    let d = Diagram::new(variant.read_fen(&q.fen, naming)?);
     let drawing = Drawing {
         marks: q.marks.as_deref(),
         arrows: q.arrows.as_deref(),
@@ -359,45 +355,34 @@ pub async fn puzzle_diagram(
             path: req.path().to_string(),
         });
     };
-    let game = match p.game {
-        CaseGame::Baroque => GameName::Baroque,
-        CaseGame::Rococo => GameName::Rococo,
-    };
+    let game = p.game;
     let coords = parse_coords(q.coords.as_deref(), game)?;
-    let stored_fen = |e: crate::rules::ParseFenError| {
-        tracing::error!(id, error = %e, "a stored puzzle's FEN does not read");
-        ApiError::Internal(e.to_string())
+    let stored = |e: String| {
+        tracing::error!(id, error = %e, "a stored puzzle's position does not read");
+        ApiError::Internal(e)
     };
-    // The answer's squares, when asked for and found.
-    let mut answer = None;
-    let want_answer = parse_bool("solution", q.solution.as_deref())?;
-    let d = match game {
-        GameName::Baroque => {
-            let rules = p.rules.parse::<Rules>().unwrap_or_default();
-            let pos = Position::from_fen(&p.fen, rules).map_err(stored_fen)?;
-            if want_answer {
-                let text = match p.kind {
-                    Kind::Mate => p.outcome["keys"][0]["uci"].as_str().map(str::to_string),
-                    Kind::Diagram => p.moves.first().cloned(),
-                };
-                answer = text
-                    .and_then(|t| pos.parse_move(&t).ok())
-                    .map(|m| (m.from, m.to));
-            }
-            Diagram::baroque(&pos)
-        }
-        GameName::Rococo => {
-            let pos = RococoPosition::from_fen(&p.fen, Coords::Standard).map_err(stored_fen)?;
-            if want_answer {
-                answer = p
-                    .moves
-                    .first()
-                    .and_then(|t| pos.parse_move(t, Coords::Standard).ok())
-                    .map(|m| (m.from, m.to));
-            }
-            Diagram::rococo(&pos)
-        }
+    let rules = if Variant::has_rule_sets(game) {
+        Some(p.rules.parse::<Rules>().unwrap_or_default())
+    } else {
+        None
     };
+    let variant = Variant::of(game, rules).map_err(stored)?;
+    let naming = Naming::default();
+    let pos = variant
+        .read_fen(&p.fen, naming)
+        .map_err(|e| stored(e.to_string()))?;
+    // The answer's squares, when asked for and found: a mate's first key, a diagram's first move.
+    let answer = if parse_bool("solution", q.solution.as_deref())? {
+        let text = match p.kind {
+            Kind::Mate => p.outcome["keys"][0]["uci"].as_str().map(str::to_string),
+            Kind::Diagram => p.moves.first().cloned(),
+        };
+        text.and_then(|t| pos.parse_move(&t, naming).ok())
+            .map(|m| VariantPosition::squares(&m))
+    } else {
+        None
+    };
+    let d = Diagram::new(pos);
     let drawing = Drawing {
         marks: q.marks.as_deref(),
         arrows: q.arrows.as_deref(),
@@ -441,10 +426,10 @@ mod tests {
         for bad in ["63", "2049", "-1", "1e3", "", "99999999999999999999"] {
             assert!(parse_size(Some(bad)).is_err(), "{bad}");
         }
-        assert!(parse_coords(Some("page"), GameName::Baroque).is_err());
+        assert!(parse_coords(Some("page"), GameKind::Baroque).is_err());
         assert_eq!(
-            parse_coords(Some("page"), GameName::Rococo).unwrap(),
-            CoordsName::Page
+            parse_coords(Some("page"), GameKind::Rococo).unwrap(),
+            DiagramCoords::Page
         );
         assert!(parse_bool("flip", Some("yes")).is_err());
         assert!(parse_game(Some("chess")).is_err());
