@@ -15,9 +15,7 @@
 //! The screening's node budget decides what a candidate is; its time limit is only a safety net,
 //! set well above what the node budget takes, and a run where it bites may not be reproduced.
 
-use crate::cases::Game;
-use crate::rules::GamePosition;
-use crate::rules::{Board, Board8, Color, Geometry, Letters, Piece, Position, Role, Rules};
+use crate::rules::{Color, GamePosition, Piece, Position, Role, Variant};
 use crate::solver::{screen, Cancel, Limits, Outcome, Solution, SolveOptions};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -88,11 +86,9 @@ impl Source {
 /// What to generate.
 #[derive(Clone, Debug)]
 pub struct GenerateOptions {
-    /// The game; [`generate`] is called with its position type ([`Position`] or
-    /// [`crate::rules::rococo::RococoPosition`]).
-    pub game: Game,
-    /// The Baroque rule set (Rococo has one).
-    pub rules: Rules,
+    /// The game and its rules; [`generate`] is called with its position type (the store runs it
+    /// on `variant.start()`'s concrete type, see [`crate::rules::Visit`]).
+    pub variant: Variant,
     /// N of "mate in N".
     pub mate_in: u32,
     /// Puzzles wanted.
@@ -116,8 +112,7 @@ pub struct GenerateOptions {
 impl Default for GenerateOptions {
     fn default() -> Self {
         GenerateOptions {
-            game: Game::Baroque,
-            rules: Rules::default(),
+            variant: Variant::default(),
             mate_in: 2,
             count: 10,
             seed: 1,
@@ -134,23 +129,9 @@ impl Default for GenerateOptions {
     }
 }
 
-/// A game puzzles can be generated for: how candidates are made, which positions may be puzzles,
-/// and when two positions are the same puzzle.
-pub trait Generatable: GamePosition + Sized {
-    /// Both Kings and other pieces placed at random within the piece budget.
-    fn random(rng: &mut Rng, opts: &GenerateOptions) -> Self;
-    /// A position of a random game from the start, thinned out to the piece budget.
-    fn playout(rng: &mut Rng, opts: &GenerateOptions) -> Option<Self>;
-    /// Both Kings, a position that can arise, the side to move not in check unless allowed, within
-    /// the piece budget, and a move to make.
-    fn acceptable(&self, opts: &GenerateOptions) -> bool;
-    /// The same text for a position and each of its mirror images under the game's symmetries.
-    fn canonical_key(&self) -> String;
-}
-
 /// A sound puzzle found.
 #[derive(Clone, Debug)]
-pub struct Generated<P: Generatable = Position> {
+pub struct Generated<P: GamePosition = Position> {
     pub position: P,
     pub source: Source,
     /// The candidate's index: with the seed, it remakes the position.
@@ -192,7 +173,7 @@ pub enum Stop {
 
 /// The outcome of a run.
 #[derive(Clone, Debug)]
-pub struct Report<P: Generatable = Position> {
+pub struct Report<P: GamePosition = Position> {
     pub puzzles: Vec<Generated<P>>,
     pub progress: Progress,
     pub stop: Stop,
@@ -246,7 +227,7 @@ pub enum Take {
 ///
 /// # Errors
 /// When the options are out of range.
-pub fn generate<P: Generatable>(
+pub fn generate<P: GamePosition>(
     opts: &GenerateOptions,
     cancel: &Cancel,
     mut take: impl FnMut(&Progress, Option<&Generated<P>>) -> Take,
@@ -301,7 +282,7 @@ pub fn generate<P: Generatable>(
                 Verdict::Rejected => {}
                 Verdict::Unsettled => report.progress.unsettled += 1,
                 Verdict::Sound(found) => {
-                    if !seen.insert(found.position.canonical_key()) {
+                    if !seen.insert(GamePosition::canonical_key(&found.position)) {
                         report.progress.duplicates += 1;
                         continue;
                     }
@@ -336,19 +317,19 @@ pub fn generate<P: Generatable>(
     Ok(report)
 }
 
-enum Verdict<P: Generatable> {
+enum Verdict<P: GamePosition> {
     Rejected,
     Unsettled,
     Sound(Box<Generated<P>>),
 }
 
-struct Screened<P: Generatable> {
+struct Screened<P: GamePosition> {
     verdict: Verdict<P>,
     nodes: u64,
 }
 
 /// Makes candidate `index` and screens it, within `left` of the run's time and until `cancel`.
-fn screen_candidate<P: Generatable>(
+fn screen_candidate<P: GamePosition>(
     opts: &GenerateOptions,
     index: u64,
     left: Duration,
@@ -394,73 +375,57 @@ fn screen_candidate<P: Generatable>(
 
 /// Candidate `index` of a run: a position the side to move may try to mate from, or `None` when
 /// the attempt made none (a play-out that ended, a placement that cannot arise).
-pub fn candidate<P: Generatable>(opts: &GenerateOptions, index: u64) -> Option<(P, Source)> {
+pub fn candidate<P: GamePosition>(opts: &GenerateOptions, index: u64) -> Option<(P, Source)> {
     let mut rng = Rng::for_candidate(opts.seed, index);
     let (position, source) = if index % 2 == 0 {
-        (P::random(&mut rng, opts), Source::Random)
+        (random_position::<P>(&mut rng, opts), Source::Random)
     } else {
-        (P::playout(&mut rng, opts)?, Source::Playout)
+        (playout_position::<P>(&mut rng, opts)?, Source::Playout)
     };
-    position.acceptable(opts).then_some((position, source))
-}
-
-impl Generatable for Position {
-    fn random(rng: &mut Rng, opts: &GenerateOptions) -> Position {
-        random_position(rng, opts)
-    }
-    fn playout(rng: &mut Rng, opts: &GenerateOptions) -> Option<Position> {
-        playout_position(rng, opts)
-    }
-    fn acceptable(&self, opts: &GenerateOptions) -> bool {
-        acceptable(self, opts)
-    }
-    fn canonical_key(&self) -> String {
-        canonical_key(self)
-    }
+    acceptable(&position, opts).then_some((position, source))
 }
 
 /// Whether a position may be a puzzle: both Kings, a position that can arise, the side to move not
 /// in check unless allowed, within the piece budget, and a move to make.
-fn acceptable(pos: &Position, opts: &GenerateOptions) -> bool {
-    let board = pos.board();
-    board.king(Color::White).is_some()
-        && board.king(Color::Black).is_some()
-        && board.occupied().count_ones() as usize <= opts.max_pieces
+fn acceptable<P: GamePosition>(pos: &P, opts: &GenerateOptions) -> bool {
+    pos.has_both_kings()
+        && pos.piece_count() as usize <= opts.max_pieces
         && !pos.validate().iter().any(|p| p.error)
-        && (opts.allow_check || !pos.is_check())
-        && pos.has_legal_move()
+        && (opts.allow_check || !pos.in_check())
+        && pos.has_search_move()
 }
 
-/// Both Kings and up to `max_pieces - 2` other pieces on random squares, no side with more of a
-/// kind than it starts with; the side to move is random.
-fn random_position(rng: &mut Rng, opts: &GenerateOptions) -> Position {
-    let mut board: Board<Board8> = Board::empty();
-    let mut free: Vec<u8> = (0..Board8::SQUARES).collect();
-    let mut place = |rng: &mut Rng, board: &mut Board<Board8>, piece: Piece| {
+/// Both Kings and up to `max_pieces - 2` other pieces on random squares of the game's setup
+/// squares, no side with more of a kind than it starts with; the side to move is random. The
+/// pawn-like kind is drawn 40% of the time (pawns are half of a side's pieces at the start).
+fn random_position<P: GamePosition>(rng: &mut Rng, opts: &GenerateOptions) -> P {
+    let mut free: Vec<u8> = crate::rules::BitSet::squares(P::setup_squares()).collect();
+    let mut pieces: Vec<(u8, Piece)> = Vec::with_capacity(opts.max_pieces);
+    let mut place = |rng: &mut Rng, pieces: &mut Vec<(u8, Piece)>, piece: Piece| {
         let i = rng.below(free.len() as u64) as usize;
-        board.put(free.swap_remove(i), piece);
+        pieces.push((free.swap_remove(i), piece));
     };
-    place(rng, &mut board, Piece::new(Color::White, Role::King));
-    place(rng, &mut board, Piece::new(Color::Black, Role::King));
+    place(rng, &mut pieces, Piece::new(Color::White, Role::King));
+    place(rng, &mut pieces, Piece::new(Color::Black, Role::King));
+    let kinds = P::setup_kinds();
     let extra = 1 + rng.below((opts.max_pieces - 2) as u64) as usize;
-    let mut counts = [[0u32; 11]; 2];
+    let mut counts = vec![[0u32; 2]; kinds.len()];
     for _ in 0..extra {
         let color = if rng.chance(55) {
             Color::White
         } else {
             Color::Black
         };
-        // Pawns are half of a side's pieces at the start, and as common here.
-        let role = if rng.chance(40) {
-            Role::Pawn
+        let k = if rng.chance(40) {
+            0
         } else {
-            // One of the five pieces after King and Pawn.
-            Role::BAROQUE[2 + rng.below(5) as usize]
+            1 + rng.below(kinds.len() as u64 - 1) as usize
         };
-        let n = &mut counts[color.index()][role.index()];
-        if *n < role.baroque_start_count() {
+        let (role, max) = kinds[k];
+        let n = &mut counts[k][color.index()];
+        if *n < max {
             *n += 1;
-            place(rng, &mut board, Piece::new(color, role));
+            place(rng, &mut pieces, Piece::new(color, role));
         }
     }
     let turn = if rng.chance(50) {
@@ -468,89 +433,46 @@ fn random_position(rng: &mut Rng, opts: &GenerateOptions) -> Position {
     } else {
         Color::Black
     };
-    Position::from_board(board, turn, opts.rules)
+    P::from_setup(opts.variant, &pieces, turn)
 }
 
 /// A position of a random game from the start: captures are chosen when there are some (most of
 /// the time), until at most `max_pieces` remain; then a few more random moves. `None` when the game
 /// ends first or takes too long to thin out.
-fn playout_position(rng: &mut Rng, opts: &GenerateOptions) -> Option<Position> {
-    let mut pos = Position::start(opts.rules);
+fn playout_position<P: GamePosition>(rng: &mut Rng, opts: &GenerateOptions) -> Option<P> {
+    let mut pos = P::start_position(opts.variant);
     let extra = rng.below(6);
-    let mut after_budget = None;
-    for _ in 0..400 {
-        let moves = pos.legal_moves();
+    let mut after_budget = 0;
+    let mut moves = Vec::new();
+    // The longest play-out: 400 plies on the 64 squares of Baroque, 500 on the 100 of Rococo.
+    let files = u32::from(opts.variant.kind().files());
+    let plies = 400 + (files * files - 64) * 100 / 36;
+    for _ in 0..plies {
+        pos.legal_moves_into(&mut moves);
         if moves.is_empty() {
             return None;
         }
-        let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+        let captures: Vec<_> = moves.iter().filter(|m| P::is_capture(m)).collect();
         let mv = if !captures.is_empty() && rng.chance(85) {
             *captures[rng.below(captures.len() as u64) as usize]
         } else {
             moves[rng.below(moves.len() as u64) as usize]
         };
-        pos.play_unchecked(&mv);
-        if pos.board().king(Color::White).is_none() || pos.board().king(Color::Black).is_none() {
+        if pos.ends_game(&mv) {
             return None;
         }
-        if pos.board().occupied().count_ones() as usize <= opts.max_pieces {
-            let done = after_budget.get_or_insert(0u64);
-            if *done >= extra {
+        pos = pos.play(&mv);
+        if !pos.has_both_kings() {
+            return None;
+        }
+        if pos.piece_count() as usize <= opts.max_pieces {
+            if after_budget >= extra {
                 return Some(pos);
             }
-            *done += 1;
+            after_budget += 1;
         }
     }
     None
-}
-
-/// The 8 symmetries of the square board: file and rank reflections and the diagonal transposition.
-fn transform(sq: u8, t: u8) -> u8 {
-    let (mut f, mut r) = (Board8::file_of(sq), Board8::rank_of(sq));
-    if t & 4 != 0 {
-        std::mem::swap(&mut f, &mut r);
-    }
-    if t & 1 != 0 {
-        f = 7 - f;
-    }
-    if t & 2 != 0 {
-        r = 7 - r;
-    }
-    Board8::square(f, r)
-}
-
-/// The images of a position under the 16 symmetries of the rules: the 8 of the board, each with
-/// the colours kept or exchanged (the side to move with them).
-pub fn images(pos: &Position) -> Vec<Position> {
-    let mut out = Vec::with_capacity(16);
-    for t in 0..8 {
-        for swap in [false, true] {
-            let mut board: Board<Board8> = Board::empty();
-            for (sq, p) in pos.board().iter() {
-                let color = if swap { p.color.other() } else { p.color };
-                board.put(transform(sq, t), Piece::new(color, p.role));
-            }
-            let turn = if swap { pos.turn().other() } else { pos.turn() };
-            out.push(Position::from_board(board, turn, *pos.rules()));
-        }
-    }
-    out
-}
-
-/// The same text for a position and each of its mirror images: the least of their FENs.
-pub fn canonical_key(pos: &Position) -> String {
-    images(pos)
-        .iter()
-        .map(|p| {
-            let mut fen = p.fen(Letters::Chess);
-            // The move counter plays no part in a puzzle.
-            if let Some(i) = fen.rfind(' ') {
-                fen.truncate(i);
-            }
-            fen
-        })
-        .min()
-        .unwrap_or_default()
 }
 
 /// A kind's name as a tag word: `long-leaper`.
@@ -621,6 +543,7 @@ mod rococo;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Letters;
 
     fn keep(_: &Progress, _: Option<&Generated>) -> Take {
         Take::Kept
@@ -652,14 +575,14 @@ mod tests {
                 continue;
             };
             let n = pos.legal_moves().len();
-            for image in images(&pos) {
+            for image in crate::rules::symmetry::baroque_images(&pos) {
                 assert_eq!(
                     image.legal_moves().len(),
                     n,
                     "{}",
                     image.fen(Letters::Chess)
                 );
-                assert_eq!(canonical_key(&image), canonical_key(&pos));
+                assert_eq!(image.canonical_key(), pos.canonical_key());
             }
             checked += 1;
         }
@@ -702,7 +625,7 @@ mod tests {
             assert!(p.themes.contains(&"mate-in-2".to_string()));
             assert!(p.themes.iter().any(|t| t.starts_with("key-")));
             assert!(p.themes.iter().any(|t| t.starts_with("mate-by-")));
-            assert!(keys.insert(canonical_key(&p.position)));
+            assert!(keys.insert(p.position.canonical_key()));
         }
         let again = generate::<Position>(
             &GenerateOptions {

@@ -2,7 +2,6 @@
 
 use super::{fail, GameArg};
 use crate::generate::{GenerateOptions, Progress, Stop};
-use crate::rules::Rules;
 use crate::solver::{Cancel, Limits, SolveOptions};
 use crate::store::collections::{generate_collection, CollectionError};
 use crate::store::Store;
@@ -67,8 +66,8 @@ pub struct GenerateArgs {
 /// Runs `baroque generate`: exit 0 when the collection got every puzzle asked for, 3 when a limit
 /// stopped the run first (what was found is stored), 2 on an error.
 pub fn run(args: GenerateArgs) -> ExitCode {
-    let rules: Rules = match args.rules.parse() {
-        Ok(r) => r,
+    let variant = match super::variant_of(args.game, &args.rules) {
+        Ok(v) => v,
         Err(e) => return fail(e),
     };
     let seed = args.seed.unwrap_or_else(crate::generate::clock_seed);
@@ -76,11 +75,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let opts = GenerateOptions {
-        game: match args.game {
-            GameArg::Baroque => crate::cases::Game::Baroque,
-            GameArg::Rococo => crate::cases::Game::Rococo,
-        },
-        rules,
+        variant,
         mate_in: args.mate_in,
         count: args.count,
         seed,
@@ -178,10 +173,9 @@ pub fn run(args: GenerateArgs) -> ExitCode {
             run.stored,
             args.count,
             args.mate_in,
-            match args.game {
-                GameArg::Baroque => rules.to_string(),
-                GameArg::Rococo => "rococo".to_string(),
-            }
+            variant
+                .rules()
+                .map_or_else(|| variant.name().to_string(), |r| r.to_string())
         );
         super::out!(
             "{} candidates in {secs:.1} s: {} sound, {} near-duplicates dropped, {} unsettled by the budget; {per_minute:.1} puzzles/min",

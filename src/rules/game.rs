@@ -403,6 +403,21 @@ pub trait GamePosition:
     fn only_checks_mate(&self) -> bool;
     /// The position with the other side to move, when the side to move is not in check.
     fn null_move(&self) -> Option<Self>;
+
+    /// The pieces on the board.
+    fn piece_count(&self) -> u32;
+    /// For positions made at random: the kinds a side starts with besides the King, the
+    /// pawn-like kind first, each with how many a side starts with.
+    fn setup_kinds() -> &'static [(Role, u32)];
+    /// The squares a random setup may place pieces on.
+    fn setup_squares() -> SquareSet;
+    /// A position of `variant` with these pieces and this side to move, before any move.
+    fn from_setup(variant: Variant, pieces: &[(u8, Piece)], turn: Color) -> Self;
+    /// The start position of `variant`, a game of this type.
+    fn start_position(variant: Variant) -> Self;
+    /// The same text for this position and each of its images under the game's symmetries (see
+    /// [`super::symmetry`]), the move counter aside.
+    fn canonical_key(&self) -> String;
 }
 
 impl GamePosition for Position {
@@ -548,6 +563,28 @@ impl GamePosition for Position {
     fn null_move(&self) -> Option<Position> {
         Position::null_move(self)
     }
+    fn piece_count(&self) -> u32 {
+        self.board().occupied().count()
+    }
+    fn setup_kinds() -> &'static [(Role, u32)] {
+        &super::symmetry::BAROQUE_KINDS
+    }
+    fn setup_squares() -> SquareSet {
+        u128::from(u64::MAX)
+    }
+    fn from_setup(variant: Variant, pieces: &[(u8, Piece)], turn: Color) -> Position {
+        let mut board = super::Board::empty();
+        for &(sq, p) in pieces {
+            board.put(sq, p);
+        }
+        Position::from_board(board, turn, variant.rules().unwrap_or_default())
+    }
+    fn start_position(variant: Variant) -> Position {
+        Position::start(variant.rules().unwrap_or_default())
+    }
+    fn canonical_key(&self) -> String {
+        super::symmetry::baroque_key(self)
+    }
 }
 
 /// Rococo's victory in the search: the moves considered are those that keep the mover's King (or
@@ -668,6 +705,24 @@ impl GamePosition for RococoPosition {
     }
     fn null_move(&self) -> Option<RococoPosition> {
         RococoPosition::null_move(self)
+    }
+    fn piece_count(&self) -> u32 {
+        self.board().occupied().count()
+    }
+    fn setup_kinds() -> &'static [(Role, u32)] {
+        &super::symmetry::ROCOCO_KINDS
+    }
+    fn setup_squares() -> SquareSet {
+        super::symmetry::rococo_setup_squares()
+    }
+    fn from_setup(_: Variant, pieces: &[(u8, Piece)], turn: Color) -> RococoPosition {
+        super::symmetry::rococo_setup(pieces, turn)
+    }
+    fn start_position(_: Variant) -> RococoPosition {
+        RococoPosition::start()
+    }
+    fn canonical_key(&self) -> String {
+        super::symmetry::rococo_key(self)
     }
 }
 
@@ -938,6 +993,33 @@ impl GamePosition for VariantPosition {
             VariantPosition::Baroque(p) => GamePosition::null_move(p).map(VariantPosition::Baroque),
             VariantPosition::Rococo(p) => GamePosition::null_move(p).map(VariantPosition::Rococo),
         }
+    }
+    fn piece_count(&self) -> u32 {
+        forward!(self, p => p.piece_count())
+    }
+    /// The forwarding type has no kinds of its own: a setup is made on a concrete game (see
+    /// [`VariantPosition::visit`]).
+    fn setup_kinds() -> &'static [(Role, u32)] {
+        &[]
+    }
+    fn setup_squares() -> SquareSet {
+        0
+    }
+    fn from_setup(variant: Variant, pieces: &[(u8, Piece)], turn: Color) -> VariantPosition {
+        match variant {
+            Variant::Baroque(_) => {
+                VariantPosition::Baroque(Position::from_setup(variant, pieces, turn))
+            }
+            Variant::Rococo => {
+                VariantPosition::Rococo(RococoPosition::from_setup(variant, pieces, turn))
+            }
+        }
+    }
+    fn start_position(variant: Variant) -> VariantPosition {
+        variant.start()
+    }
+    fn canonical_key(&self) -> String {
+        forward!(self, p => p.canonical_key())
     }
 }
 

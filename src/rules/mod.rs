@@ -18,6 +18,7 @@ pub mod position;
 pub mod report;
 pub mod rococo;
 pub mod ruleset;
+pub mod symmetry;
 
 pub use bitset::BitSet;
 pub use board::Board;

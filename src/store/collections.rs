@@ -5,11 +5,8 @@
 
 use super::verify::{verify, NewPuzzle};
 use super::{get_in, insert_in, StoreError, StoredPuzzle};
-use crate::cases::Game;
-use crate::generate::{generate, Generatable, GenerateOptions, Generated, Progress, Stop, Take};
-use crate::rules::rococo::RococoPosition;
-use crate::rules::Naming;
-use crate::rules::Position;
+use crate::generate::{generate, GenerateOptions, Generated, Progress, Stop, Take};
+use crate::rules::{GamePosition, Naming, Visit};
 use crate::solver::{Cancel, SolveOptions};
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
@@ -164,12 +161,16 @@ impl super::Store {
              ON CONFLICT (name) DO NOTHING",
             params![
                 name,
-                super::rules_columns(opts.game, &opts.rules).0,
+                super::rules_columns(
+                    opts.variant.kind(),
+                    &opts.variant.rules().unwrap_or_default()
+                )
+                .0,
                 opts.mate_in,
                 opts.seed as i64,
                 opts.max_pieces as i64,
                 serde_json::json!({"count": opts.count}).to_string(),
-                super::game_name(opts.game),
+                opts.variant.name(),
                 this_process(),
             ],
         )?;
@@ -355,13 +356,39 @@ pub fn fill_collection(
     cancel: &Cancel,
     observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
 ) -> Result<RunSummary, CollectionError> {
-    match opts.game {
-        Game::Baroque => fill_with::<Position>(store, name, opts, solve, cancel, observe),
-        Game::Rococo => fill_with::<RococoPosition>(store, name, opts, solve, cancel, observe),
+    /// The run on the concrete position type of the options' game.
+    struct Fill<'a, F> {
+        store: &'a super::Store,
+        name: &'a str,
+        opts: &'a GenerateOptions,
+        solve: &'a SolveOptions,
+        cancel: &'a Cancel,
+        observe: F,
     }
+    impl<F: FnMut(&Progress, Option<&StoredPuzzle>) -> bool> Visit for Fill<'_, F> {
+        type Output = Result<RunSummary, CollectionError>;
+        fn visit<P: GamePosition>(self, _: &P) -> Self::Output {
+            fill_with::<P>(
+                self.store,
+                self.name,
+                self.opts,
+                self.solve,
+                self.cancel,
+                self.observe,
+            )
+        }
+    }
+    opts.variant.start().visit(Fill {
+        store,
+        name,
+        opts,
+        solve,
+        cancel,
+        observe,
+    })
 }
 
-fn fill_with<P: Generatable>(
+fn fill_with<P: GamePosition>(
     store: &super::Store,
     name: &str,
     opts: &GenerateOptions,
@@ -438,7 +465,7 @@ fn fill_with<P: Generatable>(
 
 /// Verifies a generated puzzle with the full solver and stores it; `None` when the full solve does
 /// not confirm it (it never should).
-fn store_one<P: Generatable>(
+fn store_one<P: GamePosition>(
     store: &super::Store,
     name: &str,
     opts: &GenerateOptions,
@@ -462,9 +489,9 @@ fn store_one<P: Generatable>(
         keys: key.map(|k| vec![k]),
         sound: Some(true),
         ..NewPuzzle::mate(
-            opts.game,
+            opts.variant.kind(),
             found.position.fen(Naming::default()),
-            opts.rules,
+            opts.variant.rules().unwrap_or_default(),
             opts.mate_in,
         )
     };

@@ -10,7 +10,7 @@ use crate::api::ratelimit::Metered;
 use crate::api::routes::puzzles::Writer;
 use crate::api::work::{Slot as SolveSlot, Slots as SolveSlots};
 use crate::generate::{GenerateOptions, Progress, Stop};
-use crate::rules::Rules;
+use crate::rules::{GameKind, Rules, Variant};
 use crate::store::collections::{fill_collection, valid_name, Collection, CollectionError};
 use crate::store::Store;
 use actix_web::http::header;
@@ -363,13 +363,12 @@ pub fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions
             r.name
         )));
     }
-    let game = r.game.unwrap_or_default();
-    if game == GameName::Rococo && r.rules.is_some() {
-        return Err(ApiError::NotApplicable {
+    let game = GameKind::from(r.game.unwrap_or_default());
+    let variant =
+        Variant::of(game, r.rules.map(Rules::from)).map_err(|_| ApiError::NotApplicable {
             field: "rules",
             detail: "`rules` does not apply to Rococo, which has one rule set".into(),
-        });
-    }
+        })?;
     let max = limits.solve.max_mate_in;
     if r.mate_in == 0 || r.mate_in > max {
         return Err(ApiError::InvalidMateIn {
@@ -405,11 +404,7 @@ pub fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions
     }
     let seed = r.seed.unwrap_or_else(crate::generate::clock_seed);
     Ok(GenerateOptions {
-        game: match game {
-            GameName::Baroque => crate::cases::Game::Baroque,
-            GameName::Rococo => crate::cases::Game::Rococo,
-        },
-        rules: r.rules.map(Rules::from).unwrap_or_default(),
+        variant,
         mate_in: r.mate_in,
         count: r.count as usize,
         seed,
