@@ -1,14 +1,22 @@
 //! `baroque`: verifies positions and puzzles of Baroque chess (Ultima) and Rococo.
 //!
-//! Layers, each depending only on the ones before it: [`rules`] (the engine), [`diagram`] (SVG
-//! boards), [`cases`] (diagram cases), [`solver`], [`generate`] (puzzle collections), [`puzzles`]
-//! (mate puzzles), [`store`] (SQLite), [`api`] (the HTTP service) and the command line ([`cli`]).
+//! Layers, each depending only on the ones before it:
+//! - [`rules`]: the games (a [`rules::Variant`] and [`rules::GamePosition`], one trait for a
+//!   position of any game); pure Rust, no web, database or async code;
+//! - [`solver`]: proof search, generic over the game;
+//! - [`cases`] (diagram case files), [`puzzle`] (what a puzzle claims and its one verification),
+//!   [`puzzles`] (mate puzzle files), [`generate`] (puzzle generation), [`diagram`] (SVG boards);
+//! - [`store`]: persists puzzles and collections (SQLite) and reads them back, nothing more;
+//! - [`app`]: the use cases (verify and store, seed, generate a collection), using the store;
+//! - [`api`] (the HTTP service) and the command line ([`cli`]).
 
 pub mod api;
+pub mod app;
 pub mod cases;
 pub mod cli;
 pub mod diagram;
 pub mod generate;
+pub mod puzzle;
 pub mod puzzles;
 pub mod rules;
 pub mod solver;

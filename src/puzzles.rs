@@ -7,12 +7,10 @@
 //! (the claim is then neither confirmed nor contradicted).
 
 use crate::cases::{Game, RulesSpec};
-use crate::rules::rococo::{Coords, RococoPosition};
-use crate::rules::{Color, Position, Rules};
-use crate::rules::{GamePosition, Naming};
-use crate::solver::{Limits, NamedSolution, Outcome, SolveOptions, MAX_MATE_IN};
+use crate::puzzle::{check_mate, MateCheck, MateClaim};
+use crate::rules::{GamePosition, Naming, Rules, Variant};
+use crate::solver::{Limits, NamedSolution, SolveOptions};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 use std::path::Path;
 
 /// A file of puzzles.
@@ -63,14 +61,6 @@ impl PuzzleOutcome {
     }
 }
 
-fn names(v: &BTreeSet<String>) -> String {
-    if v.is_empty() {
-        "none".into()
-    } else {
-        v.iter().cloned().collect::<Vec<_>>().join(", ")
-    }
-}
-
 impl Puzzle {
     /// The rule set of the puzzle (default `abbott`).
     pub fn rules(&self) -> Result<Rules, String> {
@@ -81,7 +71,8 @@ impl Puzzle {
     }
 
     /// Solves the puzzle under `limits` with a `table_mib` MiB table and `threads` threads, and
-    /// compares the answer with the puzzle's claims.
+    /// compares the answer with the puzzle's claims ([`crate::puzzle::check_mate`], the check the
+    /// store makes too).
     pub fn verify(
         &self,
         game: Game,
@@ -94,120 +85,72 @@ impl Puzzle {
             problems: Vec::new(),
             solution: None,
         };
-        if self.mate_in == 0 || self.mate_in > MAX_MATE_IN {
-            out.problems.push(format!(
-                "mate_in is {}; it must be between 1 and {MAX_MATE_IN}",
-                self.mate_in
-            ));
+        let rules = match self.rules.as_ref().map(|_| self.rules()).transpose() {
+            Ok(r) => r,
+            Err(e) => {
+                out.problems.push(format!("rules: {e}"));
+                return out;
+            }
+        };
+        if rules.is_some() && !Variant::has_rule_sets(game) {
+            out.problems
+                .push("rules: Rococo has one rule set; `rules` does not apply".into());
             return out;
         }
-        match game {
-            Game::Baroque => {
-                let rules = match self.rules() {
-                    Ok(r) => r,
-                    Err(e) => {
-                        out.problems.push(format!("rules: {e}"));
-                        return out;
-                    }
-                };
-                match Position::from_fen_validated(&self.fen, rules) {
-                    Ok(pos) => self.solve_and_compare(&pos, limits, table_mib, threads, out),
-                    Err(e) => {
-                        out.problems.push(format!("fen: {e}"));
-                        out
-                    }
-                }
+        let variant = match Variant::of(game, rules) {
+            Ok(v) => v,
+            Err(e) => {
+                out.problems.push(format!("rules: {e}"));
+                return out;
             }
-            Game::Rococo => {
-                if self.rules.is_some() {
-                    out.problems
-                        .push("rules: Rococo has one rule set; `rules` does not apply".into());
-                    return out;
-                }
-                let pos = match RococoPosition::from_fen(&self.fen, Coords::Standard) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        out.problems.push(format!("fen: {e}"));
-                        return out;
-                    }
-                };
-                let board = pos.board();
-                if board.king(Color::White).is_none() || board.king(Color::Black).is_none() {
-                    out.problems.push(
-                        "a Rococo mate needs both Kings on the board: mate means forcing the \
-                         capture of the enemy King"
-                            .into(),
-                    );
-                    return out;
-                }
-                self.solve_and_compare(&pos, limits, table_mib, threads, out)
+        };
+        let pos = match variant.position(&self.fen, Naming::default()) {
+            Ok((p, _)) => p,
+            Err(e) => {
+                out.problems.push(format!("fen: {e}"));
+                return out;
             }
+        };
+        if Variant::mate_needs_both_kings(game) && !pos.has_both_kings() {
+            out.problems.push(
+                "a Rococo mate needs both Kings on the board: mate means forcing the capture of \
+                 the enemy King"
+                    .into(),
+            );
+            return out;
         }
-    }
-
-    /// Solves `pos` and lists every way the answer differs from the claims.
-    fn solve_and_compare<P: GamePosition>(
-        &self,
-        pos: &P,
-        limits: Limits,
-        table_mib: usize,
-        threads: usize,
-        mut out: PuzzleOutcome,
-    ) -> PuzzleOutcome {
-        let opts = SolveOptions {
+        let claim = MateClaim {
             mate_in: self.mate_in,
+            keys: Some(self.keys.clone()),
+            short_solutions: self.short_solutions.clone(),
+            sound: Some(self.sound),
+        };
+        let opts = SolveOptions {
             limits,
             table_mib,
             threads,
             max_tree_nodes: 0,
-            intended_key: None,
-            cancel: Default::default(),
+            ..SolveOptions::default()
         };
-        let s = crate::solver::solve(pos, &opts).named(pos, Naming::default());
-        if s.result == Outcome::Unknown || s.sound.is_none() {
-            out.problems.push(format!(
-                "the budget ({} nodes, {} ms) ran out after proving no mate within {}: the \
-                 puzzle is neither confirmed nor contradicted",
-                limits.nodes,
-                limits.time.as_millis(),
-                s.proven_no_mate_within
-            ));
-            out.solution = Some(s);
-            return out;
-        }
-        let got: BTreeSet<String> = s.keys.iter().map(|k| k.info.notation.clone()).collect();
-        let want: BTreeSet<String> = self.keys.iter().cloned().collect();
-        if got != want {
-            out.problems.push(format!(
-                "the keys of #{} are {}, expected {}",
-                self.mate_in,
-                names(&got),
-                names(&want)
-            ));
-        }
-        if let Some(short) = &self.short_solutions {
-            let got: BTreeSet<String> = s
-                .short_solutions
-                .iter()
-                .map(|k| k.info.notation.clone())
-                .collect();
-            let want: BTreeSet<String> = short.iter().cloned().collect();
-            if got != want {
+        match check_mate(&pos, &claim, &opts) {
+            Err(e) => out.problems.push(e),
+            Ok(MateCheck::Settled { problems, solution }) => {
+                out.problems = problems;
+                out.solution = Some(*solution);
+            }
+            Ok(MateCheck::Unsettled {
+                nodes,
+                millis,
+                proven,
+                solution,
+            }) => {
                 out.problems.push(format!(
-                    "the short solutions are {}, expected {}",
-                    names(&got),
-                    names(&want)
+                    "the budget ({nodes} nodes, {millis} ms) ran out after proving no mate within \
+                     {proven}: the puzzle is neither confirmed nor contradicted"
                 ));
+                out.solution = Some(*solution);
             }
         }
-        if s.sound != Some(self.sound) {
-            out.problems.push(format!(
-                "the puzzle is {}, expected {}",
-                if self.sound { "not sound" } else { "sound" },
-                if self.sound { "sound" } else { "not sound" }
-            ));
-        }
-        out.solution = Some(s);
         out
     }
 }

@@ -113,7 +113,7 @@ fuzz_target!(|data: &[u8]| {
             match r.into_new_puzzle() {
                 Ok(new) => {
                     if new.moves.len() <= 64 {
-                        if let Err(e) = baroque::store::verify::verify(new, &limits.solve.options())
+                        if let Err(e) = baroque::puzzle::verify(new, &limits.solve.options())
                         {
                             refused(ApiError::from(e));
                         }

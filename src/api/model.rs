@@ -1469,7 +1469,7 @@ impl PuzzleRequest {
     ///
     /// # Errors
     /// The errors of [`CheckedPosition::parse`].
-    pub fn into_new_puzzle(self) -> Result<crate::store::NewPuzzle, ApiError> {
+    pub fn into_new_puzzle(self) -> Result<crate::puzzle::NewPuzzle, ApiError> {
         // The FEN is read here, so its errors are the usual problems; page coordinates become
         // standard ones.
         let checked = CheckedPosition::read(&self.fen, self.game, self.coords, self.rules)?;
@@ -1477,7 +1477,7 @@ impl PuzzleRequest {
         let rules = checked.position.variant().rules().unwrap_or_default();
         let coords = checked.naming.coords;
         let standard = |text: String| Coords::Standard.restate(&text, coords);
-        Ok(crate::store::NewPuzzle {
+        Ok(crate::puzzle::NewPuzzle {
             kind: self.kind.into(),
             game: self.game.unwrap_or_default().into(),
             fen,
@@ -1509,6 +1509,7 @@ impl PuzzleRequest {
             keys: self
                 .keys
                 .map(|keys| keys.into_iter().map(standard).collect()),
+            short_solutions: None,
             sound: self.sound,
             fixture: None,
         })

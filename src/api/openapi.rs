@@ -336,7 +336,7 @@ pub mod examples {
     /// The vchess Pawn diagram as the store keeps it (id 26 in a fresh store: the 25 Rococo cases
     /// come first).
     pub fn puzzle() -> Value {
-        let new = crate::store::NewPuzzle {
+        let new = crate::puzzle::NewPuzzle {
             kind: crate::store::Kind::Diagram,
             game: crate::cases::Game::Baroque,
             fen: PAWN_FEN.into(),
@@ -363,10 +363,11 @@ pub mod examples {
             destinations: None,
             mate_in: None,
             keys: None,
+            short_solutions: None,
             sound: None,
             fixture: Some("vc-pawn-c2c4".into()),
         };
-        match crate::store::verify::verify(new, &crate::solver::SolveOptions::default()) {
+        match crate::puzzle::verify(new, &crate::solver::SolveOptions::default()) {
             Ok(v) => serde_json::json!({
                 "id": 26,
                 "kind": "diagram",
@@ -395,7 +396,7 @@ pub mod examples {
             square: square.into(),
             piece: piece.into(),
         };
-        let new = crate::store::NewPuzzle {
+        let new = crate::puzzle::NewPuzzle {
             kind: crate::store::Kind::Diagram,
             game: crate::cases::Game::Rococo,
             fen: ROCOCO_CHAMELEON_FEN.into(),
@@ -413,10 +414,11 @@ pub mod examples {
             destinations: None,
             mate_in: None,
             keys: None,
+            short_solutions: None,
             sound: None,
             fixture: Some("rc-chameleon-leap-withdraw-approach".into()),
         };
-        match crate::store::verify::verify(new, &crate::solver::SolveOptions::default()) {
+        match crate::puzzle::verify(new, &crate::solver::SolveOptions::default()) {
             Ok(v) => serde_json::json!({
                 "id": 5,
                 "kind": "diagram",

@@ -450,13 +450,22 @@ impl From<crate::store::StoreError> for ApiError {
     }
 }
 
-impl From<crate::store::VerifyError> for ApiError {
-    fn from(e: crate::store::VerifyError) -> ApiError {
+impl From<crate::app::StoreOutcomeError> for ApiError {
+    fn from(e: crate::app::StoreOutcomeError) -> ApiError {
         match e {
-            crate::store::VerifyError::Contradicted(reasons) => {
+            crate::app::StoreOutcomeError::Verify(e) => e.into(),
+            crate::app::StoreOutcomeError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<crate::puzzle::VerifyError> for ApiError {
+    fn from(e: crate::puzzle::VerifyError) -> ApiError {
+        match e {
+            crate::puzzle::VerifyError::Contradicted(reasons) => {
                 ApiError::PuzzleNotVerified(reasons)
             }
-            e @ crate::store::VerifyError::BudgetExhausted { .. } => {
+            e @ crate::puzzle::VerifyError::BudgetExhausted { .. } => {
                 ApiError::SolverBudgetExhausted(e.to_string())
             }
         }

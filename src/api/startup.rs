@@ -10,7 +10,7 @@ use super::problem::{
 use super::ratelimit::{refund_refused, RateLimit, RateLimiter};
 use super::work::{Analyses, Searches};
 use super::{routes, telemetry};
-use crate::store::seed::{self, SeedReport};
+use crate::app::seed::{self, SeedReport};
 use crate::store::Store;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Server, ServiceRequest, ServiceResponse};

@@ -1,9 +1,9 @@
 //! `baroque generate`: fills a named collection of the puzzle store with sound mate puzzles.
 
 use super::{fail, GameArg};
+use crate::app::collections::{generate_collection, CollectionError};
 use crate::generate::{GenerateOptions, Progress, Stop};
 use crate::solver::{Cancel, Limits, SolveOptions};
-use crate::store::collections::{generate_collection, CollectionError};
 use crate::store::Store;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;

@@ -3,11 +3,7 @@
 //! stored puzzles (verified again by the full solver before they are written, tagged with their
 //! themes), so every puzzle endpoint serves them.
 
-use super::verify::{verify, NewPuzzle};
 use super::{get_in, insert_in, StoreError, StoredPuzzle};
-use crate::generate::{generate, GenerateOptions, Generated, Progress, Stop, Take};
-use crate::rules::{GamePosition, Naming, Visit};
-use crate::solver::{Cancel, SolveOptions};
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 
@@ -145,13 +141,22 @@ fn with_summary((mut c, summary): (Collection, String)) -> Result<Collection, St
     Ok(c)
 }
 
+/// A collection about to be filled: how its puzzles are made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewCollection {
+    pub game: crate::rules::GameKind,
+    /// The rule set as the `rules` column holds it (`abbott`; the game's name for Rococo).
+    pub rules: String,
+    pub mate_in: u32,
+    pub seed: u64,
+    pub max_pieces: usize,
+    /// Puzzles asked for.
+    pub count: usize,
+}
+
 impl super::Store {
     /// Creates an empty collection in state `running`; `Ok(false)` when the name is taken.
-    pub fn create_collection(
-        &self,
-        name: &str,
-        opts: &GenerateOptions,
-    ) -> Result<bool, StoreError> {
+    pub fn create_collection(&self, name: &str, c: &NewCollection) -> Result<bool, StoreError> {
         let conn = self.pool.get()?;
         let n = conn.execute(
             "INSERT INTO collections (name, game, rules, mate_in, seed, max_pieces, state, summary,
@@ -161,16 +166,12 @@ impl super::Store {
              ON CONFLICT (name) DO NOTHING",
             params![
                 name,
-                super::rules_columns(
-                    opts.variant.kind(),
-                    &opts.variant.rules().unwrap_or_default()
-                )
-                .0,
-                opts.mate_in,
-                opts.seed as i64,
-                opts.max_pieces as i64,
-                serde_json::json!({"count": opts.count}).to_string(),
-                opts.variant.name(),
+                c.rules,
+                c.mate_in,
+                c.seed as i64,
+                c.max_pieces as i64,
+                serde_json::json!({"count": c.count}).to_string(),
+                c.game.name(),
                 this_process(),
             ],
         )?;
@@ -292,317 +293,27 @@ impl super::Store {
     }
 }
 
-/// Why a collection could not be made.
-#[derive(Debug, thiserror::Error)]
-pub enum CollectionError {
-    #[error("`{0}` is not a collection name: use 1 to 64 letters, digits, `-`, `_` or `.`")]
-    Name(String),
-    #[error("a collection named `{0}` exists already")]
-    Exists(String),
-    #[error(transparent)]
-    Options(#[from] crate::generate::OptionsError),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// The run stopped on a fault of the program (a panic); the cause is logged.
-    #[error("the run failed; the cause is logged")]
-    Aborted,
-}
-
-/// How a run ended.
-#[derive(Clone, Debug, Serialize)]
-pub struct RunSummary {
-    pub progress: Progress,
-    pub stop: Stop,
-    pub stored: u64,
-    pub puzzle_ids: Vec<i64>,
-}
-
-/// Creates collection `name` and fills it ([`fill_collection`]).
-///
-/// # Errors
-/// When the name is invalid or taken, the options are out of range, or the store fails.
-pub fn generate_collection(
-    store: &super::Store,
-    name: &str,
-    opts: &GenerateOptions,
-    solve: &SolveOptions,
-    cancel: &Cancel,
-    observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
-) -> Result<RunSummary, CollectionError> {
-    if !valid_name(name) {
-        return Err(CollectionError::Name(name.to_string()));
-    }
-    opts.validate()?;
-    if !store.create_collection(name, opts)? {
-        return Err(CollectionError::Exists(name.to_string()));
-    }
-    fill_collection(store, name, opts, solve, cancel, observe)
-}
-
-/// Fills collection `name`, made by [`super::Store::create_collection`]: generates puzzles with
-/// `opts`, verifies each again with the full solver (`solve`: budget and table), stores it with its
-/// themes as tags and appends it; only puzzles so stored count toward `opts.count`. `observe` sees
-/// the progress after each batch and each puzzle stored, and returns `false` to stop; `cancel` stops
-/// the run from another thread. The collection's final state and summary are recorded however the
-/// run ends.
-///
-/// # Errors
-/// When the options are out of range or the store fails.
-pub fn fill_collection(
-    store: &super::Store,
-    name: &str,
-    opts: &GenerateOptions,
-    solve: &SolveOptions,
-    cancel: &Cancel,
-    observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
-) -> Result<RunSummary, CollectionError> {
-    /// The run on the concrete position type of the options' game.
-    struct Fill<'a, F> {
-        store: &'a super::Store,
-        name: &'a str,
-        opts: &'a GenerateOptions,
-        solve: &'a SolveOptions,
-        cancel: &'a Cancel,
-        observe: F,
-    }
-    impl<F: FnMut(&Progress, Option<&StoredPuzzle>) -> bool> Visit for Fill<'_, F> {
-        type Output = Result<RunSummary, CollectionError>;
-        fn visit<P: GamePosition>(self, _: &P) -> Self::Output {
-            fill_with::<P>(
-                self.store,
-                self.name,
-                self.opts,
-                self.solve,
-                self.cancel,
-                self.observe,
-            )
-        }
-    }
-    opts.variant.start().visit(Fill {
-        store,
-        name,
-        opts,
-        solve,
-        cancel,
-        observe,
-    })
-}
-
-fn fill_with<P: GamePosition>(
-    store: &super::Store,
-    name: &str,
-    opts: &GenerateOptions,
-    solve: &SolveOptions,
-    cancel: &Cancel,
-    mut observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
-) -> Result<RunSummary, CollectionError> {
-    let mut failure: Option<StoreError> = None;
-    // The confirming solves stop with the run too: at its cancel, and at its time limit.
-    let deadline = std::time::Instant::now() + opts.max_time;
-    let solve_until = |solve: &SolveOptions| {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        SolveOptions {
-            cancel: cancel.clone(),
-            limits: crate::solver::Limits {
-                time: solve.limits.time.min(left),
-                ..solve.limits
-            },
-            ..solve.clone()
-        }
-    };
-    let mut ids = Vec::new();
-    let go_on = |b: bool| if b { Take::Kept } else { Take::Stop };
-    let run = generate::<P>(opts, cancel, |progress, found| {
-        let Some(found) = found else {
-            return go_on(observe(progress, None));
-        };
-        match store_one(store, name, opts, &solve_until(solve), found) {
-            Ok(Some(stored)) => {
-                ids.push(stored.id);
-                go_on(observe(progress, Some(&stored)))
-            }
-            // The full solve did not confirm the screening (it never should): not counted.
-            Ok(None) => Take::Skipped,
-            Err(e) => {
-                failure = Some(e);
-                Take::Stop
-            }
-        }
-    });
-    let run = match run {
-        Ok(run) => run,
-        Err(e) => {
-            let summary = serde_json::json!({"count": opts.count, "error": e.to_string()});
-            store.finish_collection(name, "failed", &summary)?;
-            return Err(e.into());
-        }
-    };
-    let summary = RunSummary {
-        stored: ids.len() as u64,
-        puzzle_ids: ids,
-        progress: run.progress,
-        stop: run.stop,
-    };
-    let state = match (&failure, summary.stop) {
-        (Some(_), _) => "failed",
-        (None, Stop::Done) => "done",
-        (None, _) => "stopped",
-    };
-    let mut json = serde_json::json!({
-        "count": opts.count,
-        "progress": summary.progress,
-        "stop": summary.stop,
-    });
-    if let Some(e) = &failure {
-        json["error"] = e.to_string().into();
-    }
-    store.finish_collection(name, state, &json)?;
-    match failure {
-        Some(e) => Err(e.into()),
-        None => Ok(summary),
-    }
-}
-
-/// Verifies a generated puzzle with the full solver and stores it; `None` when the full solve does
-/// not confirm it (it never should).
-fn store_one<P: GamePosition>(
-    store: &super::Store,
-    name: &str,
-    opts: &GenerateOptions,
-    solve: &SolveOptions,
-    found: &Generated<P>,
-) -> Result<Option<StoredPuzzle>, StoreError> {
-    let key = found
-        .solution
-        .keys
-        .first()
-        .map(|k| found.position.move_name(&k.mv, Naming::default()));
-    let new = NewPuzzle {
-        source: Some("generated".into()),
-        caption: Some(format!(
-            "collection {name}: seed {}, candidate {} ({})",
-            opts.seed,
-            found.candidate,
-            found.source.name()
-        )),
-        tags: found.themes.clone(),
-        keys: key.map(|k| vec![k]),
-        sound: Some(true),
-        ..NewPuzzle::mate(
-            opts.variant.kind(),
-            found.position.fen(Naming::default()),
-            opts.variant.rules().unwrap_or_default(),
-            opts.mate_in,
-        )
-    };
-    match verify(new, solve) {
-        Ok(verified) => store.append_to_collection(name, &verified).map(Some),
-        Err(e) => {
-            tracing::warn!(collection = name, candidate = found.candidate, error = %e,
-                "a generated puzzle was not confirmed by the full solve");
-            Ok(None)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::Limits;
-    use std::time::Duration;
+    use crate::store::Store;
 
-    fn options(seed: u64, count: usize) -> GenerateOptions {
-        GenerateOptions {
-            count,
-            seed,
+    fn new(count: usize) -> NewCollection {
+        NewCollection {
+            game: crate::rules::GameKind::Baroque,
+            rules: "abbott".into(),
+            mate_in: 2,
+            seed: 1,
             max_pieces: 7,
-            threads: 2,
-            candidate_limits: Limits {
-                nodes: 300_000,
-                time: Duration::from_secs(2),
-            },
-            ..GenerateOptions::default()
+            count,
         }
     }
 
     #[test]
-    fn a_run_stores_its_puzzles_in_order_with_themes() {
+    fn runs_whose_process_ended_are_marked_stopped() {
         let dir = tempfile::tempdir().unwrap();
-        let store = crate::store::Store::open(&dir.path().join("t.db")).unwrap();
-        let solve = SolveOptions::default();
-        let mut seen = Vec::new();
-        let run = generate_collection(
-            &store,
-            "twos",
-            &options(11, 3),
-            &solve,
-            &Cancel::new(),
-            |_, p| {
-                if let Some(p) = p {
-                    seen.push(p.id);
-                }
-                true
-            },
-        )
-        .unwrap();
-        assert_eq!(run.stored, 3);
-        assert_eq!(run.puzzle_ids, seen);
-        let (c, puzzles) = store.collection("twos").unwrap().unwrap();
-        assert_eq!(
-            (c.state.as_str(), c.puzzles, c.seed, c.mate_in),
-            ("done", 3, 11, 2)
-        );
-        assert_eq!(c.summary["stop"], "done");
-        assert_eq!(puzzles.iter().map(|p| p.id).collect::<Vec<_>>(), seen);
-        for p in &puzzles {
-            assert_eq!(p.outcome["sound"], true);
-            assert!(p.tags.iter().any(|t| t.starts_with("key-")), "{:?}", p.tags);
-        }
-        // The name is taken now; bad names are refused.
-        assert!(matches!(
-            generate_collection(
-                &store,
-                "twos",
-                &options(11, 1),
-                &solve,
-                &Cancel::new(),
-                |_, _| true
-            ),
-            Err(CollectionError::Exists(_))
-        ));
-        for bad in ["", "a b", "x/y", &"n".repeat(65)] {
-            assert!(matches!(
-                generate_collection(
-                    &store,
-                    bad,
-                    &options(1, 1),
-                    &solve,
-                    &Cancel::new(),
-                    |_, _| true
-                ),
-                Err(CollectionError::Name(_))
-            ));
-        }
-        assert_eq!(store.collections().unwrap().len(), 1);
-    }
-
-    #[test]
-    fn a_cancelled_run_is_stopped_and_an_abandoned_one_is_marked() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = crate::store::Store::open(&dir.path().join("t.db")).unwrap();
-        let run = generate_collection(
-            &store,
-            "cut",
-            &options(5, 50),
-            &SolveOptions::default(),
-            &Cancel::new(),
-            |_, _| false,
-        )
-        .unwrap();
-        assert_eq!(run.stop, Stop::Cancelled);
-        let (c, _) = store.collection("cut").unwrap().unwrap();
-        assert_eq!(c.state, "stopped");
-        store.create_collection("left", &options(1, 1)).unwrap();
+        let store = Store::open(&dir.path().join("t.db")).unwrap();
+        store.create_collection("left", &new(1)).unwrap();
         // One run of a process still going (the parent of this test, say), one of a process
         // whose id came back for another program, one of a process that ended.
         let parent = std::os::unix::process::parent_id();
@@ -615,7 +326,7 @@ mod tests {
             ("reused", format!("{parent}:1")),
             ("ended", "999999999:5".to_string()),
         ] {
-            store.create_collection(name, &options(1, 1)).unwrap();
+            store.create_collection(name, &new(1)).unwrap();
             store
                 .pool
                 .get()

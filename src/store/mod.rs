@@ -3,21 +3,20 @@
 //! a busy timeout so that concurrent writers wait instead of
 //! failing with "database is locked".
 //!
-//! Every call here blocks: the HTTP handlers run them on the blocking pool (`web::block`). Nothing
-//! is written that [`verify::verify`] did not confirm, and the content hash (unique) makes the same
+//! It persists and reads, nothing more: what to store is decided above it ([`crate::puzzle::verify`]
+//! confirms every puzzle; the use cases of [`crate::app`] store them). Every call blocks: the HTTP
+//! handlers run them on the blocking pool (`web::block`). The content hash (unique) makes the same
 //! puzzle stored twice one row.
 
 pub mod collections;
-pub mod seed;
-pub mod verify;
 
 use crate::cases::{Game, SquarePiece};
+pub use crate::puzzle::{Kind, VerifiedPuzzle};
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{params, OptionalExtension};
 use rusqlite_migration::{Migrations, M};
 use std::path::Path;
 use std::time::Duration;
-pub use verify::{Kind, NewPuzzle, VerifiedPuzzle, VerifyError};
 
 /// How long a connection waits for another writer's lock before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

@@ -9,9 +9,10 @@ use crate::api::problem::{ApiError, Problem};
 use crate::api::ratelimit::Metered;
 use crate::api::routes::puzzles::Writer;
 use crate::api::work::{Slot as SolveSlot, Slots as SolveSlots};
+use crate::app::collections::{fill_collection, CollectionError};
 use crate::generate::{GenerateOptions, Progress, Stop};
 use crate::rules::{GameKind, Rules, Variant};
-use crate::store::collections::{fill_collection, valid_name, Collection, CollectionError};
+use crate::store::collections::{valid_name, Collection};
 use crate::store::Store;
 use actix_web::http::header;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
@@ -317,7 +318,8 @@ pub async fn create(
     let created = {
         let store = store.clone().into_inner();
         let (name, opts) = (name.clone(), opts.clone());
-        web::block(move || store.create_collection(&name, &opts)).await??
+        web::block(move || crate::app::collections::create_collection(&store, &name, &opts))
+            .await??
     };
     if !created {
         return Err(ApiError::Conflict(format!(

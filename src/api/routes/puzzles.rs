@@ -118,7 +118,8 @@ pub async fn create(
 ) -> Result<HttpResponse, ApiError> {
     let new = body.into_inner().0.into_new_puzzle()?;
     let solve = limits.solve.options();
-    let verified = if new.kind == Kind::Mate {
+    let store = store.into_inner();
+    let (stored, inserted) = if new.kind == Kind::Mate {
         // A mate runs a search: it counts against the client's rate limit as a solve does, takes a
         // search slot and runs on the search threads, stopped if the client goes away.
         if let Some(limiter) = req.app_data::<web::Data<RateLimiter>>() {
@@ -131,14 +132,12 @@ pub async fn create(
                     cancel: cancel.clone(),
                     ..solve
                 };
-                crate::store::verify::verify(new, &solve)
+                crate::app::verify_and_store(&store, new, &solve)
             })
             .await??
     } else {
-        web::block(move || crate::store::verify::verify(new, &solve)).await??
+        web::block(move || crate::app::verify_and_store(&store, new, &solve)).await??
     };
-    let store = store.into_inner();
-    let (stored, inserted) = web::block(move || store.insert(&verified)).await??;
     let id = stored.id;
     let body = Puzzle::from_stored(stored, true);
     Ok(if inserted {

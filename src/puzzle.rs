@@ -1,6 +1,7 @@
-//! What the store checks before it writes: a diagram is replayed with the rules engine (the logic of
-//! [`crate::cases::Case::verify`]), a mate is solved with the solver. Nothing here touches the
-//! database.
+//! A puzzle: what it claims, and the one verification that the fixtures, the store and the
+//! generator share. A diagram is replayed with the rules engine (the logic of
+//! [`crate::cases::Case::verify`]); a mate is solved with the solver ([`check_mate`]). Nothing here
+//! touches the database.
 
 use crate::cases::{play_text, Case, Destinations, Game, RulesSpec, SquarePiece};
 use crate::rules::{GamePosition, Naming, Rules, Variant, VariantPosition};
@@ -63,6 +64,8 @@ pub struct NewPuzzle {
     /// For a mate: N, and what the solve must find when stated.
     pub mate_in: Option<u32>,
     pub keys: Option<Vec<String>>,
+    /// For a mate: the keys that mate in fewer than N moves, when stated.
+    pub short_solutions: Option<Vec<String>>,
     pub sound: Option<bool>,
     /// The fixture case or puzzle id it was seeded from.
     pub fixture: Option<String>,
@@ -90,6 +93,7 @@ impl NewPuzzle {
             destinations: None,
             mate_in: Some(mate_in),
             keys: None,
+            short_solutions: None,
             sound: None,
             fixture: None,
         }
@@ -327,87 +331,179 @@ fn verify_diagram(p: &NewPuzzle, pos: &VariantPosition) -> Result<Verified, Veri
     Ok((canonical, outcome, captures))
 }
 
-/// Solves a mate puzzle of either game.
-fn verify_mate(
-    p: &NewPuzzle,
-    pos: &VariantPosition,
-    solve: &SolveOptions,
-) -> Result<Verified, VerifyError> {
-    let canonical = |text: &str| {
-        pos.parse_move(text, Naming::default())
-            .map(|mv| pos.move_name(&mv, Naming::default()))
-            .map_err(|e| e.to_string())
-    };
-    if !p.moves.is_empty() || p.captures.is_some() || p.status.is_some() {
-        return Err(contradicted(
-            "a mate takes `mate_in` (and optionally `keys` and `sound`), not `moves`, `captures` or `status`",
-        ));
+/// What a mate puzzle claims: N, and what a solve must find when stated.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MateClaim {
+    /// N of "mate in N".
+    pub mate_in: u32,
+    /// Every first move that forces mate within N (any notation).
+    pub keys: Option<Vec<String>>,
+    /// The keys that mate in fewer than N moves.
+    pub short_solutions: Option<Vec<String>>,
+    /// Whether the puzzle is sound.
+    pub sound: Option<bool>,
+}
+
+/// What solving a mate claim found.
+#[derive(Clone, Debug)]
+pub enum MateCheck {
+    /// The solve settled the claim: every way it differs (none when it holds), and the solution
+    /// named in the standard naming.
+    Settled {
+        problems: Vec<String>,
+        solution: Box<crate::solver::NamedSolution>,
+    },
+    /// The budget ran out before the claim was confirmed or refuted.
+    Unsettled {
+        nodes: u64,
+        millis: u64,
+        proven: u32,
+        solution: Box<crate::solver::NamedSolution>,
+    },
+}
+
+/// The names of a set of moves for messages (`none` for no move).
+fn listed(v: &std::collections::BTreeSet<String>) -> String {
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.iter().cloned().collect::<Vec<_>>().join(", ")
     }
-    let n = p
-        .mate_in
-        .ok_or_else(|| contradicted("a mate needs `mate_in`"))?;
+}
+
+/// Solves a mate claim on a position of either game and compares: the one check of a mate
+/// puzzle, for the fixtures' puzzle files, the store and the generator alike.
+///
+/// # Errors
+/// A message when the claim itself is unusable: N out of range, a stated key that is not a legal
+/// move.
+pub fn check_mate(
+    pos: &VariantPosition,
+    claim: &MateClaim,
+    solve: &SolveOptions,
+) -> Result<MateCheck, String> {
+    let n = claim.mate_in;
     if n == 0 || n > crate::solver::MAX_MATE_IN {
-        return Err(contradicted(format!(
+        return Err(format!(
             "`mate_in` is {n}; it must be between 1 and {}",
             crate::solver::MAX_MATE_IN
-        )));
+        ));
     }
-    let mut wanted_keys = Vec::new();
-    for text in p.keys.iter().flatten() {
-        let name = canonical(text)
-            .map_err(|e| contradicted(format!("key `{text}` is not a legal move: {e}")))?;
-        wanted_keys.push(name);
-    }
+    let canonical = |texts: &Option<Vec<String>>| -> Result<Option<std::collections::BTreeSet<String>>, String> {
+        texts
+            .as_ref()
+            .map(|v| {
+                v.iter()
+                    .map(|text| {
+                        pos.parse_move(text, Naming::default())
+                            .map(|mv| pos.move_name(&mv, Naming::default()))
+                            .map_err(|e| format!("key `{text}` is not a legal move: {e}"))
+                    })
+                    .collect()
+            })
+            .transpose()
+    };
+    let (want_keys, want_short) = (canonical(&claim.keys)?, canonical(&claim.short_solutions)?);
     let opts = SolveOptions {
         mate_in: n,
         intended_key: None,
         ..solve.clone()
     };
     let s = crate::solver::solve_any(pos, &opts).named(pos, Naming::default());
-    let mut problems = Vec::new();
-    match s.result {
-        Outcome::Unknown => {
-            return Err(VerifyError::BudgetExhausted {
-                nodes: opts.limits.nodes,
-                millis: opts.limits.time.as_millis() as u64,
-                proven: s.proven_no_mate_within,
-            })
-        }
-        Outcome::NoMate => problems.push(format!("the side to move has no forced mate in {n}")),
-        Outcome::Mate => {}
+    if s.result == Outcome::Unknown || (claim.sound.is_some() && s.sound.is_none()) {
+        return Ok(MateCheck::Unsettled {
+            nodes: opts.limits.nodes,
+            millis: opts.limits.time.as_millis() as u64,
+            proven: s.proven_no_mate_within,
+            solution: Box::new(s),
+        });
     }
-    let got: std::collections::BTreeSet<&str> =
-        s.keys.iter().map(|k| k.info.notation.as_str()).collect();
-    if p.keys.is_some() {
-        let want: std::collections::BTreeSet<&str> =
-            wanted_keys.iter().map(String::as_str).collect();
-        if got != want {
+    let mut problems = Vec::new();
+    if s.result == Outcome::NoMate && want_keys.as_ref().is_none_or(|k| !k.is_empty()) {
+        problems.push(format!("the side to move has no forced mate in {n}"));
+    }
+    let names = |keys: &[crate::solver::NamedKey]| -> std::collections::BTreeSet<String> {
+        keys.iter().map(|k| k.info.notation.clone()).collect()
+    };
+    if let Some(want) = &want_keys {
+        let got = names(&s.keys);
+        if got != *want {
             problems.push(format!(
-                "the keys are {}, expected {}",
-                got.iter().copied().collect::<Vec<_>>().join(", "),
-                want.iter().copied().collect::<Vec<_>>().join(", ")
+                "the keys of #{n} are {}, expected {}",
+                listed(&got),
+                listed(want)
             ));
         }
     }
-    if let Some(sound) = p.sound {
-        match s.sound {
-            Some(v) if v == sound => {}
-            Some(v) => problems.push(format!(
-                "the puzzle is {}, expected {}",
-                if v { "sound" } else { "not sound" },
-                if sound { "sound" } else { "not sound" }
-            )),
-            None => {
-                return Err(VerifyError::BudgetExhausted {
-                    nodes: opts.limits.nodes,
-                    millis: opts.limits.time.as_millis() as u64,
-                    proven: s.proven_no_mate_within,
-                })
-            }
+    if let Some(want) = &want_short {
+        let got = names(&s.short_solutions);
+        if got != *want {
+            problems.push(format!(
+                "the short solutions are {}, expected {}",
+                listed(&got),
+                listed(want)
+            ));
         }
     }
-    if !problems.is_empty() {
-        return Err(VerifyError::Contradicted(problems));
+    if let (Some(want), Some(got)) = (claim.sound, s.sound) {
+        if want != got {
+            let word = |b: bool| if b { "sound" } else { "not sound" };
+            problems.push(format!(
+                "the puzzle is {}, expected {}",
+                word(got),
+                word(want)
+            ));
+        }
+    }
+    Ok(MateCheck::Settled {
+        problems,
+        solution: Box::new(s),
+    })
+}
+
+/// Solves a mate puzzle of either game ([`check_mate`]).
+fn verify_mate(
+    p: &NewPuzzle,
+    pos: &VariantPosition,
+    solve: &SolveOptions,
+) -> Result<Verified, VerifyError> {
+    if !p.moves.is_empty() || p.captures.is_some() || p.status.is_some() {
+        return Err(contradicted(
+            "a mate takes `mate_in` (and optionally `keys` and `sound`), not `moves`, `captures` or `status`",
+        ));
+    }
+    let claim = MateClaim {
+        mate_in: p
+            .mate_in
+            .ok_or_else(|| contradicted("a mate needs `mate_in`"))?,
+        keys: p.keys.clone(),
+        short_solutions: p.short_solutions.clone(),
+        sound: p.sound,
+    };
+    let s = match check_mate(pos, &claim, solve).map_err(contradicted)? {
+        MateCheck::Unsettled {
+            nodes,
+            millis,
+            proven,
+            ..
+        } => {
+            return Err(VerifyError::BudgetExhausted {
+                nodes,
+                millis,
+                proven,
+            })
+        }
+        MateCheck::Settled { problems, .. } if !problems.is_empty() => {
+            return Err(VerifyError::Contradicted(problems))
+        }
+        MateCheck::Settled { solution, .. } => solution,
+    };
+    // A stored mate puzzle has a mate, whatever it claims.
+    if s.result == Outcome::NoMate {
+        return Err(contradicted(format!(
+            "the side to move has no forced mate in {}",
+            claim.mate_in
+        )));
     }
     let outcome = serde_json::json!({
         "result": s.result,

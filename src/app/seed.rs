@@ -6,9 +6,9 @@
 //! Rococo diagram cases and mate puzzles are seeded like the Baroque ones (their FEN is stored
 //! canonical, a diagram's moves as written; a mate is solved: forcing the capture of the King).
 
-use super::verify::{verify, Kind, NewPuzzle, VerifiedPuzzle, VerifyError};
-use super::Store;
+use crate::puzzle::{verify, Kind, NewPuzzle, VerifiedPuzzle, VerifyError};
 use crate::solver::SolveOptions;
+use crate::store::Store;
 use std::path::Path;
 
 /// What seeding did.
@@ -64,6 +64,7 @@ pub fn verified_fixtures(dir: &Path, solve: &SolveOptions) -> Result<Vec<Verifie
                     destinations: case.destinations.clone(),
                     mate_in: None,
                     keys: None,
+                    short_solutions: None,
                     sound: None,
                     fixture: Some(case.id.clone()),
                 };
@@ -84,6 +85,7 @@ pub fn verified_fixtures(dir: &Path, solve: &SolveOptions) -> Result<Vec<Verifie
                     caption: pz.note.clone(),
                     tags: vec!["fixture".into()],
                     keys: Some(pz.keys.clone()),
+                    short_solutions: pz.short_solutions.clone(),
                     sound: Some(pz.sound),
                     fixture: Some(pz.id.clone()),
                     ..NewPuzzle::mate(file.game, pz.fen.clone(), rules, pz.mate_in)
@@ -100,8 +102,8 @@ pub fn verified_fixtures(dir: &Path, solve: &SolveOptions) -> Result<Vec<Verifie
 /// again (a fixture at the next start-up among them) is found rather than stored twice. Idempotent;
 /// the number of rows changed.
 pub fn upgrade_hashes(store: &Store) -> Result<usize, String> {
-    let failed = |e: super::StoreError| format!("upgrading content hashes: {e}");
-    let filter = super::Filter {
+    let failed = |e: crate::store::StoreError| format!("upgrading content hashes: {e}");
+    let filter = crate::store::Filter {
         kind: Some(Kind::Diagram),
         game: Some(crate::rules::GameKind::Rococo),
         ..Default::default()
@@ -114,7 +116,7 @@ pub fn upgrade_hashes(store: &Store) -> Result<usize, String> {
                 .outcome
                 .get("destinations")
                 .and_then(|d| serde_json::from_value(d.clone()).ok());
-            let hash = super::verify::current_diagram_hash(
+            let hash = crate::puzzle::current_diagram_hash(
                 crate::rules::Variant::Rococo,
                 &row.fen,
                 &row.moves,
@@ -182,7 +184,7 @@ mod tests {
             .iter_mut()
             .filter(|p| p.game == GameKind::Rococo && p.kind == Kind::Diagram)
         {
-            let old = super::super::verify::content_hash(
+            let old = crate::puzzle::content_hash(
                 p.kind,
                 p.game,
                 &p.fen,

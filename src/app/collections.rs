@@ -1,0 +1,346 @@
+//! Generating a collection: a run of the generator whose puzzles are verified again by the full
+//! solver and stored one by one in a named collection of the store, with the run's state and
+//! summary recorded however it ends.
+
+use crate::generate::{generate, GenerateOptions, Generated, Progress, Stop, Take};
+use crate::puzzle::{verify, NewPuzzle};
+use crate::rules::{GamePosition, Naming, Visit};
+use crate::solver::{Cancel, SolveOptions};
+use crate::store::collections::{valid_name, NewCollection};
+use crate::store::{Store, StoreError, StoredPuzzle};
+use serde::Serialize;
+
+/// Why a collection could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum CollectionError {
+    #[error("`{0}` is not a collection name: use 1 to 64 letters, digits, `-`, `_` or `.`")]
+    Name(String),
+    #[error("a collection named `{0}` exists already")]
+    Exists(String),
+    #[error(transparent)]
+    Options(#[from] crate::generate::OptionsError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The run stopped on a fault of the program (a panic); the cause is logged.
+    #[error("the run failed; the cause is logged")]
+    Aborted,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunSummary {
+    pub progress: Progress,
+    pub stop: Stop,
+    pub stored: u64,
+    pub puzzle_ids: Vec<i64>,
+}
+
+/// Makes the empty collection `name` for a run of `opts` (state `running`); `Ok(false)` when the
+/// name is taken.
+///
+/// # Errors
+/// When the store fails.
+pub fn create_collection(
+    store: &Store,
+    name: &str,
+    opts: &GenerateOptions,
+) -> Result<bool, StoreError> {
+    let variant = opts.variant;
+    let new = NewCollection {
+        game: variant.kind(),
+        rules: crate::store::rules_columns(variant.kind(), &variant.rules().unwrap_or_default()).0,
+        mate_in: opts.mate_in,
+        seed: opts.seed,
+        max_pieces: opts.max_pieces,
+        count: opts.count,
+    };
+    store.create_collection(name, &new)
+}
+
+/// Creates collection `name` and fills it ([`fill_collection`]).
+///
+/// # Errors
+/// When the name is invalid or taken, the options are out of range, or the store fails.
+pub fn generate_collection(
+    store: &Store,
+    name: &str,
+    opts: &GenerateOptions,
+    solve: &SolveOptions,
+    cancel: &Cancel,
+    observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
+) -> Result<RunSummary, CollectionError> {
+    if !valid_name(name) {
+        return Err(CollectionError::Name(name.to_string()));
+    }
+    opts.validate()?;
+    if !create_collection(store, name, opts)? {
+        return Err(CollectionError::Exists(name.to_string()));
+    }
+    fill_collection(store, name, opts, solve, cancel, observe)
+}
+
+/// Fills collection `name`, made by [`Store::create_collection`]: generates puzzles with
+/// `opts`, verifies each again with the full solver (`solve`: budget and table), stores it with its
+/// themes as tags and appends it; only puzzles so stored count toward `opts.count`. `observe` sees
+/// the progress after each batch and each puzzle stored, and returns `false` to stop; `cancel` stops
+/// the run from another thread. The collection's final state and summary are recorded however the
+/// run ends.
+///
+/// # Errors
+/// When the options are out of range or the store fails.
+pub fn fill_collection(
+    store: &Store,
+    name: &str,
+    opts: &GenerateOptions,
+    solve: &SolveOptions,
+    cancel: &Cancel,
+    observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
+) -> Result<RunSummary, CollectionError> {
+    /// The run on the concrete position type of the options' game.
+    struct Fill<'a, F> {
+        store: &'a Store,
+        name: &'a str,
+        opts: &'a GenerateOptions,
+        solve: &'a SolveOptions,
+        cancel: &'a Cancel,
+        observe: F,
+    }
+    impl<F: FnMut(&Progress, Option<&StoredPuzzle>) -> bool> Visit for Fill<'_, F> {
+        type Output = Result<RunSummary, CollectionError>;
+        fn visit<P: GamePosition>(self, _: &P) -> Self::Output {
+            fill_with::<P>(
+                self.store,
+                self.name,
+                self.opts,
+                self.solve,
+                self.cancel,
+                self.observe,
+            )
+        }
+    }
+    opts.variant.start().visit(Fill {
+        store,
+        name,
+        opts,
+        solve,
+        cancel,
+        observe,
+    })
+}
+
+fn fill_with<P: GamePosition>(
+    store: &Store,
+    name: &str,
+    opts: &GenerateOptions,
+    solve: &SolveOptions,
+    cancel: &Cancel,
+    mut observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
+) -> Result<RunSummary, CollectionError> {
+    let mut failure: Option<StoreError> = None;
+    // The confirming solves stop with the run too: at its cancel, and at its time limit.
+    let deadline = std::time::Instant::now() + opts.max_time;
+    let solve_until = |solve: &SolveOptions| {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        SolveOptions {
+            cancel: cancel.clone(),
+            limits: crate::solver::Limits {
+                time: solve.limits.time.min(left),
+                ..solve.limits
+            },
+            ..solve.clone()
+        }
+    };
+    let mut ids = Vec::new();
+    let go_on = |b: bool| if b { Take::Kept } else { Take::Stop };
+    let run = generate::<P>(opts, cancel, |progress, found| {
+        let Some(found) = found else {
+            return go_on(observe(progress, None));
+        };
+        match store_one(store, name, opts, &solve_until(solve), found) {
+            Ok(Some(stored)) => {
+                ids.push(stored.id);
+                go_on(observe(progress, Some(&stored)))
+            }
+            // The full solve did not confirm the screening (it never should): not counted.
+            Ok(None) => Take::Skipped,
+            Err(e) => {
+                failure = Some(e);
+                Take::Stop
+            }
+        }
+    });
+    let run = match run {
+        Ok(run) => run,
+        Err(e) => {
+            let summary = serde_json::json!({"count": opts.count, "error": e.to_string()});
+            store.finish_collection(name, "failed", &summary)?;
+            return Err(e.into());
+        }
+    };
+    let summary = RunSummary {
+        stored: ids.len() as u64,
+        puzzle_ids: ids,
+        progress: run.progress,
+        stop: run.stop,
+    };
+    let state = match (&failure, summary.stop) {
+        (Some(_), _) => "failed",
+        (None, Stop::Done) => "done",
+        (None, _) => "stopped",
+    };
+    let mut json = serde_json::json!({
+        "count": opts.count,
+        "progress": summary.progress,
+        "stop": summary.stop,
+    });
+    if let Some(e) = &failure {
+        json["error"] = e.to_string().into();
+    }
+    store.finish_collection(name, state, &json)?;
+    match failure {
+        Some(e) => Err(e.into()),
+        None => Ok(summary),
+    }
+}
+
+/// Verifies a generated puzzle with the full solver and stores it; `None` when the full solve does
+/// not confirm it (it never should).
+fn store_one<P: GamePosition>(
+    store: &Store,
+    name: &str,
+    opts: &GenerateOptions,
+    solve: &SolveOptions,
+    found: &Generated<P>,
+) -> Result<Option<StoredPuzzle>, StoreError> {
+    let key = found
+        .solution
+        .keys
+        .first()
+        .map(|k| found.position.move_name(&k.mv, Naming::default()));
+    let new = NewPuzzle {
+        source: Some("generated".into()),
+        caption: Some(format!(
+            "collection {name}: seed {}, candidate {} ({})",
+            opts.seed,
+            found.candidate,
+            found.source.name()
+        )),
+        tags: found.themes.clone(),
+        keys: key.map(|k| vec![k]),
+        sound: Some(true),
+        ..NewPuzzle::mate(
+            opts.variant.kind(),
+            found.position.fen(Naming::default()),
+            opts.variant.rules().unwrap_or_default(),
+            opts.mate_in,
+        )
+    };
+    match verify(new, solve) {
+        Ok(verified) => store.append_to_collection(name, &verified).map(Some),
+        Err(e) => {
+            tracing::warn!(collection = name, candidate = found.candidate, error = %e,
+                "a generated puzzle was not confirmed by the full solve");
+            Ok(None)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Limits;
+    use std::time::Duration;
+
+    fn options(seed: u64, count: usize) -> GenerateOptions {
+        GenerateOptions {
+            count,
+            seed,
+            max_pieces: 7,
+            threads: 2,
+            candidate_limits: Limits {
+                nodes: 300_000,
+                time: Duration::from_secs(2),
+            },
+            ..GenerateOptions::default()
+        }
+    }
+
+    #[test]
+    fn a_run_stores_its_puzzles_in_order_with_themes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("t.db")).unwrap();
+        let solve = SolveOptions::default();
+        let mut seen = Vec::new();
+        let run = generate_collection(
+            &store,
+            "twos",
+            &options(11, 3),
+            &solve,
+            &Cancel::new(),
+            |_, p| {
+                if let Some(p) = p {
+                    seen.push(p.id);
+                }
+                true
+            },
+        )
+        .unwrap();
+        assert_eq!(run.stored, 3);
+        assert_eq!(run.puzzle_ids, seen);
+        let (c, puzzles) = store.collection("twos").unwrap().unwrap();
+        assert_eq!(
+            (c.state.as_str(), c.puzzles, c.seed, c.mate_in),
+            ("done", 3, 11, 2)
+        );
+        assert_eq!(c.summary["stop"], "done");
+        assert_eq!(puzzles.iter().map(|p| p.id).collect::<Vec<_>>(), seen);
+        for p in &puzzles {
+            assert_eq!(p.outcome["sound"], true);
+            assert!(p.tags.iter().any(|t| t.starts_with("key-")), "{:?}", p.tags);
+        }
+        // The name is taken now; bad names are refused.
+        assert!(matches!(
+            generate_collection(
+                &store,
+                "twos",
+                &options(11, 1),
+                &solve,
+                &Cancel::new(),
+                |_, _| true
+            ),
+            Err(CollectionError::Exists(_))
+        ));
+        for bad in ["", "a b", "x/y", &"n".repeat(65)] {
+            assert!(matches!(
+                generate_collection(
+                    &store,
+                    bad,
+                    &options(1, 1),
+                    &solve,
+                    &Cancel::new(),
+                    |_, _| true
+                ),
+                Err(CollectionError::Name(_))
+            ));
+        }
+        assert_eq!(store.collections().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_cancelled_run_is_stopped() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("t.db")).unwrap();
+        let run = generate_collection(
+            &store,
+            "cut",
+            &options(5, 50),
+            &SolveOptions::default(),
+            &Cancel::new(),
+            |_, _| false,
+        )
+        .unwrap();
+        assert_eq!(run.stop, Stop::Cancelled);
+        let (c, _) = store.collection("cut").unwrap().unwrap();
+        assert_eq!(c.state, "stopped");
+    }
+}

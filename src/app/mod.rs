@@ -1,0 +1,35 @@
+//! The use cases, between the engine and the edges (HTTP, command line): verifying a puzzle and
+//! storing it, seeding the store from the fixtures, generating a collection. They use the store to
+//! persist; the store itself only persists and reads.
+
+pub mod collections;
+pub mod seed;
+
+use crate::puzzle::{verify, NewPuzzle, VerifyError};
+use crate::solver::SolveOptions;
+use crate::store::{Store, StoreError, StoredPuzzle};
+
+/// Why a puzzle was not stored.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreOutcomeError {
+    /// The puzzle does not verify (or the budget ran out).
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Verifies a puzzle and stores it unless the same one is stored: `(puzzle, true)` when it was
+/// new.
+///
+/// # Errors
+/// The verification's refusal, or the store's failure.
+pub fn verify_and_store(
+    store: &Store,
+    new: NewPuzzle,
+    solve: &SolveOptions,
+) -> Result<(StoredPuzzle, bool), StoreOutcomeError> {
+    let verified = verify(new, solve)?;
+    Ok(store.insert(&verified)?)
+}
