@@ -72,7 +72,7 @@ fn bench(c: &mut Criterion) {
     )
     .expect("the crowded board");
     let opts = SolveOptions {
-        mate_in: 8,
+        stipulation: baroque::solver::Stipulation::Mate(8),
         limits: Limits {
             nodes: u64::MAX,
             time: Duration::from_millis(500),

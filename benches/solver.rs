@@ -31,7 +31,7 @@ fn bench(c: &mut Criterion) {
     for (name, fen, n) in CASES {
         let pos = Position::from_fen_validated(fen, Rules::default()).unwrap();
         let opts = SolveOptions {
-            mate_in: n,
+            stipulation: baroque::solver::Stipulation::Mate(n),
             max_tree_nodes: 0,
             ..SolveOptions::default()
         };

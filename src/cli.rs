@@ -150,7 +150,7 @@ pub fn run(cli: Cli) -> ExitCode {
             game,
         } => {
             let mut opts = crate::solver::SolveOptions {
-                mate_in: n,
+                stipulation: crate::solver::Stipulation::Mate(n),
                 limits: crate::solver::Limits {
                     nodes,
                     time: std::time::Duration::from_millis(millis),
@@ -162,7 +162,7 @@ pub fn run(cli: Cli) -> ExitCode {
             if let Some(t) = threads {
                 opts.threads = t;
             }
-            if opts.mate_in == 0 || opts.mate_in > crate::solver::MAX_MATE_IN {
+            if n == 0 || n > crate::solver::MAX_MATE_IN {
                 return fail(format!(
                     "N must be between 1 and {}",
                     crate::solver::MAX_MATE_IN

@@ -343,7 +343,7 @@ fn screen_candidate<P: GamePosition>(
         return rejected;
     };
     let solve = SolveOptions {
-        mate_in: opts.mate_in,
+        stipulation: crate::solver::Stipulation::Mate(opts.mate_in),
         limits: Limits {
             time: opts.candidate_limits.time.min(left),
             ..opts.candidate_limits
@@ -615,7 +615,7 @@ mod tests {
             let full = crate::solver::solve(
                 &p.position,
                 &SolveOptions {
-                    mate_in: 2,
+                    stipulation: crate::solver::Stipulation::Mate(2),
                     ..SolveOptions::default()
                 },
             );

@@ -405,7 +405,7 @@ pub fn check_mate(
     };
     let (want_keys, want_short) = (canonical(&claim.keys)?, canonical(&claim.short_solutions)?);
     let opts = SolveOptions {
-        mate_in: n,
+        stipulation: crate::solver::Stipulation::Mate(n),
         intended_key: None,
         ..solve.clone()
     };

@@ -86,7 +86,7 @@ fn generate_stores_a_reproducible_collection_of_sound_puzzles() {
         let s = solve(
             &pos,
             &SolveOptions {
-                mate_in: 2,
+                stipulation: baroque::solver::Stipulation::Mate(2),
                 ..SolveOptions::default()
             },
         );
@@ -259,7 +259,7 @@ fn generate_makes_rococo_puzzles_too() {
         )
         .unwrap();
         let opts = SolveOptions {
-            mate_in: 2,
+            stipulation: baroque::solver::Stipulation::Mate(2),
             ..SolveOptions::default()
         };
         let s = solve(&pos, &opts);

@@ -354,7 +354,7 @@ mod mates {
         let s = solve(
             &p,
             &SolveOptions {
-                mate_in: n,
+                stipulation: baroque::solver::Stipulation::Mate(n),
                 ..SolveOptions::default()
             },
         )

@@ -44,7 +44,7 @@ fn run(fen: &str, rules: &str, n: u32) -> (Position, Solution) {
     let s = solve(
         &pos,
         &SolveOptions {
-            mate_in: n,
+            stipulation: baroque::solver::Stipulation::Mate(n),
             ..SolveOptions::default()
         },
     )
@@ -179,7 +179,7 @@ fn results_do_not_depend_on_table_or_threads() {
         let s = solve(
             &pos,
             &SolveOptions {
-                mate_in: 3,
+                stipulation: baroque::solver::Stipulation::Mate(3),
                 table_mib,
                 threads,
                 ..SolveOptions::default()
@@ -198,7 +198,7 @@ fn a_small_budget_gives_unknown_promptly() {
     let s = solve(
         &start,
         &SolveOptions {
-            mate_in: 4,
+            stipulation: baroque::solver::Stipulation::Mate(4),
             limits: Limits {
                 nodes: u64::MAX,
                 time: Duration::from_millis(100),
@@ -218,7 +218,7 @@ fn a_small_budget_gives_unknown_promptly() {
     let s = solve(
         &start,
         &SolveOptions {
-            mate_in: 3,
+            stipulation: baroque::solver::Stipulation::Mate(3),
             limits: Limits {
                 nodes: 5_000,
                 time: Duration::from_secs(60),
@@ -271,7 +271,7 @@ fn the_time_budget_holds_in_every_phase_on_crowded_rococo_boards() {
         let s = solve(
             &pos,
             &SolveOptions {
-                mate_in,
+                stipulation: baroque::solver::Stipulation::Mate(mate_in),
                 limits: Limits {
                     nodes: u64::MAX,
                     time: Duration::from_millis(millis),
@@ -301,7 +301,7 @@ fn a_cancelled_solve_stops_and_says_so() {
     let pos = RococoPosition::from_fen(CROWDED_ROCOCO, Coords::Standard).unwrap();
     let cancel = Cancel::new();
     let opts = SolveOptions {
-        mate_in: 8,
+        stipulation: baroque::solver::Stipulation::Mate(8),
         cancel: cancel.clone(),
         ..SolveOptions::default()
     };

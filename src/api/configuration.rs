@@ -312,7 +312,7 @@ impl SolveLimits {
     /// Solver options at the server's maxima (the budget of a puzzle's verification).
     pub fn options(&self) -> crate::solver::SolveOptions {
         crate::solver::SolveOptions {
-            mate_in: 1,
+            stipulation: crate::solver::Stipulation::Mate(1),
             limits: crate::solver::Limits {
                 nodes: self.max_nodes,
                 time: std::time::Duration::from_millis(self.max_millis),

@@ -1076,7 +1076,7 @@ impl SolveQuery {
             ),
         };
         let options = crate::solver::SolveOptions {
-            mate_in: r.mate_in,
+            stipulation: crate::solver::Stipulation::Mate(r.mate_in),
             limits: crate::solver::Limits {
                 nodes,
                 time: std::time::Duration::from_millis(millis),

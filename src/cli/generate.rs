@@ -98,7 +98,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     };
     // The full solve that confirms each puzzle before it is stored.
     let solve = SolveOptions {
-        mate_in: args.mate_in,
+        stipulation: crate::solver::Stipulation::Mate(args.mate_in),
         limits: Limits {
             nodes: args.candidate_nodes.saturating_mul(10),
             time: Duration::from_millis(args.candidate_millis.saturating_mul(10)),

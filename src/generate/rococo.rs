@@ -71,7 +71,7 @@ mod tests {
             let full = solve(
                 &p.position,
                 &SolveOptions {
-                    mate_in: 2,
+                    stipulation: crate::solver::Stipulation::Mate(2),
                     ..SolveOptions::default()
                 },
             );

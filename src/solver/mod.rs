@@ -18,6 +18,7 @@
 
 pub mod pns;
 pub mod search;
+pub mod stipulation;
 pub mod tree;
 pub mod tt;
 
@@ -27,6 +28,7 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+pub use stipulation::Stipulation;
 use tt::Table;
 
 /// The largest N accepted.
@@ -197,8 +199,8 @@ impl Budget {
 /// Settings of one solve.
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
-    /// N of "mate in N" (attacker moves).
-    pub mate_in: u32,
+    /// What to prove (`#N`).
+    pub stipulation: Stipulation,
     pub limits: Limits,
     /// Transposition table size in MiB (0: no table).
     pub table_mib: usize,
@@ -216,7 +218,7 @@ pub struct SolveOptions {
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
-            mate_in: 2,
+            stipulation: Stipulation::Mate(2),
             limits: Limits::default(),
             table_mib: 64,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -439,7 +441,9 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
     let mut completed = 0;
     // Nodes of the search before this iteration, and of the iteration before the last.
     let (mut before, mut previous) = (0u64, 1u64);
-    for n in 1..=opts.mate_in {
+    // The attacker's moves of the stipulation (`#N`: N).
+    let mate_in = opts.stipulation.moves();
+    for n in 1..=mate_in {
         let open: Vec<usize> = (0..roots.len())
             .filter(|&i| !matches!(states[i], Some(RootState::Mates(_))))
             .collect();
@@ -468,14 +472,14 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
         }
         completed = n;
         if screening
-            && n < opts.mate_in
+            && n < mate_in
             && states
                 .iter()
                 .any(|s| matches!(s, Some(RootState::Mates(_))))
         {
             break;
         }
-        if n < opts.mate_in {
+        if n < mate_in {
             // Room for the next iteration: it visits many times the nodes of the last one (at
             // least GROWTH times, or as many times more as the last grew over the one before).
             let seen = budget.nodes();
@@ -506,7 +510,7 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
         a.mate_in.cmp(&b.mate_in).then_with(|| a_name.cmp(b_name))
     });
     let keys: Vec<KeyMove<P::Move>> = named.into_iter().map(|(_, k)| k).collect();
-    let finished = completed == opts.mate_in;
+    let finished = completed == mate_in;
     let result = if !keys.is_empty() {
         Outcome::Mate
     } else if finished {
@@ -516,10 +520,10 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
     };
     let short_solutions: Vec<KeyMove<P::Move>> = keys
         .iter()
-        .filter(|k| k.mate_in < opts.mate_in)
+        .filter(|k| k.mate_in < mate_in)
         .cloned()
         .collect();
-    let full: Vec<&KeyMove<P::Move>> = keys.iter().filter(|k| k.mate_in == opts.mate_in).collect();
+    let full: Vec<&KeyMove<P::Move>> = keys.iter().filter(|k| k.mate_in == mate_in).collect();
     let intended = opts
         .intended_key
         .as_ref()
@@ -533,7 +537,7 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
         .map(|(_, k)| **k)
         .collect();
     let sound = if finished {
-        Some(keys.len() == 1 && keys[0].mate_in == opts.mate_in)
+        Some(keys.len() == 1 && keys[0].mate_in == mate_in)
     } else {
         // Two keys, or a short one, settle unsoundness even without finishing.
         (keys.len() > 1 || !short_solutions.is_empty()).then_some(false)
