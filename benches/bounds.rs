@@ -6,7 +6,9 @@
 //! `cargo bench --bench bounds`. Goals: every analysis and verification under 50 ms; a search
 //! within its budget plus 200 ms.
 
-use baroque::api::model::{AnalyzeQuery, AnalyzeRequest, Object, VerifyQuery, VerifyRequest};
+use baroque::api::common::Object;
+use baroque::api::routes::analyze::{AnalyzeQuery, AnalyzeRequest};
+use baroque::api::routes::verify::{VerifyQuery, VerifyRequest};
 use baroque::api::routes::{analyze_checked, verify_moves};
 use baroque::rules::rococo::{Coords, RococoPosition};
 use baroque::solver::Cancel;

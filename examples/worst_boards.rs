@@ -14,7 +14,9 @@
 //! of four reversible moves (each side moves a piece and moves it back) repeated, so a position
 //! stays costly through the whole request.
 
-use baroque::api::model::{AnalyzeQuery, AnalyzeRequest, Object, VerifyQuery, VerifyRequest};
+use baroque::api::common::Object;
+use baroque::api::routes::analyze::{AnalyzeQuery, AnalyzeRequest};
+use baroque::api::routes::verify::{VerifyQuery, VerifyRequest};
 use baroque::api::routes::{analyze_checked, verify_moves};
 use baroque::rules::rococo::{Coords, RococoKind, RococoPosition};
 use baroque::rules::{Letters, Position, Role};

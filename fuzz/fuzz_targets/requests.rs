@@ -7,10 +7,11 @@
 //! limit), an `unknown` result only when it did.
 #![no_main]
 use baroque::api::configuration::{Limits, SolveLimits};
-use baroque::api::model::{
-    AnalyzeQuery, AnalyzeRequest, Object, PuzzleRequest, SolveQuery, SolveRequest, SolveResult,
-    VerifyQuery, VerifyRequest,
-};
+use baroque::api::common::Object;
+use baroque::api::routes::analyze::{AnalyzeQuery, AnalyzeRequest};
+use baroque::api::routes::puzzles::PuzzleRequest;
+use baroque::api::routes::solve::{SolveQuery, SolveRequest, SolveResult};
+use baroque::api::routes::verify::{VerifyQuery, VerifyRequest};
 use baroque::api::problem::ApiError;
 use baroque::api::routes::collections::{options, CollectionRequest};
 use baroque::api::routes::{analyze_checked, solve_query, verify_moves};

@@ -4,7 +4,8 @@
 //! first illegal one are legal and each one's position reads back to the same FEN, nothing after
 //! it is played, and the final FEN is the last legal move's.
 #![no_main]
-use baroque::api::model::{Object, VerifyQuery, VerifyRequest};
+use baroque::api::common::Object;
+use baroque::api::routes::verify::{VerifyQuery, VerifyRequest};
 use baroque::api::routes::verify::verify_moves;
 use baroque::rules::GamePosition;
 use libfuzzer_sys::fuzz_target;

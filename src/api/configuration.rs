@@ -326,16 +326,6 @@ impl SolveLimits {
     }
 }
 
-impl From<&Settings> for super::ratelimit::RateLimit {
-    fn from(s: &Settings) -> super::ratelimit::RateLimit {
-        super::ratelimit::RateLimit {
-            per_minute: s.rate_limit_per_minute,
-            burst: s.rate_limit_burst,
-            trust_forwarded_for: s.trust_forwarded_for,
-        }
-    }
-}
-
 impl From<&Settings> for Limits {
     fn from(s: &Settings) -> Limits {
         Limits {

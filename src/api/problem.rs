@@ -32,8 +32,13 @@ pub const PROBLEM_JSON: &str = "application/problem+json";
 /// An RFC 9457 problem details document.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[schema(examples(
-    super::openapi::examples::problem_invalid_fen,
-    super::openapi::examples::problem_impossible_position
+    json!({"type": "/problems/invalid-fen", "title": "Unreadable FEN", "status": 422,
+           "detail": "FEN board: rank 1 has more than 8 squares (at character 30)",
+           "field": "board", "position": 30}),
+    json!({"type": "/problems/impossible-position", "title": "Impossible position", "status": 422,
+           "detail": "white has 2 Kings; a side has at most one",
+           "problems": [{"code": "two_kings", "error": true,
+                         "message": "white has 2 Kings; a side has at most one"}]})
 ))]
 pub struct Problem {
     /// A URI reference naming the kind of problem: `/problems/malformed-json`,
@@ -88,7 +93,8 @@ pub struct Problem {
 
 /// One problem of a position (see `Position::validate`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(examples(super::openapi::examples::position_problem))]
+#[schema(examples(json!({"code": "two_kings", "error": true,
+                         "message": "white has 2 Kings; a side has at most one"})))]
 pub struct PositionProblem {
     /// A stable code: `two_kings`, `opponent_in_check` (errors); `no_king`, `too_many_pieces`
     /// (warnings).

@@ -55,6 +55,16 @@ struct Bucket {
     last: Instant,
 }
 
+impl From<&super::configuration::Settings> for RateLimit {
+    fn from(s: &super::configuration::Settings) -> RateLimit {
+        RateLimit {
+            per_minute: s.rate_limit_per_minute,
+            burst: s.rate_limit_burst,
+            trust_forwarded_for: s.trust_forwarded_for,
+        }
+    }
+}
+
 /// The buckets of every client, shared by the workers.
 #[derive(Debug)]
 pub struct RateLimiter {

@@ -32,9 +32,7 @@ pub struct Application {
     seeded: SeedReport,
 }
 
-/// The write token, when one is configured (`BAROQUE_WRITE_TOKEN`).
-#[derive(Clone)]
-pub struct WriteToken(pub Option<String>);
+pub use super::auth::WriteToken;
 
 impl Application {
     /// Opens the puzzle store of `settings.db` (applying its migrations), seeds it from

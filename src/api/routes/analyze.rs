@@ -1,8 +1,8 @@
 //! `POST /v1/analyze`.
 
-use crate::api::model::{
-    square_pieces, AnalyzeQuery, AnalyzeRequest, AnalyzeResponse, CheckedPosition, GameName,
-    GameStatus, LegalMove, MoveKindName, Object, ResolvedRules, ShortText, Warning,
+use crate::api::common::{
+    square_pieces, CheckedPosition, CoordsName, GameName, GameStatus, MoveKindName, Object,
+    ResolvedRules, RulesInput, ShortText, Side, SquarePiece, Warning,
 };
 use crate::api::problem::{ApiError, Problem};
 use crate::api::work::{Analyses, Peer};
@@ -10,7 +10,108 @@ use crate::rules::{GamePosition, Letters, Naming, Piece, Status, Variant, Visit}
 use crate::solver::Cancel;
 use actix_web::http::header::ContentType;
 use actix_web::{post, web, HttpResponse};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// `POST /v1/analyze`: a position to analyse.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(
+    json!({"fen": "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", "rules": "vchess"}),
+    json!({"fen": "10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/10 w 0", "game": "rococo"}),
+    json!({"fen": "10/10/10/10/1A8/10/1L8/1x8/1W8/10 b 0", "game": "rococo", "coords": "page"})
+))]
+pub struct AnalyzeRequest {
+    /// The position. Baroque: `<board> <w|b> [<plies>]`, pieces in either letter set. Rococo:
+    /// `<ranks 10 down to 1> <w|b> [<plies> [<last swap, such as e5g7, or ->]]`.
+    #[schema(example = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0")]
+    pub fen: String,
+    /// The Baroque rule set (default `abbott`). Rococo has no presets or options: `rules` with
+    /// `game: rococo` is refused (422 `not-applicable`).
+    #[serde(default)]
+    pub rules: Option<RulesInput>,
+    /// The game: `baroque` (the default) or `rococo` (10x10; see `GameName`).
+    #[serde(default)]
+    pub game: Option<GameName>,
+    /// How Rococo squares are named, in input and output: `standard` (a-j, 1-10; the default) or
+    /// `page` (the Rococo page's x, a-h, y and 0, 1-8, 00). `page` with Baroque is refused (422
+    /// `not-applicable`).
+    #[serde(default)]
+    pub coords: Option<CoordsName>,
+}
+
+/// An analyze request parsed: a position that can arise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalyzeQuery {
+    pub position: CheckedPosition,
+}
+
+impl TryFrom<AnalyzeRequest> for AnalyzeQuery {
+    type Error = ApiError;
+    fn try_from(r: AnalyzeRequest) -> Result<AnalyzeQuery, ApiError> {
+        Ok(AnalyzeQuery {
+            position: CheckedPosition::read(&r.fen, r.game, r.coords, r.rules)?,
+        })
+    }
+}
+
+/// A legal move with what it does.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::legal_move, examples::legal_move_rococo))]
+pub struct LegalMove {
+    /// Canonical notation: piece letter, from-square, `-` or `x` (when it captures), to-square.
+    #[schema(value_type = String, example = "Pc2xc4")]
+    pub notation: ShortText,
+    /// The from and to squares (`d2d8`; a suicide is `c5c5`).
+    #[schema(value_type = String, example = "c2c4")]
+    pub uci: ShortText,
+    /// The moving piece: one chess-style letter, upper case for White.
+    #[schema(value_type = String, example = "P")]
+    pub piece: ShortText,
+    /// Every piece the move captures, lowest square first.
+    pub captures: Vec<SquarePiece>,
+    /// Whether the opponent is in check after the move (Rococo: its King could be captured next).
+    pub gives_check: bool,
+    /// Whether the opponent is checkmated after the move (Rococo: the move takes its King, or
+    /// leaves it no move that keeps its King).
+    pub checkmate: bool,
+    /// Rococo only: what kind of move (`normal`, `swap`, `mutual_destruction`, `suicide`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<MoveKindName>,
+    /// Rococo only, for a Cannon Pawn's promotion: the piece it becomes (upper case for White).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, example = "L")]
+    pub promotion: Option<ShortText>,
+}
+
+/// `POST /v1/analyze`: the position's state and every legal move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::analyze_response, examples::analyze_response_rococo))]
+pub struct AnalyzeResponse {
+    pub game: GameName,
+    /// The canonical FEN: Baroque in chess-style letters (K P Q N R M B); Rococo in its letters,
+    /// with the ply count and the last-swap field (squares in the request's `coords`).
+    pub fen: String,
+    /// Baroque only: the same FEN in Baroque-style letters (K P W L C I X).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fen_baroque: Option<String>,
+    pub side_to_move: Side,
+    /// See `GameStatus` for its meaning in each game.
+    pub status: GameStatus,
+    /// Rococo only: whether the side to move has a move that keeps its King (or takes the enemy
+    /// King); false exactly when `status` is `checkmate`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub can_keep_king: Option<bool>,
+    /// The rule set (null for Rococo, which has one).
+    pub rules: Option<ResolvedRules>,
+    /// The frozen (immobilized) pieces of both sides.
+    pub frozen: Vec<SquarePiece>,
+    /// Remarks that do not stop the analysis (`no_king`, `too_many_pieces`).
+    pub warnings: Vec<Warning>,
+    /// Every legal move of the side to move (Rococo: every move, including those that leave the
+    /// King capturable, which lose).
+    pub moves: Vec<LegalMove>,
+}
 
 /// Analyse a position
 ///
@@ -164,13 +265,13 @@ pub fn to_json(r: &AnalyzeResponse) -> Vec<u8> {
         fen: &'a str,
         #[serde(skip_serializing_if = "Option::is_none")]
         fen_baroque: Option<&'a str>,
-        side_to_move: crate::api::model::Side,
+        side_to_move: crate::api::common::Side,
         status: GameStatus,
         #[serde(skip_serializing_if = "Option::is_none")]
         can_keep_king: Option<bool>,
         rules: Option<ResolvedRules>,
-        frozen: &'a [crate::api::model::SquarePiece],
-        warnings: &'a [crate::api::model::Warning],
+        frozen: &'a [crate::api::common::SquarePiece],
+        warnings: &'a [crate::api::common::Warning],
     }
     let head = Head {
         game: r.game,
@@ -227,10 +328,69 @@ pub fn to_json(r: &AnalyzeResponse) -> Vec<u8> {
     out
 }
 
+/// Examples for the OpenAPI document, computed by the engine (see [`crate::api::common::examples`]).
+pub(crate) mod examples {
+    #[allow(unused_imports)]
+    use super::*;
+    #[allow(unused_imports)]
+    use crate::api::common::examples::*;
+    #[allow(unused_imports)]
+    use crate::rules::rococo::Coords;
+    #[allow(unused_imports)]
+    use crate::rules::{Preset, Rules};
+    use serde_json::Value;
+
+    fn analyze_position(p: &CheckedPosition) -> AnalyzeResponse {
+        analyze_checked(p, &Cancel::new())
+    }
+
+    /// `POST /v1/analyze` of the Rococo start position.
+    pub fn analyze_response_rococo() -> Value {
+        match rococo(ROCOCO_START_FEN, Coords::Standard) {
+            Ok(p) => value(analyze_position(&p)),
+            Err(e) => value(e.problem()),
+        }
+    }
+
+    /// The swap `Si2<>h2` of the Rococo start position as `/v1/analyze` lists it.
+    pub fn legal_move_rococo() -> Value {
+        match rococo(ROCOCO_START_FEN, Coords::Standard) {
+            Ok(p) => analyze_position(&p)
+                .moves
+                .into_iter()
+                .find(|m| m.notation.as_str() == "Si2<>h2")
+                .map(value)
+                .unwrap_or_default(),
+            Err(e) => value(e.problem()),
+        }
+    }
+
+    /// `POST /v1/analyze` of [`KING_FEN`] under `abbott`.
+    pub fn analyze_response() -> Value {
+        match position(KING_FEN, Preset::Abbott) {
+            Ok(p) => value(analyze_position(&p)),
+            Err(e) => value(e.problem()),
+        }
+    }
+
+    /// The move `Pc2c4` of [`PAWN_FEN`] as `/v1/analyze` lists it.
+    pub fn legal_move() -> Value {
+        match position(PAWN_FEN, Preset::Vchess) {
+            Ok(p) => analyze_position(&p)
+                .moves
+                .into_iter()
+                .find(|m| m.uci.as_str() == "c2c4")
+                .map(value)
+                .unwrap_or_default(),
+            Err(e) => value(e.problem()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{analyze_checked, to_json};
-    use crate::api::model::{CheckedPosition, Warning};
+    use crate::api::common::{CheckedPosition, Warning};
     use crate::rules::rococo::Coords;
     use crate::rules::{GameKind, GamePosition, Naming, Variant, VariantPosition};
     use crate::solver::Cancel;

@@ -3,11 +3,13 @@
 //! workers: the request that starts it gets 202 and the job's URL at once, the job goes on when the
 //! client leaves, and at most `--max-jobs` run at once.
 
+use crate::api::auth::Writer;
+use crate::api::common::{GameName, Object, RulesInput};
 use crate::api::configuration::Limits;
-use crate::api::model::{GameName, Object, Puzzle, RulesInput, SearchLimits};
 use crate::api::problem::{ApiError, Problem};
 use crate::api::ratelimit::Metered;
-use crate::api::routes::puzzles::Writer;
+use crate::api::routes::puzzles::Puzzle;
+use crate::api::routes::solve::SearchLimits;
 use crate::api::work::{Slot as SolveSlot, Slots as SolveSlots};
 use crate::app::collections::{fill_collection, CollectionError};
 use crate::generate::{GenerateOptions, Progress, Stop};

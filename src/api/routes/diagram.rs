@@ -1,7 +1,7 @@
 //! `/v1/diagram.svg` and `/v1/puzzles/{id}/diagram.svg`: boards drawn as SVG by
 //! [`crate::diagram`], with a strong ETag (a SHA-256 of the image) and `If-None-Match`.
 
-use crate::api::model::GameName;
+use crate::api::common::GameName;
 use crate::api::problem::{ApiError, Problem};
 use crate::diagram::{render, Diagram, Labels, Options, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
 use crate::rules::rococo::Coords;

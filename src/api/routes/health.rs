@@ -1,7 +1,19 @@
 //! `GET /health`.
 
-use crate::api::model::Health;
 use actix_web::{get, web};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// `GET /health`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::health))]
+pub struct Health {
+    /// Always `ok` when the service answers.
+    #[schema(example = "ok")]
+    pub status: String,
+    /// The service's version.
+    pub version: String,
+}
 
 /// Liveness
 ///
@@ -16,4 +28,19 @@ pub async fn health() -> web::Json<Health> {
         status: "ok".into(),
         version: env!("CARGO_PKG_VERSION").into(),
     })
+}
+
+/// Examples for the OpenAPI document.
+mod examples {
+    use super::Health;
+    use crate::api::common::examples::value;
+    use serde_json::Value;
+
+    /// `GET /health`.
+    pub fn health() -> Value {
+        value(Health {
+            status: "ok".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        })
+    }
 }

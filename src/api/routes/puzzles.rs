@@ -1,75 +1,285 @@
 //! `/v1/puzzles`: the puzzle store. Reads are open; writes need the bearer token.
 
-use crate::api::configuration::Limits;
-use crate::api::model::{
-    Object, Puzzle, PuzzleListQuery, PuzzlePage, PuzzleRequest, DEFAULT_PAGE, MAX_PAGE,
+use crate::api::auth::Writer;
+use crate::api::common::{
+    CheckedPosition, CoordsName, GameName, Object, PresetName, ResolvedRules, RulesInput,
+    SquarePiece,
 };
+use crate::api::configuration::Limits;
 use crate::api::problem::{ApiError, Problem};
 use crate::api::ratelimit::RateLimiter;
-use crate::api::startup::WriteToken;
 use crate::api::work::{Peer, Searches};
+use crate::rules::rococo::Coords;
+use crate::rules::{GamePosition, Naming, Rules};
 use crate::store::{Filter, Kind, Store};
-use actix_web::dev::Payload;
 use actix_web::http::header;
-use actix_web::{delete, get, post, web, FromRequest, HttpRequest, HttpResponse};
-use sha2::{Digest, Sha256};
-use std::future::{ready, Ready};
+use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-/// A request allowed to write: it carries `Authorization: Bearer <token>` with the configured
-/// token. As an extractor placed first, it refuses before the body is read.
-pub struct Writer;
-
-/// Whether two secrets are equal, in time that depends on neither: their SHA-256 digests (of fixed
-/// length) are compared byte by byte without an early exit.
-pub fn same_secret(a: &str, b: &str) -> bool {
-    let (x, y) = (Sha256::digest(a.as_bytes()), Sha256::digest(b.as_bytes()));
-    let diff = x
-        .iter()
-        .zip(y.iter())
-        .fold(0u8, |acc, (p, q)| acc | (p ^ q));
-    std::hint::black_box(diff) == 0
+/// What a puzzle is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "diagram")]
+pub enum PuzzleKind {
+    /// A position, a move (after the moves leading to it) and its expected outcome.
+    Diagram,
+    /// A position and N: the side to move mates in N.
+    Mate,
 }
 
-impl Writer {
-    fn check(req: &HttpRequest) -> Result<Writer, ApiError> {
-        let configured = req
-            .app_data::<web::Data<WriteToken>>()
-            .and_then(|t| t.0.clone())
-            .ok_or(ApiError::WritesDisabled)?;
-        let sent = req
-            .headers()
-            .get(header::AUTHORIZATION)
-            .ok_or_else(|| {
-                ApiError::Unauthorized(
-                    "this write needs the header `Authorization: Bearer <token>`".into(),
-                )
-            })?
-            .to_str()
-            .ok()
-            .and_then(|v| {
-                v.strip_prefix("Bearer ")
-                    .or_else(|| v.strip_prefix("bearer "))
-            })
-            .map(str::trim)
-            .ok_or_else(|| {
-                ApiError::Unauthorized("the `Authorization` header must be `Bearer <token>`".into())
-            })?;
-        if same_secret(sent, &configured) {
-            Ok(Writer)
-        } else {
-            Err(ApiError::Unauthorized(
-                "the bearer token is not the write token".into(),
-            ))
+impl From<PuzzleKind> for crate::store::Kind {
+    fn from(k: PuzzleKind) -> crate::store::Kind {
+        match k {
+            PuzzleKind::Diagram => crate::store::Kind::Diagram,
+            PuzzleKind::Mate => crate::store::Kind::Mate,
         }
     }
 }
 
-impl FromRequest for Writer {
-    type Error = ApiError;
-    type Future = Ready<Result<Writer, ApiError>>;
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(Writer::check(req))
+impl From<crate::store::Kind> for PuzzleKind {
+    fn from(k: crate::store::Kind) -> PuzzleKind {
+        match k {
+            crate::store::Kind::Diagram => PuzzleKind::Diagram,
+            crate::store::Kind::Mate => PuzzleKind::Mate,
+        }
     }
+}
+
+/// `POST /v1/puzzles`: a puzzle to verify and store.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(json!({
+    "kind": "diagram",
+    "fen": "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0",
+    "rules": "vchess",
+    "game": "baroque",
+    "title": "Pawn: a double capture",
+    "source": "vchess.club rules page",
+    "tags": ["pawn"],
+    "moves": ["Pc2c4"],
+    "captures": [{"square": "c5", "piece": "n"}, {"square": "d4", "piece": "r"}],
+    "status": "ongoing"
+}), json!({
+    "kind": "mate",
+    "fen": "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0",
+    "title": "Chameleon: seven captures",
+    "tags": ["chameleon"],
+    "mate_in": 2
+})))]
+pub struct PuzzleRequest {
+    pub kind: PuzzleKind,
+    /// The position, either letter set; stored canonical.
+    #[schema(example = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0")]
+    pub fen: String,
+    /// The Baroque rule set (default `abbott`); refused with `game: rococo` (422 `not-applicable`).
+    #[serde(default)]
+    pub rules: Option<RulesInput>,
+    /// Default `baroque`. For `rococo` the FEN is 10x10, and a mate means forcing the capture of
+    /// the enemy King.
+    #[serde(default)]
+    pub game: Option<GameName>,
+    /// Rococo only: how the request names squares (FEN's last-swap field, `moves`, `captures`,
+    /// `keys`): `standard` (the default) or `page`. The puzzle is stored, and answered, in standard
+    /// coordinates.
+    #[serde(default)]
+    pub coords: Option<CoordsName>,
+    #[serde(default)]
+    pub title: Option<String>,
+    /// The document the puzzle comes from.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// What the document says about it.
+    #[serde(default)]
+    pub caption: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Diagram: the moves as the document writes them; the last is the one the claim is about.
+    #[serde(default)]
+    pub moves: Option<Vec<String>>,
+    /// Diagram: exactly the pieces the last move captures (`[]` for none); needed when it is legal.
+    #[serde(default)]
+    pub captures: Option<Vec<SquarePiece>>,
+    /// Diagram: the status after the last move (`ongoing`, `check`, `checkmate`, `stalemate`).
+    #[serde(default)]
+    #[schema(example = "ongoing")]
+    pub status: Option<String>,
+    /// Diagram: whether the last move is legal (default true).
+    #[serde(default)]
+    pub legal: Option<bool>,
+    /// Diagram: for an illegal last move, the expected reason (`self_check`, `frozen`, ...).
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// Mate: N.
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[schema(minimum = 1, maximum = 12)]
+    pub mate_in: Option<u32>,
+    /// Mate: every first move that forces mate within N (any notation), when the puzzle states them.
+    #[serde(default)]
+    pub keys: Option<Vec<String>>,
+    /// Mate: whether the puzzle is sound, when it states it.
+    #[serde(default)]
+    pub sound: Option<bool>,
+}
+
+impl PuzzleRequest {
+    /// The puzzle to verify; the FEN is read here so that its errors are the usual problems.
+    ///
+    /// # Errors
+    /// The errors of [`CheckedPosition::parse`].
+    pub fn into_new_puzzle(self) -> Result<crate::puzzle::NewPuzzle, ApiError> {
+        // The FEN is read here, so its errors are the usual problems; page coordinates become
+        // standard ones.
+        let checked = CheckedPosition::read(&self.fen, self.game, self.coords, self.rules)?;
+        let fen = checked.position.fen(Naming::default());
+        let rules = checked.position.variant().rules().unwrap_or_default();
+        let coords = checked.naming.coords;
+        let standard = |text: String| Coords::Standard.restate(&text, coords);
+        Ok(crate::puzzle::NewPuzzle {
+            kind: self.kind.into(),
+            game: self.game.unwrap_or_default().into(),
+            fen,
+            rules,
+            title: self.title,
+            source: self.source,
+            caption: self.caption,
+            tags: self.tags,
+            moves: self
+                .moves
+                .unwrap_or_default()
+                .into_iter()
+                .map(standard)
+                .collect(),
+            legal: self.legal.unwrap_or(true),
+            reason: self.reason,
+            captures: self.captures.map(|v| {
+                v.into_iter()
+                    .map(|p| crate::cases::SquarePiece {
+                        square: standard(p.square),
+                        piece: p.piece,
+                    })
+                    .collect()
+            }),
+            status: self.status,
+            frozen: None,
+            destinations: None,
+            mate_in: self.mate_in,
+            keys: self
+                .keys
+                .map(|keys| keys.into_iter().map(standard).collect()),
+            short_solutions: None,
+            sound: self.sound,
+            fixture: None,
+        })
+    }
+}
+
+/// A stored puzzle.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(examples(examples::puzzle, examples::puzzle_rococo))]
+pub struct Puzzle {
+    #[schema(example = 1)]
+    pub id: i64,
+    pub kind: PuzzleKind,
+    pub game: GameName,
+    /// The canonical FEN (Baroque: chess-style letters; Rococo: standard coordinates).
+    pub fen: String,
+    /// The rule set (null for Rococo, which has one).
+    pub rules: Option<ResolvedRules>,
+    pub source: Option<String>,
+    pub title: Option<String>,
+    pub caption: Option<String>,
+    pub tags: Vec<String>,
+    /// Diagram: the moves as submitted (empty for a mate).
+    pub moves: Vec<String>,
+    /// Diagram: the captures of the last move as the engine found them (empty for a mate).
+    pub captures: Vec<SquarePiece>,
+    /// Mate: N.
+    pub mate_in: Option<u32>,
+    /// The id of the fixture it was seeded from (null when posted).
+    pub fixture: Option<String>,
+    /// When it was stored (RFC 3339, UTC).
+    pub created_at: String,
+    /// SHA-256 of the content (kind, game, canonical FEN, rules, canonical moves, N): the same
+    /// puzzle is stored once.
+    pub content_hash: String,
+    /// The verified outcome (in single-puzzle answers, not in listings): for a diagram `legal`,
+    /// `notation`, `uci`, `captures`, `status`, `frozen`, `fen_after` (or `reason`); for a mate
+    /// `result`, `mate_in`, `sound`, `keys`, `cooks`, `short_solutions`, `tree`, `tree_truncated`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub outcome: Option<serde_json::Value>,
+}
+
+impl Puzzle {
+    /// The API form of a stored puzzle; `full` keeps the outcome.
+    pub fn from_stored(p: crate::store::StoredPuzzle, full: bool) -> Puzzle {
+        let rules = match p.game {
+            crate::cases::Game::Baroque => Some(ResolvedRules::from(
+                &p.rules.parse::<Rules>().unwrap_or_default(),
+            )),
+            crate::cases::Game::Rococo => None,
+        };
+        Puzzle {
+            id: p.id,
+            kind: p.kind.into(),
+            game: p.game.into(),
+            fen: p.fen,
+            rules,
+            source: p.source,
+            title: p.title,
+            caption: p.caption,
+            tags: p.tags,
+            moves: p.moves,
+            captures: p.captures.into_iter().map(SquarePiece::from).collect(),
+            mate_in: p.mate_in,
+            fixture: p.fixture,
+            created_at: p.created_at,
+            content_hash: p.content_hash,
+            outcome: full.then_some(p.outcome),
+        }
+    }
+}
+
+/// `GET /v1/puzzles`: one page.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(examples(examples::puzzle_page))]
+pub struct PuzzlePage {
+    /// The puzzles of the page, by increasing id.
+    pub items: Vec<Puzzle>,
+    /// The `cursor` of the next page; null on the last.
+    pub next_cursor: Option<String>,
+}
+
+/// The largest page.
+pub const MAX_PAGE: u32 = 200;
+/// The page size when `limit` is absent.
+pub const DEFAULT_PAGE: u32 = 50;
+
+/// `GET /v1/puzzles` filters and paging.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PuzzleListQuery {
+    /// Only puzzles of this kind.
+    pub kind: Option<PuzzleKind>,
+    /// Only puzzles of this game.
+    pub game: Option<GameName>,
+    /// Only Baroque puzzles under this preset (with any options).
+    pub rules: Option<PresetName>,
+    /// Only mates in this N (1 to 12).
+    #[param(minimum = 1, maximum = 12)]
+    pub mate_in: Option<u32>,
+    /// Only puzzles with this tag.
+    pub tag: Option<String>,
+    /// Only puzzles from this source document (exact).
+    pub source: Option<String>,
+    /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<u32>,
+    /// The `next_cursor` of the previous page (absent for the first): digits.
+    #[param(pattern = "^[0-9]{1,18}$", example = "62")]
+    pub cursor: Option<String>,
 }
 
 /// Store a puzzle
@@ -287,15 +497,132 @@ pub async fn delete_one(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::same_secret;
+/// Examples for the OpenAPI document, computed by the engine (see [`crate::api::common::examples`]).
+pub(crate) mod examples {
+    #[allow(unused_imports)]
+    use super::*;
+    #[allow(unused_imports)]
+    use crate::api::common::examples::*;
+    #[allow(unused_imports)]
+    use crate::rules::rococo::Coords;
+    #[allow(unused_imports)]
+    use crate::rules::{Preset, Rules};
+    use serde_json::Value;
 
-    #[test]
-    fn secrets_compare_whole() {
-        assert!(same_secret("s3cret", "s3cret"));
-        assert!(!same_secret("s3cret", "s3cres"));
-        assert!(!same_secret("s3cret", "s3cret "));
-        assert!(!same_secret("", "s3cret"));
+    /// The vchess Pawn diagram as the store keeps it (id 26 in a fresh store: the 25 Rococo cases
+    /// come first).
+    pub fn puzzle() -> Value {
+        let new = crate::puzzle::NewPuzzle {
+            kind: crate::store::Kind::Diagram,
+            game: crate::cases::Game::Baroque,
+            fen: PAWN_FEN.into(),
+            rules: Rules::preset(Preset::Vchess),
+            title: Some("Pawn/Pincer".into()),
+            source: Some("vchess.club: Baroque chess rules".into()),
+            caption: None,
+            tags: vec!["fixture".into(), "pawn".into()],
+            moves: vec!["Pc2c4".into()],
+            legal: true,
+            reason: None,
+            captures: Some(vec![
+                crate::cases::SquarePiece {
+                    square: "d4".into(),
+                    piece: "r".into(),
+                },
+                crate::cases::SquarePiece {
+                    square: "c5".into(),
+                    piece: "n".into(),
+                },
+            ]),
+            status: None,
+            frozen: None,
+            destinations: None,
+            mate_in: None,
+            keys: None,
+            short_solutions: None,
+            sound: None,
+            fixture: Some("vc-pawn-c2c4".into()),
+        };
+        match crate::puzzle::verify(new, &crate::solver::SolveOptions::default()) {
+            Ok(v) => serde_json::json!({
+                "id": 26,
+                "kind": "diagram",
+                "game": "baroque",
+                "fen": v.fen,
+                "rules": value(crate::api::common::ResolvedRules::from(&v.rules)),
+                "source": v.source,
+                "title": v.title,
+                "caption": null,
+                "tags": v.tags,
+                "moves": v.moves,
+                "captures": value(&v.captures),
+                "mate_in": null,
+                "fixture": v.fixture,
+                "created_at": "2026-11-22T04:30:00.000Z",
+                "content_hash": v.content_hash,
+                "outcome": v.outcome,
+            }),
+            Err(e) => Value::String(e.to_string()),
+        }
+    }
+
+    /// The Rococo page's Chameleon example as the store keeps it (id 5 in a fresh store).
+    pub fn puzzle_rococo() -> Value {
+        let piece = |square: &str, piece: &str| crate::cases::SquarePiece {
+            square: square.into(),
+            piece: piece.into(),
+        };
+        let new = crate::puzzle::NewPuzzle {
+            kind: crate::store::Kind::Diagram,
+            game: crate::cases::Game::Rococo,
+            fen: ROCOCO_CHAMELEON_FEN.into(),
+            rules: Rules::default(),
+            title: Some("Chameleon".into()),
+            source: Some("chessvariants.com: Rococo (seed 003)".into()),
+            caption: None,
+            tags: vec!["chameleon".into(), "fixture".into()],
+            moves: vec!["Xb3-b5".into()],
+            legal: true,
+            reason: None,
+            captures: Some(vec![piece("b4", "L"), piece("b2", "W"), piece("b6", "A")]),
+            status: None,
+            frozen: None,
+            destinations: None,
+            mate_in: None,
+            keys: None,
+            short_solutions: None,
+            sound: None,
+            fixture: Some("rc-chameleon-leap-withdraw-approach".into()),
+        };
+        match crate::puzzle::verify(new, &crate::solver::SolveOptions::default()) {
+            Ok(v) => serde_json::json!({
+                "id": 5,
+                "kind": "diagram",
+                "game": "rococo",
+                "fen": v.fen,
+                "rules": null,
+                "source": v.source,
+                "title": v.title,
+                "caption": null,
+                "tags": v.tags,
+                "moves": v.moves,
+                "captures": value(&v.captures),
+                "mate_in": null,
+                "fixture": v.fixture,
+                "created_at": "2026-11-22T04:30:00.000Z",
+                "content_hash": v.content_hash,
+                "outcome": v.outcome,
+            }),
+            Err(e) => Value::String(e.to_string()),
+        }
+    }
+
+    /// A page of one puzzle, the last.
+    pub fn puzzle_page() -> Value {
+        let mut item = puzzle();
+        if let Some(o) = item.as_object_mut() {
+            o.remove("outcome");
+        }
+        serde_json::json!({"items": [item], "next_cursor": null})
     }
 }

@@ -1,8 +1,39 @@
 //! `GET /v1/rules`.
 
-use crate::api::model::{OptionInfo, PresetInfo, PresetName, ResolvedRules, RulesCatalog};
+use crate::api::common::{PresetName, ResolvedRules};
 use crate::rules::{Preset, Rules};
 use actix_web::{get, web};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A rule preset and what it means.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::preset_info))]
+pub struct PresetInfo {
+    pub name: PresetName,
+    /// Whether requests without `rules` use it.
+    pub default: bool,
+    pub description: String,
+}
+
+/// A rule option, its values and its default.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::option_info))]
+pub struct OptionInfo {
+    #[schema(example = "suicide")]
+    pub name: String,
+    pub values: Vec<String>,
+    pub default: String,
+    pub description: String,
+}
+
+/// `GET /v1/rules`: the presets and options a request's `rules` may name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::rules_catalog))]
+pub struct RulesCatalog {
+    pub presets: Vec<PresetInfo>,
+    pub options: Vec<OptionInfo>,
+}
 
 /// List the rule presets and options
 ///
@@ -53,5 +84,33 @@ pub fn catalog() -> RulesCatalog {
                 "What a side that is not in check and has no legal move gets: a `draw`, or a `loss`.",
             ),
         ],
+    }
+}
+
+/// Examples for the OpenAPI document, computed by the engine (see [`crate::api::common::examples`]).
+pub(crate) mod examples {
+    #[allow(unused_imports)]
+    use super::*;
+    #[allow(unused_imports)]
+    use crate::api::common::examples::*;
+    #[allow(unused_imports)]
+    use crate::rules::rococo::Coords;
+    #[allow(unused_imports)]
+    use crate::rules::{Preset, Rules};
+    use serde_json::Value;
+
+    /// `GET /v1/rules`.
+    pub fn rules_catalog() -> Value {
+        value(catalog())
+    }
+
+    /// The `vchess` preset.
+    pub fn preset_info() -> Value {
+        rules_catalog()["presets"][2].clone()
+    }
+
+    /// The `suicide` option.
+    pub fn option_info() -> Value {
+        rules_catalog()["options"][1].clone()
     }
 }

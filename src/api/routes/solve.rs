@@ -1,11 +1,461 @@
 //! `POST /v1/solve`.
 
+use crate::api::common::{
+    CheckedPosition, CoordsName, GameName, Object, ResolvedRules, RulesInput, SquarePiece, Warning,
+};
 use crate::api::configuration::Limits;
-use crate::api::model::{Object, SolveQuery, SolveRequest, SolveResponse};
 use crate::api::problem::{ApiError, Problem};
 use crate::api::ratelimit::Metered;
 use crate::api::work::{Peer, Searches};
+use crate::rules::{GamePosition, Variant, VariantMove};
 use actix_web::{post, web, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// `POST /v1/solve`: a position and the stipulation "mate in N" for the side to move.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(json!({
+    "fen": "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0",
+    "mate_in": 2,
+    "rules": "abbott",
+    "limits": {"nodes": 1_000_000, "millis": 2000},
+    "key": "Xg6-e6-c6"
+}), json!({
+    "fen": "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0",
+    "mate_in": 1,
+    "game": "rococo",
+    "coords": "page",
+    "key": "Ld3xd8"
+})))]
+pub struct SolveRequest {
+    /// The position, as for `/v1/analyze`.
+    #[schema(example = "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0")]
+    pub fen: String,
+    /// N: the side to move must force checkmate with its Nth move at the latest (Rococo: force the
+    /// capture of the enemy King: after its Nth move at the latest the defender has lost its King
+    /// or has no move that keeps it). From 1 to the server's maximum (`--solve-max-mate-in`,
+    /// default 8; 422 above).
+    #[schema(example = 2, minimum = 1, maximum = 12)]
+    #[serde(deserialize_with = "crate::api::whole::number")]
+    pub mate_in: u32,
+    /// The Baroque rule set (default `abbott`). Rococo has no presets or options: `rules` with
+    /// `game: rococo` is refused (422 `not-applicable`).
+    #[serde(default)]
+    pub rules: Option<RulesInput>,
+    /// The game: `baroque` (the default) or `rococo` (both Kings must be on the board).
+    #[serde(default)]
+    pub game: Option<GameName>,
+    /// How Rococo squares are named, in input (`fen`, `key`) and output: `standard` (the default)
+    /// or `page`.
+    #[serde(default)]
+    pub coords: Option<CoordsName>,
+    /// The search budget; an absent member takes the server's maximum, a larger one is clamped to it.
+    #[serde(default)]
+    pub limits: Option<SearchLimits>,
+    /// The intended key, in any notation `/v1/verify` reads (`Xg6-e6-c6`, `Bg6xc6`, `g6c6`): the
+    /// cooks are then the other first moves that mate in N. It must be a legal move (422 otherwise).
+    #[serde(default)]
+    #[schema(example = "Xg6-e6-c6")]
+    pub key: Option<String>,
+    /// Most moves in the solution tree (default and ceiling: the server's `--solve-max-tree-nodes`;
+    /// a larger value is clamped to it).
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[schema(example = 500, minimum = 1, maximum = 9_223_372_036_854_775_807_u64)]
+    pub max_tree_nodes: Option<u64>,
+}
+
+/// A search budget: positions visited and wall-clock time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(json!({"nodes": 1_000_000, "millis": 2000})))]
+pub struct SearchLimits {
+    /// Positions visited, all threads together (at least 1; above the server's
+    /// `--solve-max-nodes` it is clamped to it).
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[schema(
+        example = 1_000_000,
+        minimum = 1,
+        maximum = 9_223_372_036_854_775_807_u64
+    )]
+    pub nodes: Option<u64>,
+    /// Wall-clock milliseconds (at least 1; above the server's `--solve-max-millis` it is clamped
+    /// to it). The answer comes within this time plus 200 ms or 10 %, whichever is more.
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[schema(example = 2000, minimum = 1, maximum = 9_223_372_036_854_775_807_u64)]
+    pub millis: Option<u64>,
+}
+
+/// A limit of a search budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(example = "time")]
+pub enum BudgetLimit {
+    /// The node limit (`limits.nodes`).
+    Nodes,
+    /// The time limit (`limits.millis`).
+    Time,
+    /// The search was stopped from outside (the client went away, the server is stopping).
+    Cancelled,
+}
+
+impl From<crate::solver::Exhausted> for BudgetLimit {
+    fn from(e: crate::solver::Exhausted) -> BudgetLimit {
+        match e {
+            crate::solver::Exhausted::Nodes => BudgetLimit::Nodes,
+            crate::solver::Exhausted::Time => BudgetLimit::Time,
+            crate::solver::Exhausted::Cancelled => BudgetLimit::Cancelled,
+        }
+    }
+}
+
+/// The budget a solve ran under, after clamping to the server's maxima.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"nodes": 1_000_000, "millis": 2000, "max_tree_nodes": 2000})))]
+pub struct AppliedLimits {
+    pub nodes: u64,
+    pub millis: u64,
+    pub max_tree_nodes: u64,
+}
+
+/// A solve request parsed: a position that can arise, the solver's options and what was clamped.
+#[derive(Clone, Debug)]
+pub struct SolveQuery {
+    pub position: CheckedPosition,
+    /// The solver's settings, the intended key among them.
+    pub options: crate::solver::SolveOptions,
+    pub limits: AppliedLimits,
+    /// The request members lowered to the server's maxima (`limits.nodes`, `limits.millis`,
+    /// `max_tree_nodes`).
+    pub clamped: Vec<String>,
+}
+
+impl SolveQuery {
+    /// Reads a solve request under the server's maxima.
+    ///
+    /// # Errors
+    /// [`ApiError::InvalidMateIn`] for N = 0 or above the maximum, [`ApiError::InvalidLimits`] for a
+    /// zero budget or tree size, the errors of [`CheckedPosition::parse`], and
+    /// [`ApiError::InvalidKey`] for an intended key that is not a legal move.
+    pub fn parse(
+        r: SolveRequest,
+        max: &crate::api::configuration::SolveLimits,
+    ) -> Result<SolveQuery, ApiError> {
+        if r.mate_in == 0 || r.mate_in > max.max_mate_in {
+            return Err(ApiError::InvalidMateIn {
+                mate_in: r.mate_in,
+                max: max.max_mate_in,
+            });
+        }
+        let asked = r.limits.unwrap_or_default();
+        let mut clamped = Vec::new();
+        let mut bound = |name: &str, asked: Option<u64>, ceiling: u64| match asked {
+            Some(0) => Err(ApiError::InvalidLimits(format!(
+                "`{name}` is 0; it must be at least 1"
+            ))),
+            Some(n) if n > ceiling => {
+                clamped.push(name.to_string());
+                Ok(ceiling)
+            }
+            Some(n) => Ok(n),
+            None => Ok(ceiling),
+        };
+        let nodes = bound("limits.nodes", asked.nodes, max.max_nodes)?;
+        let millis = bound("limits.millis", asked.millis, max.max_millis)?;
+        let tree = bound(
+            "max_tree_nodes",
+            r.max_tree_nodes,
+            max.max_tree_nodes as u64,
+        )?;
+        let position = CheckedPosition::read(&r.fen, r.game, r.coords, r.rules)?;
+        if Variant::mate_needs_both_kings(position.position.kind())
+            && !position.position.has_both_kings()
+        {
+            return Err(ApiError::NotApplicable {
+                field: "fen",
+                detail: "a Rococo mate search needs both Kings on the board: mate means \
+                         forcing the capture of the enemy King"
+                    .into(),
+            });
+        }
+        let key = match &r.key {
+            None => None,
+            Some(text) => Some(
+                position
+                    .position
+                    .parse_move(text, position.naming)
+                    .map_err(|e| ApiError::InvalidKey {
+                        key: text.clone(),
+                        reason: e.to_string(),
+                    })?,
+            ),
+        };
+        let options = crate::solver::SolveOptions {
+            stipulation: crate::solver::Stipulation::Mate(r.mate_in),
+            limits: crate::solver::Limits {
+                nodes,
+                time: std::time::Duration::from_millis(millis),
+            },
+            table_mib: max.table_mib,
+            threads: max.threads,
+            max_tree_nodes: usize::try_from(tree).unwrap_or(usize::MAX),
+            intended_key: key,
+            cancel: crate::solver::Cancel::new(),
+        };
+        Ok(SolveQuery {
+            position,
+            options,
+            limits: AppliedLimits {
+                nodes,
+                millis,
+                max_tree_nodes: tree,
+            },
+            clamped,
+        })
+    }
+}
+
+/// The overall answer of a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(example = "mate")]
+pub enum SolveResult {
+    /// Some first move forces mate within N (proven).
+    Mate,
+    /// No first move forces mate within N (proven).
+    NoMate,
+    /// The budget ran out before either was proven.
+    Unknown,
+}
+
+impl From<crate::solver::Outcome> for SolveResult {
+    fn from(o: crate::solver::Outcome) -> SolveResult {
+        match o {
+            crate::solver::Outcome::Mate => SolveResult::Mate,
+            crate::solver::Outcome::NoMate => SolveResult::NoMate,
+            crate::solver::Outcome::Unknown => SolveResult::Unknown,
+        }
+    }
+}
+
+/// A move of a solution: canonical notation, from and to squares, captures.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"notation": "Kc4-d5", "uci": "c4d5", "captures": []})))]
+pub struct SolutionMove {
+    #[schema(example = "Kc4-d5")]
+    pub notation: String,
+    #[schema(example = "c4d5")]
+    pub uci: String,
+    /// Every piece the move captures, lowest square first.
+    pub captures: Vec<SquarePiece>,
+}
+
+impl From<&crate::rules::MoveInfo> for SolutionMove {
+    fn from(m: &crate::rules::MoveInfo) -> SolutionMove {
+        SolutionMove {
+            notation: m.notation.clone(),
+            uci: m.uci.clone(),
+            captures: m.captures.iter().cloned().map(SquarePiece::from).collect(),
+        }
+    }
+}
+
+/// A first move that forces mate, with the length of its forced mate.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::key_move))]
+pub struct KeyMove {
+    /// Canonical notation (the Chameleon's `Xg6-e6-c6` is `Bg6xc6`).
+    #[schema(example = "Bg6xc6")]
+    pub notation: String,
+    #[schema(example = "g6c6")]
+    pub uci: String,
+    /// Attacker moves of the forced mate, this one included.
+    #[schema(example = 2)]
+    pub mate_in: u32,
+    /// Every piece the move captures, lowest square first.
+    pub captures: Vec<SquarePiece>,
+}
+
+impl From<&crate::solver::NamedKey> for KeyMove {
+    fn from(k: &crate::solver::NamedKey) -> KeyMove {
+        let m = SolutionMove::from(&k.info);
+        KeyMove {
+            notation: m.notation,
+            uci: m.uci,
+            mate_in: k.mate_in,
+            captures: m.captures,
+        }
+    }
+}
+
+/// An attacker move of the solution tree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::attack_node))]
+pub struct AttackNode {
+    #[schema(example = "Bg6xc6")]
+    pub notation: String,
+    #[schema(example = "g6c6")]
+    pub uci: String,
+    pub captures: Vec<SquarePiece>,
+    /// The forced mate's length from here, this move included.
+    pub mate_in: u32,
+    /// Whether this move mates (checkmate, or a stalemate the rules count as a loss).
+    pub mates: bool,
+    /// The threat: attacker moves that would mate in time were the defender allowed to pass;
+    /// absent when the defender is in check (passing is not legal then) or at the mating move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threat: Option<Vec<SolutionMove>>,
+    /// Every defence, with the attacker moves that still mate in time.
+    pub defences: Vec<DefenceNode>,
+}
+
+/// A defender move of the solution tree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::defence_node))]
+pub struct DefenceNode {
+    #[schema(example = "Kb7xc8")]
+    pub notation: String,
+    #[schema(example = "b7c8")]
+    pub uci: String,
+    pub captures: Vec<SquarePiece>,
+    /// More than one attacker move mates in time after this defence.
+    pub dual: bool,
+    /// The attacker moves that mate in time, each with its subtree.
+    #[schema(no_recursion)]
+    pub replies: Vec<AttackNode>,
+}
+
+impl From<&crate::solver::tree::NamedAttack> for AttackNode {
+    fn from(n: &crate::solver::tree::NamedAttack) -> AttackNode {
+        let m = SolutionMove::from(&n.info);
+        AttackNode {
+            notation: m.notation,
+            uci: m.uci,
+            captures: m.captures,
+            mate_in: n.mate_in,
+            mates: n.mates,
+            threat: n
+                .threat
+                .as_ref()
+                .map(|t| t.iter().map(SolutionMove::from).collect()),
+            defences: n
+                .defences
+                .iter()
+                .map(|d| {
+                    let m = SolutionMove::from(&d.info);
+                    DefenceNode {
+                        notation: m.notation,
+                        uci: m.uci,
+                        captures: m.captures,
+                        dual: d.dual,
+                        replies: d.replies.iter().map(AttackNode::from).collect(),
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The intended key of a request, as the engine read it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"notation": "Bg6xc6", "uci": "g6c6", "mate_in": 2})))]
+pub struct IntendedKey {
+    #[schema(example = "Bg6xc6")]
+    pub notation: String,
+    #[schema(example = "g6c6")]
+    pub uci: String,
+    /// The length of its forced mate when it is one of the `keys`; null when it is not (proven
+    /// when `result` is not `unknown`).
+    pub mate_in: Option<u32>,
+}
+
+/// `POST /v1/solve`: what is proven of "mate in N".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::solve_response, examples::solve_response_rococo))]
+pub struct SolveResponse {
+    pub game: GameName,
+    /// `mate`, `no_mate` (both proven) or `unknown` (the budget ran out first).
+    pub result: SolveResult,
+    /// The shortest forced mate found (null unless `result` is `mate`).
+    #[schema(example = 2)]
+    pub mate_in: Option<u32>,
+    /// Exactly one first move forces mate within N, and it needs all N moves; null when the budget
+    /// ran out before that was settled.
+    pub sound: Option<bool>,
+    /// Every first move proven to force mate within N, shortest first.
+    pub keys: Vec<KeyMove>,
+    /// First moves other than the intended key (or the first key) that also mate in exactly N.
+    pub cooks: Vec<KeyMove>,
+    /// First moves that mate in fewer than N.
+    pub short_solutions: Vec<KeyMove>,
+    /// The solution tree of each key.
+    pub tree: Vec<AttackNode>,
+    /// Whether the tree was cut at `max_tree_nodes` or by the budget. A cut tree may lack defences,
+    /// replies and threats, and a `dual` of it may count only the replies found.
+    pub tree_truncated: bool,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Milliseconds the search took.
+    pub millis: u64,
+    /// Whether the node or time budget ran out.
+    pub budget_exhausted: bool,
+    /// Which limit ran out first: `nodes` or `time` (null when none did; `cancelled` never reaches a
+    /// client, whose search is stopped only once it has gone).
+    pub budget_exhausted_by: Option<BudgetLimit>,
+    /// Every first move is proven not to mate within this many moves unless it is a key (the
+    /// proven part of an `unknown` result).
+    pub proven_no_mate_within: u32,
+    /// The request's `key`, as the engine read it (null when none was sent).
+    pub intended_key: Option<IntendedKey>,
+    /// The budget the search ran under.
+    pub limits: AppliedLimits,
+    /// The request members lowered to the server's maxima: `limits.nodes`, `limits.millis`,
+    /// `max_tree_nodes`.
+    pub clamped: Vec<String>,
+    /// The rule set (null for Rococo, which has one).
+    pub rules: Option<ResolvedRules>,
+    /// Remarks on the position (`no_king`, `too_many_pieces`).
+    pub warnings: Vec<Warning>,
+}
+
+impl SolveResponse {
+    /// The response for a query and its solution.
+    pub fn new(q: &SolveQuery, s: &crate::solver::Solution<VariantMove>) -> SolveResponse {
+        let pos = &q.position.position;
+        let naming = q.position.naming;
+        let named = s.named(pos, naming);
+        let intended_key = q.options.intended_key.map(|mv| {
+            let info = pos.move_info(&mv, naming);
+            IntendedKey {
+                notation: info.notation,
+                uci: info.uci,
+                mate_in: s.keys.iter().find(|k| k.mv == mv).map(|k| k.mate_in),
+            }
+        });
+        let keys = |v: &[crate::solver::NamedKey]| v.iter().map(KeyMove::from).collect();
+        SolveResponse {
+            game: q.position.game(),
+            result: named.result.into(),
+            mate_in: named.mate_in,
+            sound: named.sound,
+            keys: keys(&named.keys),
+            cooks: keys(&named.cooks),
+            short_solutions: keys(&named.short_solutions),
+            tree: named.tree.iter().map(AttackNode::from).collect(),
+            tree_truncated: named.tree_truncated,
+            nodes: named.nodes,
+            millis: named.millis,
+            budget_exhausted: named.budget_exhausted,
+            budget_exhausted_by: named.exhausted_by.map(BudgetLimit::from),
+            proven_no_mate_within: named.proven_no_mate_within,
+            intended_key,
+            limits: q.limits,
+            clamped: q.clamped.clone(),
+            rules: q.position.rules(),
+            warnings: q.position.warnings.clone(),
+        }
+    }
+}
 /// Solve "mate in N"
 ///
 /// Proves whether the side to move forces checkmate with its Nth move at the latest against every
@@ -75,4 +525,84 @@ pub async fn solve(
 pub fn solve_query(query: &SolveQuery) -> SolveResponse {
     let solution = crate::solver::solve_any(&query.position.position, &query.options);
     SolveResponse::new(query, &solution)
+}
+
+/// Examples for the OpenAPI document, computed by the engine (see [`crate::api::common::examples`]).
+pub(crate) mod examples {
+    #[allow(unused_imports)]
+    use super::*;
+    #[allow(unused_imports)]
+    use crate::api::common::examples::*;
+    #[allow(unused_imports)]
+    use crate::rules::rococo::Coords;
+    #[allow(unused_imports)]
+    use crate::rules::{Preset, Rules};
+    use serde_json::Value;
+
+    /// The Wikipedia Chameleon diagram: `Xg6-e6-c6` (`Bg6xc6`) captures seven pieces, the only key
+    /// of a mate in 2.
+    pub const CHAMELEON_FEN: &str = "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0";
+
+    /// `POST /v1/solve` of [`CHAMELEON_FEN`], mate in 2, with the intended key `Xg6-e6-c6`; one
+    /// thread, so the node count is the same every time, and `millis` fixed at 12 (it varies).
+    pub fn solve_response() -> Value {
+        solve(super::SolveRequest {
+            fen: CHAMELEON_FEN.into(),
+            mate_in: 2,
+            rules: None,
+            game: None,
+            coords: None,
+            limits: None,
+            key: Some("Xg6-e6-c6".into()),
+            max_tree_nodes: None,
+        })
+    }
+
+    /// `POST /v1/solve` of [`ROCOCO_MATE_FEN`], mate in 1, in page coordinates with the key
+    /// `Ld3xd8`.
+    pub fn solve_response_rococo() -> Value {
+        solve(super::SolveRequest {
+            fen: ROCOCO_MATE_FEN.into(),
+            mate_in: 1,
+            rules: None,
+            game: Some(crate::api::common::GameName::Rococo),
+            coords: Some(crate::api::common::CoordsName::Page),
+            limits: None,
+            key: Some("Ld3xd8".into()),
+            max_tree_nodes: None,
+        })
+    }
+
+    /// A solve on one thread, so the node count is the same every time, and `millis` fixed at 12.
+    fn solve(request: super::SolveRequest) -> Value {
+        let settings = crate::api::Settings {
+            solve_threads: Some(1),
+            solve_table_mib: 1,
+            ..crate::api::Settings::default()
+        };
+        let max = crate::api::configuration::SolveLimits::from(&settings);
+        match super::SolveQuery::parse(request, &max) {
+            Ok(q) => {
+                let mut v = value(crate::api::routes::solve_query(&q));
+                v["millis"] = Value::from(12);
+                v
+            }
+            Err(e) => value(e.problem()),
+        }
+    }
+
+    /// The key `Bg6xc6` of the Chameleon diagram.
+    pub fn key_move() -> Value {
+        solve_response()["keys"][0].clone()
+    }
+
+    /// The tree below the key `Bg6xc6`.
+    pub fn attack_node() -> Value {
+        solve_response()["tree"][0].clone()
+    }
+
+    /// The only defence to `Bg6xc6`, `Kb7xc8`, answered by two mates (a dual).
+    pub fn defence_node() -> Value {
+        attack_node()["defences"][0].clone()
+    }
 }

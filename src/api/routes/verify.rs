@@ -1,16 +1,170 @@
 //! `POST /v1/verify`.
 
-use crate::api::configuration::Limits;
-use crate::api::model::{
-    GameStatus, IllegalMove, MoveKindName, MoveReason, Object, ResolvedRules, SquarePiece,
-    VerifiedMove, VerifyQuery, VerifyRequest, VerifyResponse, Warning,
+use crate::api::common::{
+    CheckedPosition, CoordsName, GameName, GameStatus, MoveKindName, Object, ResolvedRules,
+    RulesInput, SquarePiece, Warning,
 };
+use crate::api::configuration::Limits;
 use crate::api::problem::{ApiError, Problem};
 use crate::api::work::{Analyses, Peer};
 use crate::cases::{play_text, PlayedMove};
+use crate::rules::MoveErrorKind;
 use crate::rules::{GamePosition, Naming, Piece, Status, Visit};
 use crate::solver::Cancel;
 use actix_web::{post, web};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// `POST /v1/verify`: moves to play from a position.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(
+    json!({"fen": "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", "moves": ["Pc2c4"], "rules": "vchess"}),
+    json!({"fen": "10/10/10/10/1A8/10/1L8/1x8/1W8/10 b 0", "moves": ["Xb3-b5"], "game": "rococo"}),
+    json!({"fen": "10/10/10/10/1A8/10/1L8/1x8/1W8/10 b 0", "moves": ["Xa2-a4"], "game": "rococo", "coords": "page"})
+))]
+pub struct VerifyRequest {
+    /// The position, as for `/v1/analyze`.
+    #[schema(example = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0")]
+    pub fen: String,
+    /// The moves in order, in any accepted form. Baroque: `Pc2c4`, `Kc4-d5`, `Ld2-d4-d6-d8`,
+    /// `g4d4`, `Rc5`, `Nxd8`, `c5c5` (suicide); both letter sets. Rococo: `Xb3-b5`, `Xb3xb5`,
+    /// `b3b5`, `Sb2<>e5` (swap), `Se5*f6` (mutual destruction), `Pe8-e9=L` (promotion), `Le5-e5`
+    /// (suicide), `Le9`; squares in `coords`. Move numbers and `+ # ! ?` ignored.
+    #[schema(example = json!(["Pc2c4"]))]
+    pub moves: Vec<String>,
+    /// The Baroque rule set (default `abbott`). Rococo has no presets or options: `rules` with
+    /// `game: rococo` is refused (422 `not-applicable`).
+    #[serde(default)]
+    pub rules: Option<RulesInput>,
+    /// The game: `baroque` (the default) or `rococo` (10x10; see `GameName`).
+    #[serde(default)]
+    pub game: Option<GameName>,
+    /// How Rococo squares are named, in input and output: `standard` (a-j, 1-10; the default) or
+    /// `page` (the Rococo page's x, a-h, y and 0, 1-8, 00). `page` with Baroque is refused (422
+    /// `not-applicable`).
+    #[serde(default)]
+    pub coords: Option<CoordsName>,
+}
+
+/// A verify request parsed: a position that can arise and the move texts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyQuery {
+    pub position: CheckedPosition,
+    pub moves: Vec<String>,
+}
+
+impl TryFrom<VerifyRequest> for VerifyQuery {
+    type Error = ApiError;
+    fn try_from(r: VerifyRequest) -> Result<VerifyQuery, ApiError> {
+        Ok(VerifyQuery {
+            position: CheckedPosition::read(&r.fen, r.game, r.coords, r.rules)?,
+            moves: r.moves,
+        })
+    }
+}
+
+/// Why a move was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(example = "self_check")]
+pub enum MoveReason {
+    /// The text is not a move in any accepted form.
+    Unparsable,
+    /// No piece of the side to move (of the named kind) on the from-square.
+    NoPiece,
+    /// The piece cannot make that move.
+    NotAMove,
+    /// The piece is frozen (immobilized).
+    Frozen,
+    /// The move would leave the mover's own King capturable (Baroque only: in Rococo such a move
+    /// is legal, and loses).
+    SelfCheck,
+    /// A short form that fits several legal moves.
+    Ambiguous,
+}
+
+impl From<MoveErrorKind> for MoveReason {
+    fn from(k: MoveErrorKind) -> MoveReason {
+        match k {
+            MoveErrorKind::Unparsable => MoveReason::Unparsable,
+            MoveErrorKind::NoPiece => MoveReason::NoPiece,
+            MoveErrorKind::NotAMove => MoveReason::NotAMove,
+            MoveErrorKind::Frozen => MoveReason::Frozen,
+            MoveErrorKind::SelfCheck => MoveReason::SelfCheck,
+            MoveErrorKind::Ambiguous => MoveReason::Ambiguous,
+        }
+    }
+}
+
+/// One move of a verify request, as the engine read it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::verified_move, examples::verified_move_rococo))]
+pub struct VerifiedMove {
+    /// The move as sent.
+    #[schema(example = "Pc2c4")]
+    pub input: String,
+    pub legal: bool,
+    /// Canonical notation (null when illegal).
+    #[schema(example = "Pc2xc4")]
+    pub notation: Option<String>,
+    /// From and to squares (null when illegal).
+    #[schema(example = "c2c4")]
+    pub uci: Option<String>,
+    /// Every piece the move captures (empty when illegal).
+    pub captures: Vec<SquarePiece>,
+    /// The frozen pieces of both sides after the move (empty when illegal).
+    pub frozen_after: Vec<SquarePiece>,
+    /// The FEN after the move (null when illegal).
+    #[schema(example = "7k/5ppp/2N5/8/2P1B3/8/PP6/K7 b 1")]
+    pub fen_after: Option<String>,
+    /// The status of the side to move after the move (null when illegal).
+    pub status_after: Option<GameStatus>,
+    /// Rococo only (null when illegal): what kind of move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<MoveKindName>,
+    /// Rococo only, for a Cannon Pawn's promotion: the piece it becomes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "L")]
+    pub promotion: Option<String>,
+}
+
+/// The first illegal move of a verify request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::illegal_move))]
+pub struct IllegalMove {
+    /// 0-based index of the move in the request's `moves`.
+    pub index: usize,
+    /// The move as sent.
+    #[schema(example = "Ke5")]
+    pub input: String,
+    pub reason: MoveReason,
+    /// Why, in words.
+    pub message: String,
+    /// For `ambiguous`: the canonical names of the moves the text fits.
+    pub candidates: Vec<String>,
+}
+
+/// `POST /v1/verify`: the moves played in order, up to and including the first illegal one (the
+/// moves after it are not examined).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::verify_response, examples::verify_response_rococo))]
+pub struct VerifyResponse {
+    pub game: GameName,
+    /// The rule set (null for Rococo, which has one).
+    pub rules: Option<ResolvedRules>,
+    /// One entry per move examined, in order; the last is the first illegal move, if any.
+    pub moves: Vec<VerifiedMove>,
+    /// Null when every move is legal.
+    pub first_illegal: Option<IllegalMove>,
+    /// The FEN after the last legal move (the request's position when none is).
+    pub final_fen: String,
+    /// The status of the side to move in `final_fen` (Rococo: `checkmate` once its King was
+    /// captured; moves after that are refused as `not_a_move`).
+    pub final_status: GameStatus,
+    /// Remarks on the starting position (`no_king`, `too_many_pieces`).
+    pub warnings: Vec<Warning>,
+}
 
 /// Verify a line of moves
 ///
@@ -210,4 +364,58 @@ fn illegal(
             candidates,
         },
     )
+}
+
+/// Examples for the OpenAPI document, computed by the engine (see [`crate::api::common::examples`]).
+pub(crate) mod examples {
+    #[allow(unused_imports)]
+    use super::*;
+    #[allow(unused_imports)]
+    use crate::api::common::examples::*;
+    #[allow(unused_imports)]
+    use crate::rules::rococo::Coords;
+    #[allow(unused_imports)]
+    use crate::rules::{Preset, Rules};
+    use serde_json::Value;
+
+    fn verify(fen: &str, preset: Preset, moves: &[&str]) -> Value {
+        match position(fen, preset) {
+            Ok(position) => value(verify_moves(&VerifyQuery {
+                position,
+                moves: moves.iter().map(|m| m.to_string()).collect(),
+            })),
+            Err(e) => value(e.problem()),
+        }
+    }
+
+    /// `POST /v1/verify` of `Xa2-a4` from [`ROCOCO_CHAMELEON_FEN`] in page coordinates.
+    pub fn verify_response_rococo() -> Value {
+        match rococo(ROCOCO_CHAMELEON_FEN, Coords::Page) {
+            Ok(p) => value(verify_moves(&VerifyQuery {
+                position: p,
+                moves: vec!["Xa2-a4".into()],
+            })),
+            Err(e) => value(e.problem()),
+        }
+    }
+
+    /// The verified move `Xa2-a4` (page coordinates).
+    pub fn verified_move_rococo() -> Value {
+        verify_response_rococo()["moves"][0].clone()
+    }
+
+    /// `POST /v1/verify` of `Pc2c4` from [`PAWN_FEN`] under `vchess`.
+    pub fn verify_response() -> Value {
+        verify(PAWN_FEN, Preset::Vchess, &["Pc2c4"])
+    }
+
+    /// The verified move `Pc2c4`.
+    pub fn verified_move() -> Value {
+        verify_response()["moves"][0].clone()
+    }
+
+    /// The refusal of `Ke5` in [`KING_SELF_CHECK_FEN`].
+    pub fn illegal_move() -> Value {
+        verify(KING_SELF_CHECK_FEN, Preset::Vchess, &["Ke5"])["first_illegal"].clone()
+    }
 }

@@ -1,0 +1,672 @@
+//! What the endpoints share at the edge: request bodies as JSON objects, rule sets, the game and
+//! its square names, a position read from a request ([`CheckedPosition`]), sides, statuses,
+//! pieces on squares and warnings. Each endpoint's own request and response types are beside its
+//! handler (`super::routes`).
+
+use super::problem::ApiError;
+use crate::rules::rococo::Coords;
+use crate::rules::{
+    Color, GameKind, GamePosition, Leaper, Naming, Preset, Rules, SquareSet, Stalemate, Status,
+    Variant, VariantPosition,
+};
+use serde::de::{Error as _, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+use std::marker::PhantomData;
+use utoipa::ToSchema;
+
+/// The largest ply count a request's FEN may carry, so that playing moves can never overflow it.
+pub const MAX_PLIES: u32 = 1_000_000_000;
+
+/// A request body that must be a JSON object: serde alone would also read a struct from an array
+/// (`["7k/8/8/8/8/8/8/K7 w 0"]`). Duplicate keys, unknown fields and error positions are reported
+/// as for the struct itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Object<T>(pub T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        d.deserialize_map(ObjectVisitor(PhantomData)).map(Object)
+    }
+}
+
+/// A rule preset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "vchess")]
+pub enum PresetName {
+    /// Abbott's rules as in the Wikipedia article (the default).
+    Abbott,
+    /// The Cambridge variant.
+    Cambridge,
+    /// The rules of the vchess page.
+    Vchess,
+}
+
+impl From<PresetName> for Preset {
+    fn from(p: PresetName) -> Preset {
+        match p {
+            PresetName::Abbott => Preset::Abbott,
+            PresetName::Cambridge => Preset::Cambridge,
+            PresetName::Vchess => Preset::Vchess,
+        }
+    }
+}
+
+impl From<Preset> for PresetName {
+    fn from(p: Preset) -> PresetName {
+        match p {
+            Preset::Abbott => PresetName::Abbott,
+            Preset::Cambridge => PresetName::Cambridge,
+            Preset::Vchess => PresetName::Vchess,
+        }
+    }
+}
+
+/// How far a Long Leaper (and a Chameleon imitating one) leaps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "single")]
+pub enum LeaperOption {
+    /// Several captures in one line (the default).
+    Long,
+    /// Only the first enemy piece, landing right behind it.
+    Single,
+}
+
+/// Whether a frozen piece may remove itself from the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "on")]
+pub enum SuicideOption {
+    On,
+    /// The default.
+    Off,
+}
+
+/// What a side with no legal move gets when it is not in check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "draw")]
+pub enum StalemateOption {
+    /// The default.
+    Draw,
+    /// The side that cannot move loses.
+    Loss,
+}
+
+/// A preset with options; an absent member keeps its default (preset `abbott`, leaper `long`,
+/// suicide `off`, stalemate `draw`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(json!({"preset": "abbott", "suicide": "on"}), json!({"preset": "abbott", "leaper": "single"})))]
+pub struct RuleOptions {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<PresetName>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaper: Option<LeaperOption>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suicide: Option<SuicideOption>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stalemate: Option<StalemateOption>,
+}
+
+/// A rule set: a preset name (`abbott`, `cambridge`, `vchess`), or a preset with options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(untagged)]
+#[schema(examples(json!("vchess"), json!({"preset": "abbott", "suicide": "on"})))]
+pub enum RulesInput {
+    Preset(PresetName),
+    Options(RuleOptions),
+}
+
+impl<'de> Deserialize<'de> for RulesInput {
+    /// A string must be a preset name and an object a [`RuleOptions`]; the error says which.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        match v {
+            serde_json::Value::String(s) => s
+                .parse::<Preset>()
+                .map(|p| RulesInput::Preset(p.into()))
+                .map_err(D::Error::custom),
+            serde_json::Value::Object(_) => serde_json::from_value(v)
+                .map(RulesInput::Options)
+                .map_err(|e| D::Error::custom(format!("in `rules`: {e}"))),
+            _ => Err(D::Error::custom(
+                "`rules` must be a preset name (abbott, cambridge, vchess) or an object with \
+                 `preset`, `leaper`, `suicide` and `stalemate`",
+            )),
+        }
+    }
+}
+
+impl From<RulesInput> for Rules {
+    fn from(r: RulesInput) -> Rules {
+        match r {
+            RulesInput::Preset(p) => Rules::preset(p.into()),
+            RulesInput::Options(o) => {
+                let mut rules = Rules::preset(o.preset.unwrap_or(PresetName::Abbott).into());
+                if let Some(l) = o.leaper {
+                    rules.leaper = match l {
+                        LeaperOption::Long => Leaper::Long,
+                        LeaperOption::Single => Leaper::Single,
+                    };
+                }
+                if let Some(s) = o.suicide {
+                    rules.suicide = s == SuicideOption::On;
+                }
+                if let Some(s) = o.stalemate {
+                    rules.stalemate = match s {
+                        StalemateOption::Draw => Stalemate::Draw,
+                        StalemateOption::Loss => Stalemate::Loss,
+                    };
+                }
+                rules
+            }
+        }
+    }
+}
+
+/// The rule set a response was computed under, every option spelled out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"preset": "vchess", "leaper": "long", "suicide": "off", "stalemate": "draw"})))]
+pub struct ResolvedRules {
+    pub preset: PresetName,
+    pub leaper: LeaperOption,
+    pub suicide: SuicideOption,
+    pub stalemate: StalemateOption,
+}
+
+impl From<&Rules> for ResolvedRules {
+    fn from(r: &Rules) -> ResolvedRules {
+        ResolvedRules {
+            preset: r.preset.into(),
+            leaper: match r.leaper {
+                Leaper::Long => LeaperOption::Long,
+                Leaper::Single => LeaperOption::Single,
+            },
+            suicide: if r.suicide {
+                SuicideOption::On
+            } else {
+                SuicideOption::Off
+            },
+            stalemate: match r.stalemate {
+                Stalemate::Draw => StalemateOption::Draw,
+                Stalemate::Loss => StalemateOption::Loss,
+            },
+        }
+    }
+}
+
+/// The side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "white")]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        match c {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+/// The state of the side to move.
+///
+/// Baroque: `ongoing` (not in check, with a legal move), `check` (in check, with a legal move),
+/// `checkmate` (in check, with no legal move), `stalemate` (not in check, with no legal move: a
+/// draw, or a loss under `stalemate: loss`).
+///
+/// Rococo, where the game is won by capturing the King and a move may leave one's own King
+/// capturable: `ongoing` (its King cannot be captured now, and some move keeps it), `check` (its
+/// King could be captured now, and some move saves it), `checkmate` (no move keeps its King: every
+/// move leaves it capturable and none takes the enemy King; also after a move that took its King,
+/// when the game is over), `stalemate` (no move at all: a draw).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "checkmate")]
+pub enum GameStatus {
+    /// Baroque: not in check, with a legal move. Rococo: the King is not attacked and can be kept.
+    Ongoing,
+    /// Baroque: in check, with a legal move. Rococo: the King is attacked and some move saves it.
+    Check,
+    /// Baroque: in check, with no legal move. Rococo: the side to move cannot keep its King (or has
+    /// just lost it).
+    Checkmate,
+    /// No legal move and not in check (Baroque: a draw, or a loss under `stalemate: loss`); Rococo:
+    /// no move at all, a draw.
+    Stalemate,
+}
+
+impl From<Status> for GameStatus {
+    fn from(s: Status) -> GameStatus {
+        match s {
+            Status::Ongoing => GameStatus::Ongoing,
+            Status::Check => GameStatus::Check,
+            Status::Checkmate => GameStatus::Checkmate,
+            Status::Stalemate => GameStatus::Stalemate,
+        }
+    }
+}
+
+/// A short text kept inline (a move's notation or `uci`, a piece letter): serialized as a JSON
+/// string without an allocation of its own, since `/v1/analyze` writes three per legal move. It
+/// holds only printable ASCII other than `"` and `\\`, so it never needs a JSON escape.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct ShortText {
+    bytes: [u8; 15],
+    len: u8,
+}
+
+impl ShortText {
+    /// Appends a character; one that is not printable ASCII, a `"` or `\\`, or a 16th character,
+    /// is dropped (the texts written here are at most 7 letters and digits).
+    pub fn push(&mut self, c: char) {
+        let len = usize::from(self.len);
+        if c.is_ascii_graphic() && c != '"' && c != '\\' && len < self.bytes.len() {
+            self.bytes[len] = c as u8;
+            self.len += 1;
+        }
+    }
+
+    pub fn push_str(&mut self, s: &str) {
+        s.chars().for_each(|c| self.push(c));
+    }
+
+    /// The text's bytes: printable ASCII, none needing a JSON escape.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(self.as_bytes()).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Write for ShortText {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.push_str(s);
+        Ok(())
+    }
+    fn write_char(&mut self, c: char) -> std::fmt::Result {
+        self.push(c);
+        Ok(())
+    }
+}
+
+impl From<&str> for ShortText {
+    fn from(s: &str) -> ShortText {
+        let mut t = ShortText::default();
+        t.push_str(s);
+        t
+    }
+}
+
+impl std::fmt::Debug for ShortText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for ShortText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ShortText {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// A piece on a square, upper case for White. Baroque: one chess-style letter, K King,
+/// P Pawn (Pincer), Q Withdrawer, N Long Leaper, R Coordinator, M Immobilizer, B Chameleon
+/// (`"q"` is a black Withdrawer), squares a-h, 1-8. Rococo: K King, P Cannon Pawn, I Immobilizer,
+/// W Withdrawer, A Advancer, L Long Leaper, X Chameleon, S Swapper, U Pushme-Pullyu, squares a-j,
+/// 1-10 (or, with `coords: page`, the page's files x, a-h, y and ranks 0, 1-8, 00).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
+#[schema(examples(json!({"square": "c5", "piece": "n"}), json!({"square": "b4", "piece": "L"})))]
+pub struct SquarePiece {
+    #[schema(example = "c5", pattern = "^[a-jxy](10|00|[0-9])$")]
+    pub square: String,
+    #[schema(example = "n", pattern = "^[KPQNRMBIWALXSUkpqnrmbiwalxsu]$")]
+    pub piece: String,
+}
+
+impl From<crate::cases::SquarePiece> for SquarePiece {
+    fn from(p: crate::cases::SquarePiece) -> SquarePiece {
+        SquarePiece {
+            square: p.square,
+            piece: p.piece,
+        }
+    }
+}
+
+/// The pieces on a set of squares of a position, lowest square first, in `naming`.
+pub fn square_pieces<P: GamePosition>(pos: &P, set: SquareSet, naming: Naming) -> Vec<SquarePiece> {
+    pos.square_pieces(set, naming)
+        .into_iter()
+        .map(SquarePiece::from)
+        .collect()
+}
+
+/// A remark on a position that does not stop it being analysed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::warning))]
+pub struct Warning {
+    /// `no_king` or `too_many_pieces`.
+    #[schema(example = "no_king")]
+    pub code: String,
+    pub message: String,
+}
+
+/// A position read from a request: its FEN was readable and the position can arise. The naming
+/// of its squares is the request's, used for the answer too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckedPosition {
+    pub position: VariantPosition,
+    /// How the request names squares and pieces.
+    pub naming: Naming,
+    pub warnings: Vec<Warning>,
+}
+
+impl CheckedPosition {
+    /// Reads and validates a Baroque FEN under a rule set (see [`CheckedPosition::read`]).
+    ///
+    /// # Errors
+    /// [`ApiError::InvalidFen`] with the field and position of a syntax error (or of a ply count
+    /// above [`MAX_PLIES`]);
+    /// [`ApiError::ImpossiblePosition`] listing every problem of a position that cannot arise.
+    ///
+    /// ```
+    /// use baroque::api::common::CheckedPosition;
+    /// use baroque::rules::Rules;
+    ///
+    /// // The vchess Pawn diagram.
+    /// let ok = CheckedPosition::parse("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", Rules::default());
+    /// assert!(ok.unwrap().warnings.is_empty());
+    ///
+    /// let bad = CheckedPosition::parse("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K8 w 0", Rules::default());
+    /// let problem = bad.unwrap_err().problem();
+    /// assert_eq!((problem.status, problem.field.as_deref(), problem.position), (422, Some("board"), Some(30)));
+    ///
+    /// let two_kings = CheckedPosition::parse("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K6K w 0", Rules::default());
+    /// let problem = two_kings.unwrap_err().problem();
+    /// assert_eq!(problem.problem_type, "/problems/impossible-position");
+    /// assert_eq!(problem.problems.unwrap()[0].code, "two_kings");
+    /// ```
+    pub fn parse(fen: &str, rules: Rules) -> Result<CheckedPosition, ApiError> {
+        CheckedPosition::of(Variant::Baroque(rules), fen, Naming::default())
+    }
+
+    /// Reads and validates a FEN of `variant`, squares in `naming`.
+    ///
+    /// # Errors
+    /// As [`CheckedPosition::parse`].
+    ///
+    /// ```
+    /// use baroque::api::common::CheckedPosition;
+    /// use baroque::rules::{Naming, Variant};
+    ///
+    /// let start = "10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/10 w 0";
+    /// assert!(CheckedPosition::of(Variant::Rococo, start, Naming::default()).unwrap().warnings.is_empty());
+    ///
+    /// let bad = CheckedPosition::of(Variant::Rococo, "10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/11 w 0", Naming::default());
+    /// let problem = bad.unwrap_err().problem();
+    /// assert_eq!((problem.status, problem.field.as_deref(), problem.position), (422, Some("board"), Some(60)));
+    /// ```
+    pub fn of(variant: Variant, fen: &str, naming: Naming) -> Result<CheckedPosition, ApiError> {
+        let position = variant.read_fen(fen, naming)?;
+        check_plies(fen, position.plies())?;
+        let warnings = warnings_of(position.validate())?;
+        Ok(CheckedPosition {
+            position,
+            naming,
+            warnings,
+        })
+    }
+
+    /// Reads the position of a request from its `fen`, `game`, `coords` and `rules`.
+    ///
+    /// # Errors
+    /// [`ApiError::NotApplicable`] for `coords: page` with a game without page names or `rules`
+    /// with a game without rule sets, and the errors of [`CheckedPosition::parse`].
+    pub fn read(
+        fen: &str,
+        game: Option<GameName>,
+        coords: Option<CoordsName>,
+        rules: Option<RulesInput>,
+    ) -> Result<CheckedPosition, ApiError> {
+        let kind = GameKind::from(game.unwrap_or_default());
+        if coords == Some(CoordsName::Page) && !Variant::has_page_coords(kind) {
+            return Err(ApiError::NotApplicable {
+                field: "coords",
+                detail: "`coords: page` names the squares of the Rococo page; it applies \
+                         only with `game: rococo` (Baroque squares are a-h, 1-8)"
+                    .into(),
+            });
+        }
+        if rules.is_some() && !Variant::has_rule_sets(kind) {
+            return Err(ApiError::NotApplicable {
+                field: "rules",
+                detail: "Rococo has one rule set: the Baroque presets and options of \
+                         `rules` do not apply to it; leave `rules` out"
+                    .into(),
+            });
+        }
+        let variant = Variant::of(kind, rules.map(Rules::from)).map_err(|detail| {
+            ApiError::NotApplicable {
+                field: "rules",
+                detail,
+            }
+        })?;
+        let naming = Naming::coords(coords.unwrap_or_default().into());
+        CheckedPosition::of(variant, fen, naming)
+    }
+
+    /// The game.
+    pub fn game(&self) -> GameName {
+        self.position.kind().into()
+    }
+
+    /// The rule set, for a game that has rule sets.
+    pub fn rules(&self) -> Option<ResolvedRules> {
+        self.position
+            .variant()
+            .rules()
+            .map(|r| ResolvedRules::from(&r))
+    }
+}
+
+/// Refuses a ply count above [`MAX_PLIES`] as a FEN error at the ply field.
+fn check_plies(fen: &str, plies: u32) -> Result<(), ApiError> {
+    if plies <= MAX_PLIES {
+        return Ok(());
+    }
+    let at = crate::rules::fen::split_fields(fen)
+        .get(2)
+        .map_or(1, |&(offset, _)| offset + 1);
+    Err(ApiError::InvalidFen(crate::rules::ParseFenError::new(
+        crate::rules::FenField::Plies,
+        at,
+        format!("the ply count must be at most {MAX_PLIES}"),
+    )))
+}
+
+/// The warnings among a position's problems, or every problem when one is an error.
+fn warnings_of(problems: Vec<crate::rules::Problem>) -> Result<Vec<Warning>, ApiError> {
+    if problems.iter().any(|p| p.error) {
+        return Err(crate::rules::PositionError { problems }.into());
+    }
+    Ok(problems
+        .into_iter()
+        .map(|p| Warning {
+            code: p.code.to_string(),
+            message: p.message,
+        })
+        .collect())
+}
+
+/// How a request names Rococo's squares.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "page")]
+pub enum CoordsName {
+    /// Files a-j, ranks 1-10, the edge included (the default).
+    #[default]
+    Standard,
+    /// The names of the chessvariants.com Rococo page: files x, a-h, y and ranks 0, 1-8, 00 (its
+    /// a1 is our b2, its x00 our a10). Rococo only. They collide with the standard names on the
+    /// inner board, so they are used only when asked for, in input and output alike.
+    Page,
+}
+
+impl From<CoordsName> for Coords {
+    fn from(c: CoordsName) -> Coords {
+        match c {
+            CoordsName::Standard => Coords::Standard,
+            CoordsName::Page => Coords::Page,
+        }
+    }
+}
+
+impl From<GameName> for GameKind {
+    fn from(g: GameName) -> GameKind {
+        match g {
+            GameName::Baroque => GameKind::Baroque,
+            GameName::Rococo => GameKind::Rococo,
+        }
+    }
+}
+
+impl From<GameKind> for GameName {
+    fn from(g: GameKind) -> GameName {
+        match g {
+            GameKind::Baroque => GameName::Baroque,
+            GameKind::Rococo => GameName::Rococo,
+        }
+    }
+}
+
+/// What kind of Rococo move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(example = "swap")]
+pub enum MoveKindName {
+    /// A move to an empty square, or a King's or Cannon Pawn's capture by replacement.
+    Normal,
+    /// A Swapper (or a Chameleon imitating one) trades places with the piece on the to-square
+    /// (notation `Sb2<>e5`).
+    Swap,
+    /// A Swapper (or a Chameleon next to an enemy Swapper) removes the adjacent enemy piece and
+    /// itself (notation `Se5*f6`).
+    MutualDestruction,
+    /// A frozen piece removes itself (from-square = to-square).
+    Suicide,
+}
+
+impl MoveKindName {
+    /// The kind a game reports for a move (see `GamePosition::kind_name`).
+    pub fn from_name(name: &str) -> Option<MoveKindName> {
+        match name {
+            "normal" => Some(MoveKindName::Normal),
+            "swap" => Some(MoveKindName::Swap),
+            "mutual_destruction" => Some(MoveKindName::MutualDestruction),
+            "suicide" => Some(MoveKindName::Suicide),
+            _ => None,
+        }
+    }
+}
+
+/// The game of a request or a puzzle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "rococo")]
+pub enum GameName {
+    /// Baroque chess (Ultima), 8x8, the default.
+    #[default]
+    Baroque,
+    /// Rococo (the chessvariants.com page), 10x10 with edge squares: won by capturing the King.
+    /// Letters K King, P Cannon Pawn, I Immobilizer, W Withdrawer, A Advancer, L Long Leaper,
+    /// X Chameleon, S Swapper, U Pushme-Pullyu; no rule presets.
+    Rococo,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ShortText;
+
+    #[test]
+    fn short_text_keeps_only_what_needs_no_json_escape() {
+        let t = ShortText::from("Pc2xc4 \"\\\né0123456789abcdef");
+        assert_eq!(t.as_str(), "Pc2xc4012345678"); // 15 characters at most
+        assert_eq!(serde_json::to_string(&t).unwrap(), "\"Pc2xc4012345678\"");
+    }
+}
+
+/// Examples for the OpenAPI document, computed by the engine from the seed diagrams
+/// (`fixtures/diagrams/`) so that the document cannot drift from what the service answers; the
+/// endpoints' modules build theirs with these helpers.
+pub mod examples {
+    use super::CheckedPosition;
+    use crate::api::problem::ApiError;
+    use crate::rules::rococo::Coords;
+    use crate::rules::{Naming, Preset, Rules, Variant};
+    use serde::Serialize;
+    use serde_json::Value;
+
+    /// The vchess Pawn diagram: `Pc2c4` captures the Leaper on c5 and the Coordinator on d4.
+    pub const PAWN_FEN: &str = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0";
+    /// The Wikipedia King diagram: White to move, with the mate `Kc4-d5` among its moves.
+    pub const KING_FEN: &str = "8/8/8/4k3/2K2M2/3q4/8/8 w 0";
+    /// The vchess King diagram: `Ke5` would leave the White King capturable.
+    pub const KING_SELF_CHECK_FEN: &str = "7k/8/8/p4r2/4K3/8/8/8 w 0";
+
+    /// A value as JSON.
+    pub fn value(v: impl Serialize) -> Value {
+        serde_json::to_value(v).unwrap_or_else(|e| Value::String(e.to_string()))
+    }
+
+    /// A Baroque position under a preset, as a request reads it.
+    pub fn position(fen: &str, preset: Preset) -> Result<CheckedPosition, ApiError> {
+        CheckedPosition::parse(fen, Rules::preset(preset))
+    }
+
+    /// The Rococo start position (fixtures/diagrams/rococo.json, `rc-start-*`).
+    pub const ROCOCO_START_FEN: &str =
+        "10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/10 w 0";
+    /// The Rococo page's Chameleon example (`rc-chameleon-leap-withdraw-approach`): `Xb3-b5`
+    /// (page `Xa2-a4`) takes a Long Leaper by leaping, a Withdrawer by withdrawing and an Advancer
+    /// by approaching.
+    pub const ROCOCO_CHAMELEON_FEN: &str = "10/10/10/10/1A8/10/1L8/1x8/1W8/10 b 0";
+    /// A Rococo mate in 1: the Long Leaper takes the King, `Le4xe9` (page `Ld3xd8`).
+    pub const ROCOCO_MATE_FEN: &str = "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0";
+
+    /// A Rococo position in `coords`, as a request reads it.
+    pub fn rococo(fen: &str, coords: Coords) -> Result<CheckedPosition, ApiError> {
+        CheckedPosition::of(Variant::Rococo, fen, Naming::coords(coords))
+    }
+
+    /// The warning for [`KING_FEN`] without its Black King.
+    pub fn warning() -> Value {
+        match position("8/8/8/8/2K2M2/3q4/8/8 w 0", Preset::Abbott) {
+            Ok(p) => p.warnings.first().map(value).unwrap_or_default(),
+            Err(e) => value(e.problem()),
+        }
+    }
+}
