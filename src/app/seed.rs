@@ -97,15 +97,20 @@ pub fn verified_fixtures(dir: &Path, solve: &SolveOptions) -> Result<Vec<Verifie
     Ok(out)
 }
 
-/// Gives the stored diagrams of games whose hashes once kept moves as written (Rococo, before its
-/// moves were made canonical for the hash) the hash of today's rule, so that the same puzzle posted
-/// again (a fixture at the next start-up among them) is found rather than stored twice. Idempotent;
-/// the number of rows changed.
+/// The store fact saying that every stored diagram's hash is made from its canonical moves.
+const CANONICAL_HASHES: &str = "diagram_hashes";
+
+/// Gives the stored diagrams the content hash of today's rule (moves in canonical notation: a
+/// store written before it kept some games' moves as written), so that the same puzzle posted
+/// again (a fixture at the next start-up among them) is found rather than stored twice. Done once
+/// per store (a fact records it); the number of rows changed.
 pub fn upgrade_hashes(store: &Store) -> Result<usize, String> {
     let failed = |e: crate::store::StoreError| format!("upgrading content hashes: {e}");
+    if store.fact(CANONICAL_HASHES).map_err(failed)?.as_deref() == Some("canonical") {
+        return Ok(0);
+    }
     let filter = crate::store::Filter {
         kind: Some(Kind::Diagram),
-        game: Some(crate::rules::GameKind::Rococo),
         ..Default::default()
     };
     let (mut after, mut changed) = (0, 0);
@@ -116,8 +121,13 @@ pub fn upgrade_hashes(store: &Store) -> Result<usize, String> {
                 .outcome
                 .get("destinations")
                 .and_then(|d| serde_json::from_value(d.clone()).ok());
+            let rules = crate::rules::Variant::has_rule_sets(row.game)
+                .then(|| row.rules.parse().unwrap_or_default());
+            let Ok(variant) = crate::rules::Variant::of(row.game, rules) else {
+                continue;
+            };
             let hash = crate::puzzle::current_diagram_hash(
-                crate::rules::Variant::Rococo,
+                variant,
                 &row.fen,
                 &row.moves,
                 destinations.as_ref(),
@@ -130,9 +140,13 @@ pub fn upgrade_hashes(store: &Store) -> Result<usize, String> {
         }
         match rows.last() {
             Some(last) if more => after = last.id,
-            _ => return Ok(changed),
+            _ => break,
         }
     }
+    store
+        .set_fact(CANONICAL_HASHES, "canonical")
+        .map_err(failed)?;
+    Ok(changed)
 }
 
 /// Verifies the fixtures under `dir` and stores them (one transaction), after upgrading the hashes

@@ -65,6 +65,10 @@ fn migrations() -> Migrations<'static> {
         // The process filling a running collection, so that a server starting up stops only the
         // runs whose process has ended (not a `baroque generate` running beside it).
         M::up(collections::MIGRATION_RUNNER),
+        // Facts about the store itself (which upgrades of its rows are done).
+        M::up(
+            "CREATE TABLE store_facts (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;",
+        ),
     ])
 }
 
@@ -271,6 +275,29 @@ impl Store {
     pub fn get(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
         let conn = self.pool.get()?;
         get_in(&conn, id)
+    }
+
+    /// A fact recorded about the store (see [`Store::set_fact`]).
+    pub fn fact(&self, name: &str) -> Result<Option<String>, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn
+            .query_row(
+                "SELECT value FROM store_facts WHERE name = ?1",
+                [name],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Records a fact about the store (which upgrade of its rows is done, say).
+    pub fn set_fact(&self, name: &str, value: &str) -> Result<(), StoreError> {
+        let conn = self.pool.get()?;
+        conn.execute(
+            "INSERT INTO store_facts (name, value) VALUES (?1, ?2)
+             ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            [name, value],
+        )?;
+        Ok(())
     }
 
     /// Gives a puzzle another content hash (when the rule that makes hashes changed), unless

@@ -214,12 +214,8 @@ pub struct Puzzle {
 impl Puzzle {
     /// The API form of a stored puzzle; `full` keeps the outcome.
     pub fn from_stored(p: crate::store::StoredPuzzle, full: bool) -> Puzzle {
-        let rules = match p.game {
-            crate::cases::Game::Baroque => Some(ResolvedRules::from(
-                &p.rules.parse::<Rules>().unwrap_or_default(),
-            )),
-            crate::cases::Game::Rococo => None,
-        };
+        let rules = crate::rules::Variant::has_rule_sets(p.game)
+            .then(|| ResolvedRules::from(&p.rules.parse::<Rules>().unwrap_or_default()));
         Puzzle {
             id: p.id,
             kind: p.kind.into(),
