@@ -36,66 +36,80 @@ impl Kind {
     }
 }
 
-/// A puzzle as submitted (by `POST /v1/puzzles` or a fixture), not yet verified.
+/// A puzzle as submitted (by `POST /v1/puzzles`, a fixture or the generator), not yet verified:
+/// a position of a game, what it claims, and what is said about it.
 #[derive(Clone, Debug)]
 pub struct NewPuzzle {
-    pub kind: Kind,
-    pub game: Game,
+    /// The game, with its rule set where it has rule sets.
+    pub variant: Variant,
     pub fen: String,
-    /// The Baroque rule set (not used for Rococo, which has one).
-    pub rules: Rules,
+    /// What the puzzle claims.
+    pub claim: Claim,
+    /// Titles, tags and provenance.
+    pub about: About,
+}
+
+/// What is said about a puzzle besides its claim.
+#[derive(Clone, Debug, Default)]
+pub struct About {
     pub title: Option<String>,
     pub source: Option<String>,
     pub caption: Option<String>,
     pub tags: Vec<String>,
-    /// For a diagram: the moves as the document writes them.
-    pub moves: Vec<String>,
-    /// For a diagram: whether the last move is legal, and if not why.
-    pub legal: bool,
-    pub reason: Option<String>,
-    /// For a legal diagram: exactly the pieces the last move captures.
-    pub captures: Option<Vec<SquarePiece>>,
-    /// For a legal diagram: the status after the last move, when stated.
-    pub status: Option<String>,
-    /// For a legal diagram: the frozen pieces after the last move, when stated.
-    pub frozen: Option<Vec<SquarePiece>>,
-    /// For a diagram: exactly the moves of one piece after `moves` (the Rococo fixtures' claims).
-    pub destinations: Option<Destinations>,
-    /// For a mate: N, and what the solve must find when stated.
-    pub mate_in: Option<u32>,
-    pub keys: Option<Vec<String>>,
-    /// For a mate: the keys that mate in fewer than N moves, when stated.
-    pub short_solutions: Option<Vec<String>>,
-    pub sound: Option<bool>,
     /// The fixture case or puzzle id it was seeded from.
     pub fixture: Option<String>,
 }
 
-impl NewPuzzle {
-    /// A mate in `mate_in` with nothing else stated: the keys, soundness, titles and tags are to be
-    /// filled in by the caller.
-    pub fn mate(game: Game, fen: String, rules: Rules, mate_in: u32) -> NewPuzzle {
-        NewPuzzle {
-            kind: Kind::Mate,
-            game,
-            fen,
-            rules,
-            title: None,
-            source: None,
-            caption: None,
-            tags: Vec::new(),
-            moves: Vec::new(),
-            legal: true,
-            reason: None,
-            captures: None,
-            status: None,
-            frozen: None,
-            destinations: None,
-            mate_in: Some(mate_in),
-            keys: None,
-            short_solutions: None,
-            sound: None,
-            fixture: None,
+/// What a puzzle claims.
+#[derive(Clone, Debug)]
+pub enum Claim {
+    /// A move (after the moves leading to it) and its outcome.
+    Diagram(DiagramClaim),
+    /// The side to move mates in N, with what a solve must find when stated.
+    Mate(MateClaim),
+}
+
+impl Claim {
+    /// The kind of puzzle that makes this claim.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Claim::Diagram(_) => Kind::Diagram,
+            Claim::Mate(_) => Kind::Mate,
+        }
+    }
+}
+
+/// What a diagram claims: its last move is legal with exactly these captures (and this status and
+/// these frozen pieces after it, when stated), or illegal for this reason; or, for a piece, exactly
+/// these moves.
+#[derive(Clone, Debug)]
+pub struct DiagramClaim {
+    /// The moves as the document writes them (standard coordinates).
+    pub moves: Vec<String>,
+    /// Whether the last move is legal, and if not why.
+    pub legal: bool,
+    pub reason: Option<String>,
+    /// For a legal last move: exactly the pieces it captures.
+    pub captures: Option<Vec<SquarePiece>>,
+    /// For a legal last move: the status after it, when stated.
+    pub status: Option<String>,
+    /// For a legal last move: the frozen pieces after it, when stated.
+    pub frozen: Option<Vec<SquarePiece>>,
+    /// Exactly the moves of one piece after `moves` (the Rococo fixtures' claims).
+    pub destinations: Option<Destinations>,
+}
+
+impl DiagramClaim {
+    /// The claim of a fixture case.
+    pub fn of_case(case: &Case) -> DiagramClaim {
+        DiagramClaim {
+            moves: case.moves.clone(),
+            legal: case.legal,
+            reason: case.reason.clone(),
+            captures: case.captures.clone(),
+            status: case.status.clone(),
+            frozen: case.frozen.clone(),
+            destinations: case.destinations.clone(),
         }
     }
 }
@@ -147,33 +161,39 @@ fn contradicted(reason: impl Into<String>) -> VerifyError {
 /// Verifies a puzzle; `solve` is the solver's budget, table and threads (its `mate_in`, tree size
 /// and intended key are set here).
 pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, VerifyError> {
-    let variant = Variant::of(p.game, Variant::has_rule_sets(p.game).then_some(p.rules))
-        .map_err(contradicted)?;
-    let (pos, _) = variant
+    let (pos, _) = p
+        .variant
         .position(&p.fen, Naming::default())
         .map_err(|e| contradicted(format!("fen: {e}")))?;
     let fen = pos.fen(Naming::default());
-    let (moves_key, outcome, captures) = match p.kind {
-        Kind::Diagram => verify_diagram(&p, &pos)?,
-        Kind::Mate => {
-            if Variant::mate_needs_both_kings(p.game) && !pos.has_both_kings() {
+    let game = p.variant.kind();
+    let rules = p.variant.rules().unwrap_or_default();
+    let (moves, mate_in, destinations) = match &p.claim {
+        Claim::Diagram(d) => (d.moves.clone(), None, d.destinations.clone()),
+        Claim::Mate(m) => (Vec::new(), Some(m.mate_in), None),
+    };
+    let (moves_key, outcome, captures) = match &p.claim {
+        Claim::Diagram(d) => verify_diagram(d, &p, &pos)?,
+        Claim::Mate(m) => {
+            if Variant::mate_needs_both_kings(game) && !pos.has_both_kings() {
                 return Err(contradicted(
                     "a Rococo mate needs both Kings on the board: mate means forcing the capture of the enemy King",
                 ));
             }
-            verify_mate(&p, &pos, solve)?
+            verify_mate(m, &pos, solve)?
         }
     };
     let content_hash = content_hash(
-        p.kind,
-        p.game,
+        p.claim.kind(),
+        game,
         &fen,
-        &p.rules,
+        &rules,
         &moves_key,
-        p.destinations.as_ref(),
-        p.mate_in,
+        destinations.as_ref(),
+        mate_in,
     );
-    let mut tags: Vec<String> = p
+    let about = p.about;
+    let mut tags: Vec<String> = about
         .tags
         .iter()
         .map(|t| t.trim().to_string())
@@ -182,19 +202,19 @@ pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, Veri
     tags.sort();
     tags.dedup();
     Ok(VerifiedPuzzle {
-        kind: p.kind,
-        game: p.game,
+        kind: p.claim.kind(),
+        game,
         fen,
-        rules: p.rules,
-        title: p.title,
-        source: p.source,
-        caption: p.caption,
+        rules,
+        title: about.title,
+        source: about.source,
+        caption: about.caption,
         tags,
-        moves: p.moves,
+        moves,
         captures,
-        mate_in: p.mate_in,
+        mate_in,
         outcome,
-        fixture: p.fixture,
+        fixture: about.fixture,
         content_hash,
     })
 }
@@ -276,35 +296,34 @@ pub fn current_diagram_hash(
 
 type Verified = (Vec<String>, serde_json::Value, Vec<SquarePiece>);
 
-fn verify_diagram(p: &NewPuzzle, pos: &VariantPosition) -> Result<Verified, VerifyError> {
-    if p.mate_in.is_some() || p.keys.is_some() || p.sound.is_some() {
-        return Err(contradicted(
-            "a diagram takes `moves` and `captures`, not `mate_in`, `keys` or `sound`",
-        ));
-    }
+fn verify_diagram(
+    d: &DiagramClaim,
+    p: &NewPuzzle,
+    pos: &VariantPosition,
+) -> Result<Verified, VerifyError> {
     let case = Case {
-        id: p.fixture.clone().unwrap_or_else(|| "posted".into()),
+        id: p.about.fixture.clone().unwrap_or_else(|| "posted".into()),
         section: None,
-        title: p.title.clone(),
+        title: p.about.title.clone(),
         fen: p.fen.clone(),
-        rules: Some(RulesSpec::from_rules(&p.rules)),
-        moves: p.moves.clone(),
-        legal: p.legal,
-        reason: p.reason.clone(),
-        captures: p.captures.clone(),
-        status: p.status.clone(),
-        frozen: p.frozen.clone(),
-        destinations: p.destinations.clone(),
+        rules: p.variant.rules().as_ref().map(RulesSpec::from_rules),
+        moves: d.moves.clone(),
+        legal: d.legal,
+        reason: d.reason.clone(),
+        captures: d.captures.clone(),
+        status: d.status.clone(),
+        frozen: d.frozen.clone(),
+        destinations: d.destinations.clone(),
         note: None,
     };
-    let checked = case.verify(p.game);
+    let checked = case.verify(p.variant.kind());
     if !checked.ok() {
         return Err(VerifyError::Contradicted(checked.problems));
     }
     // The moves in canonical notation (the content hash does not depend on how they were written).
-    let canonical = canonical_moves(pos, &p.moves);
+    let canonical = canonical_moves(pos, &d.moves);
     let (mut outcome, captures) = match &checked.last_move {
-        _ if p.moves.is_empty() => (serde_json::json!({}), Vec::new()),
+        _ if d.moves.is_empty() => (serde_json::json!({}), Vec::new()),
         Some(m) => (
             serde_json::json!({
                 "legal": true,
@@ -318,14 +337,14 @@ fn verify_diagram(p: &NewPuzzle, pos: &VariantPosition) -> Result<Verified, Veri
             m.captures.clone(),
         ),
         None => (
-            serde_json::json!({"legal": false, "reason": p.reason}),
+            serde_json::json!({"legal": false, "reason": d.reason}),
             Vec::new(),
         ),
     };
-    if let (Some(d), Some(o)) = (&p.destinations, outcome.as_object_mut()) {
+    if let (Some(dest), Some(o)) = (&d.destinations, outcome.as_object_mut()) {
         o.insert(
             "destinations".into(),
-            serde_json::to_value(d).unwrap_or_default(),
+            serde_json::to_value(dest).unwrap_or_default(),
         );
     }
     Ok((canonical, outcome, captures))
@@ -463,24 +482,11 @@ pub fn check_mate(
 
 /// Solves a mate puzzle of either game ([`check_mate`]).
 fn verify_mate(
-    p: &NewPuzzle,
+    claim: &MateClaim,
     pos: &VariantPosition,
     solve: &SolveOptions,
 ) -> Result<Verified, VerifyError> {
-    if !p.moves.is_empty() || p.captures.is_some() || p.status.is_some() {
-        return Err(contradicted(
-            "a mate takes `mate_in` (and optionally `keys` and `sound`), not `moves`, `captures` or `status`",
-        ));
-    }
-    let claim = MateClaim {
-        mate_in: p
-            .mate_in
-            .ok_or_else(|| contradicted("a mate needs `mate_in`"))?,
-        keys: p.keys.clone(),
-        short_solutions: p.short_solutions.clone(),
-        sound: p.sound,
-    };
-    let s = match check_mate(pos, &claim, solve).map_err(contradicted)? {
+    let s = match check_mate(pos, claim, solve).map_err(contradicted)? {
         MateCheck::Unsettled {
             nodes,
             millis,

@@ -3,7 +3,7 @@
 //! summary recorded however it ends.
 
 use crate::generate::{generate, GenerateOptions, Generated, Progress, Stop, Take};
-use crate::puzzle::{verify, NewPuzzle};
+use crate::puzzle::{verify, About, Claim, MateClaim, NewPuzzle};
 use crate::rules::{GamePosition, Naming, Visit};
 use crate::solver::{Cancel, SolveOptions};
 use crate::store::collections::{valid_name, NewCollection};
@@ -218,22 +218,25 @@ fn store_one<P: GamePosition>(
         .first()
         .map(|k| found.position.move_name(&k.mv, Naming::default()));
     let new = NewPuzzle {
-        source: Some("generated".into()),
-        caption: Some(format!(
-            "collection {name}: seed {}, candidate {} ({})",
-            opts.seed,
-            found.candidate,
-            found.source.name()
-        )),
-        tags: found.themes.clone(),
-        keys: key.map(|k| vec![k]),
-        sound: Some(true),
-        ..NewPuzzle::mate(
-            opts.variant.kind(),
-            found.position.fen(Naming::default()),
-            opts.variant.rules().unwrap_or_default(),
-            opts.mate_in,
-        )
+        variant: opts.variant,
+        fen: found.position.fen(Naming::default()),
+        claim: Claim::Mate(MateClaim {
+            mate_in: opts.mate_in,
+            keys: key.map(|k| vec![k]),
+            short_solutions: None,
+            sound: Some(true),
+        }),
+        about: About {
+            source: Some("generated".into()),
+            caption: Some(format!(
+                "collection {name}: seed {}, candidate {} ({})",
+                opts.seed,
+                found.candidate,
+                found.source.name()
+            )),
+            tags: found.themes.clone(),
+            ..About::default()
+        },
     };
     match verify(new, solve) {
         Ok(verified) => store.append_to_collection(name, &verified).map(Some),

@@ -6,7 +6,9 @@
 //! Rococo diagram cases and mate puzzles are seeded like the Baroque ones (their FEN is stored
 //! canonical, a diagram's moves as written; a mate is solved: forcing the capture of the King).
 
-use crate::puzzle::{verify, Kind, NewPuzzle, VerifiedPuzzle, VerifyError};
+use crate::puzzle::{
+    verify, About, Claim, DiagramClaim, Kind, MateClaim, NewPuzzle, VerifiedPuzzle, VerifyError,
+};
 use crate::solver::SolveOptions;
 use crate::store::Store;
 use std::path::Path;
@@ -42,31 +44,21 @@ pub fn verified_fixtures(dir: &Path, solve: &SolveOptions) -> Result<Vec<Verifie
                     format!("fixture {} of {}: rules: {e}", case.id, path.display())
                 })?;
                 let p = NewPuzzle {
-                    kind: Kind::Diagram,
-                    game: file.game,
+                    variant: variant_of(file.game, rules, &path, &case.id)?,
                     fen: case.fen.clone(),
-                    rules,
-                    title: case.title.clone().or_else(|| case.section.clone()),
-                    source: Some(file.document.clone()),
-                    caption: case.note.clone(),
-                    tags: case
-                        .section
-                        .iter()
-                        .map(|s| s.to_lowercase())
-                        .chain(["fixture".to_string()])
-                        .collect(),
-                    moves: case.moves.clone(),
-                    legal: case.legal,
-                    reason: case.reason.clone(),
-                    captures: case.captures.clone(),
-                    status: case.status.clone(),
-                    frozen: case.frozen.clone(),
-                    destinations: case.destinations.clone(),
-                    mate_in: None,
-                    keys: None,
-                    short_solutions: None,
-                    sound: None,
-                    fixture: Some(case.id.clone()),
+                    claim: Claim::Diagram(DiagramClaim::of_case(case)),
+                    about: About {
+                        title: case.title.clone().or_else(|| case.section.clone()),
+                        source: Some(file.document.clone()),
+                        caption: case.note.clone(),
+                        tags: case
+                            .section
+                            .iter()
+                            .map(|s| s.to_lowercase())
+                            .chain(["fixture".to_string()])
+                            .collect(),
+                        fixture: Some(case.id.clone()),
+                    },
                 };
                 out.push(verify(p, solve).map_err(|e| named(&path, &case.id, e))?);
             }
@@ -80,21 +72,42 @@ pub fn verified_fixtures(dir: &Path, solve: &SolveOptions) -> Result<Vec<Verifie
                     .rules()
                     .map_err(|e| format!("fixture {} of {}: rules: {e}", pz.id, path.display()))?;
                 let p = NewPuzzle {
-                    title: pz.title.clone(),
-                    source: Some(file.document.clone()),
-                    caption: pz.note.clone(),
-                    tags: vec!["fixture".into()],
-                    keys: Some(pz.keys.clone()),
-                    short_solutions: pz.short_solutions.clone(),
-                    sound: Some(pz.sound),
-                    fixture: Some(pz.id.clone()),
-                    ..NewPuzzle::mate(file.game, pz.fen.clone(), rules, pz.mate_in)
+                    variant: variant_of(file.game, rules, &path, &pz.id)?,
+                    fen: pz.fen.clone(),
+                    claim: Claim::Mate(MateClaim {
+                        mate_in: pz.mate_in,
+                        keys: Some(pz.keys.clone()),
+                        short_solutions: pz.short_solutions.clone(),
+                        sound: Some(pz.sound),
+                    }),
+                    about: About {
+                        title: pz.title.clone(),
+                        source: Some(file.document.clone()),
+                        caption: pz.note.clone(),
+                        tags: vec!["fixture".into()],
+                        fixture: Some(pz.id.clone()),
+                    },
                 };
                 out.push(verify(p, solve).map_err(|e| named(&path, &pz.id, e))?);
             }
         }
     }
     Ok(out)
+}
+
+/// The variant of a fixture: its file's game with the fixture's rule set where the game has rule
+/// sets.
+fn variant_of(
+    game: crate::rules::GameKind,
+    rules: crate::rules::Rules,
+    path: &Path,
+    id: &str,
+) -> Result<crate::rules::Variant, String> {
+    crate::rules::Variant::of(
+        game,
+        crate::rules::Variant::has_rule_sets(game).then_some(rules),
+    )
+    .map_err(|e| format!("fixture {id} of {}: {e}", path.display()))
 }
 
 /// The store fact saying that every stored diagram's hash is made from its canonical moves.

@@ -160,6 +160,41 @@ fn a_contradicted_puzzle_is_refused_and_stores_nothing() {
     assert_eq!(all(&app, "", 200).len(), before);
 }
 
+/// A puzzle claims either a diagram's move or a mate: fields of the other kind are refused, each
+/// with the reason, and nothing is stored.
+#[test]
+fn a_claim_of_one_kind_refuses_the_fields_of_the_other() {
+    let app = app();
+    let before = all(&app, "", 200).len();
+    let cases = [
+        (
+            json!({"kind": "diagram", "fen": PAWN, "moves": ["Pc2c4"], "captures": [], "mate_in": 1}),
+            "a diagram takes `moves` and `captures`, not `mate_in`, `keys` or `sound`",
+        ),
+        (
+            json!({"kind": "diagram", "fen": PAWN, "moves": ["Pc2c4"], "captures": [], "sound": true}),
+            "a diagram takes `moves` and `captures`, not `mate_in`, `keys` or `sound`",
+        ),
+        (
+            json!({"kind": "mate", "fen": "8/8/8/4k3/2K2M2/3q4/8/8 w 0", "mate_in": 1, "moves": ["Kc4-c5"]}),
+            "a mate takes `mate_in` (and optionally `keys` and `sound`), not `moves`, `captures` or `status`",
+        ),
+        (
+            json!({"kind": "mate", "fen": "8/8/8/4k3/2K2M2/3q4/8/8 w 0", "mate_in": 1, "status": "check"}),
+            "a mate takes `mate_in` (and optionally `keys` and `sound`), not `moves`, `captures` or `status`",
+        ),
+        (
+            json!({"kind": "mate", "fen": "8/8/8/4k3/2K2M2/3q4/8/8 w 0"}),
+            "a mate needs `mate_in`",
+        ),
+    ];
+    for (body, reason) in cases {
+        let p = post(&app, &body).problem(422, "/problems/puzzle-not-verified");
+        assert_eq!(p["reasons"], json!([reason]), "{body}: {p}");
+    }
+    assert_eq!(all(&app, "", 200).len(), before);
+}
+
 #[test]
 fn a_mate_the_budget_cannot_settle_is_refused() {
     let app = spawn_app_with(Settings {

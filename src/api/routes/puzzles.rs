@@ -9,6 +9,7 @@ use crate::api::configuration::Limits;
 use crate::api::problem::{ApiError, Problem};
 use crate::api::ratelimit::RateLimiter;
 use crate::api::work::{Peer, Searches};
+use crate::puzzle::{About, Claim, DiagramClaim, MateClaim};
 use crate::rules::rococo::Coords;
 use crate::rules::{GamePosition, Naming, Rules};
 use crate::store::{Filter, Kind, Store};
@@ -132,44 +133,70 @@ impl PuzzleRequest {
         // standard ones.
         let checked = CheckedPosition::read(&self.fen, self.game, self.coords, self.rules)?;
         let fen = checked.position.fen(Naming::default());
-        let rules = checked.position.variant().rules().unwrap_or_default();
         let coords = checked.naming.coords;
         let standard = |text: String| Coords::Standard.restate(&text, coords);
+        let not_verified = |reason: &str| ApiError::PuzzleNotVerified(vec![reason.to_string()]);
+        let claim = match self.kind {
+            PuzzleKind::Diagram => {
+                if self.mate_in.is_some() || self.keys.is_some() || self.sound.is_some() {
+                    return Err(not_verified(
+                        "a diagram takes `moves` and `captures`, not `mate_in`, `keys` or `sound`",
+                    ));
+                }
+                Claim::Diagram(DiagramClaim {
+                    moves: self
+                        .moves
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(standard)
+                        .collect(),
+                    legal: self.legal.unwrap_or(true),
+                    reason: self.reason,
+                    captures: self.captures.map(|v| {
+                        v.into_iter()
+                            .map(|p| crate::cases::SquarePiece {
+                                square: standard(p.square),
+                                piece: p.piece,
+                            })
+                            .collect()
+                    }),
+                    status: self.status,
+                    frozen: None,
+                    destinations: None,
+                })
+            }
+            PuzzleKind::Mate => {
+                if self.moves.as_ref().is_some_and(|m| !m.is_empty())
+                    || self.captures.is_some()
+                    || self.status.is_some()
+                {
+                    return Err(not_verified(
+                        "a mate takes `mate_in` (and optionally `keys` and `sound`), not `moves`, `captures` or `status`",
+                    ));
+                }
+                Claim::Mate(MateClaim {
+                    mate_in: self
+                        .mate_in
+                        .ok_or_else(|| not_verified("a mate needs `mate_in`"))?,
+                    keys: self
+                        .keys
+                        .map(|keys| keys.into_iter().map(standard).collect()),
+                    short_solutions: None,
+                    sound: self.sound,
+                })
+            }
+        };
         Ok(crate::puzzle::NewPuzzle {
-            kind: self.kind.into(),
-            game: self.game.unwrap_or_default().into(),
+            variant: checked.position.variant(),
             fen,
-            rules,
-            title: self.title,
-            source: self.source,
-            caption: self.caption,
-            tags: self.tags,
-            moves: self
-                .moves
-                .unwrap_or_default()
-                .into_iter()
-                .map(standard)
-                .collect(),
-            legal: self.legal.unwrap_or(true),
-            reason: self.reason,
-            captures: self.captures.map(|v| {
-                v.into_iter()
-                    .map(|p| crate::cases::SquarePiece {
-                        square: standard(p.square),
-                        piece: p.piece,
-                    })
-                    .collect()
-            }),
-            status: self.status,
-            frozen: None,
-            destinations: None,
-            mate_in: self.mate_in,
-            keys: self
-                .keys
-                .map(|keys| keys.into_iter().map(standard).collect()),
-            short_solutions: None,
-            sound: self.sound,
-            fixture: None,
+            claim,
+            about: About {
+                title: self.title,
+                source: self.source,
+                caption: self.caption,
+                tags: self.tags,
+                fixture: None,
+            },
         })
     }
 }
@@ -325,7 +352,7 @@ pub async fn create(
     let new = body.into_inner().0.into_new_puzzle()?;
     let solve = limits.solve.options();
     let store = store.into_inner();
-    let (stored, inserted) = if new.kind == Kind::Mate {
+    let (stored, inserted) = if new.claim.kind() == Kind::Mate {
         // A mate runs a search: it counts against the client's rate limit as a solve does, takes a
         // search slot and runs on the search threads, stopped if the client goes away.
         if let Some(limiter) = req.app_data::<web::Data<RateLimiter>>() {
@@ -509,35 +536,33 @@ pub(crate) mod examples {
     /// come first).
     pub fn puzzle() -> Value {
         let new = crate::puzzle::NewPuzzle {
-            kind: crate::store::Kind::Diagram,
-            game: crate::cases::Game::Baroque,
+            variant: crate::rules::Variant::Baroque(Rules::preset(Preset::Vchess)),
             fen: PAWN_FEN.into(),
-            rules: Rules::preset(Preset::Vchess),
-            title: Some("Pawn/Pincer".into()),
-            source: Some("vchess.club: Baroque chess rules".into()),
-            caption: None,
-            tags: vec!["fixture".into(), "pawn".into()],
-            moves: vec!["Pc2c4".into()],
-            legal: true,
-            reason: None,
-            captures: Some(vec![
-                crate::cases::SquarePiece {
-                    square: "d4".into(),
-                    piece: "r".into(),
-                },
-                crate::cases::SquarePiece {
-                    square: "c5".into(),
-                    piece: "n".into(),
-                },
-            ]),
-            status: None,
-            frozen: None,
-            destinations: None,
-            mate_in: None,
-            keys: None,
-            short_solutions: None,
-            sound: None,
-            fixture: Some("vc-pawn-c2c4".into()),
+            claim: crate::puzzle::Claim::Diagram(crate::puzzle::DiagramClaim {
+                moves: vec!["Pc2c4".into()],
+                legal: true,
+                reason: None,
+                captures: Some(vec![
+                    crate::cases::SquarePiece {
+                        square: "d4".into(),
+                        piece: "r".into(),
+                    },
+                    crate::cases::SquarePiece {
+                        square: "c5".into(),
+                        piece: "n".into(),
+                    },
+                ]),
+                status: None,
+                frozen: None,
+                destinations: None,
+            }),
+            about: crate::puzzle::About {
+                title: Some("Pawn/Pincer".into()),
+                source: Some("vchess.club: Baroque chess rules".into()),
+                caption: None,
+                tags: vec!["fixture".into(), "pawn".into()],
+                fixture: Some("vc-pawn-c2c4".into()),
+            },
         };
         match crate::puzzle::verify(new, &crate::solver::SolveOptions::default()) {
             Ok(v) => serde_json::json!({
@@ -569,26 +594,24 @@ pub(crate) mod examples {
             piece: piece.into(),
         };
         let new = crate::puzzle::NewPuzzle {
-            kind: crate::store::Kind::Diagram,
-            game: crate::cases::Game::Rococo,
+            variant: crate::rules::Variant::Rococo,
             fen: ROCOCO_CHAMELEON_FEN.into(),
-            rules: Rules::default(),
-            title: Some("Chameleon".into()),
-            source: Some("chessvariants.com: Rococo (seed 003)".into()),
-            caption: None,
-            tags: vec!["chameleon".into(), "fixture".into()],
-            moves: vec!["Xb3-b5".into()],
-            legal: true,
-            reason: None,
-            captures: Some(vec![piece("b4", "L"), piece("b2", "W"), piece("b6", "A")]),
-            status: None,
-            frozen: None,
-            destinations: None,
-            mate_in: None,
-            keys: None,
-            short_solutions: None,
-            sound: None,
-            fixture: Some("rc-chameleon-leap-withdraw-approach".into()),
+            claim: crate::puzzle::Claim::Diagram(crate::puzzle::DiagramClaim {
+                moves: vec!["Xb3-b5".into()],
+                legal: true,
+                reason: None,
+                captures: Some(vec![piece("b4", "L"), piece("b2", "W"), piece("b6", "A")]),
+                status: None,
+                frozen: None,
+                destinations: None,
+            }),
+            about: crate::puzzle::About {
+                title: Some("Chameleon".into()),
+                source: Some("chessvariants.com: Rococo (seed 003)".into()),
+                caption: None,
+                tags: vec!["chameleon".into(), "fixture".into()],
+                fixture: Some("rc-chameleon-leap-withdraw-approach".into()),
+            },
         };
         match crate::puzzle::verify(new, &crate::solver::SolveOptions::default()) {
             Ok(v) => serde_json::json!({
