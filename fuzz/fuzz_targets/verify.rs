@@ -5,8 +5,8 @@
 //! it is played, and the final FEN is the last legal move's.
 #![no_main]
 use baroque::api::common::Object;
-use baroque::api::routes::verify::{VerifyQuery, VerifyRequest};
 use baroque::api::routes::verify::verify_moves;
+use baroque::api::routes::verify::{VerifyQuery, VerifyRequest};
 use baroque::rules::GamePosition;
 use libfuzzer_sys::fuzz_target;
 
