@@ -278,7 +278,7 @@ mod properties {
         /// are those that keep the King.
         #[test]
         fn keeping_moves_are_those_that_keep_the_king(
-            p in prop_oneof![position_of(1..30), position_of(60..98)]
+            p in prop_oneof![position_of(1..30), position_of(30..60), position_of(60..98)]
         ) {
             let watch = p.king_watch();
             for m in p.legal_moves() {

@@ -395,6 +395,12 @@ pub trait GamePosition:
     fn search_moves(&self, out: &mut Vec<Self::Move>);
     /// Whether [`GamePosition::search_moves`] would give anything (may stop at the first).
     fn has_search_move(&self) -> bool;
+    /// [`GamePosition::has_search_move`] when whether the side to move is in check is known
+    /// (`in_check` must be [`GamePosition::in_check`]).
+    fn has_search_move_in(&self, in_check: bool) -> bool {
+        let _ = in_check;
+        self.has_search_move()
+    }
     /// Whether the side to move is in check (its King could be taken now).
     fn in_check(&self) -> bool;
     /// Whether the side to move, without search moves, has lost (rather than drawn).
@@ -693,6 +699,9 @@ impl GamePosition for RococoPosition {
     }
     fn has_search_move(&self) -> bool {
         self.board().king(self.turn()).is_some() && self.has_keeping_move()
+    }
+    fn has_search_move_in(&self, in_check: bool) -> bool {
+        self.board().king(self.turn()).is_some() && self.has_keeping_move_in(in_check)
     }
     fn in_check(&self) -> bool {
         self.king_capturable(self.turn())

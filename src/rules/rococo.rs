@@ -133,6 +133,11 @@ pub struct KingWatch {
     safe: bool,
     /// The King's square and the squares on its eight lines, to the board's edges.
     lines: Bits128,
+    /// The squares next to the King where a piece would be a mount for an enemy Cannon Pawn.
+    mounts: Bits128,
+    /// The squares whose emptying may open a way to take the King (see
+    /// [`RococoPosition::keeps_king_with`]).
+    openers: Bits128,
 }
 
 /// `LINES[k]`: the squares on the eight lines from `k`, to the board's edges.
@@ -485,38 +490,132 @@ impl RococoPosition {
     /// The facts [`RococoPosition::keeps_king_with`] needs of this position, found once for all its
     /// moves.
     pub fn king_watch(&self) -> KingWatch {
+        self.king_watch_in(self.king_capturable(self.turn))
+    }
+
+    /// [`RococoPosition::king_watch`] when whether the mover's King can be taken now is known.
+    fn king_watch_in(&self, in_check: bool) -> KingWatch {
         match self.board.king(self.turn) {
             Some(k) => KingWatch {
-                safe: !self.king_attacked(k, self.turn.other()),
+                safe: !in_check,
                 // The King's square too: a swap with the King moves it.
                 lines: LINES[k as usize] | Bits128::bit(k),
+                mounts: self.mounts(k),
+                openers: self.openers(k),
             },
             None => KingWatch {
                 safe: true,
                 lines: 0,
+                mounts: 0,
+                openers: 0,
             },
         }
     }
 
+    /// The squares on the lines of the mover's King on `k` whose emptying may open a way to take
+    /// it: on a line, the first piece from the King when the next piece is an enemy Advancer or
+    /// Pushme-Pullyu; the square beyond an enemy Withdrawer or Pushme-Pullyu next to the King; on a
+    /// line with an enemy Long Leaper, the whole line and the square behind the King.
+    fn openers(&self, k: u8) -> Bits128 {
+        let b = &self.board;
+        let t = G::t();
+        let them = self.turn.other();
+        let occ = b.occupied();
+        let withdrawers = b.pieces(them, Role::Withdrawer) | b.pieces(them, Role::PushmePullyu);
+        let advancers = b.pieces(them, Role::Advancer) | b.pieces(them, Role::PushmePullyu);
+        let leapers = b.pieces(them, Role::LongLeaper);
+        let mut openers = 0;
+        for d in ALL_DIRS {
+            let ray = t.ray[d][k as usize];
+            if ray & leapers != 0 {
+                let behind = t.step[opposite(d)][k as usize];
+                openers |= ray;
+                if behind != NO_SQUARE {
+                    openers |= Bits128::bit(behind);
+                }
+                continue;
+            }
+            let Some(first) = G::first_on_ray(k, d, occ) else {
+                continue;
+            };
+            if G::first_on_ray(first, d, occ).is_some_and(|second| advancers.has(second)) {
+                openers |= Bits128::bit(first);
+            }
+            if first == t.step[d][k as usize] && withdrawers.has(first) {
+                let beyond = t.step[d][first as usize];
+                if beyond != NO_SQUARE {
+                    openers |= Bits128::bit(beyond);
+                }
+            }
+        }
+        openers
+    }
+
+    /// The squares next to the mover's King on `k` with an enemy Cannon Pawn beyond them on the
+    /// line: a piece landing there lets the pawn take the King.
+    fn mounts(&self, k: u8) -> Bits128 {
+        let t = G::t();
+        let pawns = self.board.pieces(self.turn.other(), Role::CannonPawn);
+        let mut mounts = 0;
+        for d in ALL_DIRS {
+            let next = t.step[d][k as usize];
+            if next != NO_SQUARE {
+                let beyond = t.step[d][next as usize];
+                if beyond != NO_SQUARE && pawns.has(beyond) {
+                    mounts |= Bits128::bit(next);
+                }
+            }
+        }
+        mounts
+    }
+
     /// [`RococoPosition::keeps_king`], answered without playing the move when it cannot matter.
     ///
-    /// When the mover's King cannot be taken now, a move leaves it so unless it changes one of
-    /// the things every way of taking a King looks at (see [`RococoPosition::king_capturable`]):
-    /// the squares on the King's eight lines (which hold every attacker, mount, landing and
-    /// leaping square), the King's own square (a Swapper may swap with it), or which enemy pieces
-    /// are frozen (only the mover's
-    /// Immobilizers freeze them; freezing only ever takes attackers away). So a move whose squares
-    /// (from, to, captures) are all off those lines keeps the King, unless it moves the King or
-    /// one of the mover's Immobilizers (as the moving piece, or as the partner of a swap). A
-    /// property test compares this with playing every move.
+    /// When the mover's King cannot be taken now, a move of the mover leaves it so unless it opens a
+    /// way of taking it (see [`RococoPosition::king_capturable`] for the ways; every attacker,
+    /// mount, landing and leaping square lies on the King's eight lines). A move may open one when:
+    /// - it moves the King, or one of the mover's Immobilizers, which alone freeze enemy pieces
+    ///   (as the moving piece, or as the partner of a swap);
+    /// - it is a swap or a mutual destruction touching those lines or the King's square, with its
+    ///   squares or its captures (an enemy piece moves onto the square a Swapper leaves; a mutual
+    ///   destruction empties two squares of a line at once);
+    /// - it lands next to the King with an enemy Cannon Pawn beyond: a mount for the pawn;
+    /// - it empties two squares or more of those lines (a Chameleon leaping over the King as a
+    ///   Cannon Pawn may also withdraw from a Withdrawer on the line it leaves);
+    /// - it empties (leaving it, or taking the enemy piece on it) the first piece on a line from the
+    ///   King when the next piece is an enemy Advancer or Pushme-Pullyu (whose way gets free); the
+    ///   square beyond an enemy Withdrawer or Pushme-Pullyu next to the King (it gets room to
+    ///   withdraw); or any square of a line holding an enemy Long Leaper, or the square behind the
+    ///   King from it (its way over the King's side, or its landing square, may get free).
+    ///
+    /// Nothing else opens a way. Landing on a square only fills it: an Advancer and a Withdrawer
+    /// need empty squares, a Long Leaper's way over the King's side needs each piece followed by an
+    /// empty square (a way that a new piece completes was open before), and only a piece next to
+    /// the King is a Cannon Pawn's mount. Emptying a square that is not the first piece of its line
+    /// leaves that piece blocking the line; emptying the first piece lets only the next piece
+    /// through, which takes the King only as an Advancer (a Withdrawer and a Cannon Pawn take it
+    /// from two squares at most, with the square next to the King as the Withdrawer's place or the
+    /// Cannon Pawn's mount).
+    /// A property test compares this with playing every move.
     #[inline]
     pub fn keeps_king_with(&self, mv: &RococoMove, watch: &KingWatch) -> bool {
-        let touched = Bits128::bit(mv.from) | Bits128::bit(mv.to) | mv.captures;
-        let moves_immobilizer = mv.role == Role::Immobilizer
-            || (mv.kind == RococoKind::Swap
-                && self.board.pieces(self.turn, Role::Immobilizer).has(mv.to));
-        if watch.safe && touched & watch.lines == 0 && mv.role != Role::King && !moves_immobilizer {
-            return true;
+        if watch.safe && mv.role != Role::King && mv.role != Role::Immobilizer {
+            let opens = match mv.kind {
+                RococoKind::Swap | RococoKind::MutualDestruction => {
+                    let touched = Bits128::bit(mv.from) | Bits128::bit(mv.to) | mv.captures;
+                    touched & watch.lines != 0
+                        || self.board.pieces(self.turn, Role::Immobilizer).has(mv.to)
+                }
+                RococoKind::Normal | RococoKind::Suicide => {
+                    let emptied = Bits128::bit(mv.from) | mv.captures;
+                    emptied & watch.openers != 0
+                        || (emptied & watch.lines).count() > 1
+                        || watch.mounts.has(mv.to)
+                }
+            };
+            if !opens {
+                return true;
+            }
         }
         self.keeps_king(mv)
     }
@@ -531,22 +630,97 @@ impl RococoPosition {
 
     /// Whether some move keeps the mover's King (or takes the enemy King).
     ///
-    /// The moves are made a piece at a time, pieces off the King's lines first (their moves are
-    /// judged without being played, see [`RococoPosition::keeps_king_with`]), and the answer comes
-    /// with the first move that keeps the King: usually the first piece's.
+    /// The moves are made a piece at a time, and the answer comes with the first move that keeps
+    /// the King. Out of check, pieces off the King's lines go first (their moves are judged without
+    /// being played, see [`RococoPosition::keeps_king_with`]): usually the first piece's move
+    /// answers. In check, the King and the pieces on its lines go first.
     pub fn has_keeping_move(&self) -> bool {
-        let watch = self.king_watch();
+        self.has_keeping_move_in(self.king_capturable(self.turn))
+    }
+
+    /// [`RococoPosition::has_keeping_move`] when whether the mover's King can be taken now is
+    /// known (`in_check` must be [`RococoPosition::king_capturable`] of the mover).
+    pub fn has_keeping_move_in(&self, in_check: bool) -> bool {
+        let watch = self.king_watch_in(in_check);
         let ours = self.board.by_color(self.turn);
+        // Out of check, the pieces off the King's lines first: their moves keep it unplayed. In
+        // check, the King and the pieces on its lines first: they make most of the saving moves.
+        // `first` and `then` split the mover's pieces.
+        if watch.safe && self.has_keeping_step(&watch) {
+            return true;
+        }
+        let (first, then) = if watch.safe {
+            // Cannon Pawns first: they have the fewest moves to make.
+            let pawns = self.board.pieces(self.turn, Role::CannonPawn);
+            let off = ours & !watch.lines;
+            (off & pawns, (off & !pawns) | (ours & watch.lines))
+        } else {
+            (ours & watch.lines, ours & !watch.lines)
+        };
         SCRATCH.with_borrow_mut(|buf| {
-            (ours & !watch.lines)
-                .squares()
-                .chain((ours & watch.lines).squares())
-                .any(|s| {
-                    buf.clear();
-                    self.generate_raw(buf, Bits128::bit(s));
-                    buf.iter().any(|m| self.keeps_king_with(m, &watch))
-                })
+            first.squares().chain(then.squares()).any(|s| {
+                buf.clear();
+                self.generate_raw(buf, Bits128::bit(s));
+                buf.iter().any(|m| self.keeps_king_with(m, &watch))
+            })
         })
+    }
+
+    /// Whether, out of check, some piece of the mover other than the King and an Immobilizer can
+    /// step to a next empty square off the edge in a way [`RococoPosition::keeps_king_with`] judges
+    /// safe without playing it: a move every such piece has (all of them move a square in any
+    /// direction), found without generating moves. The step's captures (a Withdrawer's or a
+    /// Pushme-Pullyu's withdrawal, an Advancer's or a Pushme-Pullyu's approach, a Chameleon's as
+    /// either) are counted as the generator counts them.
+    fn has_keeping_step(&self, watch: &KingWatch) -> bool {
+        let b = &self.board;
+        let us = self.turn;
+        let them = us.other();
+        let t = G::t();
+        let theirs = b.by_color(them);
+        let empty = !b.occupied() & t.all & !t.edge & !watch.mounts;
+        let stuck = frozen(b, us, Freezing::Abbott);
+        let steppers = b.by_color(us)
+            & !stuck
+            & !watch.openers
+            & !b.pieces(us, Role::King)
+            & !b.pieces(us, Role::Immobilizer);
+        let enemy = |r: Role| b.pieces(them, r);
+        for s in steppers.squares() {
+            if t.neighbours[s as usize] & empty == 0 {
+                continue;
+            }
+            let Some(role) = b.role_at(s) else { continue };
+            let (withdrawn, approached) = match role {
+                Role::Withdrawer => (theirs, 0),
+                Role::Advancer => (0, theirs),
+                Role::PushmePullyu => (theirs, theirs),
+                Role::Chameleon => (
+                    enemy(Role::Withdrawer) | enemy(Role::PushmePullyu),
+                    enemy(Role::Advancer) | enemy(Role::PushmePullyu),
+                ),
+                _ => (0, 0),
+            };
+            for d in ALL_DIRS {
+                let to = t.step[d][s as usize];
+                if to == NO_SQUARE || !empty.has(to) {
+                    continue;
+                }
+                let behind = t.step[opposite(d)][s as usize];
+                let ahead = t.step[d][to as usize];
+                let mut emptied = Bits128::bit(s);
+                if behind != NO_SQUARE {
+                    emptied |= withdrawn & Bits128::bit(behind);
+                }
+                if ahead != NO_SQUARE {
+                    emptied |= approached & Bits128::bit(ahead);
+                }
+                if emptied & watch.openers == 0 && (emptied & watch.lines).count() <= 1 {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The status of the side to move: `checkmate` when it cannot keep its King (every move leaves it

@@ -106,10 +106,15 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
     /// Whether the defender to move in `pos` has lost right now: it has no move, and that is a loss
     /// (checkmate, or a stalemate the rules count as lost).
     pub fn defender_lost(pos: &P) -> bool {
-        if pos.only_checks_mate() && !pos.in_check() {
+        Self::defender_lost_in(pos, pos.in_check())
+    }
+
+    /// [`Searcher::defender_lost`] when whether the defender is in check is known.
+    fn defender_lost_in(pos: &P, in_check: bool) -> bool {
+        if pos.only_checks_mate() && !in_check {
             return false;
         }
-        !pos.has_search_move() && pos.lost_without_moves()
+        !pos.has_search_move_in(in_check) && pos.lost_without_moves()
     }
 
     /// OR node: can the side to move force mate within `n` of its moves?
@@ -162,11 +167,18 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         for m in moves {
             let after = pos.play(m);
             self.tick()?;
-            if after.in_check() {
+            let check = after.in_check();
+            if n == 1 {
+                // The last move: whether it mates is answered here, quiet ones too where they can
+                // (the order does not matter when no move is searched further).
+                if (check || !only_checks) && Self::defender_lost_in(&after, check) {
+                    return Ok(true);
+                }
+            } else if check {
                 if self.defend(&after, n - 1, ply + 1)? {
                     return Ok(true);
                 }
-            } else if n > 1 || !only_checks {
+            } else {
                 quiet.push(*m);
             }
         }
