@@ -18,6 +18,7 @@ pub mod diagram;
 pub mod generate;
 pub mod puzzle;
 pub mod puzzles;
+#[warn(missing_docs)]
 pub mod rules;
 pub mod solver;
 pub mod store;

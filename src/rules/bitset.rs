@@ -27,10 +27,13 @@ pub trait BitSet:
     + Shl<u32, Output = Self>
     + Shr<u32, Output = Self>
 {
+    /// The set with no square.
     const EMPTY: Self;
     /// The set holding the one square `index`.
     fn bit(index: u8) -> Self;
+    /// Whether the set holds no square.
     fn is_empty(self) -> bool;
+    /// The number of squares in the set.
     fn count(self) -> u32;
     /// The lowest square of a non-empty set.
     fn lowest(self) -> u8;
@@ -41,10 +44,12 @@ pub trait BitSet:
     /// Narrows a 128-bit set; squares beyond the word are dropped.
     fn from_u128(v: u128) -> Self;
 
+    /// Whether the set holds the square `index`.
     #[inline(always)]
     fn has(self, index: u8) -> bool {
         !(self & Self::bit(index)).is_empty()
     }
+    /// Whether the set holds at least one square.
     #[inline(always)]
     fn any(self) -> bool {
         !self.is_empty()

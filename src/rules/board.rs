@@ -70,18 +70,22 @@ impl<G: Geometry> Board<G> {
         }
     }
 
+    /// The squares holding a piece of either colour.
     #[inline(always)]
     pub fn occupied(&self) -> G::B {
         self.colors[0] | self.colors[1]
     }
+    /// The squares holding a piece of colour `c`.
     #[inline(always)]
     pub fn by_color(&self, c: Color) -> G::B {
         self.colors[c.index()]
     }
+    /// The squares holding a piece of role `r`, of either colour.
     #[inline(always)]
     pub fn by_role(&self, r: Role) -> G::B {
         self.roles[r.index()]
     }
+    /// The squares holding a piece of colour `c` and role `r`.
     #[inline(always)]
     pub fn pieces(&self, c: Color, r: Role) -> G::B {
         self.colors[c.index()] & self.roles[r.index()]

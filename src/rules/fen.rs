@@ -18,15 +18,21 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FenField {
+    /// The piece placement, ranks from the top down.
     Board,
+    /// The side to move, `w` or `b`.
     Turn,
+    /// The optional count of plies played.
     Plies,
+    /// Rococo's last-swap field: the two squares of the previous move's swap, or `-`.
     LastSwap,
     /// Text after the last field.
     Extra,
 }
 
 impl FenField {
+    /// The field's snake_case name, as in error messages: `board`, `turn`, `plies`, `last_swap`,
+    /// `extra`.
     pub fn name(self) -> &'static str {
         match self {
             FenField::Board => "board",
@@ -46,10 +52,12 @@ pub struct ParseFenError {
     pub field: FenField,
     /// 1-based character position in the FEN text.
     pub position: usize,
+    /// What is wrong, for a person to read.
     pub message: String,
 }
 
 impl ParseFenError {
+    /// An error in `field` at the 1-based character `position`.
     pub fn new(field: FenField, position: usize, message: impl Into<String>) -> Self {
         ParseFenError {
             field,

@@ -738,14 +738,18 @@ impl GamePosition for RococoPosition {
 /// A position of either game: what the edges hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VariantPosition {
+    /// A Baroque chess position (8x8 board, with its rule set).
     Baroque(Position),
+    /// A Rococo position (10x10 board).
     Rococo(RococoPosition),
 }
 
 /// A move of either game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VariantMove {
+    /// A move of Baroque chess.
     Baroque(Move),
+    /// A move of Rococo.
     Rococo(RococoMove),
 }
 

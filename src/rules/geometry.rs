@@ -19,13 +19,21 @@ pub const NO_SQUARE: u8 = 255;
 
 /// A direction index, 0..8.
 pub type Dir = usize;
+/// North: up the board, towards the last rank (Black's side).
 pub const N: Dir = 0;
+/// South: down the board, towards rank 1 (White's side).
 pub const S: Dir = 1;
+/// East: towards the last file (h, or j in Rococo).
 pub const E: Dir = 2;
+/// West: towards the a file.
 pub const W: Dir = 3;
+/// North-east: up the board and towards the last file.
 pub const NE: Dir = 4;
+/// North-west: up the board and towards the a file.
 pub const NW: Dir = 5;
+/// South-east: down the board and towards the last file.
 pub const SE: Dir = 6;
+/// South-west: down the board and towards the a file.
 pub const SW: Dir = 7;
 /// All eight directions.
 pub const ALL_DIRS: [Dir; 8] = [N, S, E, W, NE, NW, SE, SW];
@@ -74,20 +82,26 @@ pub struct Tables<B> {
 pub trait Geometry: Copy + Eq + Debug + Default + Send + Sync + 'static {
     /// The set type holding one bit per square.
     type B: BitSet;
+    /// The number of files (8 for Baroque, 10 for Rococo).
     const FILES: u8;
+    /// The number of ranks (8 for Baroque, 10 for Rococo).
     const RANKS: u8;
+    /// The number of squares, `FILES * RANKS`.
     const SQUARES: u8 = Self::FILES * Self::RANKS;
     /// The precomputed tables.
     fn t() -> &'static Tables<Self::B>;
 
+    /// The file of `sq`, counted from 0 (the a file).
     #[inline(always)]
     fn file_of(sq: u8) -> u8 {
         sq % Self::FILES
     }
+    /// The rank of `sq`, counted from 0 (rank 1).
     #[inline(always)]
     fn rank_of(sq: u8) -> u8 {
         sq / Self::FILES
     }
+    /// The square on `file` and `rank`, both counted from 0.
     #[inline(always)]
     fn square(file: u8, rank: u8) -> u8 {
         rank * Self::FILES + file

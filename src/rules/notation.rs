@@ -68,7 +68,9 @@ impl fmt::Display for MoveErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct MoveError {
+    /// Why the move was refused.
     pub kind: MoveErrorKind,
+    /// What is wrong, for a person to read.
     pub message: String,
     /// For an ambiguous short form: the canonical names of the fitting moves.
     pub candidates: Vec<String>,
@@ -87,6 +89,7 @@ impl MoveError {
 /// A move as written, before it is matched against a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveText {
+    /// The piece letter written, if any (none in the squares-only form).
     pub role: Option<Role>,
     /// The squares written, in order: one for a short form, else from, waypoints..., to.
     pub squares: Vec<u8>,

@@ -22,7 +22,9 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Color {
+    /// White, written in upper case (index 0).
     White = 0,
+    /// Black, written in lower case (index 1).
     Black = 1,
 }
 
@@ -35,6 +37,7 @@ impl Color {
             Color::Black => Color::White,
         }
     }
+    /// 0 for White, 1 for Black: the index into per-colour tables.
     #[inline(always)]
     pub fn index(self) -> usize {
         self as usize
@@ -57,13 +60,21 @@ impl fmt::Display for Color {
 /// A kind of piece, of either game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Role {
+    /// Steps to any neighbouring square, capturing by replacement; losing it loses the game.
     King = 0,
     /// The Baroque Pawn, or Pincer: captures by custodian capture.
     Pawn = 1,
+    /// Moves like a queen; captures the enemy piece next to it by moving directly away from it.
     Withdrawer = 2,
+    /// Moves like a queen; captures by leaping over enemy pieces on its line (in Baroque, how far
+    /// is the [`Leaper`](crate::rules::Leaper) option).
     LongLeaper = 3,
+    /// Baroque only: moves like a queen; captures the enemy pieces where its rank and file cross
+    /// its own King's file and rank.
     Coordinator = 4,
+    /// Moves like a queen and captures nothing; freezes the enemy pieces next to it.
     Immobilizer = 5,
+    /// Moves like a queen; captures each enemy piece the way that piece captures.
     Chameleon = 6,
     /// Rococo's approach capturer.
     Advancer = 7,
@@ -114,6 +125,7 @@ impl Role {
         Role::PushmePullyu,
     ];
 
+    /// The role's number: the index into per-role tables (below [`Role::COUNT`]).
     #[inline(always)]
     pub fn index(self) -> usize {
         self as usize
@@ -210,11 +222,14 @@ impl Role {
 /// A piece: a role of a colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
+    /// The side the piece belongs to.
     pub color: Color,
+    /// What kind of piece it is.
     pub role: Role,
 }
 
 impl Piece {
+    /// The piece of `role` belonging to `color`.
     pub fn new(color: Color, role: Role) -> Piece {
         Piece { color, role }
     }

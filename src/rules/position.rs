@@ -33,15 +33,20 @@ pub enum MoveKind {
 /// A move with everything it does: the piece, its squares and the squares of every piece it takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
+    /// The square the piece leaves (index `rank * 8 + file`, a1 = 0).
     pub from: u8,
+    /// The square the piece lands on (`from` itself for a suicide).
     pub to: u8,
+    /// The role of the moving piece.
     pub role: Role,
+    /// An ordinary move or a suicide.
     pub kind: MoveKind,
     /// The squares of the captured pieces (all of the opponent's).
     pub captures: Bits,
 }
 
 impl Move {
+    /// Whether the move takes at least one piece.
     #[inline(always)]
     pub fn is_capture(&self) -> bool {
         self.captures != 0
@@ -56,13 +61,20 @@ impl Move {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
+    /// The side to move is not in check and has a move.
     Ongoing,
+    /// The side to move's King can be captured now, but some move saves it.
     Check,
+    /// The side to move has lost: no move keeps its King (Baroque: in check with no legal move;
+    /// Rococo: every move leaves it capturable, or it was just taken).
     Checkmate,
+    /// The side to move has no move at all (in Baroque, while not in check): a draw, or a loss
+    /// under Baroque's option `stalemate` set to `loss`.
     Stalemate,
 }
 
 impl Status {
+    /// The lower-case name, as serialized: `ongoing`, `check`, `checkmate` or `stalemate`.
     pub fn name(self) -> &'static str {
         match self {
             Status::Ongoing => "ongoing",
@@ -81,6 +93,7 @@ pub struct Problem {
     pub code: &'static str,
     /// Whether the position is refused for it.
     pub error: bool,
+    /// The problem explained for a person.
     pub message: String,
 }
 
@@ -95,8 +108,10 @@ pub struct PositionError {
 /// A FEN that is unreadable or describes an impossible position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
+    /// The text is not a readable FEN.
     #[error(transparent)]
     Parse(#[from] ParseFenError),
+    /// The FEN is readable but the position cannot arise.
     #[error(transparent)]
     Position(#[from] PositionError),
 }
@@ -172,15 +187,19 @@ impl Position {
         )
     }
 
+    /// Where the pieces stand.
     pub fn board(&self) -> &Board<G8> {
         &self.board
     }
+    /// The side to move.
     pub fn turn(&self) -> Color {
         self.turn
     }
+    /// Plies played (the FEN's third field; 0 when it is absent).
     pub fn plies(&self) -> u32 {
         self.plies
     }
+    /// The rule set the position is played under.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }

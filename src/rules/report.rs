@@ -10,11 +10,14 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SquarePiece {
+    /// The square's name, such as `d3`.
     pub square: String,
+    /// The piece's letter, upper case for White.
     pub piece: String,
 }
 
 impl SquarePiece {
+    /// A Baroque piece on a square: the square's standard name and the piece's chess-style letter.
     pub fn new(square: u8, piece: Piece) -> SquarePiece {
         SquarePiece {
             square: Board8::name(square),
@@ -26,8 +29,11 @@ impl SquarePiece {
 /// A move named for people and programs: canonical notation, from and to squares, captures.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MoveInfo {
+    /// The move in the game's canonical notation, such as `Kc4-d5` or `Nd2xd8`.
     pub notation: String,
+    /// The from and to squares run together, such as `d2d8` (a suicide is `c5c5`).
     pub uci: String,
+    /// The pieces the move takes, lowest square first.
     pub captures: Vec<SquarePiece>,
 }
 

@@ -110,9 +110,14 @@ pub enum RococoKind {
 /// A Rococo move with everything it does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RococoMove {
+    /// The square the piece leaves (index `rank * 10 + file`, a1 = 0).
     pub from: u8,
+    /// The square it moves to: for a swap or a mutual destruction the other piece's square, for a
+    /// suicide `from` itself.
     pub to: u8,
+    /// The role of the moving piece (before any promotion).
     pub role: Role,
+    /// What kind of move it is.
     pub kind: RococoKind,
     /// Squares of the enemy pieces taken.
     pub captures: Bits128,
@@ -222,9 +227,11 @@ impl RococoPosition {
         )
     }
 
+    /// Where the pieces stand.
     pub fn board(&self) -> &Board<G> {
         &self.board
     }
+    /// The side to move.
     pub fn turn(&self) -> Color {
         self.turn
     }

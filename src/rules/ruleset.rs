@@ -26,8 +26,10 @@ pub enum Preset {
 }
 
 impl Preset {
+    /// Every preset: abbott, cambridge, vchess.
     pub const ALL: [Preset; 3] = [Preset::Abbott, Preset::Cambridge, Preset::Vchess];
 
+    /// The preset's name as written in rule names and JSON (`abbott`, `cambridge`, `vchess`).
     pub fn name(self) -> &'static str {
         match self {
             Preset::Abbott => "abbott",
@@ -77,6 +79,7 @@ pub enum Leaper {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Stalemate {
+    /// The game is drawn (the default).
     #[default]
     Draw,
     /// The side that cannot move loses.
@@ -95,9 +98,13 @@ pub enum Freezing {
 /// A complete rule set: a preset with its options applied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Rules {
+    /// The preset the options apply to (it decides freezing and how a Chameleon combines captures).
     pub preset: Preset,
+    /// How far a Long Leaper leaps (option `leaper`).
     pub leaper: Leaper,
+    /// Whether a frozen piece other than the King may remove itself as its move (option `suicide`).
     pub suicide: bool,
+    /// What a stalemated side gets (option `stalemate`).
     pub stalemate: Stalemate,
 }
 
@@ -110,6 +117,8 @@ impl Rules {
         }
     }
 
+    /// How immobilization works: Abbott's under `abbott`, Cambridge's under `cambridge` and
+    /// `vchess`.
     #[inline(always)]
     pub fn freezing(&self) -> Freezing {
         match self.preset {
