@@ -5,7 +5,8 @@
 #   docker build -t baroque .
 #   docker run -p 8080:8080 -v baroque-data:/data -e BAROQUE_WRITE_TOKEN=... baroque
 
-FROM rust:1-bookworm AS builder
+# Base images pinned to versions (the toolchain this repository is built and tested with).
+FROM rust:1.95.0-bookworm AS builder
 WORKDIR /src
 COPY . .
 # Cache mounts keep the registry and the build between builds; the binary leaves the cache.
@@ -15,17 +16,15 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry \
     && cp target/release/baroque /usr/local/bin/baroque \
     && strip /usr/local/bin/baroque
 
-FROM debian:bookworm-slim
+FROM debian:12.12-slim
 RUN groupadd --system --gid 10001 baroque \
     && useradd --system --uid 10001 --gid 10001 --home-dir /data --shell /usr/sbin/nologin baroque \
     && mkdir /data \
     && chown 10001:10001 /data
 COPY --from=builder /usr/local/bin/baroque /usr/local/bin/baroque
-# The fixtures seed the puzzle store at start-up.
-COPY fixtures /usr/share/baroque/fixtures
+# The document fixtures that seed the puzzle store are compiled into the binary.
 ENV BAROQUE_ADDR=0.0.0.0:8080 \
-    BAROQUE_DB=/data/baroque.db \
-    BAROQUE_FIXTURES=/usr/share/baroque/fixtures
+    BAROQUE_DB=/data/baroque.db
 VOLUME ["/data"]
 WORKDIR /data
 USER 10001:10001

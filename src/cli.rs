@@ -124,6 +124,9 @@ pub enum Command {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
+    if !matches!(cli.command, Command::Serve(_)) {
+        end_quietly_on_a_closed_pipe();
+    }
     match cli.command {
         Command::Perft {
             fen,
@@ -202,7 +205,7 @@ fn run_serve(settings: crate::api::Settings) -> ExitCode {
     let seeded = app.seeded();
     tracing::info!(
         db = %settings.db.display(),
-        fixtures = %settings.fixtures.display(),
+        seed = %settings.seed_source().map_or_else(|| "none (--no-seed)".to_string(), |f| f.to_string()),
         verified = seeded.verified,
         inserted = seeded.inserted,
         writes = if settings.write_token.as_deref().is_some_and(|t| !t.is_empty()) { "enabled" } else { "disabled (set BAROQUE_WRITE_TOKEN)" },
@@ -211,6 +214,17 @@ fn run_serve(settings: crate::api::Settings) -> ExitCode {
     match actix_web::rt::System::new().block_on(app.run_until_stopped()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(format!("the server stopped: {e}")),
+    }
+}
+
+/// Lets a closed standard output end the process as Unix tools end (by SIGPIPE, with no message),
+/// as when the output is piped into `head`: Rust ignores SIGPIPE, so every write would fail and
+/// `println!` would panic. Not for `serve`, whose closed connections must not end it.
+fn end_quietly_on_a_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to its default at start-up, before any thread runs.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

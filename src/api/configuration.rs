@@ -4,7 +4,8 @@
 //! |---|---|---|---|
 //! | `--addr` | `BAROQUE_ADDR` | `127.0.0.1:8080` | address to listen on (`HOST:PORT`; port 0 picks a free port) |
 //! | `--db` | `BAROQUE_DB` | `baroque.db` | the SQLite puzzle store, created when missing |
-//! | `--fixtures` | `BAROQUE_FIXTURES` | `fixtures` | the directory whose `diagrams/` and `puzzles/` seed the store at start-up |
+//! | `--fixtures` | `BAROQUE_FIXTURES` | the fixtures built in | the directory whose `diagrams/` and `puzzles/` seed the store at start-up |
+//! | `--no-seed` | `BAROQUE_NO_SEED` | `false` | start without seeding the store |
 //! | `--write-token` | `BAROQUE_WRITE_TOKEN` | none | the bearer token of `POST`/`DELETE /v1/puzzles` (writes get 403 without one); prefer the variable |
 //! | `--max-body-bytes` | `BAROQUE_MAX_BODY_BYTES` | `65536` | largest request body accepted (413 above it) |
 //! | `--max-moves` | `BAROQUE_MAX_MOVES` | `500` | most moves in one `/v1/verify` request (422 above it) |
@@ -32,8 +33,6 @@ use std::path::PathBuf;
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 /// The default puzzle store file.
 pub const DEFAULT_DB: &str = "baroque.db";
-/// The default fixtures directory (relative to the working directory).
-pub const DEFAULT_FIXTURES: &str = "fixtures";
 /// The default body limit: 64 KiB.
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 64 * 1024;
 /// The default limit on the moves of one verify request.
@@ -81,10 +80,16 @@ pub struct Settings {
     /// The SQLite puzzle store (created when missing; WAL, so `PATH-wal` and `PATH-shm` sit beside it).
     #[arg(long, env = "BAROQUE_DB", default_value = DEFAULT_DB, value_name = "PATH")]
     pub db: PathBuf,
-    /// The fixtures directory: its diagrams/*.json and puzzles/*.json are verified and stored at
-    /// start-up (idempotently); one the engine contradicts stops start-up.
-    #[arg(long, env = "BAROQUE_FIXTURES", default_value = DEFAULT_FIXTURES, value_name = "DIR")]
-    pub fixtures: PathBuf,
+    /// A fixtures directory to seed the store from instead of the fixtures built in (this
+    /// package's document diagrams and puzzles): its diagrams/*.json and puzzles/*.json are
+    /// verified and stored at start-up (idempotently); one the engine contradicts stops start-up.
+    #[arg(long, env = "BAROQUE_FIXTURES", value_name = "DIR")]
+    pub fixtures: Option<PathBuf>,
+    /// Start without seeding the store (neither the fixtures built in nor --fixtures).
+    #[arg(long, env = "BAROQUE_NO_SEED", value_name = "BOOL",
+          default_value_t = false, num_args = 0..=1, default_missing_value = "true",
+          value_parser = clap::builder::BoolishValueParser::new(), conflicts_with = "fixtures")]
+    pub no_seed: bool,
     /// The bearer token that POST and DELETE /v1/puzzles need; without one, writes get 403. Prefer
     /// the environment variable (a flag shows in the process list).
     #[arg(
@@ -179,6 +184,7 @@ impl std::fmt::Debug for Settings {
             .field("addr", &self.addr)
             .field("db", &self.db)
             .field("fixtures", &self.fixtures)
+            .field("no_seed", &self.no_seed)
             .field(
                 "write_token",
                 &self.write_token.as_ref().map(|_| "<hidden>"),
@@ -211,7 +217,8 @@ impl Default for Settings {
         Settings {
             addr: DEFAULT_ADDR.into(),
             db: DEFAULT_DB.into(),
-            fixtures: DEFAULT_FIXTURES.into(),
+            fixtures: None,
+            no_seed: false,
             write_token: None,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_moves: DEFAULT_MAX_MOVES,
@@ -237,9 +244,22 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// Where the store's seed comes from, or `None` with `--no-seed`.
+    pub fn seed_source(&self) -> Option<crate::app::seed::Fixtures> {
+        use crate::app::seed::Fixtures;
+        if self.no_seed {
+            return None;
+        }
+        Some(
+            self.fixtures
+                .clone()
+                .map_or(Fixtures::Embedded, Fixtures::Dir),
+        )
+    }
+
     /// Settings for tests: the defaults on a free port of 127.0.0.1, two workers, 16 MiB tables, no
     /// rate limit (tests of it set one), a new database file in the temporary directory and the
-    /// package's fixtures.
+    /// fixtures built in.
     pub fn for_tests() -> Settings {
         use std::sync::atomic::{AtomicU64, Ordering};
         static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -254,7 +274,6 @@ impl Settings {
         Settings {
             addr: "127.0.0.1:0".into(),
             db,
-            fixtures: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures")),
             workers: Some(2),
             solve_table_mib: 16,
             rate_limit_per_minute: 0,

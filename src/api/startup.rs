@@ -35,13 +35,16 @@ pub struct Application {
 pub use super::auth::WriteToken;
 
 impl Application {
-    /// Opens the puzzle store of `settings.db` (applying its migrations), seeds it from
-    /// `settings.fixtures`, and binds the listening socket of `settings.addr`.
+    /// Binds the listening socket of `settings.addr`, then opens the puzzle store of `settings.db`
+    /// (applying its migrations) and seeds it from the fixtures built in, or `settings.fixtures`
+    /// (not with `settings.no_seed`).
     ///
     /// ```
     /// use baroque::api::{Application, Settings};
     ///
-    /// let app = Application::build(Settings::for_tests())?; // 127.0.0.1:0
+    /// let dir = tempfile::tempdir()?; // removed, with the store, at the end
+    /// let settings = Settings { db: dir.path().join("baroque.db"), ..Settings::for_tests() };
+    /// let app = Application::build(settings)?; // 127.0.0.1:0
     /// assert_ne!(app.port(), 0);
     /// // actix_web::rt::System::new().block_on(app.run_until_stopped())?;
     /// # Ok::<(), std::io::Error>(())
@@ -51,11 +54,18 @@ impl Application {
     /// When the database cannot be opened or migrated, a fixture is unreadable or contradicted (the
     /// message names it), or the address does not resolve or cannot be bound.
     pub fn build(settings: Settings) -> io::Result<Application> {
+        // The socket first: a start that cannot listen leaves no database behind.
+        let listener = TcpListener::bind(&settings.addr).map_err(|e| {
+            io::Error::new(e.kind(), format!("cannot listen on {}: {e}", settings.addr))
+        })?;
         let store = Store::open(&settings.db).map_err(|e| {
             io::Error::other(format!("the puzzle store {}: {e}", settings.db.display()))
         })?;
         let solve = Limits::from(&settings).solve.options();
-        let seeded = seed::seed(&store, &settings.fixtures, &solve).map_err(io::Error::other)?;
+        let seeded = match settings.seed_source() {
+            Some(source) => seed::seed(&store, &source, &solve).map_err(io::Error::other)?,
+            None => SeedReport::default(),
+        };
         // Jobs do not outlive the process: a collection a previous run left `running` is stopped.
         let abandoned = store
             .stop_abandoned_collections()
@@ -66,9 +76,6 @@ impl Application {
                 "collections left running by a previous run are marked stopped"
             );
         }
-        let listener = TcpListener::bind(&settings.addr).map_err(|e| {
-            io::Error::new(e.kind(), format!("cannot listen on {}: {e}", settings.addr))
-        })?;
         Ok(Application {
             listener,
             settings,

@@ -11,7 +11,7 @@ use crate::puzzle::{
 };
 use crate::solver::SolveOptions;
 use crate::store::Store;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What seeding did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -22,74 +22,161 @@ pub struct SeedReport {
     pub inserted: usize,
 }
 
-/// The fixtures under `dir`, verified. Errors name the fixture.
-pub fn verified_fixtures(dir: &Path, solve: &SolveOptions) -> Result<Vec<VerifiedPuzzle>, String> {
-    let mut out = Vec::new();
-    let diagrams = dir.join("diagrams");
-    let puzzles = dir.join("puzzles");
-    if !diagrams.is_dir() && !puzzles.is_dir() {
-        return Err(format!(
-            "no fixtures in {}: it needs a diagrams/ or puzzles/ directory (set --fixtures or BAROQUE_FIXTURES)",
-            dir.display()
-        ));
+/// Where the fixtures that seed the store come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fixtures {
+    /// The document fixtures compiled into the binary (this package's `fixtures/diagrams` and
+    /// `fixtures/puzzles`), so that it starts from any directory.
+    Embedded,
+    /// A directory with `diagrams/*.json` and `puzzles/*.json`.
+    Dir(PathBuf),
+}
+
+impl std::fmt::Display for Fixtures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fixtures::Embedded => f.write_str("the fixtures built in"),
+            Fixtures::Dir(dir) => write!(f, "{}", dir.display()),
+        }
     }
+}
+
+/// The fixture files compiled in, named by their path under `fixtures/` (a test checks the list
+/// against the directory).
+pub const EMBEDDED: &[(&str, &str)] = &[
+    (
+        "diagrams/rococo.json",
+        include_str!("../../fixtures/diagrams/rococo.json"),
+    ),
+    (
+        "diagrams/vchess.json",
+        include_str!("../../fixtures/diagrams/vchess.json"),
+    ),
+    (
+        "diagrams/wikipedia.json",
+        include_str!("../../fixtures/diagrams/wikipedia.json"),
+    ),
+    (
+        "puzzles/rococo.json",
+        include_str!("../../fixtures/puzzles/rococo.json"),
+    ),
+    (
+        "puzzles/wikipedia.json",
+        include_str!("../../fixtures/puzzles/wikipedia.json"),
+    ),
+];
+
+/// One fixture file: its name (the path it is reported by) and its text.
+struct FixtureFile {
+    path: PathBuf,
+    text: String,
+}
+
+/// The fixture files of a source: diagram files, then puzzle files, each sorted by name.
+fn fixture_files(source: &Fixtures) -> Result<(Vec<FixtureFile>, Vec<FixtureFile>), String> {
+    match source {
+        Fixtures::Embedded => {
+            let of = |prefix: &str| {
+                EMBEDDED
+                    .iter()
+                    .filter(|(name, _)| name.starts_with(prefix))
+                    .map(|(name, text)| FixtureFile {
+                        path: PathBuf::from("fixtures").join(name),
+                        text: (*text).to_string(),
+                    })
+                    .collect()
+            };
+            Ok((of("diagrams/"), of("puzzles/")))
+        }
+        Fixtures::Dir(dir) => {
+            let diagrams = dir.join("diagrams");
+            let puzzles = dir.join("puzzles");
+            if !diagrams.is_dir() && !puzzles.is_dir() {
+                return Err(format!(
+                    "no fixtures in {}: it needs a diagrams/ or puzzles/ directory (set --fixtures or BAROQUE_FIXTURES, or leave it out for the fixtures built in)",
+                    dir.display()
+                ));
+            }
+            let read = |sub: &Path| -> Result<Vec<FixtureFile>, String> {
+                if !sub.is_dir() {
+                    return Ok(Vec::new());
+                }
+                crate::cases::files_in(sub)?
+                    .into_iter()
+                    .map(|path| {
+                        let text = std::fs::read_to_string(&path)
+                            .map_err(|e| format!("{}: {e}", path.display()))?;
+                        Ok(FixtureFile { path, text })
+                    })
+                    .collect()
+            };
+            Ok((read(&diagrams)?, read(&puzzles)?))
+        }
+    }
+}
+
+/// The fixtures of `source`, verified. Errors name the fixture.
+pub fn verified_fixtures(
+    source: &Fixtures,
+    solve: &SolveOptions,
+) -> Result<Vec<VerifiedPuzzle>, String> {
+    let mut out = Vec::new();
+    let (diagrams, puzzles) = fixture_files(source)?;
     let named = |path: &Path, id: &str, e: VerifyError| {
         format!("fixture {id} of {} is contradicted: {e}", path.display())
     };
-    if diagrams.is_dir() {
-        for path in crate::cases::files_in(&diagrams)? {
-            let file = crate::cases::read_file(&path)?;
-            for case in &file.cases {
-                let rules = case.rules().map_err(|e| {
-                    format!("fixture {} of {}: rules: {e}", case.id, path.display())
-                })?;
-                let p = NewPuzzle {
-                    variant: variant_of(file.game, rules, &path, &case.id)?,
-                    fen: case.fen.clone(),
-                    claim: Claim::Diagram(DiagramClaim::of_case(case)),
-                    about: About {
-                        title: case.title.clone().or_else(|| case.section.clone()),
-                        source: Some(file.document.clone()),
-                        caption: case.note.clone(),
-                        tags: case
-                            .section
-                            .iter()
-                            .map(|s| s.to_lowercase())
-                            .chain(["fixture".to_string()])
-                            .collect(),
-                        fixture: Some(case.id.clone()),
-                    },
-                };
-                out.push(verify(p, solve).map_err(|e| named(&path, &case.id, e))?);
-            }
+    for FixtureFile { path, text } in &diagrams {
+        let file: crate::cases::CaseFile =
+            serde_json::from_str(text).map_err(|e| format!("{}: {e}", path.display()))?;
+        for case in &file.cases {
+            let rules = case
+                .rules()
+                .map_err(|e| format!("fixture {} of {}: rules: {e}", case.id, path.display()))?;
+            let p = NewPuzzle {
+                variant: variant_of(file.game, rules, path, &case.id)?,
+                fen: case.fen.clone(),
+                claim: Claim::Diagram(DiagramClaim::of_case(case)),
+                about: About {
+                    title: case.title.clone().or_else(|| case.section.clone()),
+                    source: Some(file.document.clone()),
+                    caption: case.note.clone(),
+                    tags: case
+                        .section
+                        .iter()
+                        .map(|s| s.to_lowercase())
+                        .chain(["fixture".to_string()])
+                        .collect(),
+                    fixture: Some(case.id.clone()),
+                },
+            };
+            out.push(verify(p, solve).map_err(|e| named(path, &case.id, e))?);
         }
     }
-    if puzzles.is_dir() {
-        for path in crate::cases::files_in(&puzzles)? {
-            let file = crate::puzzles::read_file(&path)?;
-            for pz in &file.puzzles {
-                let rules = pz
-                    .rules()
-                    .map_err(|e| format!("fixture {} of {}: rules: {e}", pz.id, path.display()))?;
-                let p = NewPuzzle {
-                    variant: variant_of(file.game, rules, &path, &pz.id)?,
-                    fen: pz.fen.clone(),
-                    claim: Claim::Mate(MateClaim {
-                        mate_in: pz.mate_in,
-                        keys: Some(pz.keys.clone()),
-                        short_solutions: pz.short_solutions.clone(),
-                        sound: Some(pz.sound),
-                    }),
-                    about: About {
-                        title: pz.title.clone(),
-                        source: Some(file.document.clone()),
-                        caption: pz.note.clone(),
-                        tags: vec!["fixture".into()],
-                        fixture: Some(pz.id.clone()),
-                    },
-                };
-                out.push(verify(p, solve).map_err(|e| named(&path, &pz.id, e))?);
-            }
+    for FixtureFile { path, text } in &puzzles {
+        let file: crate::puzzles::PuzzleFile =
+            serde_json::from_str(text).map_err(|e| format!("{}: {e}", path.display()))?;
+        for pz in &file.puzzles {
+            let rules = pz
+                .rules()
+                .map_err(|e| format!("fixture {} of {}: rules: {e}", pz.id, path.display()))?;
+            let p = NewPuzzle {
+                variant: variant_of(file.game, rules, path, &pz.id)?,
+                fen: pz.fen.clone(),
+                claim: Claim::Mate(MateClaim {
+                    mate_in: pz.mate_in,
+                    keys: Some(pz.keys.clone()),
+                    short_solutions: pz.short_solutions.clone(),
+                    sound: Some(pz.sound),
+                }),
+                about: About {
+                    title: pz.title.clone(),
+                    source: Some(file.document.clone()),
+                    caption: pz.note.clone(),
+                    tags: vec!["fixture".into()],
+                    fixture: Some(pz.id.clone()),
+                },
+            };
+            out.push(verify(p, solve).map_err(|e| named(path, &pz.id, e))?);
         }
     }
     Ok(out)
@@ -162,9 +249,9 @@ pub fn upgrade_hashes(store: &Store) -> Result<usize, String> {
     Ok(changed)
 }
 
-/// Verifies the fixtures under `dir` and stores them (one transaction), after upgrading the hashes
+/// Verifies the fixtures of `source` and stores them (one transaction), after upgrading the hashes
 /// of rows stored under an older rule ([`upgrade_hashes`]).
-pub fn seed(store: &Store, dir: &Path, solve: &SolveOptions) -> Result<SeedReport, String> {
+pub fn seed(store: &Store, source: &Fixtures, solve: &SolveOptions) -> Result<SeedReport, String> {
     let upgraded = upgrade_hashes(store)?;
     if upgraded > 0 {
         tracing::info!(
@@ -172,7 +259,7 @@ pub fn seed(store: &Store, dir: &Path, solve: &SolveOptions) -> Result<SeedRepor
             "content hashes of stored diagrams made from canonical moves"
         );
     }
-    let puzzles = verified_fixtures(dir, solve)?;
+    let puzzles = verified_fixtures(source, solve)?;
     let inserted = store
         .insert_all(&puzzles)
         .map_err(|e| format!("storing the fixtures: {e}"))?;
@@ -187,8 +274,8 @@ mod tests {
     use super::*;
     use crate::rules::GameKind;
 
-    fn fixtures_dir() -> std::path::PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+    fn fixtures_dir() -> Fixtures {
+        Fixtures::Dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"))
     }
 
     fn solve() -> SolveOptions {
@@ -243,5 +330,34 @@ mod tests {
         assert_eq!(upgrade_hashes(&store).unwrap(), 0);
         let (rows, _) = store.list(&Default::default(), 0, 200).unwrap();
         assert_eq!(rows.len(), total);
+    }
+
+    /// The fixtures built in are exactly the files of the package's fixture directories, byte for
+    /// byte, and verify as the directory does.
+    #[test]
+    fn the_fixtures_built_in_are_the_directory() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let mut on_disk = Vec::new();
+        for sub in ["diagrams", "puzzles"] {
+            for path in crate::cases::files_in(&root.join(sub)).unwrap() {
+                let name = format!("{sub}/{}", path.file_name().unwrap().to_string_lossy());
+                on_disk.push((name, std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+        let built_in: Vec<(String, String)> = EMBEDDED
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect();
+        assert_eq!(
+            built_in, on_disk,
+            "src/app/seed.rs EMBEDDED lists every fixture file"
+        );
+        let a = verified_fixtures(&Fixtures::Embedded, &solve()).unwrap();
+        let b = verified_fixtures(&fixtures_dir(), &solve()).unwrap();
+        assert_eq!(a.len(), b.len());
+        assert!(a
+            .iter()
+            .zip(&b)
+            .all(|(x, y)| x.content_hash == y.content_hash));
     }
 }

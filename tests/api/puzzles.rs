@@ -389,7 +389,7 @@ fn a_contradicted_fixture_stops_start_up_naming_it() {
     let db = dir.path().join("baroque.db");
     let err = baroque::api::Application::build(Settings {
         db: db.clone(),
-        fixtures: fixtures.path().to_path_buf(),
+        fixtures: Some(fixtures.path().to_path_buf()),
         ..Settings::for_tests()
     })
     .unwrap_err()
@@ -402,7 +402,7 @@ fn a_contradicted_fixture_stops_start_up_naming_it() {
     // A missing fixtures directory is an error too.
     let err = baroque::api::Application::build(Settings {
         db,
-        fixtures: fixtures.path().join("nowhere"),
+        fixtures: Some(fixtures.path().join("nowhere")),
         ..Settings::for_tests()
     })
     .unwrap_err()

@@ -62,9 +62,27 @@ impl Served {
         envs: &[(&str, &str)],
         dir: tempfile::TempDir,
     ) -> Served {
+        Served::start_in(
+            db,
+            args,
+            envs,
+            dir,
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+        )
+    }
+
+    /// [`Served::start_at`] with `cwd` as the server's working directory.
+    pub fn start_in(
+        db: &std::path::Path,
+        args: &[&str],
+        envs: &[(&str, &str)],
+        dir: tempfile::TempDir,
+        cwd: &std::path::Path,
+    ) -> Served {
         use std::io::{BufRead, BufReader, Read};
         use std::process::{Command, Stdio};
         let mut child = Command::new(env!("CARGO_BIN_EXE_baroque"))
+            .current_dir(cwd)
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
             .arg(db)
             .args(args)
