@@ -390,7 +390,7 @@ pub fn candidate<P: GamePosition>(opts: &GenerateOptions, index: u64) -> Option<
 fn acceptable<P: GamePosition>(pos: &P, opts: &GenerateOptions) -> bool {
     pos.has_both_kings()
         && pos.piece_count() as usize <= opts.max_pieces
-        && !pos.validate().iter().any(|p| p.error)
+        && !pos.validate().iter().any(|p| p.is_error())
         && (opts.allow_check || !pos.in_check())
         && pos.has_search_move()
 }
@@ -597,7 +597,7 @@ mod tests {
             if let Some((pos, source)) = candidate::<Position>(&opts, i) {
                 assert!(pos.board().occupied().count_ones() <= 7);
                 assert!(!pos.is_check());
-                assert!(!pos.validate().iter().any(|p| p.error));
+                assert!(!pos.validate().iter().any(|p| p.is_error()));
                 made[(source == Source::Playout) as usize] += 1;
             }
         }

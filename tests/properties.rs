@@ -81,7 +81,7 @@ fn position_strategy() -> impl Strategy<Value = Position> {
     (board_strategy(), rules_strategy())
         .prop_map(|((b, turn), rules)| Position::from_board(b, turn, rules))
         .prop_filter("the position must be valid", |p| {
-            p.validate().iter().all(|problem| !problem.error)
+            p.validate().iter().all(|problem| !problem.is_error())
         })
 }
 

@@ -141,7 +141,7 @@ fn frozen_pieces_may_commit_suicide_but_not_the_king() {
 #[test]
 fn kings_may_stand_side_by_side_and_the_status_says_who_keeps_the_king() {
     let p = pos("10/10/10/10/4kK4/10/10/10/10/10 w 0");
-    assert!(p.validate().iter().all(|x| !x.error));
+    assert!(p.validate().iter().all(|x| !x.is_error()));
     assert!(p.can_capture_king());
     assert_eq!(p.status(), Status::Check);
 }

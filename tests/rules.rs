@@ -240,12 +240,12 @@ fn fen_errors_name_the_field_and_position() {
 fn validation_reports_every_problem_with_its_code() {
     let rules = Rules::default();
     let p = Position::from_fen("k7/8/8/8/8/8/8/K6K w 0", rules).unwrap();
-    let codes: Vec<&str> = p.validate().iter().map(|p| p.code).collect();
+    let codes: Vec<&str> = p.validate().iter().map(|p| p.code()).collect();
     assert_eq!(codes, vec!["two_kings"]);
     // Black (not to move) is in check from the Chameleon, White has no King, three Leapers.
     let p = Position::from_fen("8/8/8/4k3/3B4/8/NNN5/8 w 0", rules).unwrap();
     let problems = p.validate();
-    let codes: Vec<(&str, bool)> = problems.iter().map(|p| (p.code, p.error)).collect();
+    let codes: Vec<(&str, bool)> = problems.iter().map(|p| (p.code(), p.is_error())).collect();
     assert_eq!(
         codes,
         vec![

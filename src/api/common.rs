@@ -510,13 +510,13 @@ fn check_plies(fen: &str, plies: u32) -> Result<(), ApiError> {
 
 /// The warnings among a position's problems, or every problem when one is an error.
 fn warnings_of(problems: Vec<crate::rules::Problem>) -> Result<Vec<Warning>, ApiError> {
-    if problems.iter().any(|p| p.error) {
+    if problems.iter().any(|p| p.is_error()) {
         return Err(crate::rules::PositionError { problems }.into());
     }
     Ok(problems
         .into_iter()
         .map(|p| Warning {
-            code: p.code.to_string(),
+            code: p.code().to_string(),
             message: p.message,
         })
         .collect())

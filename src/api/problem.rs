@@ -109,8 +109,8 @@ pub struct PositionProblem {
 impl From<&crate::rules::Problem> for PositionProblem {
     fn from(p: &crate::rules::Problem) -> PositionProblem {
         PositionProblem {
-            code: p.code.to_string(),
-            error: p.error,
+            code: p.code().to_string(),
+            error: p.is_error(),
             message: p.message.clone(),
         }
     }

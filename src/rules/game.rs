@@ -212,7 +212,7 @@ impl Variant {
     ) -> Result<(VariantPosition, Vec<Problem>), FenError> {
         let pos = self.read_fen(text, naming)?;
         let problems = pos.validate();
-        if problems.iter().any(|p| p.error) {
+        if problems.iter().any(|p| p.is_error()) {
             return Err(FenError::Position(PositionError { problems }));
         }
         Ok((pos, problems))
@@ -1089,7 +1089,7 @@ mod tests {
             let fen = start.fen(Naming::default());
             let (again, warnings) = variant.position(&fen, Naming::default()).unwrap();
             assert_eq!(again, start);
-            assert!(warnings.iter().all(|w| !w.error));
+            assert!(warnings.iter().all(|w| !w.is_error()));
         }
     }
 

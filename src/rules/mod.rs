@@ -31,7 +31,8 @@ pub use movegen::MoveList;
 pub use notation::{MoveError, MoveErrorKind};
 pub use piece::{Color, Letters, Piece, Role};
 pub use position::{
-    FenError, Move, MoveKind, Position, PositionError, Problem, Status, Undo, START_FEN,
+    FenError, Move, MoveKind, Position, PositionError, Problem, ProblemKind, Status, Undo,
+    START_FEN,
 };
 pub use report::{MoveInfo, SquarePiece};
 pub use ruleset::{Freezing, Leaper, Preset, Rules, Stalemate};

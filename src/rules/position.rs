@@ -85,16 +85,58 @@ impl Status {
     }
 }
 
-/// A problem found by [`Position::validate`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// What a problem of a position is: an error refuses the position (it cannot arise), a warning
+/// only says something worth knowing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProblemKind {
+    /// A side has more than one King (error).
+    TwoKings,
+    /// The side not to move has a King that can be captured: the position cannot arise (error; not
+    /// in Rococo, where taking the King is how a game ends).
+    OpponentInCheck,
+    /// A side has no King: it is never in check and cannot be mated (warning).
+    NoKing,
+    /// A side has more pieces of a kind than it starts with (warning).
+    TooManyPieces,
+}
+
+impl ProblemKind {
+    /// The stable code clients read: `two_kings`, `opponent_in_check`, `no_king`,
+    /// `too_many_pieces`.
+    pub fn code(self) -> &'static str {
+        match self {
+            ProblemKind::TwoKings => "two_kings",
+            ProblemKind::OpponentInCheck => "opponent_in_check",
+            ProblemKind::NoKing => "no_king",
+            ProblemKind::TooManyPieces => "too_many_pieces",
+        }
+    }
+
+    /// Whether a position with this problem is refused.
+    pub fn is_error(self) -> bool {
+        matches!(self, ProblemKind::TwoKings | ProblemKind::OpponentInCheck)
+    }
+}
+
+/// A problem found by [`Position::validate`] (or a Rococo position's).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
-    /// A stable code: `two_kings`, `opponent_in_check` (errors); `no_king`, `too_many_pieces`
-    /// (warnings).
-    pub code: &'static str,
-    /// Whether the position is refused for it.
-    pub error: bool,
+    /// What the problem is.
+    pub kind: ProblemKind,
     /// The problem explained for a person.
     pub message: String,
+}
+
+impl Problem {
+    /// The problem's stable code ([`ProblemKind::code`]).
+    pub fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    /// Whether the position is refused for it ([`ProblemKind::is_error`]).
+    pub fn is_error(&self) -> bool {
+        self.kind.is_error()
+    }
 }
 
 /// A position that cannot arise, with every reason.
@@ -161,7 +203,7 @@ impl Position {
     pub fn from_fen_validated(text: &str, rules: Rules) -> Result<Position, FenError> {
         let pos = Position::from_fen(text, rules)?;
         let problems = pos.validate();
-        if problems.iter().any(|p| p.error) {
+        if problems.iter().any(|p| p.is_error()) {
             return Err(PositionError { problems }.into());
         }
         Ok(pos)
@@ -226,14 +268,12 @@ impl Position {
             let kings = self.board.pieces(c, Role::King).count();
             if kings > 1 {
                 out.push(Problem {
-                    code: "two_kings",
-                    error: true,
+                    kind: ProblemKind::TwoKings,
                     message: format!("{c} has {kings} Kings; a side has at most one"),
                 });
             } else if kings == 0 {
                 out.push(Problem {
-                    code: "no_king",
-                    error: false,
+                    kind: ProblemKind::NoKing,
                     message: format!(
                         "{c} has no King: that side is never in check and cannot be mated"
                     ),
@@ -243,8 +283,7 @@ impl Position {
         let waiting = self.turn.other();
         if self.board.pieces(waiting, Role::King).count() == 1 && self.king_capturable(waiting) {
             out.push(Problem {
-                code: "opponent_in_check",
-                error: true,
+                kind: ProblemKind::OpponentInCheck,
                 message: format!(
                     "{waiting} is not to move but its King can be captured: the position cannot arise"
                 ),
@@ -256,8 +295,7 @@ impl Position {
                 let max = r.baroque_start_count();
                 if r != Role::King && n > max {
                     out.push(Problem {
-                        code: "too_many_pieces",
-                        error: false,
+                        kind: ProblemKind::TooManyPieces,
                         message: format!(
                             "{c} has {n} of kind {}, more than the {max} a side starts with",
                             r.name()

@@ -24,7 +24,7 @@ use super::fen::{self, FenField, ParseFenError};
 use super::freeze::frozen;
 use super::geometry::{opposite, Board10, Dir, Geometry, ALL_DIRS, NO_SQUARE};
 use super::piece::{Color, Piece, Role};
-use super::position::{Problem, Status};
+use super::position::{Problem, ProblemKind, Status};
 use super::ruleset::Freezing;
 use super::SquarePiece;
 use serde::{Deserialize, Serialize};
@@ -261,14 +261,12 @@ impl RococoPosition {
             let kings = self.board.pieces(c, Role::King).count();
             if kings > 1 {
                 out.push(Problem {
-                    code: "two_kings",
-                    error: true,
+                    kind: ProblemKind::TwoKings,
                     message: format!("{c} has {kings} Kings; a side has at most one"),
                 });
             } else if kings == 0 {
                 out.push(Problem {
-                    code: "no_king",
-                    error: false,
+                    kind: ProblemKind::NoKing,
                     message: format!("{c} has no King: it cannot lose one"),
                 });
             }
@@ -282,8 +280,7 @@ impl RococoPosition {
                 let n = self.board.pieces(c, r).count();
                 if n > max {
                     out.push(Problem {
-                        code: "too_many_pieces",
-                        error: false,
+                        kind: ProblemKind::TooManyPieces,
                         message: format!("{c} has {n} of kind {}, more than {max}", r.name()),
                     });
                 }
@@ -1434,6 +1431,6 @@ mod tests {
         let p = RococoPosition::start();
         assert_eq!(p.fen(Coords::Standard), ROCOCO_START_FEN);
         assert_eq!(p.board.occupied().count(), 32);
-        assert!(p.validate().iter().all(|x| !x.error));
+        assert!(p.validate().iter().all(|x| !x.is_error()));
     }
 }
