@@ -108,6 +108,12 @@ fn exercise(server: &Server) -> Vec<u16> {
         .call()
         .expect("the server answers");
     statuses.push(res.status().as_u16());
+    let res = a
+        .get(format!("{}/health", server.base))
+        .header("x-request-id", "log-trace-1")
+        .call()
+        .expect("the server answers");
+    statuses.push(res.status().as_u16());
     statuses
 }
 
@@ -124,7 +130,8 @@ fn check(format: &str) {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let seen = server.output.lock().unwrap().clone();
-        if seen.matches("/v1/puzzles").count() >= 4 || Instant::now() > deadline {
+        let done = seen.matches("/v1/puzzles").count() >= 4 && seen.contains("log-trace-1");
+        if done || Instant::now() > deadline {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -133,6 +140,12 @@ fn check(format: &str) {
     assert!(
         seen.matches("/v1/puzzles").count() >= 4,
         "every request has its log line ({format}):\n{seen}"
+    );
+    // The request's id is in its log line.
+    assert!(
+        seen.lines()
+            .any(|l| l.contains("log-trace-1") && l.contains("/health")),
+        "the request id in the request's log line ({format}):\n{seen}"
     );
     for secret in [TOKEN, WRONG] {
         assert!(

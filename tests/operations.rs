@@ -113,3 +113,94 @@ fn a_closed_pipe_ends_a_subcommand_quietly() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// SIGTERM (and SIGINT) stop the server gracefully: a search in flight still gets its answer, a
+/// running generation job records its collection `stopped` with what it found, new connections
+/// are refused, and the process exits 0.
+#[test]
+fn a_signal_lets_work_in_flight_finish_and_exits_zero() {
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("graceful.db");
+        let token = [("BAROQUE_WRITE_TOKEN", "graceful-token")];
+        let mut server = Served::start_at(
+            &db,
+            &["--no-seed", "--shutdown-timeout", "20"],
+            &token,
+            tempfile::tempdir().unwrap(),
+        );
+        // A job that would run for minutes.
+        let (status, job) = server.post_with(
+            "/v1/collections",
+            &serde_json::json!({"name": "long", "mate_in": 3, "count": 200, "seed": 7, "max_pieces": 12}),
+            &[("authorization", "Bearer graceful-token")],
+        );
+        assert_eq!(status, 202, "{job}");
+        // A search of about 1.5 s: a crowded Rococo board under a time budget.
+        let base = server.base.clone();
+        let search = std::thread::spawn(move || {
+            let body = serde_json::json!({
+                "fen": "ssssXxS2s/S1sXs3sS/xXSXXxs1xX/Xss1XXXxsX/xksX1sxSsS/xxx1SsXXXx/sxxSXxxSsS/SsS1SSX1XX/S1SsxxsSSK/1SsX1XxXSS w 0 -",
+                "game": "rococo", "mate_in": 4, "limits": {"millis": 1500}
+            });
+            let mut res = common::agent()
+                .post(format!("{base}/v1/solve"))
+                .header("content-type", "application/json")
+                .send(body.to_string().as_bytes())
+                .expect("the search in flight is answered");
+            let status = res.status().as_u16();
+            (status, res.body_mut().read_to_string().unwrap_or_default())
+        });
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        let pid = server.child.id() as libc::pid_t;
+        // SAFETY: sending a signal to our own child process.
+        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+        let (status, body) = search.join().unwrap();
+        assert_eq!(
+            status,
+            200,
+            "signal {signal}: {}",
+            &body[..body.len().min(500)]
+        );
+        let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
+        // The whole answer: the search ran to its time budget after the signal.
+        assert_eq!(
+            answer["budget_exhausted_by"], "time",
+            "{}",
+            answer["result"]
+        );
+        assert!(
+            answer["millis"].as_u64().unwrap() >= 1000,
+            "{}",
+            answer["millis"]
+        );
+        let exit = wait_for_exit(&mut server.child, std::time::Duration::from_secs(30));
+        assert_eq!(exit.code(), Some(0), "signal {signal}: {exit:?}");
+        assert!(
+            std::net::TcpStream::connect(&server.addr).is_err(),
+            "still accepting connections"
+        );
+        // The job stopped itself and said so in the store.
+        let store = baroque::store::Store::open(&db).unwrap();
+        let (collection, _) = store.collection("long").unwrap().unwrap();
+        assert_eq!(collection.state, "stopped", "{collection:?}");
+    }
+}
+
+/// Waits for a child to exit, killing it after `limit`.
+fn wait_for_exit(
+    child: &mut std::process::Child,
+    limit: std::time::Duration,
+) -> std::process::ExitStatus {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the server did not exit within {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

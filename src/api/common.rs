@@ -670,3 +670,51 @@ pub mod examples {
         }
     }
 }
+
+/// The strong `ETag` of a body: the first 128 bits of its SHA-256, in hex and quotes.
+pub fn etag(body: impl AsRef<[u8]>) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(body.as_ref());
+    let mut tag = String::with_capacity(34);
+    tag.push('"');
+    for b in &digest[..16] {
+        tag.push_str(&format!("{b:02x}"));
+    }
+    tag.push('"');
+    tag
+}
+
+/// Whether an `If-None-Match` header names `tag` (weak comparison, as RFC 9110 asks; `*` matches).
+pub fn none_match(req: &actix_web::HttpRequest, tag: &str) -> bool {
+    req.headers()
+        .get_all(actix_web::http::header::IF_NONE_MATCH)
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .any(|t| t == "*" || t.strip_prefix("W/").unwrap_or(t) == tag)
+}
+
+/// 200 with `body` as `content_type` and its strong `ETag`, or 304 (with the `ETag`, no body)
+/// when `If-None-Match` names it.
+pub fn tagged_response(
+    req: &actix_web::HttpRequest,
+    content_type: &str,
+    body: Vec<u8>,
+) -> actix_web::HttpResponse {
+    use actix_web::http::header::{HeaderValue, ETAG};
+    let tag = etag(&body);
+    let not_modified = none_match(req, &tag);
+    let mut res = if not_modified {
+        actix_web::HttpResponse::NotModified()
+    } else {
+        actix_web::HttpResponse::Ok()
+    };
+    if let Ok(v) = HeaderValue::from_str(&tag) {
+        res.insert_header((ETAG, v));
+    }
+    if not_modified {
+        res.finish()
+    } else {
+        res.content_type(content_type).body(body)
+    }
+}

@@ -25,6 +25,8 @@
 //! | `--solve-threads` | `BAROQUE_SOLVE_THREADS` | one per CPU core | threads of one search (root split) |
 //! | `--rate-limit-per-minute` | `BAROQUE_RATE_LIMIT_PER_MINUTE` | `60` | costly requests (`/v1/solve`, a mate posted to `/v1/puzzles`, `POST /v1/collections`) one client gets back per minute; 429 with `Retry-After` when it has none (0: no limit) |
 //! | `--rate-limit-burst` | `BAROQUE_RATE_LIMIT_BURST` | `10` | costly requests one client may send at once |
+//! | `--cors-allow-origin` | `BAROQUE_CORS_ALLOW_ORIGIN` | none | origins browsers may call from (repeatable; comma-separated in the variable); `*`: any origin, for the endpoints that need no token |
+//! | `--shutdown-timeout` | `BAROQUE_SHUTDOWN_TIMEOUT` | `30` | seconds in-flight requests and running jobs get to finish after SIGTERM or SIGINT |
 //! | `--trust-forwarded-for` | `BAROQUE_TRUST_FORWARDED_FOR` | `false` | count requests against the last `X-Forwarded-For` address instead of the peer (only behind a proxy that sets it) |
 
 use std::path::PathBuf;
@@ -54,6 +56,9 @@ pub const DEFAULT_SOLVE_MAX_TREE_NODES: u64 = 2_000;
 pub const DEFAULT_SOLVE_TABLE_MIB: u64 = 64;
 /// The default number of searches at once.
 pub const DEFAULT_SOLVE_CONCURRENCY: u64 = 2;
+
+/// The default seconds given to in-flight work at shutdown.
+pub const DEFAULT_SHUTDOWN_TIMEOUT: u64 = 30;
 
 /// The default costly requests a client gets back per minute.
 pub const DEFAULT_RATE_LIMIT_PER_MINUTE: u64 = 60;
@@ -176,6 +181,22 @@ pub struct Settings {
           default_value_t = false, num_args = 0..=1, default_missing_value = "true",
           value_parser = clap::builder::BoolishValueParser::new())]
     pub trust_forwarded_for: bool,
+    /// Seconds in-flight requests (and running generation jobs, which stop after their current
+    /// candidate) get to finish after SIGTERM or SIGINT, before the process exits.
+    #[arg(long, env = "BAROQUE_SHUTDOWN_TIMEOUT", default_value_t = DEFAULT_SHUTDOWN_TIMEOUT,
+          value_parser = clap::value_parser!(u64).range(0..=3600), value_name = "S")]
+    pub shutdown_timeout: u64,
+    /// An origin (`https://puzzles.example`) whose web pages may call the API (CORS); repeatable,
+    /// comma-separated in the variable. `*` lets any origin call the endpoints that need no token
+    /// (the write token's `Authorization` header is then not allowed across origins). None by
+    /// default: browsers keep other origins out.
+    #[arg(
+        long,
+        env = "BAROQUE_CORS_ALLOW_ORIGIN",
+        value_delimiter = ',',
+        value_name = "ORIGIN"
+    )]
+    pub cors_allow_origin: Vec<String>,
 }
 
 impl std::fmt::Debug for Settings {
@@ -208,6 +229,8 @@ impl std::fmt::Debug for Settings {
             .field("rate_limit_per_minute", &self.rate_limit_per_minute)
             .field("rate_limit_burst", &self.rate_limit_burst)
             .field("trust_forwarded_for", &self.trust_forwarded_for)
+            .field("shutdown_timeout", &self.shutdown_timeout)
+            .field("cors_allow_origin", &self.cors_allow_origin)
             .finish()
     }
 }
@@ -239,11 +262,66 @@ impl Default for Settings {
             rate_limit_per_minute: DEFAULT_RATE_LIMIT_PER_MINUTE,
             rate_limit_burst: DEFAULT_RATE_LIMIT_BURST,
             trust_forwarded_for: false,
+            shutdown_timeout: DEFAULT_SHUTDOWN_TIMEOUT,
+            cors_allow_origin: Vec::new(),
         }
     }
 }
 
+/// Who may call the API from web pages of another origin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CorsPolicy {
+    /// Nobody (no CORS headers are sent).
+    None,
+    /// These origins, for every endpoint (the write token's header included).
+    Origins(Vec<String>),
+    /// Any origin, for the endpoints that need no token.
+    Anyone,
+}
+
 impl Settings {
+    /// The CORS policy of `--cors-allow-origin`.
+    ///
+    /// # Errors
+    /// An origin that is not `http(s)://host[:port]`, or `*` together with named origins.
+    pub fn cors(&self) -> Result<CorsPolicy, String> {
+        let origins: Vec<&str> = self
+            .cors_allow_origin
+            .iter()
+            .map(|o| o.trim())
+            .filter(|o| !o.is_empty())
+            .collect();
+        if origins.is_empty() {
+            return Ok(CorsPolicy::None);
+        }
+        if origins.contains(&"*") {
+            if origins.len() > 1 {
+                return Err(
+                    "--cors-allow-origin: `*` cannot be combined with named origins".into(),
+                );
+            }
+            return Ok(CorsPolicy::Anyone);
+        }
+        for o in &origins {
+            let rest = o
+                .strip_prefix("https://")
+                .or_else(|| o.strip_prefix("http://"))
+                .unwrap_or("");
+            let host_ok = !rest.is_empty()
+                && rest.bytes().all(|b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']')
+                });
+            if !host_ok {
+                return Err(format!(
+                    "--cors-allow-origin: `{o}` is not an origin: write it as scheme://host[:port], such as https://puzzles.example (no path, no trailing slash)"
+                ));
+            }
+        }
+        Ok(CorsPolicy::Origins(
+            origins.into_iter().map(str::to_string).collect(),
+        ))
+    }
+
     /// Where the store's seed comes from, or `None` with `--no-seed`.
     pub fn seed_source(&self) -> Option<crate::app::seed::Fixtures> {
         use crate::app::seed::Fixtures;

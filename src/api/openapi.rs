@@ -65,7 +65,73 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .openapi(ApiDoc::openapi())
         .configure(routes::configure)
         .split_for_parts();
-    doc
+    with_problem_examples(doc)
+}
+
+/// The document with an example for each kind of problem an error response documents: the kinds
+/// its description names in backquotes (`` `not-found` ``), or else those of its status; so that
+/// each error response shows its own problem rather than the schema's one example.
+fn with_problem_examples(doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
+    use serde_json::{json, Map, Value};
+    let Ok(mut value) = serde_json::to_value(&doc) else {
+        return doc;
+    };
+    let samples: Vec<super::problem::Problem> = super::problem::ApiError::samples()
+        .iter()
+        .map(|e| {
+            let mut p = e.problem();
+            p.request_id = Some("5f0c2a7e9b1d4c3a8e6f7a9b0c1d2e3f".into());
+            p
+        })
+        .collect();
+    let Some(paths) = value["paths"].as_object_mut() else {
+        return doc;
+    };
+    for item in paths.values_mut() {
+        let Some(ops) = item.as_object_mut() else {
+            continue;
+        };
+        for op in ops.values_mut() {
+            let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
+                continue;
+            };
+            for (status, response) in responses.iter_mut() {
+                let description = response["description"].as_str().unwrap_or("").to_string();
+                let Some(content) = response
+                    .get_mut("content")
+                    .and_then(|c| c.get_mut(super::problem::PROBLEM_JSON))
+                    .and_then(Value::as_object_mut)
+                else {
+                    continue;
+                };
+                let slug = |p: &super::problem::Problem| {
+                    p.problem_type.trim_start_matches("/problems/").to_string()
+                };
+                let named: Vec<&super::problem::Problem> = samples
+                    .iter()
+                    .filter(|p| description.contains(&format!("`{}`", slug(p))))
+                    .collect();
+                let chosen: Vec<&super::problem::Problem> = if named.is_empty() {
+                    samples
+                        .iter()
+                        .filter(|p| p.status.to_string() == *status)
+                        .collect()
+                } else {
+                    named
+                };
+                let mut examples = Map::new();
+                for p in chosen {
+                    examples
+                        .entry(slug(p))
+                        .or_insert_with(|| json!({"summary": p.title, "value": p}));
+                }
+                if !examples.is_empty() {
+                    content.insert("examples".into(), Value::Object(examples));
+                }
+            }
+        }
+    }
+    serde_json::from_value(value).unwrap_or(doc)
 }
 
 /// The document as served and committed: pretty-printed JSON with a trailing newline.

@@ -89,6 +89,11 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = "marks")]
     pub parameter: Option<String>,
+    /// The request's id (its `X-Request-Id`, the client's when usable, else a new one), as in the
+    /// response header and the server's log lines of the request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "5f0c2a7e9b1d4c3a8e6f7a9b0c1d2e3f")]
+    pub request_id: Option<String>,
 }
 
 /// One problem of a position (see `Position::validate`).
@@ -224,6 +229,78 @@ pub enum ApiError {
 }
 
 impl ApiError {
+    /// One error of every kind the API sends, with realistic details: the examples of the OpenAPI
+    /// document's error responses (and the list the README's problem types are checked against).
+    pub fn samples() -> Vec<ApiError> {
+        use crate::rules::{Position, Rules};
+        let fen_error = Position::from_fen("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K8 w 0", Rules::default())
+            .err()
+            .map_or(
+                ApiError::InvalidRequest("unreadable FEN".into()),
+                ApiError::from,
+            );
+        let impossible = Position::from_fen("k7/1Q6/8/8/8/8/8/KK6 w 0", Rules::default())
+            .ok()
+            .map(|p| PositionError {
+                problems: p.validate(),
+            })
+            .map_or(
+                ApiError::InvalidRequest("impossible".into()),
+                ApiError::from,
+            );
+        vec![
+            ApiError::MalformedJson("expected `,` or `}` at line 1 column 18".into()),
+            ApiError::InvalidRequest("unknown field `mate`, expected one of `fen`, `mate_in`, ... at line 1 column 12".into()),
+            ApiError::InvalidParameter {
+                parameter: "limit",
+                message: "`limit` is 0: it must be between 1 and 200".into(),
+            },
+            ApiError::UnsupportedMediaType,
+            ApiError::PayloadTooLarge { limit: 65536 },
+            ApiError::BodyTimeout { millis: 10_000 },
+            fen_error,
+            impossible,
+            ApiError::TooManyMoves { count: 501, limit: 500 },
+            ApiError::InvalidMateIn { mate_in: 9, max: 8 },
+            ApiError::InvalidLimits("`limits.nodes` is 0: give at least 1".into()),
+            ApiError::NotApplicable {
+                field: "rules",
+                detail: "`rules` does not apply to Rococo, which has one rule set".into(),
+            },
+            ApiError::InvalidKey {
+                key: "Ka1-a3".into(),
+                reason: "not a move of the King on a1".into(),
+            },
+            ApiError::Conflict("a collection named `twos` exists already".into()),
+            ApiError::InvalidCollection("`count` is 0: ask for 1 to 200 puzzles".into()),
+            ApiError::JobsBusy { limit: 1, retry_after: 30 },
+            ApiError::SolverBusy { limit: 2, retry_after: 10 },
+            ApiError::AnalysisBusy { limit: 64 },
+            ApiError::ClientClosed,
+            ApiError::RateLimited {
+                per_minute: 60,
+                burst: 10,
+                retry_after: 1,
+            },
+            ApiError::StoreUnavailable("the disk is full".into()),
+            ApiError::PuzzleNotVerified(vec!["Pc2xc4 captures nc5, rd4, expected nc5".into()]),
+            ApiError::SolverBudgetExhausted(
+                "the solver's budget (50000000 nodes, 10000 ms) ran out before the mate was proven or refuted".into(),
+            ),
+            ApiError::Unauthorized("the bearer token is not the write token".into()),
+            ApiError::WritesDisabled,
+            ApiError::NotFound {
+                path: "/v1/puzzles/999".into(),
+            },
+            ApiError::MethodNotAllowed {
+                path: "/v1/solve".into(),
+                method: "GET".into(),
+                allow: vec!["POST".into()],
+            },
+            ApiError::Internal("an example".into()),
+        ]
+    }
+
     fn kind(&self) -> (&'static str, &'static str, StatusCode) {
         match self {
             ApiError::MalformedJson(_) => (
@@ -393,6 +470,7 @@ impl ApiError {
             reasons: None,
             allow: None,
             parameter: None,
+            request_id: None,
         };
         match self {
             ApiError::InvalidFen(e) => {
@@ -446,6 +524,7 @@ impl From<crate::store::StoreError> for ApiError {
     /// A fault of the environment (disk full, read-only file, lock held too long, I/O error, no
     /// connection in time) is 503 `store-unavailable` with `Retry-After`; anything else is 500.
     fn from(e: crate::store::StoreError) -> ApiError {
+        metrics::counter!("baroque_store_errors_total").increment(1);
         if let Some(reason) = e.unavailable() {
             tracing::error!(error = %e, "the puzzle store is unavailable");
             ApiError::StoreUnavailable(reason.to_string())

@@ -182,10 +182,13 @@ impl RateLimiter {
             return Ok(());
         };
         self.take_at(client, Instant::now())
-            .map_err(|retry_after| ApiError::RateLimited {
-                per_minute: self.limit.per_minute,
-                burst: self.limit.burst,
-                retry_after,
+            .map_err(|retry_after| {
+                metrics::counter!("baroque_rate_limited_total").increment(1);
+                ApiError::RateLimited {
+                    per_minute: self.limit.per_minute,
+                    burst: self.limit.burst,
+                    retry_after,
+                }
             })?;
         if self.limit.per_minute > 0 {
             req.extensions_mut().insert(Taken(client));

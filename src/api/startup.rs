@@ -2,7 +2,7 @@
 //! one, which [`Application::port`] tells), and [`Application::run_until_stopped`] serves on it.
 
 use super::body::{self, BodyTimeout};
-use super::configuration::{Limits, Settings};
+use super::configuration::{CorsPolicy, Limits, Settings};
 use super::openapi::{allowed_methods, document_text, openapi};
 use super::problem::{
     ensure_problem_json, json_error_handler, path_error_handler, query_error_handler, ApiError,
@@ -15,7 +15,7 @@ use crate::store::Store;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Server, ServiceRequest, ServiceResponse};
 use actix_web::http::{header, Method};
-use actix_web::middleware::{from_fn, Compress, ErrorHandlers, Next};
+use actix_web::middleware::{from_fn, Compress, Condition, ErrorHandlers, Next};
 use actix_web::web::{self, Bytes};
 use actix_web::{guard, App, HttpMessage, HttpRequest, HttpResponse, HttpServer};
 use std::io;
@@ -54,6 +54,9 @@ impl Application {
     /// When the database cannot be opened or migrated, a fixture is unreadable or contradicted (the
     /// message names it), or the address does not resolve or cannot be bound.
     pub fn build(settings: Settings) -> io::Result<Application> {
+        settings
+            .cors()
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         // The socket first: a start that cannot listen leaves no database behind.
         let listener = TcpListener::bind(&settings.addr).map_err(|e| {
             io::Error::new(e.kind(), format!("cannot listen on {}: {e}", settings.addr))
@@ -108,12 +111,117 @@ impl Application {
         &self.settings
     }
 
-    /// Serves until the server stops (Ctrl-C or SIGTERM). Must run inside an actix `System`.
+    /// Serves until SIGTERM or SIGINT (Ctrl-C), then shuts down gracefully: no new connections,
+    /// running generation jobs asked to stop after their current candidate, and in-flight requests
+    /// and jobs given `settings.shutdown_timeout` seconds to finish. Must run inside an actix
+    /// `System`.
     ///
     /// # Errors
     /// When the server cannot start on the listener.
     pub async fn run_until_stopped(self) -> io::Result<()> {
-        server(self.listener, &self.settings, self.store)?.await
+        let limits = Limits::from(&self.settings);
+        let jobs = web::Data::new(routes::Jobs::new(limits.max_jobs));
+        let grace = std::time::Duration::from_secs(self.settings.shutdown_timeout);
+        let server = server(self.listener, &self.settings, self.store, jobs.clone())?;
+        let handle = server.handle();
+        let stopping = jobs.clone();
+        actix_web::rt::spawn(async move {
+            let signal = shutdown_signal().await;
+            tracing::info!(
+                signal,
+                grace_seconds = grace.as_secs(),
+                "shutting down: no new connections; in-flight requests and running jobs may finish"
+            );
+            stopping.stop_all();
+            handle.stop(true).await;
+        });
+        server.await?;
+        // The jobs run on threads of their own: wait for them to record where they stopped.
+        let deadline = std::time::Instant::now() + grace;
+        while jobs.running() > 0 && std::time::Instant::now() < deadline {
+            actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        if jobs.running() > 0 {
+            tracing::warn!(
+                running = jobs.running(),
+                "generation jobs still running at the end of the grace period"
+            );
+        }
+        tracing::info!("stopped");
+        Ok(())
+    }
+}
+
+/// Waits for SIGTERM or SIGINT (Ctrl-C); its name.
+async fn shutdown_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use actix_web::rt::signal::unix::{signal, SignalKind};
+        match (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) {
+            (Ok(mut term), Ok(mut int)) => {
+                std::future::poll_fn(|cx| {
+                    if term.poll_recv(cx).is_ready() {
+                        std::task::Poll::Ready("SIGTERM")
+                    } else if int.poll_recv(cx).is_ready() {
+                        std::task::Poll::Ready("SIGINT")
+                    } else {
+                        std::task::Poll::Pending
+                    }
+                })
+                .await
+            }
+            _ => {
+                tracing::warn!("cannot listen for signals: stop the server by killing it");
+                std::future::pending().await
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = actix_web::rt::signal::ctrl_c().await;
+        "Ctrl-C"
+    }
+}
+
+/// The CORS middleware of a policy (unused for [`CorsPolicy::None`]). Preflights are answered as
+/// the Fetch standard says; a request from an origin not allowed is served without CORS headers
+/// (the browser then keeps its page from reading the answer).
+fn cors(policy: &CorsPolicy) -> actix_cors::Cors {
+    let exposed = [
+        header::ETAG,
+        header::LOCATION,
+        header::RETRY_AFTER,
+        header::ALLOW,
+        telemetry::REQUEST_ID,
+    ];
+    let base = actix_cors::Cors::default()
+        .expose_headers(exposed)
+        .max_age(3600);
+    match policy {
+        CorsPolicy::None => base,
+        CorsPolicy::Origins(origins) => origins
+            .iter()
+            .fold(base, |c, o| c.allowed_origin(o))
+            .allowed_methods([Method::GET, Method::HEAD, Method::POST, Method::DELETE])
+            .allowed_headers([
+                header::CONTENT_TYPE,
+                header::AUTHORIZATION,
+                header::IF_NONE_MATCH,
+                telemetry::REQUEST_ID,
+            ]),
+        // No Authorization header and no DELETE across origins: the writes stay out of reach.
+        CorsPolicy::Anyone => base
+            .allow_any_origin()
+            .send_wildcard()
+            .allowed_methods([Method::GET, Method::HEAD, Method::POST])
+            .allowed_headers([
+                header::CONTENT_TYPE,
+                header::IF_NONE_MATCH,
+                telemetry::REQUEST_ID,
+            ]),
     }
 }
 
@@ -122,12 +230,24 @@ impl Application {
 struct OpenApiText(Bytes);
 
 /// The server: every route, the JSON limits, problem+json for every error, request logs and gzip.
-pub fn server(listener: TcpListener, settings: &Settings, store: Store) -> io::Result<Server> {
+///
+/// The server does not handle signals itself ([`Application::run_until_stopped`] does); `jobs` is
+/// the server's set of generation jobs.
+pub fn server(
+    listener: TcpListener,
+    settings: &Settings,
+    store: Store,
+    jobs: web::Data<routes::Jobs>,
+) -> io::Result<Server> {
     let store = web::Data::new(store);
     let token = web::Data::new(WriteToken(
         settings.write_token.clone().filter(|t| !t.is_empty()),
     ));
     let limits = Limits::from(settings);
+    let cors_policy = settings
+        .cors()
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    telemetry::metrics();
     let doc = openapi();
     let text = OpenApiText(Bytes::from(document_text(&doc)));
     let mut allowed = allowed_methods(&doc);
@@ -151,7 +271,6 @@ pub fn server(listener: TcpListener, settings: &Settings, store: Store) -> io::R
         std::thread::available_parallelism().map_or(1, |n| n.get()),
     )?);
     let body_timeout = web::Data::new(BodyTimeout(limits.body_timeout));
-    let jobs = web::Data::new(routes::Jobs::new(limits.max_jobs));
     // One set of rate limit buckets too.
     let limiter = web::Data::new(RateLimiter::new(RateLimit::from(settings)));
     let mut server = HttpServer::new(move || {
@@ -181,7 +300,11 @@ pub fn server(listener: TcpListener, settings: &Settings, store: Store) -> io::R
                     .to(serve_openapi),
             )
             .service(web::resource("/docs").guard(guard::Get()).to(docs_redirect))
-            .service(SwaggerUi::new("/docs/{_:.*}").config(Config::new(["/openapi.json"])));
+            .service(
+                SwaggerUi::new("/docs/{_:.*}")
+                    // No call to the outside validator (swagger.io) from a user's browser.
+                    .config(Config::new(["/openapi.json"]).validator_url("none")),
+            );
         // Registered after the handlers: a path that exists answers 405 to any other method.
         for (path, allow) in &allowed {
             let allow = allow.clone();
@@ -194,11 +317,17 @@ pub fn server(listener: TcpListener, settings: &Settings, store: Store) -> io::R
             .wrap(from_fn(head_as_get))
             .wrap(from_fn(body::deadline))
             .wrap(from_fn(refund_refused))
+            .wrap(Condition::new(
+                cors_policy != CorsPolicy::None,
+                cors(&cors_policy),
+            ))
             .wrap(ErrorHandlers::new().default_handler(ensure_problem_json))
-            .wrap(from_fn(telemetry::log_request))
+            .wrap(from_fn(telemetry::observe))
             .wrap(Compress::default())
     })
     .on_connect(super::work::remember_peer)
+    .disable_signals()
+    .shutdown_timeout(settings.shutdown_timeout)
     .listen(listener)?;
     if let Some(n) = settings.workers {
         server = server.workers(usize::try_from(n).unwrap_or(1));

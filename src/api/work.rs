@@ -170,7 +170,9 @@ async fn run_on<T: Send + 'static>(
     let (tx, mut rx) = tokio::sync::oneshot::channel();
     {
         let cancel = cancel.clone();
+        let span = tracing::Span::current();
         pool.spawn(move || {
+            let _request = span.enter();
             let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&cancel)));
             drop(slot);
             let _ = tx.send(answer);

@@ -184,6 +184,21 @@ fn json_text<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".into())
 }
 
+/// The `user_version` of a database with every migration of this build applied (found once, on an
+/// in-memory database).
+fn latest_schema_version() -> i64 {
+    static LATEST: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *LATEST.get_or_init(|| {
+        let applied = rusqlite::Connection::open_in_memory().and_then(|mut c| {
+            migrations()
+                .to_latest(&mut c)
+                .map_err(|_| rusqlite::Error::InvalidQuery)?;
+            c.query_row("PRAGMA user_version", [], |r| r.get(0))
+        });
+        applied.unwrap_or(-1)
+    })
+}
+
 impl Store {
     /// Opens (creating if needed) the database at `path`, switches it to WAL and applies the
     /// migrations. Connections run with `synchronous = FULL`: a commit returns once the WAL is on
@@ -356,6 +371,25 @@ impl Store {
         let more = items.len() > limit as usize;
         items.truncate(limit as usize);
         Ok((items, more))
+    }
+
+    /// Whether the store can serve: a connection comes within `wait`, answers a query, and the
+    /// database has every migration of this build applied. The readiness probe.
+    ///
+    /// # Errors
+    /// The store's error, or [`StoreError::Open`] naming the schema version when migrations are
+    /// missing.
+    pub fn readiness(&self, wait: Duration) -> Result<(), StoreError> {
+        let conn = self.pool.get_timeout(wait)?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        conn.query_row("SELECT count(*) FROM puzzles", [], |r| r.get::<_, i64>(0))?;
+        let latest = latest_schema_version();
+        if version != latest {
+            return Err(StoreError::Open(format!(
+                "the database is at schema version {version}, this build needs {latest}"
+            )));
+        }
+        Ok(())
     }
 
     /// The number of stored puzzles.

@@ -96,6 +96,18 @@ fn a_job_fills_a_collection_that_can_be_listed_read_and_exported() {
     let export = app.get("/v1/collections/twos/export");
     assert_eq!(export.status, 200);
     assert_eq!(export.content_type, "application/x-ndjson");
+    // A strong ETag; naming it again gets 304 without a body.
+    let tag = export.header("etag").expect("an ETag").to_string();
+    assert!(tag.starts_with('"') && tag.len() == 34, "{tag}");
+    let again = app.send(
+        "GET",
+        "/v1/collections/twos/export",
+        &[("if-none-match", &tag)],
+        None,
+    );
+    assert_eq!(again.status, 304);
+    assert!(again.body.is_empty());
+    assert_eq!(again.header("etag"), Some(tag.as_str()));
     let lines: Vec<Value> = export
         .body
         .lines()

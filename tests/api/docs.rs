@@ -39,6 +39,14 @@ fn the_docs_page_and_its_scripts_come_from_the_binary() {
         init.body
     );
 
+    // No call to the outside validator: its URL is set to `none`.
+    assert!(
+        init.body.contains("\"validatorUrl\": \"none\""),
+        "{}",
+        init.body
+    );
+    assert!(!init.body.contains("validator.swagger.io"), "{}", init.body);
+
     let css = app.get("/docs/swagger-ui.css");
     assert_eq!(css.status, 200);
     assert!(css.content_type.starts_with("text/css"));

@@ -10,6 +10,8 @@ pub struct TestApp {
     /// `http://127.0.0.1:<port>`.
     pub base: String,
     agent: ureq::Agent,
+    /// The server's database file.
+    pub db: std::path::PathBuf,
     /// The directory of the server's fresh database, removed with the app.
     _dir: tempfile::TempDir,
 }
@@ -61,6 +63,7 @@ pub fn spawn_app() -> TestApp {
 pub fn spawn_app_with(mut settings: Settings) -> TestApp {
     let dir = tempfile::tempdir().expect("a temporary directory");
     settings.db = dir.path().join("baroque.db");
+    let db = settings.db.clone();
     let app = Application::build(settings).expect("open the store and bind a free port");
     let port = app.port();
     std::thread::spawn(move || {
@@ -76,6 +79,7 @@ pub fn spawn_app_with(mut settings: Settings) -> TestApp {
     TestApp {
         base: format!("http://127.0.0.1:{port}"),
         agent: ureq::Agent::new_with_config(config),
+        db,
         _dir: dir,
     }
 }

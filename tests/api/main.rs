@@ -3,6 +3,7 @@
 
 mod analyze;
 mod collections;
+mod cors;
 mod diagram;
 mod docs;
 mod errors;

@@ -54,6 +54,8 @@ fn the_document_describes_every_endpoint_and_every_schema_has_examples() {
             "DELETE /v1/jobs/{id}",
             "DELETE /v1/puzzles/{id}",
             "GET /health",
+            "GET /metrics",
+            "GET /ready",
             "GET /v1/collections",
             "GET /v1/collections/{name}",
             "GET /v1/collections/{name}/export",
@@ -146,4 +148,56 @@ fn the_diagram_coords_are_documented_as_they_are_read() {
         doc["components"]["schemas"]["CoordsName"]["enum"],
         serde_json::json!(["standard", "page"])
     );
+}
+
+/// Each documented error response shows its own kinds of problem: an example per kind its
+/// description names (or, naming none, per kind of its status), each of that status.
+#[test]
+fn every_error_response_has_examples_of_its_own_problems() {
+    let doc: Value = serde_json::from_str(&committed()).unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut responses = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            for (status, r) in op["responses"].as_object().unwrap() {
+                let Some(content) = r["content"].get("application/problem+json") else {
+                    continue;
+                };
+                responses += 1;
+                let examples = content["examples"]
+                    .as_object()
+                    .unwrap_or_else(|| panic!("{method} {path} {status}: no examples"));
+                assert!(!examples.is_empty(), "{method} {path} {status}");
+                let description = r["description"].as_str().unwrap();
+                for (name, example) in examples {
+                    let value = &example["value"];
+                    assert_eq!(
+                        value["type"],
+                        format!("/problems/{name}"),
+                        "{method} {path}"
+                    );
+                    assert_eq!(
+                        value["status"].to_string(),
+                        *status,
+                        "{method} {path} {name}"
+                    );
+                    assert!(
+                        description.contains(&format!("`{name}`")) || !description.contains("(`"),
+                        "{method} {path} {status}: {name} is not named in {description:?}"
+                    );
+                    seen.insert(name.clone());
+                }
+            }
+        }
+    }
+    assert!(responses > 40, "{responses}");
+    for kind in [
+        "not-found",
+        "unauthorized",
+        "solver-busy",
+        "invalid-fen",
+        "rate-limited",
+    ] {
+        assert!(seen.contains(kind), "{kind} in no example: {seen:?}");
+    }
 }

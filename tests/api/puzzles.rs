@@ -434,3 +434,35 @@ fn concurrent_writers_lose_no_row() {
     assert_eq!(ids.len(), 8);
     assert_eq!(all(&app, "", 200).len(), before + 8);
 }
+
+#[test]
+fn a_stored_puzzle_has_a_strong_etag_and_answers_304_to_it() {
+    let app = crate::helpers::spawn_app();
+    let first = app.get("/v1/puzzles/1");
+    assert_eq!(first.status, 200, "{}", first.body);
+    let tag = first.header("etag").expect("an ETag").to_string();
+    assert!(tag.starts_with('"') && tag.len() == 34, "{tag}");
+    // The same answer, the same tag.
+    assert_eq!(app.get("/v1/puzzles/1").header("etag"), Some(tag.as_str()));
+    for named in [
+        tag.clone(),
+        format!("W/{tag}"),
+        format!("\"other\", {tag}"),
+        "*".into(),
+    ] {
+        let r = app.send("GET", "/v1/puzzles/1", &[("if-none-match", &named)], None);
+        assert_eq!(r.status, 304, "{named}");
+        assert!(r.body.is_empty());
+        assert_eq!(r.header("etag"), Some(tag.as_str()));
+    }
+    let r = app.send(
+        "GET",
+        "/v1/puzzles/1",
+        &[("if-none-match", "\"stale\"")],
+        None,
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json(), first.json());
+    // Another puzzle, another tag.
+    assert_ne!(app.get("/v1/puzzles/2").header("etag"), Some(tag.as_str()));
+}

@@ -74,3 +74,143 @@ fn responses_are_gzipped_when_the_client_asks() {
         Some("gzip")
     );
 }
+
+/// The value of a Prometheus sample whose name is `name` and whose labels include every one of
+/// `labels` (as `key="value"`); 0 when there is none.
+fn sample(text: &str, name: &str, labels: &[&str]) -> f64 {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let (series, value) = l.rsplit_once(' ')?;
+            let (metric, rest) = series.split_once('{').unwrap_or((series, ""));
+            (metric == name && labels.iter().all(|want| rest.contains(want)))
+                .then(|| value.parse::<f64>().ok())?
+        })
+        .sum()
+}
+
+#[test]
+fn a_request_id_is_echoed_and_carried_by_every_problem() {
+    let app = spawn_app();
+    // The client's id, when usable, is kept.
+    let r = app.send("GET", "/health", &[("x-request-id", "trace-42/abc")], None);
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("x-request-id"), Some("trace-42/abc"));
+    // Else one is made: 32 hexadecimal digits, different each time.
+    let a = app.get("/health");
+    let b = app.get("/health");
+    let (a, b) = (
+        a.header("x-request-id").unwrap(),
+        b.header("x-request-id").unwrap(),
+    );
+    assert!(
+        a.len() == 32 && a.bytes().all(|c| c.is_ascii_hexdigit()),
+        "{a}"
+    );
+    assert_ne!(a, b);
+    let long = "x".repeat(200);
+    let r = app.send("GET", "/health", &[("x-request-id", &long)], None);
+    assert_eq!(r.header("x-request-id").map(str::len), Some(32));
+    // A problem carries the id in its body, whatever produced it: a handler, a JSON extractor, a
+    // route that does not exist, a wrong method.
+    let bad_fen = serde_json::json!({"fen": "9/8 w 0"});
+    for (method, path, body) in [
+        ("POST", "/v1/analyze", Some(&bad_fen)),
+        ("POST", "/v1/analyze", Some(&serde_json::json!({"fen": 3}))),
+        ("GET", "/nowhere", None),
+        ("DELETE", "/health", None),
+    ] {
+        let r = app.send(method, path, &[("x-request-id", "req-7")], body);
+        assert_eq!(r.content_type, "application/problem+json", "{path}");
+        assert_eq!(r.header("x-request-id"), Some("req-7"), "{path}");
+        assert_eq!(
+            r.json()["request_id"],
+            "req-7",
+            "{method} {path}: {}",
+            r.body
+        );
+    }
+}
+
+#[test]
+fn ready_answers_when_the_store_is_migrated() {
+    let app = spawn_app();
+    let r = app.get("/ready");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json(), serde_json::json!({"status": "ready"}));
+    // A database another build migrated further (or an older one) is not ready for this build.
+    let conn = rusqlite::Connection::open(&app.db).unwrap();
+    conn.execute_batch("PRAGMA user_version = 999").unwrap();
+    let p = app
+        .get("/ready")
+        .problem(503, "/problems/store-unavailable");
+    assert!(
+        p["detail"].as_str().unwrap().contains("schema version 999"),
+        "{p}"
+    );
+}
+
+#[test]
+fn metrics_are_prometheus_text_and_move_with_the_requests() {
+    let app = spawn_app();
+    let scrape = || {
+        let r = app.get("/metrics");
+        assert_eq!(r.status, 200);
+        assert!(
+            r.content_type.starts_with("text/plain; version=0.0.4"),
+            "{}",
+            r.content_type
+        );
+        r.body
+    };
+    let before = scrape();
+    for _ in 0..3 {
+        assert_eq!(app.get("/health").status, 200);
+    }
+    assert_eq!(app.get("/v1/puzzles/999999").status, 404);
+    let solve = app.post_json(
+        "/v1/solve",
+        &serde_json::json!({"fen": "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0", "mate_in": 2}),
+    );
+    assert_eq!(solve.status, 200, "{}", solve.body);
+    let after = scrape();
+    let health = ["route=\"/health\"", "method=\"GET\"", "status=\"200\""];
+    let moved =
+        |name: &str, labels: &[&str]| sample(&after, name, labels) - sample(&before, name, labels);
+    assert!(
+        moved("baroque_http_requests_total", &health) >= 3.0,
+        "{after}"
+    );
+    assert!(
+        moved(
+            "baroque_http_requests_total",
+            &["route=\"/v1/puzzles/{id}\"", "status=\"404\""]
+        ) >= 1.0,
+        "{after}"
+    );
+    assert!(
+        moved(
+            "baroque_http_request_duration_seconds_count",
+            &["route=\"/health\""]
+        ) >= 3.0,
+        "{after}"
+    );
+    assert!(
+        after.contains("# TYPE baroque_http_request_duration_seconds histogram"),
+        "{after}"
+    );
+    assert!(
+        after.contains("baroque_http_request_duration_seconds_bucket{"),
+        "{after}"
+    );
+    assert!(
+        moved("baroque_solver_searches_total", &["outcome=\"mate\""]) >= 1.0,
+        "{after}"
+    );
+    let nodes = solve.json()["nodes"].as_f64().unwrap();
+    assert!(moved("baroque_solver_nodes_total", &[]) >= nodes, "{after}");
+    assert!(
+        after.contains("# TYPE baroque_http_requests_total counter"),
+        "{after}"
+    );
+}

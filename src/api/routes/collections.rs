@@ -4,7 +4,7 @@
 //! client leaves, and at most `--max-jobs` run at once.
 
 use crate::api::auth::Writer;
-use crate::api::common::{GameName, Object, RulesInput};
+use crate::api::common::{tagged_response, GameName, Object, RulesInput};
 use crate::api::configuration::Limits;
 use crate::api::problem::{ApiError, Problem};
 use crate::api::ratelimit::Metered;
@@ -154,6 +154,27 @@ impl Jobs {
             slots: SolveSlots::new(max_running),
             entries: Mutex::new((0, BTreeMap::new())),
         }
+    }
+
+    /// Asks every running job to stop (at shutdown): each stops after its current candidate and
+    /// records its collection `stopped`, keeping what it found.
+    pub fn stop_all(&self) {
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        for e in entries.1.values() {
+            if e.view().state == JobState::Running {
+                e.cancel.cancel();
+            }
+        }
+    }
+
+    /// The jobs still running.
+    pub fn running(&self) -> usize {
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries
+            .1
+            .values()
+            .filter(|e| e.view().state == JobState::Running)
+            .count()
     }
 
     fn get(&self, id: u64) -> Option<Arc<Entry>> {
@@ -345,9 +366,11 @@ pub async fn create(
     let job = entry.view();
     let solve = limits.solve.options();
     let store = store.into_inner();
+    let span = tracing::Span::current();
     std::thread::Builder::new()
         .name(format!("job-{}", job.id))
         .spawn(move || {
+            let _request = span.enter();
             // Below the HTTP workers, as searches are; the job's screening threads inherit it.
             crate::api::work::lower_priority();
             run_job(&store, &entry, &name, &opts, &solve, slot)
@@ -434,6 +457,7 @@ fn run_job(
     solve: &crate::solver::SolveOptions,
     slot: SolveSlot,
 ) {
+    metrics::gauge!("baroque_jobs_running").increment(1.0);
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         fill_collection(
             store,
@@ -445,6 +469,7 @@ fn run_job(
                 entry.update(|job| {
                     job.progress = JobProgress::from(progress);
                     if let Some(p) = stored {
+                        metrics::counter!("baroque_puzzles_stored_total").increment(1);
                         job.puzzle_ids.push(p.id);
                     }
                 });
@@ -454,6 +479,7 @@ fn run_job(
     }));
     // The slot is free before the job says it ended: a client that sees the end may start another.
     drop(slot);
+    metrics::gauge!("baroque_jobs_running").decrement(1.0);
     let result = match run {
         Ok(result) => result,
         Err(_) => {
@@ -616,11 +642,19 @@ pub async fn get_one(
 ///
 /// The collection's puzzles as JSON lines (`application/x-ndjson`): one puzzle per line, in order,
 /// each complete (with its verified outcome and solution tree), as `GET /v1/puzzles/{id}` gives it.
+/// A strong `ETag` (a hash of the export) comes with it; a request whose `If-None-Match` names it
+/// gets 304 without a body (a collection still being filled changes its tag).
 #[utoipa::path(
     tag = "collections",
-    params(("name" = String, Path, description = "The collection's name")),
+    params(
+        ("name" = String, Path, description = "The collection's name"),
+        ("If-None-Match" = Option<String>, Header, description = "An `ETag` of an earlier export: 304 when it is the same"),
+    ),
     responses(
-        (status = 200, description = "One JSON puzzle per line", body = String, content_type = "application/x-ndjson"),
+        (status = 200, description = "One JSON puzzle per line", body = String, content_type = "application/x-ndjson",
+            headers(("ETag" = String, description = "Strong: the first 128 bits of the export's SHA-256"))),
+        (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`",
+            headers(("ETag" = String, description = "The current ETag"))),
         (status = 404, description = "No such collection (`not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -638,11 +672,10 @@ pub async fn export(
             .map_err(|e| ApiError::Internal(e.to_string()))?;
         body.push(b'\n');
     }
-    Ok(HttpResponse::Ok()
-        .content_type("application/x-ndjson")
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"{name}.jsonl\""),
-        ))
-        .body(body))
+    let mut res = tagged_response(&req, "application/x-ndjson", body);
+    if let Ok(v) = header::HeaderValue::from_str(&format!("attachment; filename=\"{name}.jsonl\""))
+    {
+        res.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(res)
 }

@@ -10,7 +10,6 @@ use crate::store::{Kind, Store};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use serde::Deserialize;
-use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 
 /// How the squares are named around the board and in `marks` and `arrows`.
@@ -211,27 +210,8 @@ impl Drawing<'_> {
     }
 }
 
-/// The strong ETag of an image: the first 128 bits of its SHA-256, in hex and quotes.
-pub fn etag(svg: &str) -> String {
-    let digest = Sha256::digest(svg.as_bytes());
-    let mut tag = String::with_capacity(34);
-    tag.push('"');
-    for b in &digest[..16] {
-        tag.push_str(&format!("{b:02x}"));
-    }
-    tag.push('"');
-    tag
-}
-
-/// Whether an `If-None-Match` header names `tag` (weak comparison, as RFC 9110 asks; `*` matches).
-fn none_match(req: &HttpRequest, tag: &str) -> bool {
-    req.headers()
-        .get_all(header::IF_NONE_MATCH)
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(str::trim)
-        .any(|t| t == "*" || t.strip_prefix("W/").unwrap_or(t) == tag)
-}
+pub use crate::api::common::etag;
+use crate::api::common::none_match;
 
 /// 200 with the image, or 304 when the client has it.
 fn svg_response(req: &HttpRequest, svg: String, cache: &'static str) -> HttpResponse {

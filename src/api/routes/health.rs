@@ -1,6 +1,8 @@
-//! `GET /health`.
+//! `GET /health` (liveness), `GET /ready` (readiness) and `GET /metrics` (Prometheus).
 
-use actix_web::{get, web};
+use crate::api::problem::{ApiError, Problem};
+use crate::store::Store;
+use actix_web::{get, web, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -28,6 +30,61 @@ pub async fn health() -> web::Json<Health> {
         status: "ok".into(),
         version: env!("CARGO_PKG_VERSION").into(),
     })
+}
+
+/// `GET /ready`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"status": "ready"})))]
+pub struct Ready {
+    /// `ready` when the service can serve.
+    #[schema(example = "ready")]
+    pub status: String,
+}
+
+/// How long the readiness probe waits for a database connection.
+const READY_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Readiness
+///
+/// Answers 200 only when the puzzle store answers a query and has every migration of this build
+/// applied; 503 `store-unavailable` otherwise (a load balancer's readiness probe).
+#[utoipa::path(
+    tag = "service",
+    responses(
+        (status = 200, description = "The store answers and is migrated", body = Ready),
+        (status = 503, description = "The store does not answer or is not migrated (`store-unavailable`)", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait before asking again"))),
+    )
+)]
+#[get("/ready")]
+pub async fn ready(store: web::Data<Store>) -> Result<web::Json<Ready>, ApiError> {
+    let store = store.into_inner();
+    web::block(move || store.readiness(READY_WAIT))
+        .await?
+        .map_err(|e| {
+            tracing::warn!(error = %e, "not ready");
+            ApiError::StoreUnavailable(e.to_string())
+        })?;
+    Ok(web::Json(Ready {
+        status: "ready".into(),
+    }))
+}
+
+/// Metrics
+///
+/// The service's metrics in the Prometheus text format (version 0.0.4): requests by route
+/// template, method and status; latency histograms by route; solver searches by outcome and
+/// their nodes; generation jobs running; puzzles stored; store errors; rate-limit refusals.
+#[utoipa::path(
+    tag = "service",
+    responses((status = 200, description = "The metrics", body = String, content_type = "text/plain; version=0.0.4",
+        example = "# TYPE baroque_http_requests_total counter\nbaroque_http_requests_total{route=\"/health\",method=\"GET\",status=\"200\"} 1\n"))
+)]
+#[get("/metrics")]
+pub async fn metrics() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/plain; version=0.0.4; charset=utf-8")
+        .body(crate::api::telemetry::render_metrics())
 }
 
 /// Examples for the OpenAPI document.

@@ -34,7 +34,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(collections::get_job)
         .service(collections::cancel_job)
         .service(rules::rules)
-        .service(health::health);
+        .service(health::health)
+        .service(health::ready)
+        .service(health::metrics);
 }
 
 #[cfg(test)]

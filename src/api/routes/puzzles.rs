@@ -2,8 +2,8 @@
 
 use crate::api::auth::Writer;
 use crate::api::common::{
-    CheckedPosition, CoordsName, GameName, Object, PresetName, ResolvedRules, RulesInput,
-    SquarePiece,
+    tagged_response, CheckedPosition, CoordsName, GameName, Object, PresetName, ResolvedRules,
+    RulesInput, SquarePiece,
 };
 use crate::api::configuration::Limits;
 use crate::api::problem::{ApiError, Problem};
@@ -359,7 +359,7 @@ pub async fn create(
             limiter.check(&req)?;
         }
         let slot = searches.try_acquire()?;
-        searches
+        let verified = searches
             .run(slot, peer, move |cancel| {
                 let solve = crate::solver::SolveOptions {
                     cancel: cancel.clone(),
@@ -367,10 +367,20 @@ pub async fn create(
                 };
                 crate::app::verify_and_store(&store, new, &solve)
             })
-            .await??
+            .await;
+        let outcome = match &verified {
+            Ok(Ok(_)) => "puzzle_verified",
+            Ok(Err(_)) => "puzzle_refused",
+            Err(_) => "stopped",
+        };
+        metrics::counter!("baroque_solver_searches_total", "outcome" => outcome).increment(1);
+        verified??
     } else {
         web::block(move || crate::app::verify_and_store(&store, new, &solve)).await??
     };
+    if inserted {
+        metrics::counter!("baroque_puzzles_stored_total").increment(1);
+    }
     let id = stored.id;
     let body = Puzzle::from_stored(stored, true);
     Ok(if inserted {
@@ -458,12 +468,19 @@ pub async fn list(
 /// Get a puzzle
 ///
 /// One stored puzzle with its verified outcome (for a mate: keys, cooks, short solutions,
-/// soundness and the solution tree).
+/// soundness and the solution tree). A strong `ETag` (a hash of the answer) comes with it; a
+/// request whose `If-None-Match` names it gets 304 without a body.
 #[utoipa::path(
     tag = "puzzles",
-    params(("id" = i64, Path, description = "The puzzle's id")),
+    params(
+        ("id" = i64, Path, description = "The puzzle's id"),
+        ("If-None-Match" = Option<String>, Header, description = "An `ETag` of an earlier answer: 304 when the puzzle is the same"),
+    ),
     responses(
-        (status = 200, description = "The puzzle", body = Puzzle),
+        (status = 200, description = "The puzzle", body = Puzzle,
+            headers(("ETag" = String, description = "Strong: the first 128 bits of the answer's SHA-256"))),
+        (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`",
+            headers(("ETag" = String, description = "The current ETag"))),
         (status = 404, description = "No puzzle has this id (`not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The store cannot answer now: locked or failing (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
@@ -478,7 +495,11 @@ pub async fn get_one(
     let id = id.into_inner();
     let store = store.into_inner();
     match web::block(move || store.get(id)).await?? {
-        Some(p) => Ok(HttpResponse::Ok().json(Puzzle::from_stored(p, true))),
+        Some(p) => {
+            let body = serde_json::to_vec(&Puzzle::from_stored(p, true))
+                .map_err(|e| ApiError::Internal(e.to_string()))?;
+            Ok(tagged_response(&req, "application/json", body))
+        }
         None => Err(ApiError::NotFound {
             path: req.path().to_string(),
         }),

@@ -518,6 +518,13 @@ pub async fn solve(
             solve_query(&query)
         })
         .await?;
+    let outcome = match response.result {
+        SolveResult::Mate => "mate",
+        SolveResult::NoMate => "no_mate",
+        SolveResult::Unknown => "unknown",
+    };
+    metrics::counter!("baroque_solver_searches_total", "outcome" => outcome).increment(1);
+    metrics::counter!("baroque_solver_nodes_total").increment(response.nodes);
     Ok(HttpResponse::Ok().json(response))
 }
 
