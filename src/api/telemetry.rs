@@ -207,10 +207,16 @@ async fn problem_with_request_id(response: HttpResponse<BoxBody>, id: &str) -> H
     }
     let (response, body) = response.into_parts();
     let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
-    let body = match serde_json::from_slice::<serde_json::Value>(&bytes) {
-        Ok(serde_json::Value::Object(mut doc)) => {
-            doc.insert("request_id".into(), id.into());
-            serde_json::to_vec(&doc).map_or(bytes, Into::into)
+    // The member goes last, the others keep their order: `…}` becomes `…,"request_id":"…"}`.
+    let body = match (
+        serde_json::from_slice::<serde_json::Value>(&bytes),
+        serde_json::to_string(id),
+    ) {
+        (Ok(serde_json::Value::Object(doc)), Ok(quoted)) if !doc.contains_key("request_id") => {
+            let text = String::from_utf8_lossy(&bytes);
+            let end = text.trim_end().len().saturating_sub(1);
+            let comma = if doc.is_empty() { "" } else { "," };
+            format!("{}{comma}\"request_id\":{quoted}}}", &text[..end]).into()
         }
         _ => bytes,
     };
