@@ -204,3 +204,34 @@ fn wait_for_exit(
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// `BAROQUE_CORS_ALLOW_ORIGIN` takes a comma-separated list, as operators set it in a container.
+#[test]
+fn the_cors_variable_takes_a_comma_separated_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start_at(
+        &dir.path().join("cors.db"),
+        &["--no-seed"],
+        &[(
+            "BAROQUE_CORS_ALLOW_ORIGIN",
+            "https://a.example, https://b.example",
+        )],
+        tempfile::tempdir().unwrap(),
+    );
+    for (origin, allowed) in [
+        ("https://a.example", true),
+        ("https://b.example", true),
+        ("https://c.example", false),
+    ] {
+        let res = common::agent()
+            .get(format!("{}/health", server.base))
+            .header("origin", origin)
+            .call()
+            .unwrap();
+        let got = res
+            .headers()
+            .get("access-control-allow-origin")
+            .and_then(|v| v.to_str().ok());
+        assert_eq!(got, allowed.then_some(origin), "{origin}");
+    }
+}
