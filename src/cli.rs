@@ -60,12 +60,19 @@ pub enum Command {
         game: GameArg,
     },
     /// Solves "mate in N" for the side to move: every key, cooks, short solutions, soundness and the
-    /// solution tree.
+    /// solution tree; with `--stipulation`, a selfmate (`s#N`: keys, cooks, short solutions,
+    /// soundness) or a helpmate (`h#N`, `h#N.5`: every solution line).
     Solve {
         /// A FEN.
         fen: String,
-        /// N: the attacker's moves to mate in.
-        n: u32,
+        /// N: the attacker's moves to mate in (`#N`); leave it out with `--stipulation`.
+        n: Option<u32>,
+        /// The stipulation, as problemists write it: `#N` (direct mate, the default with N),
+        /// `s#N` (selfmate: White forces Black to mate), `h#N` (helpmate: Black starts, White's
+        /// Nth move mates) or `h#N.5` (White starts). The side to move must be the one the
+        /// stipulation starts with.
+        #[arg(long, value_name = "STIPULATION")]
+        stipulation: Option<String>,
         /// Rule set, as for perft.
         #[arg(long, default_value = "abbott")]
         rules: String,
@@ -143,6 +150,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Solve {
             fen,
             n,
+            stipulation,
             rules,
             nodes,
             millis,
@@ -152,8 +160,12 @@ pub fn run(cli: Cli) -> ExitCode {
             json,
             game,
         } => {
+            let stipulation = match stipulation_of(n, stipulation.as_deref()) {
+                Ok(s) => s,
+                Err(e) => return fail(e),
+            };
             let mut opts = crate::solver::SolveOptions {
-                stipulation: crate::solver::Stipulation::Mate(n),
+                stipulation,
                 limits: crate::solver::Limits {
                     nodes,
                     time: std::time::Duration::from_millis(millis),
@@ -165,7 +177,8 @@ pub fn run(cli: Cli) -> ExitCode {
             if let Some(t) = threads {
                 opts.threads = t;
             }
-            if n == 0 || n > crate::solver::MAX_MATE_IN {
+            let n = stipulation.moves();
+            if (n == 0 && !stipulation.is_help()) || n > crate::solver::MAX_MATE_IN {
                 return fail(format!(
                     "N must be between 1 and {}",
                     crate::solver::MAX_MATE_IN
@@ -452,11 +465,103 @@ fn run_solve(
     if Variant::mate_needs_both_kings(variant.kind()) && !pos.has_both_kings() {
         return fail("a Rococo mate search needs both Kings on the board");
     }
+    if let Some(side) = opts.stipulation.starts() {
+        if pos.turn() != side {
+            return fail(format!(
+                "{} starts with {side} to move, but the FEN has {} to move",
+                opts.stipulation,
+                pos.turn()
+            ));
+        }
+    }
+    if opts.stipulation.is_help() {
+        let solution = crate::solver::help::solve_help_any(&pos, opts, 1);
+        return print_help_solution(&solution.named(&pos, Naming::default()), json);
+    }
     let solution = crate::solver::solve_any(&pos, opts);
-    print_solution(&solution.named(&pos, Naming::default()), json)
+    let prefix = match opts.stipulation {
+        crate::solver::Stipulation::SelfMate(_) => "s#",
+        _ => "#",
+    };
+    print_solution(&solution.named(&pos, Naming::default()), prefix, json)
 }
 
-fn print_solution(s: &crate::solver::NamedSolution, json: bool) -> ExitCode {
+/// The stipulation of `solve`'s positional N and `--stipulation` (both given: they must agree).
+fn stipulation_of(
+    n: Option<u32>,
+    text: Option<&str>,
+) -> Result<crate::solver::Stipulation, String> {
+    use crate::solver::Stipulation;
+    let named = match text {
+        Some(t) => Some(Stipulation::parse(t).ok_or_else(|| {
+            format!(
+                "--stipulation {t:?}: write #N, s#N, h#N or h#N.5 (such as #2, s#3, h#2, h#2.5)"
+            )
+        })?),
+        None => None,
+    };
+    match (n, named) {
+        (Some(n), None) => Ok(Stipulation::Mate(n)),
+        (None, Some(s)) => Ok(s),
+        (Some(n), Some(s)) if s == Stipulation::Mate(n) => Ok(s),
+        (Some(n), Some(s)) => Err(format!(
+            "N {n} (#{n}) and --stipulation {s} disagree: give one"
+        )),
+        (None, None) => Err("give N (mate in N) or --stipulation".into()),
+    }
+}
+
+/// Prints a helpmate's solutions: a line each, then the shorter ones, soundness and the counts.
+fn print_help_solution(s: &crate::solver::help::NamedHelpSolution, json: bool) -> ExitCode {
+    let line = |l: &[crate::rules::MoveInfo]| {
+        l.iter()
+            .map(|m| m.notation.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    if json {
+        let lines = |v: &[Vec<crate::rules::MoveInfo>]| {
+            v.iter()
+                .map(|l| serde_json::to_value(l).unwrap_or_default())
+                .collect::<Vec<_>>()
+        };
+        let doc = serde_json::json!({
+            "stipulation": s.stipulation.to_string(),
+            "solutions": lines(&s.solutions),
+            "count": s.solutions.len(),
+            "short_solutions": lines(&s.short_solutions),
+            "sound": s.sound,
+            "complete": s.complete,
+            "proven_no_solution_within": s.proven_no_solution_within,
+            "nodes": s.nodes,
+            "millis": s.millis,
+            "budget_exhausted": s.budget_exhausted,
+        });
+        out!("{doc}");
+        return ExitCode::SUCCESS;
+    }
+    out!("stipulation {}", s.stipulation);
+    out!("solutions {}", s.solutions.len());
+    for l in &s.solutions {
+        out!("  {}", line(l));
+    }
+    out!("short_solutions {}", s.short_solutions.len());
+    for l in &s.short_solutions {
+        out!("  {}", line(l));
+    }
+    out!(
+        "sound {}",
+        s.sound.map_or("unknown".to_string(), |b| b.to_string())
+    );
+    if !s.complete {
+        out!("budget ran out: the lists may be incomplete");
+    }
+    out!("nodes {} millis {}", s.nodes, s.millis);
+    ExitCode::SUCCESS
+}
+
+/// Prints a direct mate's or a selfmate's report; `prefix` (`#`, `s#`) labels each key's length.
+fn print_solution(s: &crate::solver::NamedSolution, prefix: &str, json: bool) -> ExitCode {
     if json {
         match serde_json::to_string(s) {
             Ok(text) => out!("{text}"),
@@ -469,7 +574,7 @@ fn print_solution(s: &crate::solver::NamedSolution, json: bool) -> ExitCode {
             "none".to_string()
         } else {
             v.iter()
-                .map(|k| format!("{} (#{})", k.info.notation, k.mate_in))
+                .map(|k| format!("{} ({prefix}{})", k.info.notation, k.mate_in))
                 .collect::<Vec<_>>()
                 .join(", ")
         }

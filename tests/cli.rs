@@ -309,3 +309,79 @@ fn a_kill_during_writes_keeps_every_acknowledged_row_and_an_intact_database() {
         );
     }
 }
+
+/// `solve --stipulation`: a helpmate's every line, a selfmate's keys, and clear refusals.
+#[test]
+fn solve_takes_a_stipulation() {
+    // h#1: the Black King walks into the Immobilizer, the White King comes next to it.
+    let (code, out, err) =
+        run(baroque().args(["solve", "8/8/8/8/1K6/1M1k4/8/8 b 0", "--stipulation", "h#1"]));
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        &lines[..5],
+        [
+            "stipulation h#1",
+            "solutions 1",
+            "  Kd3-c2 Kb4-c3",
+            "short_solutions 0",
+            "sound true"
+        ],
+        "{out}"
+    );
+    let (code, out, err) = run(baroque().args([
+        "solve",
+        "8/8/8/8/1K6/1M1k4/8/8 b 0",
+        "--stipulation",
+        "h#1",
+        "--json",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["count"], 1);
+    assert_eq!(doc["solutions"][0][1]["uci"], "b4c3");
+    // s#1: the Chameleon offered to the King.
+    let (code, out, err) = run(baroque().args([
+        "solve",
+        "8/8/8/6M1/6m1/3B1K2/8/4k3 w 0",
+        "--stipulation",
+        "s#1",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("keys Bd3-e2 (s#1)\n"), "{out}");
+    assert!(out.contains("sound true\n"), "{out}");
+    // The positional N is `#N`, and may be given with an agreeing `--stipulation`.
+    let (code, out, _) = run(baroque().args([
+        "solve",
+        "8/8/8/4k3/2K2M2/3q4/8/8 w 0",
+        "1",
+        "--stipulation",
+        "#1",
+    ]));
+    assert_eq!(code, 0);
+    assert!(out.contains("keys Kc4-d5 (#1)"), "{out}");
+    // Refusals.
+    for (args, says) in [
+        (
+            vec!["8/8/8/8/1K6/1M1k4/8/8 w 0", "--stipulation", "h#1"],
+            "starts with black to move",
+        ),
+        (
+            vec!["8/8/8/8/1K6/1M1k4/8/8 b 0", "--stipulation", "s#1"],
+            "starts with white to move",
+        ),
+        (
+            vec!["8/8/8/8/1K6/1M1k4/8/8 b 0", "--stipulation", "x#2"],
+            "write #N, s#N, h#N or h#N.5",
+        ),
+        (
+            vec!["8/8/8/8/1K6/1M1k4/8/8 b 0", "2", "--stipulation", "h#1"],
+            "disagree",
+        ),
+        (vec!["8/8/8/8/1K6/1M1k4/8/8 b 0"], "give N"),
+    ] {
+        let (code, _, err) = run(baroque().arg("solve").args(&args));
+        assert_ne!(code, 0, "{args:?}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

@@ -16,6 +16,7 @@
 //!
 //! The rules engine knows nothing of this module; this module knows nothing of the web or the store.
 
+pub mod help;
 pub mod pns;
 pub mod search;
 pub mod stipulation;
@@ -282,7 +283,7 @@ pub struct Solution<M> {
     pub cooks: Vec<KeyMove<M>>,
     /// Keys that mate in fewer than N moves.
     pub short_solutions: Vec<KeyMove<M>>,
-    /// The solution tree of each key (see [`tree`]).
+    /// The solution tree of each key (see [`tree`]); empty for a selfmate (not built yet).
     pub tree: Vec<tree::AttackNode<M>>,
     /// Whether the tree was cut at its size limit or by the budget.
     pub tree_truncated: bool,
@@ -406,7 +407,8 @@ const START_TABLE_MIB: usize = 1;
 /// The least factor by which an iteration of the deepening is expected to outgrow the one before.
 const GROWTH: u64 = 16;
 
-/// Solves "mate in N" for the side to move.
+/// Solves a direct mate (`#N`) or a selfmate (`s#N`) for the side to move: keys, cooks, short
+/// solutions, soundness and (for `#N`) the solution tree. A helpmate is [`help::solve_help`]'s.
 pub fn solve<P: GamePosition>(pos: &P, opts: &SolveOptions) -> Solution<P::Move> {
     solve_with(pos, opts, false)
 }
@@ -441,8 +443,9 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
     let mut completed = 0;
     // Nodes of the search before this iteration, and of the iteration before the last.
     let (mut before, mut previous) = (0u64, 1u64);
-    // The attacker's moves of the stipulation (`#N`: N).
+    // The attacker's moves of the stipulation (`#N`, `s#N`: N).
     let mate_in = opts.stipulation.moves();
+    let selfmate = matches!(opts.stipulation, Stipulation::SelfMate(_));
     for n in 1..=mate_in {
         let open: Vec<usize> = (0..roots.len())
             .filter(|&i| !matches!(states[i], Some(RootState::Mates(_))))
@@ -450,7 +453,13 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
         let run = |&i: &usize| -> (usize, Result<bool, Stopped>) {
             let mut s = Searcher::<P>::new(&table, &budget);
             let after = pos.play(&roots[i]);
-            let r = s.tick().and_then(|_| s.defend(&after, n - 1, 1));
+            let r = s.tick().and_then(|_| {
+                if selfmate {
+                    s.self_defend(&after, n - 1, 1)
+                } else {
+                    s.defend(&after, n - 1, 1)
+                }
+            });
             let _ = s.flush();
             (i, r)
         };
@@ -543,13 +552,15 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
         (keys.len() > 1 || !short_solutions.is_empty()).then_some(false)
     };
     let mut builder = tree::Builder::<P>::new(&table, &budget, opts.max_tree_nodes);
+    // The tree is a direct mate's; a selfmate's keys come without one (yet).
     let tree: Vec<tree::AttackNode<P::Move>> = keys
         .iter()
+        .filter(|_| !selfmate)
         .filter(|_| !screening || sound == Some(true))
         .filter_map(|k| builder.attack_node(pos, &k.mv, k.mate_in))
         .collect();
     builder.finish();
-    let tree_truncated = builder.truncated || tree.len() < keys.len();
+    let tree_truncated = !selfmate && (builder.truncated || tree.len() < keys.len());
     Solution {
         result,
         mate_in: keys.first().map(|k| k.mate_in),

@@ -238,6 +238,86 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         Ok(lost)
     }
 
+    /// OR node of a selfmate (`s#n`): can the side to move (White) force the other side to mate
+    /// it within `n` of its own moves?
+    pub fn self_attack(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
+        if n == 0 {
+            return Ok(false);
+        }
+        let key = pos.key();
+        if let Some(known) = self.table.probe(key).answer(n) {
+            return Ok(known);
+        }
+        let mut moves = self.take_buf(ply);
+        pos.search_moves(&mut moves);
+        let mut result = Ok(false);
+        for m in &moves {
+            let after = pos.play(m);
+            if let Err(e) = self.tick() {
+                result = Err(e);
+                break;
+            }
+            match self.self_defend(&after, n - 1, ply + 1) {
+                Ok(false) => {}
+                other => {
+                    result = other;
+                    break;
+                }
+            }
+        }
+        self.give_buf(ply, moves);
+        let wins = result?;
+        self.table.store(key, n, wins);
+        Ok(wins)
+    }
+
+    /// AND node of a selfmate: the side to move (Black, the defender) has a move, and each of its
+    /// moves either mates the other side or leaves it a forced selfmate within `n` more moves.
+    /// With `n == 0`, every move must mate.
+    pub fn self_defend(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
+        let key = pos.key();
+        if n > 0 {
+            if let Some(known) = self.table.probe(key).answer(n) {
+                return Ok(known);
+            }
+        }
+        let mut moves = self.take_buf(ply);
+        pos.search_moves(&mut moves);
+        let mut result = Ok(!moves.is_empty());
+        if n == 0 {
+            // Moves that cannot mate first: a refutation ends the node.
+            moves.sort_by_key(|m| P::is_capture(m) || P::is_king_move(m));
+        }
+        for m in &moves {
+            let after = pos.play(m);
+            if let Err(e) = self.tick() {
+                result = Err(e);
+                break;
+            }
+            if Self::defender_lost(&after) {
+                continue;
+            }
+            let holds = if n == 0 {
+                Ok(false)
+            } else {
+                self.self_attack(&after, n, ply + 1)
+            };
+            match holds {
+                Ok(true) => {}
+                other => {
+                    result = other;
+                    break;
+                }
+            }
+        }
+        self.give_buf(ply, moves);
+        let lost = result?;
+        if n > 0 {
+            self.table.store(key, n, lost);
+        }
+        Ok(lost)
+    }
+
     /// Orders defences by the number of replies they leave the attacker, fewest first (stable, so
     /// equal ones keep the generator's order). Each reply count is a move generation, counted as
     /// work (the clock is read as it goes).

@@ -1,0 +1,272 @@
+//! Helpmates: `h#N` (Black starts; White's Nth move mates Black) and `h#N.5` (White starts;
+//! White's move N+1 mates). Both sides cooperate, so the answer is every line of moves that ends in
+//! mate at exactly the stipulated move, and the lines of the shorter helpmates of the same start
+//! (`h#1` .. `h#N-1`, or `h#0.5` .. `h#(N-1).5`), which make a helpmate unsound.
+//!
+//! The search enumerates the lines depth first, every move a move the searches count as playable
+//! (see [`GamePosition::search_moves`]); a position with k plies left that has been shown to lead
+//! to no mate is remembered, so that transpositions are not searched again. At the mating ply only
+//! checks are tried where only a check can mate. The budget is checked at every node.
+
+use super::search::{Searcher, Stopped};
+use super::{Budget, Exhausted, SolveOptions, Stipulation};
+use crate::rules::{GamePosition, MoveInfo, Naming, VariantMove, VariantPosition, Visit};
+use std::collections::HashSet;
+
+/// A helpmate solve's report: lines of moves, not names ([`HelpSolution::named`] names them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HelpSolution<M> {
+    /// The helpmate solved.
+    pub stipulation: Stipulation,
+    /// Every line of the stipulated length that ends in mate, in the order of the moves'
+    /// canonical notation.
+    pub solutions: Vec<Vec<M>>,
+    /// Every line of a shorter helpmate of the same start, shortest first.
+    pub short_solutions: Vec<Vec<M>>,
+    /// Whether the search finished: `solutions` and `short_solutions` are then complete.
+    pub complete: bool,
+    /// Exactly `intended` solutions and no shorter one; `None` when the search did not finish
+    /// (unless what it found already settles it).
+    pub sound: Option<bool>,
+    /// The helpmates of this start searched to the end without a solution, up to this N (`h#k`:
+    /// k; `h#k.5`: k, and 0 when even `h#0.5` was not settled or had a solution).
+    pub proven_no_solution_within: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    pub millis: u64,
+    /// Whether the node or time budget ran out (or the solve was cancelled).
+    pub budget_exhausted: bool,
+    /// Which limit ran out, when one did.
+    pub exhausted_by: Option<Exhausted>,
+}
+
+/// A helpmate solve's report, named.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedHelpSolution {
+    /// The helpmate solved.
+    pub stipulation: Stipulation,
+    /// Every solution, each a line of named moves.
+    pub solutions: Vec<Vec<MoveInfo>>,
+    /// Every solution of a shorter helpmate.
+    pub short_solutions: Vec<Vec<MoveInfo>>,
+    /// Whether the search finished.
+    pub complete: bool,
+    /// See [`HelpSolution::sound`].
+    pub sound: Option<bool>,
+    /// See [`HelpSolution::proven_no_solution_within`].
+    pub proven_no_solution_within: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    pub millis: u64,
+    /// Whether the budget ran out.
+    pub budget_exhausted: bool,
+    /// Which limit ran out.
+    pub exhausted_by: Option<Exhausted>,
+}
+
+impl<M: Copy> HelpSolution<M> {
+    /// The report in another move type.
+    pub fn map<N>(&self, f: impl Fn(&M) -> N) -> HelpSolution<N> {
+        let lines = |v: &[Vec<M>]| v.iter().map(|l| l.iter().map(&f).collect()).collect();
+        HelpSolution {
+            stipulation: self.stipulation,
+            solutions: lines(&self.solutions),
+            short_solutions: lines(&self.short_solutions),
+            complete: self.complete,
+            sound: self.sound,
+            proven_no_solution_within: self.proven_no_solution_within,
+            nodes: self.nodes,
+            millis: self.millis,
+            budget_exhausted: self.budget_exhausted,
+            exhausted_by: self.exhausted_by,
+        }
+    }
+
+    /// The report named in `naming`; `pos` is the position that was solved.
+    pub fn named<P: GamePosition<Move = M>>(&self, pos: &P, naming: Naming) -> NamedHelpSolution {
+        let lines = |v: &[Vec<M>]| v.iter().map(|l| name_line(pos, l, naming)).collect();
+        NamedHelpSolution {
+            stipulation: self.stipulation,
+            solutions: lines(&self.solutions),
+            short_solutions: lines(&self.short_solutions),
+            complete: self.complete,
+            sound: self.sound,
+            proven_no_solution_within: self.proven_no_solution_within,
+            nodes: self.nodes,
+            millis: self.millis,
+            budget_exhausted: self.budget_exhausted,
+            exhausted_by: self.exhausted_by,
+        }
+    }
+}
+
+/// A line of moves from `pos`, each named in the position it is played from.
+fn name_line<P: GamePosition>(pos: &P, line: &[P::Move], naming: Naming) -> Vec<MoveInfo> {
+    let mut at = *pos;
+    line.iter()
+        .map(|m| {
+            let info = at.move_info(m, naming);
+            at = at.play(m);
+            info
+        })
+        .collect()
+}
+
+/// The enumeration of helpmate lines.
+struct Lines<'a, P: GamePosition> {
+    searcher: Searcher<'a, P>,
+    /// (position key, plies left) shown to lead to no mate.
+    dead: HashSet<(u64, u32)>,
+    line: Vec<P::Move>,
+    found: Vec<Vec<P::Move>>,
+}
+
+impl<P: GamePosition> Lines<'_, P> {
+    /// Adds every line of `plies` moves from `pos` that ends in mate of the side to move after
+    /// it (and in no mate before); whether it found one.
+    fn search(&mut self, pos: &P, plies: u32) -> Result<bool, Stopped> {
+        if self.dead.contains(&(pos.key(), plies)) {
+            return Ok(false);
+        }
+        let mut moves = Vec::new();
+        pos.search_moves(&mut moves);
+        let only_checks = pos.only_checks_mate();
+        let mut any = false;
+        for m in &moves {
+            let after = pos.play(m);
+            self.searcher.tick()?;
+            if plies == 1 {
+                let check = after.in_check();
+                if (check || !only_checks) && Searcher::<P>::defender_lost(&after) {
+                    let mut line = self.line.clone();
+                    line.push(*m);
+                    self.found.push(line);
+                    any = true;
+                }
+                continue;
+            }
+            // A mate before the last move ends the play: not a line of this length.
+            if Searcher::<P>::defender_lost(&after) {
+                continue;
+            }
+            self.line.push(*m);
+            let r = self.search(&after, plies - 1);
+            self.line.pop();
+            any |= r?;
+        }
+        if !any {
+            self.dead.insert((pos.key(), plies));
+        }
+        Ok(any)
+    }
+}
+
+/// Every helpmate line of `plies` moves from `pos`, sorted by the canonical names of its moves;
+/// `Err` when the budget ran out first.
+fn lines_of<P: GamePosition>(
+    pos: &P,
+    plies: u32,
+    budget: &Budget,
+    table: &super::tt::Table,
+) -> Result<Vec<Vec<P::Move>>, Stopped> {
+    let mut lines = Lines {
+        searcher: Searcher::<P>::new(table, budget),
+        dead: HashSet::new(),
+        line: Vec::new(),
+        found: Vec::new(),
+    };
+    let r = lines.search(pos, plies);
+    let _ = lines.searcher.flush();
+    r?;
+    let mut found: Vec<(Vec<String>, Vec<P::Move>)> = lines
+        .found
+        .into_iter()
+        .map(|l| {
+            let names = name_line(pos, &l, Naming::default())
+                .into_iter()
+                .map(|i| i.notation)
+                .collect();
+            (names, l)
+        })
+        .collect();
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(found.into_iter().map(|(_, l)| l).collect())
+}
+
+/// Solves a helpmate (`opts.stipulation` must be `h#N` or `h#N.5`; anything else is read as
+/// `h#N` of its N) for `pos`, whose side to move is the one the stipulation starts with:
+/// the shorter helpmates of the same start first, then the stipulated one. `intended` is the
+/// number of solutions a sound helpmate has (1 unless its composer says otherwise).
+pub fn solve_help<P: GamePosition>(
+    pos: &P,
+    opts: &SolveOptions,
+    intended: usize,
+) -> HelpSolution<P::Move> {
+    let budget = Budget::with_cancel(opts.limits, opts.cancel.clone());
+    // The table is not used by the enumeration; the searcher's budget accounting needs one.
+    let table = super::tt::Table::new(0);
+    let (moves, half) = match opts.stipulation {
+        Stipulation::HelpMate { moves, half } => (moves, half),
+        other => (other.moves(), false),
+    };
+    let stipulation = Stipulation::HelpMate { moves, half };
+    let first = if half { 0 } else { 1 };
+    let mut short_solutions = Vec::new();
+    let mut solutions = Vec::new();
+    let mut complete = true;
+    let mut proven = None;
+    let mut all_empty = true;
+    for k in first..=moves {
+        let plies = 2 * k + u32::from(half);
+        match lines_of(pos, plies, &budget, &table) {
+            Ok(found) => {
+                all_empty &= found.is_empty();
+                if all_empty {
+                    proven = Some(k);
+                }
+                if k == moves {
+                    solutions = found;
+                } else {
+                    short_solutions.extend(found);
+                }
+            }
+            Err(Stopped) => {
+                complete = false;
+                break;
+            }
+        }
+    }
+    let sound = if complete {
+        Some(short_solutions.is_empty() && solutions.len() == intended)
+    } else {
+        (!short_solutions.is_empty()).then_some(false)
+    };
+    HelpSolution {
+        stipulation,
+        solutions,
+        short_solutions,
+        complete,
+        sound,
+        proven_no_solution_within: proven.unwrap_or(0),
+        nodes: budget.nodes(),
+        millis: budget.elapsed().as_millis() as u64,
+        budget_exhausted: budget.exhausted(),
+        exhausted_by: budget.exhausted_by(),
+    }
+}
+
+/// [`solve_help`] for a position of either game, run on its concrete type.
+pub fn solve_help_any(
+    pos: &VariantPosition,
+    opts: &SolveOptions,
+    intended: usize,
+) -> HelpSolution<VariantMove> {
+    struct Run<'a>(&'a SolveOptions, usize);
+    impl Visit for Run<'_> {
+        type Output = HelpSolution<VariantMove>;
+        fn visit<P: GamePosition>(self, p: &P) -> HelpSolution<VariantMove> {
+            solve_help(p, self.0, self.1).map(P::to_variant)
+        }
+    }
+    pos.visit(Run(opts, intended))
+}

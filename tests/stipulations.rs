@@ -1,0 +1,227 @@
+//! Stipulations beyond the direct mate, against oracles written from their definitions with the
+//! rules engine alone (legal moves and the status of a position), on random sparse Baroque
+//! positions: `h#0.5` is White's mates in one; `h#1` every Black move followed by a mating White
+//! move; `s#1` every White move after which Black has a move and every Black move mates; every key
+//! of `s#2` holds against every defence; every helpmate solution replays as legal moves ending in
+//! mate. And the stipulations read and print as problemists write them.
+
+use baroque::rules::{
+    Board, Board8, Color, GamePosition, Move, Piece, Position, Role, Rules, Status,
+};
+use baroque::solver::help::solve_help;
+use baroque::solver::{solve, Limits, SolveOptions, Stipulation};
+use proptest::prelude::*;
+use std::collections::HashSet;
+
+/// A sparse position with both Kings and up to `extra` other pieces, `turn` to move, that can
+/// arise.
+fn sparse(turn: Color, extra: usize) -> impl Strategy<Value = Position> {
+    let roles = [
+        Role::Pawn,
+        Role::Withdrawer,
+        Role::LongLeaper,
+        Role::Coordinator,
+        Role::Immobilizer,
+        Role::Chameleon,
+    ];
+    (
+        0u8..64,
+        0u8..64,
+        prop::collection::vec((0u8..64, 0usize..6, any::<bool>()), 0..=extra),
+    )
+        .prop_filter_map(
+            "both Kings, a position that can arise",
+            move |(wk, bk, cells)| {
+                if wk == bk {
+                    return None;
+                }
+                let mut b = Board::<Board8>::empty();
+                b.put(wk, Piece::new(Color::White, Role::King));
+                b.put(bk, Piece::new(Color::Black, Role::King));
+                for (sq, r, white) in cells {
+                    if b.piece_at(sq).is_none() {
+                        let c = if white { Color::White } else { Color::Black };
+                        b.put(sq, Piece::new(c, roles[r]));
+                    }
+                }
+                let p = Position::from_board(b, turn, Rules::default());
+                p.validate().iter().all(|x| !x.is_error()).then_some(p)
+            },
+        )
+}
+
+fn options(stipulation: Stipulation) -> SolveOptions {
+    SolveOptions {
+        stipulation,
+        limits: Limits {
+            nodes: 50_000_000,
+            time: std::time::Duration::from_secs(60),
+        },
+        table_mib: 4,
+        threads: 1,
+        ..SolveOptions::default()
+    }
+}
+
+fn mated(p: &Position) -> bool {
+    p.status() == Status::Checkmate
+}
+
+/// `h#0.5`, by definition: White's moves that mate at once.
+fn oracle_help_half(p: &Position) -> HashSet<Vec<Move>> {
+    p.legal_moves()
+        .into_iter()
+        .filter(|w| mated(&p.play(w)))
+        .map(|w| vec![w])
+        .collect()
+}
+
+/// `h#1`, by definition: a Black move that does not end the game, then a White move that mates.
+fn oracle_help_one(p: &Position) -> HashSet<Vec<Move>> {
+    let mut out = HashSet::new();
+    for b in p.legal_moves() {
+        let after = p.play(&b);
+        if mated(&after) {
+            continue;
+        }
+        for w in after.legal_moves() {
+            if mated(&after.play(&w)) {
+                out.insert(vec![b, w]);
+            }
+        }
+    }
+    out
+}
+
+/// Whether, Black to move, Black has a move and every Black move mates White.
+fn black_forced_to_mate(p: &Position) -> bool {
+    let moves = p.legal_moves();
+    !moves.is_empty() && moves.iter().all(|b| mated(&p.play(b)))
+}
+
+/// `s#1`, by definition: White's moves after which Black must mate.
+fn oracle_self_one(p: &Position) -> HashSet<Move> {
+    p.legal_moves()
+        .into_iter()
+        .filter(|w| black_forced_to_mate(&p.play(w)))
+        .collect()
+}
+
+/// Whether a White move of `s#2` holds: Black has a move, and every Black move either mates White
+/// or leaves White an `s#1`.
+fn self_two_key_holds(p: &Position, key: &Move) -> bool {
+    let after = p.play(key);
+    let moves = after.legal_moves();
+    !moves.is_empty()
+        && moves.iter().all(|b| {
+            let next = after.play(b);
+            mated(&next) || !oracle_self_one(&next).is_empty()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    #[test]
+    fn half_move_helpmates_are_the_mates_in_one(p in sparse(Color::White, 6)) {
+        let help = solve_help(&p, &options(Stipulation::HelpMate { moves: 0, half: true }), 1);
+        prop_assert!(help.complete);
+        let got: HashSet<Vec<Move>> = help.solutions.iter().cloned().collect();
+        prop_assert_eq!(got.len(), help.solutions.len(), "no line twice");
+        prop_assert_eq!(&got, &oracle_help_half(&p), "{}", p.fen(baroque::rules::Letters::Chess));
+        // The direct mate in one finds the same moves.
+        let direct = solve(&p, &options(Stipulation::Mate(1)));
+        let keys: HashSet<Vec<Move>> = direct.keys.iter().map(|k| vec![k.mv]).collect();
+        prop_assert_eq!(keys, got);
+    }
+
+    #[test]
+    fn one_move_helpmates_are_every_cooperating_line(p in sparse(Color::Black, 5)) {
+        let help = solve_help(&p, &options(Stipulation::HelpMate { moves: 1, half: false }), 1);
+        prop_assert!(help.complete);
+        let got: HashSet<Vec<Move>> = help.solutions.iter().cloned().collect();
+        prop_assert_eq!(&got, &oracle_help_one(&p), "{}", p.fen(baroque::rules::Letters::Chess));
+        // Every solution replays: legal moves, mate at the end and not before.
+        for line in &help.solutions {
+            let mut at = p;
+            for (i, m) in line.iter().enumerate() {
+                prop_assert!(at.legal_moves().contains(m));
+                at = at.play(m);
+                prop_assert_eq!(mated(&at), i + 1 == line.len());
+            }
+        }
+        prop_assert!(help.short_solutions.is_empty(), "h#1 has no shorter helpmate of its start");
+        prop_assert_eq!(help.sound, Some(help.solutions.len() == 1));
+    }
+
+    #[test]
+    fn one_move_selfmates_leave_black_only_mating_moves(p in sparse(Color::White, 6)) {
+        let s = solve(&p, &options(Stipulation::SelfMate(1)));
+        let keys: HashSet<Move> = s.keys.iter().map(|k| k.mv).collect();
+        prop_assert_eq!(&keys, &oracle_self_one(&p), "{}", p.fen(baroque::rules::Letters::Chess));
+        prop_assert_eq!(s.sound, Some(keys.len() == 1));
+    }
+
+    #[test]
+    fn every_key_of_a_selfmate_in_two_holds_against_every_defence(p in sparse(Color::White, 4)) {
+        let s = solve(&p, &options(Stipulation::SelfMate(2)));
+        for k in &s.keys {
+            if k.mate_in == 1 {
+                prop_assert!(black_forced_to_mate(&p.play(&k.mv)));
+            } else {
+                prop_assert!(self_two_key_holds(&p, &k.mv));
+            }
+        }
+        // The first moves that are not keys do not hold.
+        let keys: HashSet<Move> = s.keys.iter().map(|k| k.mv).collect();
+        for w in p.legal_moves().iter().filter(|w| !keys.contains(w)) {
+            prop_assert!(!self_two_key_holds(&p, w));
+        }
+    }
+}
+
+/// Hand-checked: White King b4, Immobilizer b3; Black King d3. Black steps next to the
+/// Immobilizer (Kd3-c2, frozen there) and the White King comes next to it (Kb4-c3): check, and the
+/// frozen King cannot move. No other line mates.
+#[test]
+fn a_king_that_walks_into_the_immobilizer_is_helpmated_in_one() {
+    let p = Position::from_fen("8/8/8/8/1K6/1M1k4/8/8 b 0", Rules::default()).unwrap();
+    let help = solve_help(
+        &p,
+        &options(Stipulation::HelpMate {
+            moves: 1,
+            half: false,
+        }),
+        1,
+    );
+    let named: Vec<Vec<String>> = help
+        .named(&p, baroque::rules::Naming::default())
+        .solutions
+        .into_iter()
+        .map(|l| l.into_iter().map(|m| m.notation).collect())
+        .collect();
+    assert_eq!(named, [["Kd3-c2", "Kb4-c3"]]);
+    assert_eq!(help.sound, Some(true));
+    assert!(help.short_solutions.is_empty());
+}
+
+/// Hand-checked: after the key Bd3-e2 (the White Chameleon next to the Black King on e1), every
+/// King step but one lands next to the Chameleon, which takes a King as a King does; the Black
+/// Immobilizer on g4 is frozen by the White one on g5. So Black's one move is Kxe2, next to the
+/// White King on f3, which the Black Immobilizer freezes, with every White piece frozen: mate.
+#[test]
+fn a_chameleon_offered_to_the_king_is_a_selfmate_in_one() {
+    let p = Position::from_fen("8/8/8/6M1/6m1/3B1K2/8/4k3 w 0", Rules::default()).unwrap();
+    let s = solve(&p, &options(Stipulation::SelfMate(1)));
+    let keys: Vec<String> = s
+        .keys
+        .iter()
+        .map(|k| p.move_name(&k.mv, baroque::rules::Letters::Chess))
+        .collect();
+    assert_eq!(keys, ["Bd3-e2"]);
+    assert_eq!(s.sound, Some(true));
+    let after = p.play(&s.keys[0].mv);
+    let replies = after.legal_moves();
+    assert_eq!(replies.len(), 1);
+    assert_eq!(after.play(&replies[0]).status(), Status::Checkmate);
+}
