@@ -528,7 +528,7 @@ fn print_help_solution(s: &crate::solver::help::NamedHelpSolution, json: bool) -
         let doc = serde_json::json!({
             "stipulation": s.stipulation.to_string(),
             "solutions": lines(&s.solutions),
-            "count": s.solutions.len(),
+            "count": s.count,
             "short_solutions": lines(&s.short_solutions),
             "sound": s.sound,
             "complete": s.complete,
@@ -541,7 +541,7 @@ fn print_help_solution(s: &crate::solver::help::NamedHelpSolution, json: bool) -
         return ExitCode::SUCCESS;
     }
     out!("stipulation {}", s.stipulation);
-    out!("solutions {}", s.solutions.len());
+    out!("solutions {}", s.count);
     for l in &s.solutions {
         out!("  {}", line(l));
     }

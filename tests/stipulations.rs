@@ -151,6 +151,7 @@ proptest! {
             }
         }
         prop_assert!(help.short_solutions.is_empty(), "h#1 has no shorter helpmate of its start");
+        prop_assert_eq!(help.count, help.solutions.len());
         prop_assert_eq!(help.sound, Some(help.solutions.len() == 1));
     }
 

@@ -167,6 +167,12 @@ pub enum ApiError {
     /// A solve's intended key is not a legal move of the position.
     #[error("`key` {key:?} is not a legal move of the position: {reason}")]
     InvalidKey { key: String, reason: String },
+    /// A stipulation that cannot be read, or that disagrees with `mate_in`.
+    #[error("{0}")]
+    InvalidStipulation(String),
+    /// The side to move is not the one the stipulation starts with.
+    #[error("{0}")]
+    StipulationSide(String),
     /// A resource of that name exists already.
     #[error("{0}")]
     Conflict(String),
@@ -262,6 +268,12 @@ impl ApiError {
             impossible,
             ApiError::TooManyMoves { count: 501, limit: 500 },
             ApiError::InvalidMateIn { mate_in: 9, max: 8 },
+            ApiError::InvalidStipulation(
+                "`stipulation` \"x#2\" is not one: write #N, s#N, h#N or h#N.5".into(),
+            ),
+            ApiError::StipulationSide(
+                "h#2 starts with black to move, but the FEN has white to move".into(),
+            ),
             ApiError::InvalidLimits("`limits.nodes` is 0: give at least 1".into()),
             ApiError::NotApplicable {
                 field: "rules",
@@ -359,6 +371,16 @@ impl ApiError {
                 StatusCode::UNPROCESSABLE_ENTITY,
             ),
             ApiError::Conflict(_) => ("/problems/conflict", "Conflict", StatusCode::CONFLICT),
+            ApiError::InvalidStipulation(_) => (
+                "/problems/invalid-stipulation",
+                "Unusable stipulation",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            ApiError::StipulationSide(_) => (
+                "/problems/stipulation-side",
+                "Wrong side to move for the stipulation",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
             ApiError::JobsBusy { .. } => (
                 "/problems/jobs-busy",
                 "Generation jobs busy",

@@ -13,6 +13,12 @@ use super::{Budget, Exhausted, SolveOptions, Stipulation};
 use crate::rules::{GamePosition, MoveInfo, Naming, VariantMove, VariantPosition, Visit};
 use std::collections::HashSet;
 
+/// Most solution lines kept of one helpmate length (the rest are counted): the answer stays a few
+/// megabytes at most whatever the position.
+pub const MAX_LINES: usize = 10_000;
+/// Most positions remembered as leading to no mate: about 100 MB at most.
+const MAX_DEAD: usize = 2_000_000;
+
 /// A helpmate solve's report: lines of moves, not names ([`HelpSolution::named`] names them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HelpSolution<M> {
@@ -23,6 +29,11 @@ pub struct HelpSolution<M> {
     pub solutions: Vec<Vec<M>>,
     /// Every line of a shorter helpmate of the same start, shortest first.
     pub short_solutions: Vec<Vec<M>>,
+    /// The number of solutions (of the stipulated length), all counted even when more than
+    /// [`MAX_LINES`] were found and only the first were kept.
+    pub count: usize,
+    /// Whether lines were left out of `solutions` or `short_solutions` (more than [`MAX_LINES`]).
+    pub lines_truncated: bool,
     /// Whether the search finished: `solutions` and `short_solutions` are then complete.
     pub complete: bool,
     /// Exactly `intended` solutions and no shorter one; `None` when the search did not finish
@@ -49,6 +60,10 @@ pub struct NamedHelpSolution {
     pub solutions: Vec<Vec<MoveInfo>>,
     /// Every solution of a shorter helpmate.
     pub short_solutions: Vec<Vec<MoveInfo>>,
+    /// See [`HelpSolution::count`].
+    pub count: usize,
+    /// See [`HelpSolution::lines_truncated`].
+    pub lines_truncated: bool,
     /// Whether the search finished.
     pub complete: bool,
     /// See [`HelpSolution::sound`].
@@ -72,6 +87,8 @@ impl<M: Copy> HelpSolution<M> {
             stipulation: self.stipulation,
             solutions: lines(&self.solutions),
             short_solutions: lines(&self.short_solutions),
+            count: self.count,
+            lines_truncated: self.lines_truncated,
             complete: self.complete,
             sound: self.sound,
             proven_no_solution_within: self.proven_no_solution_within,
@@ -89,6 +106,8 @@ impl<M: Copy> HelpSolution<M> {
             stipulation: self.stipulation,
             solutions: lines(&self.solutions),
             short_solutions: lines(&self.short_solutions),
+            count: self.count,
+            lines_truncated: self.lines_truncated,
             complete: self.complete,
             sound: self.sound,
             proven_no_solution_within: self.proven_no_solution_within,
@@ -119,6 +138,8 @@ struct Lines<'a, P: GamePosition> {
     dead: HashSet<(u64, u32)>,
     line: Vec<P::Move>,
     found: Vec<Vec<P::Move>>,
+    /// Lines found, kept or not.
+    count: usize,
 }
 
 impl<P: GamePosition> Lines<'_, P> {
@@ -138,9 +159,12 @@ impl<P: GamePosition> Lines<'_, P> {
             if plies == 1 {
                 let check = after.in_check();
                 if (check || !only_checks) && Searcher::<P>::defender_lost(&after) {
-                    let mut line = self.line.clone();
-                    line.push(*m);
-                    self.found.push(line);
+                    if self.found.len() < MAX_LINES {
+                        let mut line = self.line.clone();
+                        line.push(*m);
+                        self.found.push(line);
+                    }
+                    self.count += 1;
                     any = true;
                 }
                 continue;
@@ -154,30 +178,35 @@ impl<P: GamePosition> Lines<'_, P> {
             self.line.pop();
             any |= r?;
         }
-        if !any {
+        if !any && self.dead.len() < MAX_DEAD {
             self.dead.insert((pos.key(), plies));
         }
         Ok(any)
     }
 }
 
-/// Every helpmate line of `plies` moves from `pos`, sorted by the canonical names of its moves;
-/// `Err` when the budget ran out first.
+/// Lines found (the first [`MAX_LINES`]) and how many there are.
+type Found<M> = (Vec<Vec<M>>, usize);
+
+/// The helpmate lines of `plies` moves from `pos` (the first [`MAX_LINES`] found), sorted by the
+/// canonical names of their moves, and how many there are; `Err` when the budget ran out first.
 fn lines_of<P: GamePosition>(
     pos: &P,
     plies: u32,
     budget: &Budget,
     table: &super::tt::Table,
-) -> Result<Vec<Vec<P::Move>>, Stopped> {
+) -> Result<Found<P::Move>, Stopped> {
     let mut lines = Lines {
         searcher: Searcher::<P>::new(table, budget),
         dead: HashSet::new(),
         line: Vec::new(),
         found: Vec::new(),
+        count: 0,
     };
     let r = lines.search(pos, plies);
     let _ = lines.searcher.flush();
     r?;
+    let count = lines.count;
     let mut found: Vec<(Vec<String>, Vec<P::Move>)> = lines
         .found
         .into_iter()
@@ -190,7 +219,7 @@ fn lines_of<P: GamePosition>(
         })
         .collect();
     found.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(found.into_iter().map(|(_, l)| l).collect())
+    Ok((found.into_iter().map(|(_, l)| l).collect(), count))
 }
 
 /// Solves a helpmate (`opts.stipulation` must be `h#N` or `h#N.5`; anything else is read as
@@ -213,20 +242,24 @@ pub fn solve_help<P: GamePosition>(
     let first = if half { 0 } else { 1 };
     let mut short_solutions = Vec::new();
     let mut solutions = Vec::new();
+    let (mut count, mut short_count, mut lines_truncated) = (0, 0, false);
     let mut complete = true;
     let mut proven = None;
     let mut all_empty = true;
     for k in first..=moves {
         let plies = 2 * k + u32::from(half);
         match lines_of(pos, plies, &budget, &table) {
-            Ok(found) => {
-                all_empty &= found.is_empty();
+            Ok((found, n)) => {
+                all_empty &= n == 0;
                 if all_empty {
                     proven = Some(k);
                 }
+                lines_truncated |= found.len() < n;
                 if k == moves {
                     solutions = found;
+                    count = n;
                 } else {
+                    short_count += n;
                     short_solutions.extend(found);
                 }
             }
@@ -237,14 +270,16 @@ pub fn solve_help<P: GamePosition>(
         }
     }
     let sound = if complete {
-        Some(short_solutions.is_empty() && solutions.len() == intended)
+        Some(short_count == 0 && count == intended)
     } else {
-        (!short_solutions.is_empty()).then_some(false)
+        (short_count > 0 || count > intended).then_some(false)
     };
     HelpSolution {
         stipulation,
         solutions,
         short_solutions,
+        count,
+        lines_truncated,
         complete,
         sound,
         proven_no_solution_within: proven.unwrap_or(0),

@@ -329,3 +329,83 @@ fn whole_numbers_written_with_a_fraction_are_integers() {
     assert_eq!(a["tree"], b["tree"]);
     assert_eq!(a["limits"], b["limits"]);
 }
+
+/// `"stipulation"`: a helpmate's every line, a selfmate's key, and the refusals of the contract.
+#[test]
+fn stipulations_beyond_the_direct_mate() {
+    let app = crate::helpers::spawn_app();
+    let r = app.post_json(
+        "/v1/solve",
+        &serde_json::json!({"fen": "8/8/8/8/1K6/1M1k4/8/8 b 0", "stipulation": "h#1"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let a = r.json();
+    assert_eq!(a["stipulation"], "h#1");
+    assert_eq!(a["result"], "mate");
+    assert_eq!(a["count"], 1);
+    assert_eq!(a["sound"], true);
+    assert_eq!(a["solutions"][0][0]["notation"], "Kd3-c2");
+    assert_eq!(a["solutions"][0][1]["notation"], "Kb4-c3");
+    assert_eq!(a["solutions"][0][1]["uci"], "b4c3");
+    assert_eq!(a["short_solutions"], serde_json::json!([]));
+    // h#2 of the same position: 70 lines, and h#1's line is a shorter solution.
+    let a = app
+        .post_json(
+            "/v1/solve",
+            &serde_json::json!({"fen": "8/8/8/8/1K6/1M1k4/8/8 b 0", "stipulation": "h#2"}),
+        )
+        .json();
+    assert_eq!(a["count"], 70, "{a}");
+    assert_eq!(a["short_solutions"].as_array().unwrap().len(), 1);
+    assert_eq!(a["sound"], false);
+    // A selfmate.
+    let a = app
+        .post_json(
+            "/v1/solve",
+            &serde_json::json!({"fen": "8/8/8/6M1/6m1/3B1K2/8/4k3 w 0", "stipulation": "s#1"}),
+        )
+        .json();
+    assert_eq!(a["stipulation"], "s#1");
+    assert_eq!(a["keys"][0]["notation"], "Bd3-e2", "{a}");
+    assert_eq!(a["sound"], true);
+    // `mate_in` is `#N`; with an agreeing stipulation it is the same question.
+    let a = app
+        .post_json(
+            "/v1/solve",
+            &serde_json::json!({"fen": "8/8/8/4k3/2K2M2/3q4/8/8 w 0", "mate_in": 1, "stipulation": "#1"}),
+        )
+        .json();
+    assert_eq!(a["stipulation"], "#1");
+    assert_eq!(a["keys"][0]["notation"], "Kc4-d5");
+    // Refusals.
+    app.post_json(
+        "/v1/solve",
+        &serde_json::json!({"fen": "8/8/8/8/1K6/1M1k4/8/8 w 0", "stipulation": "h#1"}),
+    )
+    .problem(422, "/problems/stipulation-side");
+    app.post_json(
+        "/v1/solve",
+        &serde_json::json!({"fen": "8/8/8/8/1K6/1M1k4/8/8 b 0", "stipulation": "s#1"}),
+    )
+    .problem(422, "/problems/stipulation-side");
+    app.post_json(
+        "/v1/solve",
+        &serde_json::json!({"fen": "8/8/8/8/1K6/1M1k4/8/8 b 0", "stipulation": "q#1"}),
+    )
+    .problem(422, "/problems/invalid-stipulation");
+    app.post_json(
+        "/v1/solve",
+        &serde_json::json!({"fen": "8/8/8/8/1K6/1M1k4/8/8 b 0", "mate_in": 2, "stipulation": "h#1"}),
+    )
+    .problem(422, "/problems/invalid-stipulation");
+    app.post_json(
+        "/v1/solve",
+        &serde_json::json!({"fen": "8/8/8/8/1K6/1M1k4/8/8 b 0", "stipulation": "h#99"}),
+    )
+    .problem(422, "/problems/invalid-mate-in");
+    app.post_json(
+        "/v1/solve",
+        &serde_json::json!({"fen": "8/8/8/8/1K6/1M1k4/8/8 b 0"}),
+    )
+    .problem(400, "/problems/invalid-request");
+}

@@ -27,6 +27,12 @@ use utoipa::ToSchema;
     "game": "rococo",
     "coords": "page",
     "key": "Ld3xd8"
+}), json!({
+    "fen": "8/8/8/8/1K6/1M1k4/8/8 b 0",
+    "stipulation": "h#1"
+}), json!({
+    "fen": "8/8/8/6M1/6m1/3B1K2/8/4k3 w 0",
+    "stipulation": "s#1"
 })))]
 pub struct SolveRequest {
     /// The position, as for `/v1/analyze`.
@@ -36,9 +42,23 @@ pub struct SolveRequest {
     /// capture of the enemy King: after its Nth move at the latest the defender has lost its King
     /// or has no move that keeps it). From 1 to the server's maximum (`--solve-max-mate-in`,
     /// default 8; 422 above).
+    /// Leave it out when `stipulation` is given (both given: they must agree, 422 otherwise).
     #[schema(example = 2, minimum = 1, maximum = 12)]
-    #[serde(deserialize_with = "crate::api::whole::number")]
-    pub mate_in: u32,
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    pub mate_in: Option<u32>,
+    /// The stipulation, as problemists write it: `#N` (the same as `mate_in: N`), `s#N`
+    /// (selfmate: White, to move, forces Black to mate it within N moves), `h#N` (helpmate: Black
+    /// starts, both sides cooperate, White's Nth move mates) or `h#N.5` (White starts, White's
+    /// move N+1 mates). The side to move must be the one the stipulation starts with (422
+    /// `stipulation-side`). N as for `mate_in` (`h#0.5` is White mating in one move).
+    #[serde(default)]
+    #[schema(example = "h#2")]
+    pub stipulation: Option<String>,
+    /// For a helpmate: the number of solutions its composer intends (default 1); `sound` then
+    /// means exactly this many solutions and no shorter helpmate.
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[schema(example = 1, minimum = 1, maximum = 1000)]
+    pub intended_solutions: Option<u32>,
     /// The Baroque rule set (default `abbott`). Rococo has no presets or options: `rules` with
     /// `game: rococo` is refused (422 `not-applicable`).
     #[serde(default)]
@@ -122,6 +142,8 @@ pub struct AppliedLimits {
 #[derive(Clone, Debug)]
 pub struct SolveQuery {
     pub position: CheckedPosition,
+    /// For a helpmate: the number of solutions a sound one has.
+    pub intended_solutions: usize,
     /// The solver's settings, the intended key among them.
     pub options: crate::solver::SolveOptions,
     pub limits: AppliedLimits,
@@ -141,12 +163,48 @@ impl SolveQuery {
         r: SolveRequest,
         max: &crate::api::configuration::SolveLimits,
     ) -> Result<SolveQuery, ApiError> {
-        if r.mate_in == 0 || r.mate_in > max.max_mate_in {
+        use crate::solver::Stipulation;
+        let named = match &r.stipulation {
+            Some(text) => Some(Stipulation::parse(text).ok_or_else(|| {
+                ApiError::InvalidStipulation(format!(
+                    "`stipulation` {text:?} is not one: write #N, s#N, h#N or h#N.5 (such as \
+                     \"#2\", \"s#3\", \"h#2\", \"h#2.5\")"
+                ))
+            })?),
+            None => None,
+        };
+        let stipulation = match (r.mate_in, named) {
+            (Some(n), None) => Stipulation::Mate(n),
+            (None, Some(s)) => s,
+            (Some(n), Some(s)) if s == Stipulation::Mate(n) => s,
+            (Some(n), Some(s)) => {
+                return Err(ApiError::InvalidStipulation(format!(
+                    "`mate_in` {n} means #{n}, but `stipulation` is {s}: give one of them"
+                )))
+            }
+            (None, None) => {
+                return Err(ApiError::InvalidRequest(
+                    "give `mate_in` (mate in N) or `stipulation`".into(),
+                ))
+            }
+        };
+        let n = stipulation.moves();
+        let least = if stipulation.is_help() { 0 } else { 1 };
+        if n < least || n > max.max_mate_in {
             return Err(ApiError::InvalidMateIn {
-                mate_in: r.mate_in,
+                mate_in: n,
                 max: max.max_mate_in,
             });
         }
+        let intended_solutions = match r.intended_solutions {
+            Some(k) if !(1..=1000).contains(&k) => {
+                return Err(ApiError::InvalidStipulation(format!(
+                    "`intended_solutions` is {k}: it must be between 1 and 1000"
+                )))
+            }
+            Some(k) => k as usize,
+            None => 1,
+        };
         let asked = r.limits.unwrap_or_default();
         let mut clamped = Vec::new();
         let mut bound = |name: &str, asked: Option<u64>, ceiling: u64| match asked {
@@ -178,6 +236,14 @@ impl SolveQuery {
                     .into(),
             });
         }
+        if let Some(side) = stipulation.starts() {
+            let turn = position.position.turn();
+            if turn != side {
+                return Err(ApiError::StipulationSide(format!(
+                    "{stipulation} starts with {side} to move, but the FEN has {turn} to move"
+                )));
+            }
+        }
         let key = match &r.key {
             None => None,
             Some(text) => Some(
@@ -191,7 +257,7 @@ impl SolveQuery {
             ),
         };
         let options = crate::solver::SolveOptions {
-            stipulation: crate::solver::Stipulation::Mate(r.mate_in),
+            stipulation,
             limits: crate::solver::Limits {
                 nodes,
                 time: std::time::Duration::from_millis(millis),
@@ -204,6 +270,7 @@ impl SolveQuery {
         };
         Ok(SolveQuery {
             position,
+            intended_solutions,
             options,
             limits: AppliedLimits {
                 nodes,
@@ -374,6 +441,9 @@ pub struct IntendedKey {
 #[schema(examples(examples::solve_response, examples::solve_response_rococo))]
 pub struct SolveResponse {
     pub game: GameName,
+    /// The stipulation solved (`#2`, `s#3`, `h#2`, `h#2.5`).
+    #[schema(example = "#2")]
+    pub stipulation: String,
     /// `mate`, `no_mate` (both proven) or `unknown` (the budget ran out first).
     pub result: SolveResult,
     /// The shortest forced mate found (null unless `result` is `mate`).
@@ -386,9 +456,28 @@ pub struct SolveResponse {
     pub keys: Vec<KeyMove>,
     /// First moves other than the intended key (or the first key) that also mate in exactly N.
     pub cooks: Vec<KeyMove>,
-    /// First moves that mate in fewer than N.
-    pub short_solutions: Vec<KeyMove>,
-    /// The solution tree of each key.
+    /// `#N`, `s#N`: the keys that need fewer than N moves (each a `KeyMove`). `h#N`, `h#N.5`:
+    /// every solution of a shorter helpmate of the same start, each a line of moves (an array of
+    /// `SolutionMove`).
+    #[schema(value_type = Vec<serde_json::Value>)]
+    pub short_solutions: ShortSolutions,
+    /// For a helpmate: every solution, each the line of moves from the position (Black's first
+    /// for `h#N`), in the order of their notation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solutions: Option<Vec<Vec<SolutionMove>>>,
+    /// For a helpmate: the number of solutions (all counted, even when `solutions` keeps only the
+    /// first 10,000).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<usize>,
+    /// For a helpmate: whether `solutions` or `short_solutions` keep only the first 10,000 lines
+    /// of a length.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solutions_truncated: Option<bool>,
+    /// For a helpmate: the helpmates of this start searched to the end without a solution, up to
+    /// this N.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proven_no_solution_within: Option<u32>,
+    /// The solution tree of each key (empty for selfmates and helpmates).
     pub tree: Vec<AttackNode>,
     /// Whether the tree was cut at `max_tree_nodes` or by the budget. A cut tree may lack defences,
     /// replies and threats, and a `dual` of it may count only the replies found.
@@ -418,7 +507,63 @@ pub struct SolveResponse {
     pub warnings: Vec<Warning>,
 }
 
+/// `short_solutions`: keys of `#N` and `s#N`, lines of a helpmate.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum ShortSolutions {
+    /// The keys that mate (or selfmate) in fewer than N moves.
+    Keys(Vec<KeyMove>),
+    /// The solutions of a shorter helpmate, each a line of moves.
+    Lines(Vec<Vec<SolutionMove>>),
+}
+
 impl SolveResponse {
+    /// The response for a helpmate query and its solution.
+    pub fn help(
+        q: &SolveQuery,
+        s: &crate::solver::help::HelpSolution<VariantMove>,
+    ) -> SolveResponse {
+        let named = s.named(&q.position.position, q.position.naming);
+        let lines = |v: &[Vec<crate::rules::MoveInfo>]| -> Vec<Vec<SolutionMove>> {
+            v.iter()
+                .map(|l| l.iter().map(SolutionMove::from).collect())
+                .collect()
+        };
+        let result = if named.count > 0 {
+            SolveResult::Mate
+        } else if named.complete {
+            SolveResult::NoMate
+        } else {
+            SolveResult::Unknown
+        };
+        SolveResponse {
+            game: q.position.game(),
+            stipulation: named.stipulation.to_string(),
+            result,
+            mate_in: (named.count > 0).then(|| named.stipulation.moves()),
+            sound: named.sound,
+            keys: Vec::new(),
+            cooks: Vec::new(),
+            short_solutions: ShortSolutions::Lines(lines(&named.short_solutions)),
+            solutions: Some(lines(&named.solutions)),
+            count: Some(named.count),
+            solutions_truncated: Some(named.lines_truncated),
+            proven_no_solution_within: Some(named.proven_no_solution_within),
+            tree: Vec::new(),
+            tree_truncated: false,
+            nodes: named.nodes,
+            millis: named.millis,
+            budget_exhausted: named.budget_exhausted,
+            budget_exhausted_by: named.exhausted_by.map(BudgetLimit::from),
+            proven_no_mate_within: 0,
+            intended_key: None,
+            limits: q.limits,
+            clamped: q.clamped.clone(),
+            rules: q.position.rules(),
+            warnings: q.position.warnings.clone(),
+        }
+    }
+
     /// The response for a query and its solution.
     pub fn new(q: &SolveQuery, s: &crate::solver::Solution<VariantMove>) -> SolveResponse {
         let pos = &q.position.position;
@@ -435,12 +580,17 @@ impl SolveResponse {
         let keys = |v: &[crate::solver::NamedKey]| v.iter().map(KeyMove::from).collect();
         SolveResponse {
             game: q.position.game(),
+            stipulation: q.options.stipulation.to_string(),
             result: named.result.into(),
             mate_in: named.mate_in,
             sound: named.sound,
             keys: keys(&named.keys),
             cooks: keys(&named.cooks),
-            short_solutions: keys(&named.short_solutions),
+            short_solutions: ShortSolutions::Keys(keys(&named.short_solutions)),
+            solutions: None,
+            count: None,
+            solutions_truncated: None,
+            proven_no_solution_within: None,
             tree: named.tree.iter().map(AttackNode::from).collect(),
             tree_truncated: named.tree_truncated,
             nodes: named.nodes,
@@ -494,7 +644,7 @@ impl SolveResponse {
         (status = 408, description = "The body did not arrive within the server's `--body-timeout-ms` (`body-timeout`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the limit (`payload-too-large`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent as `application/json` (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`mate_in` 0 or above the server's maximum (`invalid-mate-in`, with `limit`), a zero budget or tree size (`invalid-limits`), an unreadable FEN (`invalid-fen`), an impossible position (`impossible-position`), a `key` that is not a legal move (`invalid-key`), or `coords: page` with Baroque, `rules` with Rococo, or a Rococo position without both Kings (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`mate_in` (or the N of `stipulation`) 0 or above the server's maximum (`invalid-mate-in`, with `limit`), an unreadable `stipulation`, one that disagrees with `mate_in`, or an `intended_solutions` out of range (`invalid-stipulation`), a side to move that is not the one the stipulation starts with (`stipulation-side`), a zero budget or tree size (`invalid-limits`), an unreadable FEN (`invalid-fen`), an impossible position (`impossible-position`), a `key` that is not a legal move (`invalid-key`), or `coords: page` with Baroque, `rules` with Rococo, or a Rococo position without both Kings (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client has used its searches (`rate-limited`, with `limit`, the searches a minute); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds until the client may search again"))),
         (status = 499, description = "The client closed its side of the connection before the answer was ready (`client-closed`): the work was stopped; a client that shuts down its sending side early is treated as gone", body = Problem, content_type = "application/problem+json"),
@@ -530,6 +680,14 @@ pub async fn solve(
 
 /// Runs a parsed solve request (blocking: call it off the async workers).
 pub fn solve_query(query: &SolveQuery) -> SolveResponse {
+    if query.options.stipulation.is_help() {
+        let solution = crate::solver::help::solve_help_any(
+            &query.position.position,
+            &query.options,
+            query.intended_solutions,
+        );
+        return SolveResponse::help(query, &solution);
+    }
     let solution = crate::solver::solve_any(&query.position.position, &query.options);
     SolveResponse::new(query, &solution)
 }
@@ -555,7 +713,9 @@ pub(crate) mod examples {
     pub fn solve_response() -> Value {
         solve(super::SolveRequest {
             fen: CHAMELEON_FEN.into(),
-            mate_in: 2,
+            mate_in: Some(2),
+            stipulation: None,
+            intended_solutions: None,
             rules: None,
             game: None,
             coords: None,
@@ -570,7 +730,9 @@ pub(crate) mod examples {
     pub fn solve_response_rococo() -> Value {
         solve(super::SolveRequest {
             fen: ROCOCO_MATE_FEN.into(),
-            mate_in: 1,
+            mate_in: Some(1),
+            stipulation: None,
+            intended_solutions: None,
             rules: None,
             game: Some(crate::api::common::GameName::Rococo),
             coords: Some(crate::api::common::CoordsName::Page),
