@@ -539,17 +539,23 @@ impl RococoPosition {
                 }
                 continue;
             }
+            // A Withdrawer next to the King is the first piece of its line.
+            let next = t.step[d][k as usize];
+            if next != NO_SQUARE && withdrawers.has(next) {
+                let beyond = t.step[d][next as usize];
+                if beyond != NO_SQUARE {
+                    openers |= Bits128::bit(beyond);
+                }
+            }
+            // Only a line with an enemy Advancer on it can have one second from the King.
+            if ray & advancers == 0 {
+                continue;
+            }
             let Some(first) = G::first_on_ray(k, d, occ) else {
                 continue;
             };
             if G::first_on_ray(first, d, occ).is_some_and(|second| advancers.has(second)) {
                 openers |= Bits128::bit(first);
-            }
-            if first == t.step[d][k as usize] && withdrawers.has(first) {
-                let beyond = t.step[d][first as usize];
-                if beyond != NO_SQUARE {
-                    openers |= Bits128::bit(beyond);
-                }
             }
         }
         openers
