@@ -222,9 +222,3 @@ async fn problem_with_request_id(response: HttpResponse<BoxBody>, id: &str) -> H
     };
     response.set_body(BoxBody::new(body))
 }
-
-/// The current span, to enter on another thread that works for the request (a search, an
-/// analysis, a job), so that its log lines carry the request id.
-pub fn current_span() -> tracing::Span {
-    tracing::Span::current()
-}
