@@ -51,33 +51,8 @@ pub struct HelpSolution<M> {
     pub exhausted_by: Option<Exhausted>,
 }
 
-/// A helpmate solve's report, named.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NamedHelpSolution {
-    /// The helpmate solved.
-    pub stipulation: Stipulation,
-    /// Every solution, each a line of named moves.
-    pub solutions: Vec<Vec<MoveInfo>>,
-    /// Every solution of a shorter helpmate.
-    pub short_solutions: Vec<Vec<MoveInfo>>,
-    /// See [`HelpSolution::count`].
-    pub count: usize,
-    /// See [`HelpSolution::lines_truncated`].
-    pub lines_truncated: bool,
-    /// Whether the search finished.
-    pub complete: bool,
-    /// See [`HelpSolution::sound`].
-    pub sound: Option<bool>,
-    /// See [`HelpSolution::proven_no_solution_within`].
-    pub proven_no_solution_within: u32,
-    /// Nodes visited.
-    pub nodes: u64,
-    pub millis: u64,
-    /// Whether the budget ran out.
-    pub budget_exhausted: bool,
-    /// Which limit ran out.
-    pub exhausted_by: Option<Exhausted>,
-}
+/// A helpmate solve's report, named: each line a list of named moves.
+pub type NamedHelpSolution = HelpSolution<MoveInfo>;
 
 impl<M: Copy> HelpSolution<M> {
     /// The report in another move type.
@@ -102,7 +77,7 @@ impl<M: Copy> HelpSolution<M> {
     /// The report named in `naming`; `pos` is the position that was solved.
     pub fn named<P: GamePosition<Move = M>>(&self, pos: &P, naming: Naming) -> NamedHelpSolution {
         let lines = |v: &[Vec<M>]| v.iter().map(|l| name_line(pos, l, naming)).collect();
-        NamedHelpSolution {
+        HelpSolution {
             stipulation: self.stipulation,
             solutions: lines(&self.solutions),
             short_solutions: lines(&self.short_solutions),
@@ -140,20 +115,34 @@ struct Lines<'a, P: GamePosition> {
     found: Vec<Vec<P::Move>>,
     /// Lines found, kept or not.
     count: usize,
+    /// A move buffer per number of plies left, reused from node to node.
+    bufs: Vec<Vec<P::Move>>,
 }
 
 impl<P: GamePosition> Lines<'_, P> {
     /// Adds every line of `plies` moves from `pos` that ends in mate of the side to move after
     /// it (and in no mate before); whether it found one.
     fn search(&mut self, pos: &P, plies: u32) -> Result<bool, Stopped> {
-        if self.dead.contains(&(pos.key(), plies)) {
+        let key = pos.key();
+        if self.dead.contains(&(key, plies)) {
             return Ok(false);
         }
-        let mut moves = Vec::new();
+        let mut moves = std::mem::take(&mut self.bufs[plies as usize]);
         pos.search_moves(&mut moves);
+        let r = self.search_moves(pos, &moves, plies);
+        self.bufs[plies as usize] = moves;
+        let any = r?;
+        if !any && self.dead.len() < MAX_DEAD {
+            self.dead.insert((key, plies));
+        }
+        Ok(any)
+    }
+
+    /// [`Lines::search`] over the moves of `pos`.
+    fn search_moves(&mut self, pos: &P, moves: &[P::Move], plies: u32) -> Result<bool, Stopped> {
         let only_checks = pos.only_checks_mate();
         let mut any = false;
-        for m in &moves {
+        for m in moves {
             let after = pos.play(m);
             self.searcher.tick()?;
             if plies == 1 {
@@ -178,9 +167,6 @@ impl<P: GamePosition> Lines<'_, P> {
             self.line.pop();
             any |= r?;
         }
-        if !any && self.dead.len() < MAX_DEAD {
-            self.dead.insert((pos.key(), plies));
-        }
         Ok(any)
     }
 }
@@ -202,6 +188,7 @@ fn lines_of<P: GamePosition>(
         line: Vec::new(),
         found: Vec::new(),
         count: 0,
+        bufs: (0..=plies).map(|_| Vec::with_capacity(128)).collect(),
     };
     let r = lines.search(pos, plies);
     let _ = lines.searcher.flush();
