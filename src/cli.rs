@@ -160,9 +160,20 @@ pub fn run(cli: Cli) -> ExitCode {
             json,
             game,
         } => {
-            let stipulation = match stipulation_of(n, stipulation.as_deref()) {
+            use crate::solver::{Stipulation, StipulationError};
+            let stipulation = match Stipulation::from_parts(n, stipulation.as_deref()) {
                 Ok(s) => s,
-                Err(e) => return fail(e),
+                Err(StipulationError::Unreadable(t)) => {
+                    return fail(format!(
+                        "--stipulation {t:?}: write #N, s#N, h#N or h#N.5 (such as #2, s#3, h#2, h#2.5)"
+                    ))
+                }
+                Err(StipulationError::Disagree(n, s)) => {
+                    return fail(format!("N {n} (#{n}) and --stipulation {s} disagree: give one"))
+                }
+                Err(StipulationError::Missing) => {
+                    return fail("give N (mate in N) or --stipulation")
+                }
             };
             let mut opts = crate::solver::SolveOptions {
                 stipulation,
@@ -484,31 +495,6 @@ fn run_solve(
         _ => "#",
     };
     print_solution(&solution.named(&pos, Naming::default()), prefix, json)
-}
-
-/// The stipulation of `solve`'s positional N and `--stipulation` (both given: they must agree).
-fn stipulation_of(
-    n: Option<u32>,
-    text: Option<&str>,
-) -> Result<crate::solver::Stipulation, String> {
-    use crate::solver::Stipulation;
-    let named = match text {
-        Some(t) => Some(Stipulation::parse(t).ok_or_else(|| {
-            format!(
-                "--stipulation {t:?}: write #N, s#N, h#N or h#N.5 (such as #2, s#3, h#2, h#2.5)"
-            )
-        })?),
-        None => None,
-    };
-    match (n, named) {
-        (Some(n), None) => Ok(Stipulation::Mate(n)),
-        (None, Some(s)) => Ok(s),
-        (Some(n), Some(s)) if s == Stipulation::Mate(n) => Ok(s),
-        (Some(n), Some(s)) => Err(format!(
-            "N {n} (#{n}) and --stipulation {s} disagree: give one"
-        )),
-        (None, None) => Err("give N (mate in N) or --stipulation".into()),
-    }
 }
 
 /// Prints a helpmate's solutions: a line each, then the shorter ones, soundness and the counts.

@@ -29,7 +29,7 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-pub use stipulation::Stipulation;
+pub use stipulation::{Stipulation, StipulationError};
 use tt::Table;
 
 /// The largest N accepted.

@@ -105,6 +105,45 @@ impl Stipulation {
     }
 }
 
+/// Why a request's stipulation is unusable (see [`Stipulation::from_parts`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StipulationError {
+    /// The text is not a stipulation.
+    #[error(
+        "{0:?} is not a stipulation: write #N, s#N, h#N or h#N.5 (such as #2, s#3, h#2, h#2.5)"
+    )]
+    Unreadable(String),
+    /// A mate-in-N and a stipulation that is not `#N`.
+    #[error("mate in {0} means #{0}, but the stipulation is {1}: give one of them")]
+    Disagree(u32, Stipulation),
+    /// Neither was given.
+    #[error("give N (mate in N) or a stipulation")]
+    Missing,
+}
+
+impl Stipulation {
+    /// The stipulation of a request that may give a mate-in-N (`#N`), a stipulation's text, or
+    /// both when they agree: what the command line and the API read.
+    ///
+    /// # Errors
+    /// [`StipulationError`]: unreadable text, the two disagreeing, or neither given.
+    pub fn from_parts(
+        mate_in: Option<u32>,
+        text: Option<&str>,
+    ) -> Result<Stipulation, StipulationError> {
+        let named = text
+            .map(|t| Stipulation::parse(t).ok_or_else(|| StipulationError::Unreadable(t.into())))
+            .transpose()?;
+        match (mate_in, named) {
+            (Some(n), None) => Ok(Stipulation::Mate(n)),
+            (None, Some(s)) => Ok(s),
+            (Some(n), Some(s)) if s == Stipulation::Mate(n) => Ok(s),
+            (Some(n), Some(s)) => Err(StipulationError::Disagree(n, s)),
+            (None, None) => Err(StipulationError::Missing),
+        }
+    }
+}
+
 impl Default for Stipulation {
     fn default() -> Stipulation {
         Stipulation::Mate(2)
@@ -139,5 +178,37 @@ mod tests {
         }
         assert_eq!(Stipulation::parse("h#2").unwrap().help_plies(), Some(4));
         assert_eq!(Stipulation::parse("h#1.5").unwrap().help_plies(), Some(3));
+    }
+
+    #[test]
+    fn a_mate_in_n_and_a_stipulation_must_agree() {
+        use super::StipulationError as E;
+        assert_eq!(
+            Stipulation::from_parts(Some(2), None),
+            Ok(Stipulation::Mate(2))
+        );
+        assert_eq!(
+            Stipulation::from_parts(Some(2), Some("#2")),
+            Ok(Stipulation::Mate(2))
+        );
+        assert_eq!(
+            Stipulation::from_parts(None, Some("s#3")),
+            Ok(Stipulation::SelfMate(3))
+        );
+        assert_eq!(
+            Stipulation::from_parts(Some(2), Some("h#1")),
+            Err(E::Disagree(
+                2,
+                Stipulation::HelpMate {
+                    moves: 1,
+                    half: false
+                }
+            ))
+        );
+        assert_eq!(
+            Stipulation::from_parts(None, Some("x#2")),
+            Err(E::Unreadable("x#2".into()))
+        );
+        assert_eq!(Stipulation::from_parts(None, None), Err(E::Missing));
     }
 }

@@ -163,26 +163,21 @@ impl SolveQuery {
         r: SolveRequest,
         max: &crate::api::configuration::SolveLimits,
     ) -> Result<SolveQuery, ApiError> {
-        use crate::solver::Stipulation;
-        let named = match &r.stipulation {
-            Some(text) => Some(Stipulation::parse(text).ok_or_else(|| {
-                ApiError::InvalidStipulation(format!(
+        use crate::solver::{Stipulation, StipulationError};
+        let stipulation = match Stipulation::from_parts(r.mate_in, r.stipulation.as_deref()) {
+            Ok(s) => s,
+            Err(StipulationError::Unreadable(text)) => {
+                return Err(ApiError::InvalidStipulation(format!(
                     "`stipulation` {text:?} is not one: write #N, s#N, h#N or h#N.5 (such as \
                      \"#2\", \"s#3\", \"h#2\", \"h#2.5\")"
-                ))
-            })?),
-            None => None,
-        };
-        let stipulation = match (r.mate_in, named) {
-            (Some(n), None) => Stipulation::Mate(n),
-            (None, Some(s)) => s,
-            (Some(n), Some(s)) if s == Stipulation::Mate(n) => s,
-            (Some(n), Some(s)) => {
+                )))
+            }
+            Err(StipulationError::Disagree(n, s)) => {
                 return Err(ApiError::InvalidStipulation(format!(
                     "`mate_in` {n} means #{n}, but `stipulation` is {s}: give one of them"
                 )))
             }
-            (None, None) => {
+            Err(StipulationError::Missing) => {
                 return Err(ApiError::InvalidRequest(
                     "give `mate_in` (mate in N) or `stipulation`".into(),
                 ))
