@@ -91,6 +91,9 @@ pub enum Command {
         /// Most moves in the printed solution tree.
         #[arg(long, default_value_t = 2000)]
         max_tree: usize,
+        /// For `#N` and `s#N`: the most refutations of a listed try (0: no tries; at most 3).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=3))]
+        max_refutations: u8,
         /// The game. For Rococo, mate in N means that after the Nth move the defender cannot keep
         /// its King.
         #[arg(long, value_enum, default_value_t = GameArg::Baroque)]
@@ -157,6 +160,7 @@ pub fn run(cli: Cli) -> ExitCode {
             tt_mib,
             threads,
             max_tree,
+            max_refutations,
             json,
             game,
         } => {
@@ -183,6 +187,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 },
                 table_mib: tt_mib,
                 max_tree_nodes: max_tree,
+                max_refutations: usize::from(max_refutations),
                 ..Default::default()
             };
             if let Some(t) = threads {
@@ -582,6 +587,34 @@ fn print_solution(s: &crate::solver::NamedSolution, prefix: &str, json: bool) ->
     out!("keys {}", names(&s.keys));
     out!("cooks {}", names(&s.cooks));
     out!("short_solutions {}", names(&s.short_solutions));
+    let moves = |v: &[crate::rules::MoveInfo]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.iter()
+                .map(|m| m.notation.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    };
+    for t in &s.threats {
+        out!("threat of {}: {}", t.key.notation, moves(&t.moves));
+    }
+    out!(
+        "tries {}",
+        if s.tries.is_empty() {
+            "none".to_string()
+        } else {
+            s.tries
+                .iter()
+                .map(|t| format!("{}? {}!", t.info.notation, moves(&t.refutations)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        }
+    );
+    if s.tries_truncated {
+        out!("(tries incomplete: the budget ran out)");
+    }
     for node in &s.tree {
         print_tree(node, 0);
     }
@@ -615,7 +648,8 @@ fn print_tree(node: &crate::solver::tree::NamedAttack, depth: usize) {
     }
     for d in &node.defences {
         let dual = if d.dual { " (dual)" } else { "" };
-        out!("{pad}  ... {}{dual}", d.info.notation);
+        let mate = if d.mates { " mate" } else { "" };
+        out!("{pad}  ... {}{mate}{dual}", d.info.notation);
         for r in &d.replies {
             print_tree(r, depth + 1);
         }

@@ -353,6 +353,7 @@ fn screen_candidate<P: GamePosition>(
         max_tree_nodes: 500,
         intended_key: None,
         cancel: cancel.clone(),
+        max_refutations: 0,
     };
     let solution = screen(&position, &solve);
     let nodes = solution.nodes;

@@ -5,7 +5,7 @@
 
 use crate::cases::{play_text, Case, Destinations, Game, RulesSpec, SquarePiece};
 use crate::rules::{GamePosition, Naming, Rules, Variant, VariantPosition};
-use crate::solver::{Outcome, SolveOptions};
+use crate::solver::{Outcome, SolveOptions, Stipulation};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 pub enum Kind {
     /// A position, a move (after the moves leading to it) and its expected outcome.
     Diagram,
-    /// A position and N: the side to move mates in N.
+    /// A position and a stipulation (`#N`, `s#N`, `h#N`, `h#N.5`).
     Mate,
 }
 
@@ -129,10 +129,14 @@ pub struct VerifiedPuzzle {
     pub moves: Vec<String>,
     /// The verified captures of the last move (diagram; empty when illegal or for a mate).
     pub captures: Vec<SquarePiece>,
+    /// The N of the stipulation (mate puzzles).
     pub mate_in: Option<u32>,
+    /// The stipulation (mate puzzles).
+    pub stipulation: Option<Stipulation>,
     /// The verified outcome: for a diagram `{legal, reason, notation, uci, captures, status,
-    /// frozen, fen_after}`; for a mate the solve's `{result, mate_in, sound, keys, cooks,
-    /// short_solutions, tree, tree_truncated}`.
+    /// frozen, fen_after}`; for `#N` and `s#N` the solve's `{result, stipulation, mate_in, sound,
+    /// keys, cooks, short_solutions, tree, tree_truncated, threats, tries}`; for a helpmate
+    /// `{result, stipulation, sound, solutions, count, short_solutions, solutions_truncated}`.
     pub outcome: serde_json::Value,
     pub fixture: Option<String>,
     /// SHA-256 (hex) of the content: kind, game, canonical FEN, rules, canonical moves and N.
@@ -168,10 +172,11 @@ pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, Veri
     let fen = pos.fen(Naming::default());
     let game = p.variant.kind();
     let rules = p.variant.rules().unwrap_or_default();
-    let (moves, mate_in, destinations) = match &p.claim {
+    let (moves, stipulation, destinations) = match &p.claim {
         Claim::Diagram(d) => (d.moves.clone(), None, d.destinations.clone()),
-        Claim::Mate(m) => (Vec::new(), Some(m.mate_in), None),
+        Claim::Mate(m) => (Vec::new(), Some(m.stipulation), None),
     };
+    let mate_in = stipulation.map(Stipulation::moves);
     let (moves_key, outcome, captures) = match &p.claim {
         Claim::Diagram(d) => verify_diagram(d, &p, &pos)?,
         Claim::Mate(m) => {
@@ -190,7 +195,7 @@ pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, Veri
         &rules,
         &moves_key,
         destinations.as_ref(),
-        mate_in,
+        stipulation,
     );
     let about = p.about;
     let mut tags: Vec<String> = about
@@ -213,6 +218,7 @@ pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, Veri
         moves,
         captures,
         mate_in,
+        stipulation,
         outcome,
         fixture: about.fixture,
         content_hash,
@@ -220,8 +226,10 @@ pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, Veri
 }
 
 /// The content hash of a puzzle: SHA-256 (hex) of its kind, game, canonical FEN, rules, canonical
-/// moves, destinations claim and N. Two posts of one puzzle, whatever notation they use, are one
-/// row.
+/// moves, destinations claim and stipulation. Two posts of one puzzle, whatever notation they use,
+/// are one row. A direct mate hashes its N alone, as stores written before stipulations hashed it
+/// (so their rows still deduplicate); another stipulation hashes its text as well, so that the
+/// same position as `#2` and as `s#2` are two puzzles.
 pub fn content_hash(
     kind: Kind,
     game: Game,
@@ -229,7 +237,7 @@ pub fn content_hash(
     rules: &Rules,
     moves: &[String],
     destinations: Option<&Destinations>,
-    mate_in: Option<u32>,
+    stipulation: Option<Stipulation>,
 ) -> String {
     // A game without rule sets hashes the default rule set's name, as stores written before its
     // rules were recorded hashed it, so that their rows still deduplicate.
@@ -238,15 +246,20 @@ pub fn content_hash(
     } else {
         Rules::default().to_string()
     };
-    let content = serde_json::json!({
+    let mut content = serde_json::json!({
         "kind": kind.name(),
         "game": game,
         "fen": fen,
         "rules": hashed_rules,
         "moves": moves,
         "destinations": destinations,
-        "mate_in": mate_in,
+        "mate_in": stipulation.map(Stipulation::moves),
     });
+    if let (Some(s), Some(o)) = (stipulation, content.as_object_mut()) {
+        if !matches!(s, Stipulation::Mate(_)) {
+            o.insert("stipulation".into(), s.to_string().into());
+        }
+    }
     Sha256::digest(content.to_string().as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -350,17 +363,39 @@ fn verify_diagram(
     Ok((canonical, outcome, captures))
 }
 
-/// What a mate puzzle claims: N, and what a solve must find when stated.
+/// What a mate puzzle claims: its stipulation, and what a solve must find when stated.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MateClaim {
-    /// N of "mate in N".
-    pub mate_in: u32,
-    /// Every first move that forces mate within N (any notation).
+    /// `#N`, `s#N`, `h#N` or `h#N.5`.
+    pub stipulation: Stipulation,
+    /// `#N`, `s#N`: every first move that reaches the goal within N; a helpmate: the first moves
+    /// of its solutions (any notation).
     pub keys: Option<Vec<String>>,
-    /// The keys that mate in fewer than N moves.
+    /// `#N`, `s#N`: the keys that need fewer than N moves; a helpmate: the solutions of a shorter
+    /// helpmate, each a line of moves separated by spaces.
     pub short_solutions: Option<Vec<String>>,
+    /// A helpmate: every solution, each a line of moves (any notation).
+    pub solutions: Option<Vec<Vec<String>>>,
+    /// A helpmate: the number of solutions a sound one has (default 1).
+    pub intended_solutions: Option<usize>,
     /// Whether the puzzle is sound.
     pub sound: Option<bool>,
+}
+
+impl MateClaim {
+    /// The N of the stipulation.
+    pub fn mate_in(&self) -> u32 {
+        self.stipulation.moves()
+    }
+}
+
+/// What a solve of a mate claim answered, named in the standard naming.
+#[derive(Clone, Debug)]
+pub enum Solved {
+    /// `#N` or `s#N`.
+    Keys(crate::solver::NamedSolution),
+    /// A helpmate.
+    Help(crate::solver::help::NamedHelpSolution),
 }
 
 /// What solving a mate claim found.
@@ -370,14 +405,14 @@ pub enum MateCheck {
     /// named in the standard naming.
     Settled {
         problems: Vec<String>,
-        solution: Box<crate::solver::NamedSolution>,
+        solution: Box<Solved>,
     },
     /// The budget ran out before the claim was confirmed or refuted.
     Unsettled {
         nodes: u64,
         millis: u64,
         proven: u32,
-        solution: Box<crate::solver::NamedSolution>,
+        solution: Box<Solved>,
     },
 }
 
@@ -390,23 +425,59 @@ fn listed(v: &std::collections::BTreeSet<String>) -> String {
     }
 }
 
+/// A line of moves read from `pos` (each in any notation), in canonical notation, separated by
+/// spaces.
+fn canonical_line(pos: &VariantPosition, line: &[&str]) -> Result<String, String> {
+    let mut at = *pos;
+    let mut names = Vec::with_capacity(line.len());
+    for text in line {
+        let mv = at.parse_move(text, Naming::default()).map_err(|e| {
+            format!(
+                "`{text}` of the line `{}` is not a legal move: {e}",
+                line.join(" ")
+            )
+        })?;
+        names.push(at.move_name(&mv, Naming::default()));
+        at = at.play(&mv);
+    }
+    Ok(names.join(" "))
+}
+
 /// Solves a mate claim on a position of either game and compares: the one check of a mate
 /// puzzle, for the fixtures' puzzle files, the store and the generator alike.
 ///
 /// # Errors
-/// A message when the claim itself is unusable: N out of range, a stated key that is not a legal
-/// move.
+/// A message when the claim itself is unusable: N out of range, a side to move that is not the
+/// one the stipulation starts with, a stated key or line that is not made of legal moves.
 pub fn check_mate(
     pos: &VariantPosition,
     claim: &MateClaim,
     solve: &SolveOptions,
 ) -> Result<MateCheck, String> {
-    let n = claim.mate_in;
-    if n == 0 || n > crate::solver::MAX_MATE_IN {
+    let stipulation = claim.stipulation;
+    let n = stipulation.moves();
+    let least = u32::from(!stipulation.is_help());
+    if n < least || n > crate::solver::MAX_MATE_IN {
         return Err(format!(
-            "`mate_in` is {n}; it must be between 1 and {}",
+            "the N of {stipulation} is {n}; it must be between {least} and {}",
             crate::solver::MAX_MATE_IN
         ));
+    }
+    if let Some(side) = stipulation.starts() {
+        if pos.turn() != side {
+            return Err(format!(
+                "{stipulation} starts with {side} to move, but the FEN has {} to move",
+                pos.turn()
+            ));
+        }
+    }
+    let opts = SolveOptions {
+        stipulation,
+        intended_key: None,
+        ..solve.clone()
+    };
+    if stipulation.is_help() {
+        return check_help(pos, claim, &opts);
     }
     let canonical = |texts: &Option<Vec<String>>| -> Result<Option<std::collections::BTreeSet<String>>, String> {
         texts
@@ -423,23 +494,21 @@ pub fn check_mate(
             .transpose()
     };
     let (want_keys, want_short) = (canonical(&claim.keys)?, canonical(&claim.short_solutions)?);
-    let opts = SolveOptions {
-        stipulation: crate::solver::Stipulation::Mate(n),
-        intended_key: None,
-        ..solve.clone()
-    };
     let s = crate::solver::solve_any(pos, &opts).named(pos, Naming::default());
     if s.result == Outcome::Unknown || (claim.sound.is_some() && s.sound.is_none()) {
         return Ok(MateCheck::Unsettled {
             nodes: opts.limits.nodes,
             millis: opts.limits.time.as_millis() as u64,
             proven: s.proven_no_mate_within,
-            solution: Box::new(s),
+            solution: Box::new(Solved::Keys(s)),
         });
     }
     let mut problems = Vec::new();
     if s.result == Outcome::NoMate && want_keys.as_ref().is_none_or(|k| !k.is_empty()) {
-        problems.push(format!("the side to move has no forced mate in {n}"));
+        problems.push(match stipulation {
+            Stipulation::SelfMate(_) => format!("White cannot force {stipulation}"),
+            _ => format!("the side to move has no forced mate in {n}"),
+        });
     }
     let names = |keys: &[crate::solver::NamedKey]| -> std::collections::BTreeSet<String> {
         keys.iter().map(|k| k.info.notation.clone()).collect()
@@ -448,7 +517,7 @@ pub fn check_mate(
         let got = names(&s.keys);
         if got != *want {
             problems.push(format!(
-                "the keys of #{n} are {}, expected {}",
+                "the keys of {stipulation} are {}, expected {}",
                 listed(&got),
                 listed(want)
             ));
@@ -464,7 +533,16 @@ pub fn check_mate(
             ));
         }
     }
-    if let (Some(want), Some(got)) = (claim.sound, s.sound) {
+    sound_problem(&mut problems, claim.sound, s.sound);
+    Ok(MateCheck::Settled {
+        problems,
+        solution: Box::new(Solved::Keys(s)),
+    })
+}
+
+/// Says when the claimed soundness differs from the proven one.
+fn sound_problem(problems: &mut Vec<String>, want: Option<bool>, got: Option<bool>) {
+    if let (Some(want), Some(got)) = (want, got) {
         if want != got {
             let word = |b: bool| if b { "sound" } else { "not sound" };
             problems.push(format!(
@@ -474,9 +552,111 @@ pub fn check_mate(
             ));
         }
     }
+}
+
+/// [`check_mate`] of a helpmate: every solution line.
+fn check_help(
+    pos: &VariantPosition,
+    claim: &MateClaim,
+    opts: &SolveOptions,
+) -> Result<MateCheck, String> {
+    use std::collections::BTreeSet;
+    let stipulation = claim.stipulation;
+    let want_lines = claim
+        .solutions
+        .as_ref()
+        .map(|v| {
+            v.iter()
+                .map(|l| canonical_line(pos, &l.iter().map(String::as_str).collect::<Vec<_>>()))
+                .collect::<Result<BTreeSet<String>, String>>()
+        })
+        .transpose()?;
+    let want_short = claim
+        .short_solutions
+        .as_ref()
+        .map(|v| {
+            v.iter()
+                .map(|l| canonical_line(pos, &l.split_whitespace().collect::<Vec<_>>()))
+                .collect::<Result<BTreeSet<String>, String>>()
+        })
+        .transpose()?;
+    let want_keys = claim
+        .keys
+        .as_ref()
+        .map(|v| {
+            v.iter()
+                .map(|k| canonical_line(pos, &[k.as_str()]))
+                .collect::<Result<BTreeSet<String>, String>>()
+        })
+        .transpose()?;
+    let intended = claim.intended_solutions.unwrap_or(1).max(1);
+    let h = crate::solver::help::solve_help_any(pos, opts, intended).named(pos, Naming::default());
+    if !h.complete {
+        return Ok(MateCheck::Unsettled {
+            nodes: opts.limits.nodes,
+            millis: opts.limits.time.as_millis() as u64,
+            proven: h.proven_no_solution_within,
+            solution: Box::new(Solved::Help(h)),
+        });
+    }
+    let line = |l: &[crate::rules::MoveInfo]| {
+        l.iter()
+            .map(|m| m.notation.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut problems = Vec::new();
+    if h.count == 0 && want_lines.as_ref().is_none_or(|l| !l.is_empty()) {
+        problems.push(format!("{stipulation} has no solution"));
+    }
+    if let Some(want) = &want_lines {
+        if h.lines_truncated {
+            if h.count != want.len() {
+                problems.push(format!(
+                    "{stipulation} has {} solutions, expected {}",
+                    h.count,
+                    want.len()
+                ));
+            }
+        } else {
+            let got: BTreeSet<String> = h.solutions.iter().map(|l| line(l)).collect();
+            if got != *want {
+                problems.push(format!(
+                    "the solutions of {stipulation} are {}, expected {}",
+                    listed(&got),
+                    listed(want)
+                ));
+            }
+        }
+    }
+    if let Some(want) = &want_keys {
+        let got: BTreeSet<String> = h
+            .solutions
+            .iter()
+            .filter_map(|l| l.first().map(|m| m.notation.clone()))
+            .collect();
+        if got != *want && !h.lines_truncated {
+            problems.push(format!(
+                "the first moves of the solutions are {}, expected {}",
+                listed(&got),
+                listed(want)
+            ));
+        }
+    }
+    if let Some(want) = &want_short {
+        let got: BTreeSet<String> = h.short_solutions.iter().map(|l| line(l)).collect();
+        if got != *want && !h.lines_truncated {
+            problems.push(format!(
+                "the short solutions are {}, expected {}",
+                listed(&got),
+                listed(want)
+            ));
+        }
+    }
+    sound_problem(&mut problems, claim.sound, h.sound);
     Ok(MateCheck::Settled {
         problems,
-        solution: Box::new(s),
+        solution: Box::new(Solved::Help(h)),
     })
 }
 
@@ -486,7 +666,7 @@ fn verify_mate(
     pos: &VariantPosition,
     solve: &SolveOptions,
 ) -> Result<Verified, VerifyError> {
-    let s = match check_mate(pos, claim, solve).map_err(contradicted)? {
+    let solved = match check_mate(pos, claim, solve).map_err(contradicted)? {
         MateCheck::Unsettled {
             nodes,
             millis,
@@ -504,22 +684,44 @@ fn verify_mate(
         }
         MateCheck::Settled { solution, .. } => solution,
     };
-    // A stored mate puzzle has a mate, whatever it claims.
-    if s.result == Outcome::NoMate {
-        return Err(contradicted(format!(
-            "the side to move has no forced mate in {}",
-            claim.mate_in
-        )));
-    }
-    let outcome = serde_json::json!({
-        "result": s.result,
-        "mate_in": s.mate_in,
-        "sound": s.sound,
-        "keys": s.keys,
-        "cooks": s.cooks,
-        "short_solutions": s.short_solutions,
-        "tree": s.tree,
-        "tree_truncated": s.tree_truncated,
-    });
+    let stipulation = claim.stipulation.to_string();
+    let outcome = match *solved {
+        Solved::Keys(s) => {
+            // A stored mate puzzle has a mate, whatever it claims.
+            if s.result == Outcome::NoMate {
+                return Err(contradicted(match claim.stipulation {
+                    Stipulation::SelfMate(_) => format!("White cannot force {stipulation}"),
+                    _ => format!("the side to move has no forced mate in {}", claim.mate_in()),
+                }));
+            }
+            serde_json::json!({
+                "result": s.result,
+                "stipulation": stipulation,
+                "mate_in": s.mate_in,
+                "sound": s.sound,
+                "keys": s.keys,
+                "cooks": s.cooks,
+                "short_solutions": s.short_solutions,
+                "tree": s.tree,
+                "tree_truncated": s.tree_truncated,
+                "threats": s.threats,
+                "tries": s.tries,
+            })
+        }
+        Solved::Help(h) => {
+            if h.count == 0 {
+                return Err(contradicted(format!("{stipulation} has no solution")));
+            }
+            serde_json::json!({
+                "result": Outcome::Mate,
+                "stipulation": stipulation,
+                "sound": h.sound,
+                "solutions": h.solutions,
+                "count": h.count,
+                "short_solutions": h.short_solutions,
+                "solutions_truncated": h.lines_truncated,
+            })
+        }
+    };
     Ok((Vec::new(), outcome, Vec::new()))
 }

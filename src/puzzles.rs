@@ -7,9 +7,10 @@
 //! (the claim is then neither confirmed nor contradicted).
 
 use crate::cases::{Game, RulesSpec};
+use crate::puzzle::Solved;
 use crate::puzzle::{check_mate, MateCheck, MateClaim};
 use crate::rules::{GamePosition, Naming, Rules, Variant};
-use crate::solver::{Limits, NamedSolution, SolveOptions};
+use crate::solver::{Limits, SolveOptions, Stipulation};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -52,7 +53,7 @@ pub struct PuzzleOutcome {
     /// passes.
     pub problems: Vec<String>,
     /// The solver's answer, when the puzzle could be solved at all, named in the standard naming.
-    pub solution: Option<NamedSolution>,
+    pub solution: Option<Solved>,
 }
 
 impl PuzzleOutcome {
@@ -120,10 +121,11 @@ impl Puzzle {
             return out;
         }
         let claim = MateClaim {
-            mate_in: self.mate_in,
+            stipulation: Stipulation::Mate(self.mate_in),
             keys: Some(self.keys.clone()),
             short_solutions: self.short_solutions.clone(),
             sound: Some(self.sound),
+            ..MateClaim::default()
         };
         let opts = SolveOptions {
             limits,

@@ -350,6 +350,31 @@ fn solve_takes_a_stipulation() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("keys Bd3-e2 (s#1)\n"), "{out}");
     assert!(out.contains("sound true\n"), "{out}");
+    // Its tree: the key, then Black's one move, which mates.
+    assert!(out.contains("\nBd3-e2\n  ... Ke1xe2 mate\n"), "{out}");
+    // A #2 with a try refuted by one defence, and the key's threat.
+    let (code, out, err) = run(baroque().args(["solve", "N7/5N1k/3r3R/8/7P/1K6/8/6B1 w 0", "2"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("tries Bg1-g8? Kh7xh6!\n"), "{out}");
+    assert!(out.contains("threat of Bg1-g6: none\n"), "{out}");
+    let (code, out, _) = run(baroque().args([
+        "solve",
+        "N7/5N1k/3r3R/8/7P/1K6/8/6B1 w 0",
+        "2",
+        "--max-refutations",
+        "0",
+    ]));
+    assert_eq!(code, 0);
+    assert!(out.contains("tries none\n"), "{out}");
+    let (code, _, err) = run(baroque().args([
+        "solve",
+        "N7/5N1k/3r3R/8/7P/1K6/8/6B1 w 0",
+        "2",
+        "--max-refutations",
+        "4",
+    ]));
+    assert_ne!(code, 0);
+    assert!(err.contains("--max-refutations"), "{err}");
     // The positional N is `#N`, and may be given with an agreeing `--stipulation`.
     let (code, out, _) = run(baroque().args([
         "solve",

@@ -119,8 +119,112 @@ fn self_two_key_holds(p: &Position, key: &Move) -> bool {
         })
 }
 
+/// Whether White, to move, mates at once.
+fn mates_in_one(p: &Position) -> bool {
+    p.legal_moves().iter().any(|w| mated(&p.play(w)))
+}
+
+/// The refutations of White's first move `w` in a `#2`, by definition: Black's moves after which
+/// White has no mate in one.
+fn oracle_refutations_two(p: &Position, w: &Move) -> Vec<Move> {
+    let after = p.play(w);
+    after
+        .legal_moves()
+        .into_iter()
+        .filter(|b| !mates_in_one(&after.play(b)))
+        .collect()
+}
+
+/// The tries of a `#2` with at most `max` refutations, by definition, each with its refutations
+/// (as sets): first moves that do not mate in one, whose refutations number 1 to `max`.
+fn oracle_tries_two(p: &Position, max: usize) -> HashSet<(Move, Vec<Move>)> {
+    p.legal_moves()
+        .into_iter()
+        .filter(|w| !mated(&p.play(w)))
+        .filter_map(|w| {
+            let mut r = oracle_refutations_two(p, &w);
+            r.sort_by_key(|m| format!("{m:?}"));
+            (1..=max).contains(&r.len()).then_some((w, r))
+        })
+        .collect()
+}
+
+/// The tries a solve reports, refutations as sorted sets.
+fn reported_tries(s: &baroque::solver::Solution<Move>) -> HashSet<(Move, Vec<Move>)> {
+    s.tries
+        .iter()
+        .map(|t| {
+            let mut r = t.refutations.clone();
+            r.sort_by_key(|m| format!("{m:?}"));
+            (t.mv, r)
+        })
+        .collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(150))]
+
+    #[test]
+    fn the_tries_of_a_mate_in_two_are_those_of_the_definition(
+        p in sparse(Color::White, 4),
+        max in 1usize..=3,
+    ) {
+        let s = solve(&p, &SolveOptions { max_refutations: max, ..options(Stipulation::Mate(2)) });
+        prop_assert!(!s.tries_truncated);
+        let keys: HashSet<Move> = s.keys.iter().map(|k| k.mv).collect();
+        let want: HashSet<(Move, Vec<Move>)> = oracle_tries_two(&p, max)
+            .into_iter()
+            .filter(|(w, _)| !keys.contains(w))
+            .collect();
+        prop_assert_eq!(reported_tries(&s), want, "{}", p.fen(baroque::rules::Letters::Chess));
+        // A key's threat, by definition: after the key and a pass, White's mates in one.
+        for (k, t) in s.keys.iter().zip(&s.threats) {
+            prop_assert_eq!(k.mv, t.key);
+            let after = p.play(&k.mv);
+            let want: HashSet<Move> = match after.null_move() {
+                Some(null) if k.mate_in == 2 => null
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| mated(&null.play(m)))
+                    .collect(),
+                _ => HashSet::new(),
+            };
+            prop_assert_eq!(t.moves.iter().copied().collect::<HashSet<Move>>(), want);
+        }
+    }
+
+    #[test]
+    fn a_selfmate_in_one_tree_lists_every_defence_as_mating(p in sparse(Color::White, 6)) {
+        let s = solve(&p, &options(Stipulation::SelfMate(1)));
+        prop_assert_eq!(s.tree.len(), s.keys.len());
+        for node in &s.tree {
+            let after = p.play(&node.mv);
+            let want: HashSet<Move> = after.legal_moves().into_iter().collect();
+            let got: HashSet<Move> = node.defences.iter().map(|d| d.mv).collect();
+            prop_assert_eq!(got, want);
+            prop_assert!(node.defences.iter().all(|d| d.mates && d.replies.is_empty()));
+            prop_assert!(!node.mates);
+        }
+        // s#1 tries: White moves after which Black has from one to `max` moves that do not mate
+        // (and a move at all).
+        let keys: HashSet<Move> = s.keys.iter().map(|k| k.mv).collect();
+        let want: HashSet<(Move, Vec<Move>)> = p
+            .legal_moves()
+            .into_iter()
+            .filter(|w| !keys.contains(w))
+            .filter_map(|w| {
+                let after = p.play(&w);
+                let mut r: Vec<Move> = after
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|b| !mated(&after.play(b)))
+                    .collect();
+                r.sort_by_key(|m| format!("{m:?}"));
+                (r.len() == 1).then_some((w, r))
+            })
+            .collect();
+        prop_assert_eq!(reported_tries(&s), want);
+    }
 
     #[test]
     fn half_move_helpmates_are_the_mates_in_one(p in sparse(Color::White, 6)) {
@@ -225,4 +329,29 @@ fn a_chameleon_offered_to_the_king_is_a_selfmate_in_one() {
     let replies = after.legal_moves();
     assert_eq!(replies.len(), 1);
     assert_eq!(after.play(&replies[0]).status(), Status::Checkmate);
+}
+
+/// A generated `#2` (White: Long Leapers a8 and f7, Coordinator h6, Pawn h4, King b3, Chameleon
+/// g1; Black: King h7, Coordinator d6): the key Bg1-g6 and the try Bg1-g8, which only Kh7xh6
+/// refutes. The try and its one refutation are checked against the definition as well.
+#[test]
+fn a_mate_in_two_with_a_try_refuted_by_one_defence() {
+    let p = Position::from_fen("N7/5N1k/3r3R/8/7P/1K6/8/6B1 w 0", Rules::default()).unwrap();
+    let s = solve(&p, &options(Stipulation::Mate(2)));
+    let name = |pos: &Position, m: &Move| pos.move_name(m, baroque::rules::Letters::Chess);
+    let keys: Vec<String> = s.keys.iter().map(|k| name(&p, &k.mv)).collect();
+    assert_eq!(keys, ["Bg1-g6"]);
+    let tries: Vec<(String, Vec<String>)> = s
+        .tries
+        .iter()
+        .map(|t| {
+            let after = p.play(&t.mv);
+            (
+                name(&p, &t.mv),
+                t.refutations.iter().map(|r| name(&after, r)).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(tries, [("Bg1-g8".to_string(), vec!["Kh7xh6".to_string()])]);
+    assert_eq!(reported_tries(&s), oracle_tries_two(&p, 1));
 }

@@ -419,6 +419,7 @@ impl SolveLimits {
             max_tree_nodes: self.max_tree_nodes,
             intended_key: None,
             cancel: crate::solver::Cancel::new(),
+            max_refutations: 1,
         }
     }
 }

@@ -221,10 +221,10 @@ fn store_one<P: GamePosition>(
         variant: opts.variant,
         fen: found.position.fen(Naming::default()),
         claim: Claim::Mate(MateClaim {
-            mate_in: opts.mate_in,
+            stipulation: crate::solver::Stipulation::Mate(opts.mate_in),
             keys: key.map(|k| vec![k]),
-            short_solutions: None,
             sound: Some(true),
+            ..MateClaim::default()
         }),
         about: About {
             source: Some("generated".into()),

@@ -163,10 +163,11 @@ pub fn verified_fixtures(
                 variant: variant_of(file.game, rules, path, &pz.id)?,
                 fen: pz.fen.clone(),
                 claim: Claim::Mate(MateClaim {
-                    mate_in: pz.mate_in,
+                    stipulation: crate::solver::Stipulation::Mate(pz.mate_in),
                     keys: Some(pz.keys.clone()),
                     short_solutions: pz.short_solutions.clone(),
                     sound: Some(pz.sound),
+                    ..MateClaim::default()
                 }),
                 about: About {
                     title: pz.title.clone(),

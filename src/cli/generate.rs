@@ -108,6 +108,8 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         max_tree_nodes: 2_000,
         intended_key: None,
         cancel: Default::default(),
+        // Generation does not look for tries (they are for the solve of a single puzzle).
+        max_refutations: 0,
     };
     let bar = ProgressBar::new(args.count as u64);
     bar.set_style(

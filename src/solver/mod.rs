@@ -21,10 +21,11 @@ pub mod pns;
 pub mod search;
 pub mod stipulation;
 pub mod tree;
+pub mod tries;
 pub mod tt;
 
 use crate::rules::{GamePosition, MoveInfo, Naming, VariantMove, VariantPosition, Visit};
-use search::{Searcher, Stopped};
+use search::{Goal, Searcher, Stopped};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -214,6 +215,8 @@ pub struct SolveOptions {
     pub intended_key: Option<VariantMove>,
     /// Raised by another thread to stop the solve (it then answers what it proved so far).
     pub cancel: Cancel,
+    /// Most refutations of a try (first moves refuted by more are not listed); 0: no tries.
+    pub max_refutations: usize,
 }
 
 impl Default for SolveOptions {
@@ -226,6 +229,7 @@ impl Default for SolveOptions {
             max_tree_nodes: 2_000,
             intended_key: None,
             cancel: Cancel::new(),
+            max_refutations: 1,
         }
     }
 }
@@ -259,6 +263,39 @@ pub struct NamedKey {
     pub mate_in: u32,
 }
 
+/// The threat of a key: what the attacker would play next were the defender allowed to pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Threat<M> {
+    /// The key.
+    pub key: M,
+    /// Every attacker move that would reach the goal within the key's length less one after a
+    /// pass; empty when the key gives check (no pass is legal) or needs one move.
+    pub moves: Vec<M>,
+}
+
+/// A first move that is not a key and fails to at most the asked number of defences.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Try<M> {
+    pub mv: M,
+    /// The defences that refute it, in canonical notation's order.
+    pub refutations: Vec<M>,
+}
+
+/// A threat, named.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NamedThreat {
+    pub key: MoveInfo,
+    pub moves: Vec<MoveInfo>,
+}
+
+/// A try, named.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NamedTry {
+    #[serde(flatten)]
+    pub info: MoveInfo,
+    pub refutations: Vec<MoveInfo>,
+}
+
 /// What is known of each first move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum RootState {
@@ -287,6 +324,13 @@ pub struct Solution<M> {
     pub tree: Vec<tree::AttackNode<M>>,
     /// Whether the tree was cut at its size limit or by the budget.
     pub tree_truncated: bool,
+    /// The threat of each key, in the order of `keys` (a key whose threat the budget cut short
+    /// has none).
+    pub threats: Vec<Threat<M>>,
+    /// The tries, in canonical notation's order.
+    pub tries: Vec<Try<M>>,
+    /// Whether the tries are incomplete: the budget ran out before every first move was settled.
+    pub tries_truncated: bool,
     /// Nodes visited.
     pub nodes: u64,
     pub millis: u64,
@@ -309,6 +353,9 @@ pub struct NamedSolution {
     pub short_solutions: Vec<NamedKey>,
     pub tree: Vec<tree::NamedAttack>,
     pub tree_truncated: bool,
+    pub threats: Vec<NamedThreat>,
+    pub tries: Vec<NamedTry>,
+    pub tries_truncated: bool,
     pub nodes: u64,
     pub millis: u64,
     pub budget_exhausted: bool,
@@ -336,6 +383,23 @@ impl<M: Copy> Solution<M> {
             short_solutions: keys(&self.short_solutions),
             tree: self.tree.iter().map(|n| n.map(&f)).collect(),
             tree_truncated: self.tree_truncated,
+            threats: self
+                .threats
+                .iter()
+                .map(|t| Threat {
+                    key: f(&t.key),
+                    moves: t.moves.iter().map(&f).collect(),
+                })
+                .collect(),
+            tries: self
+                .tries
+                .iter()
+                .map(|t| Try {
+                    mv: f(&t.mv),
+                    refutations: t.refutations.iter().map(&f).collect(),
+                })
+                .collect(),
+            tries_truncated: self.tries_truncated,
             nodes: self.nodes,
             millis: self.millis,
             budget_exhausted: self.budget_exhausted,
@@ -363,6 +427,34 @@ impl<M: Copy> Solution<M> {
             short_solutions: keys(&self.short_solutions),
             tree: self.tree.iter().map(|n| n.named(pos, naming)).collect(),
             tree_truncated: self.tree_truncated,
+            threats: self
+                .threats
+                .iter()
+                .map(|t| {
+                    let after = pos.play(&t.key);
+                    let null = after.null_move().unwrap_or(after);
+                    NamedThreat {
+                        key: pos.move_info(&t.key, naming),
+                        moves: t.moves.iter().map(|m| null.move_info(m, naming)).collect(),
+                    }
+                })
+                .collect(),
+            tries: self
+                .tries
+                .iter()
+                .map(|t| {
+                    let after = pos.play(&t.mv);
+                    NamedTry {
+                        info: pos.move_info(&t.mv, naming),
+                        refutations: t
+                            .refutations
+                            .iter()
+                            .map(|m| after.move_info(m, naming))
+                            .collect(),
+                    }
+                })
+                .collect(),
+            tries_truncated: self.tries_truncated,
             nodes: self.nodes,
             millis: self.millis,
             budget_exhausted: self.budget_exhausted,
@@ -551,16 +643,35 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
         // Two keys, or a short one, settle unsoundness even without finishing.
         (keys.len() > 1 || !short_solutions.is_empty()).then_some(false)
     };
-    let mut builder = tree::Builder::<P>::new(&table, &budget, opts.max_tree_nodes);
-    // The tree is a direct mate's; a selfmate's keys come without one (yet).
+    let goal = if selfmate { Goal::SelfMate } else { Goal::Mate };
+    let mut builder = tree::Builder::<P>::new(&table, &budget, opts.max_tree_nodes, goal);
     let tree: Vec<tree::AttackNode<P::Move>> = keys
         .iter()
-        .filter(|_| !selfmate)
         .filter(|_| !screening || sound == Some(true))
         .filter_map(|k| builder.attack_node(pos, &k.mv, k.mate_in))
         .collect();
     builder.finish();
-    let tree_truncated = !selfmate && (builder.truncated || tree.len() < keys.len());
+    let tree_truncated = builder.truncated || tree.len() < keys.len();
+    let threats = if screening {
+        Vec::new()
+    } else {
+        let mut s = Searcher::<P>::new(&table, &budget);
+        let threats = keys
+            .iter()
+            .map_while(|k| {
+                tries::threat(&mut s, goal, pos, &k.mv, k.mate_in)
+                    .ok()
+                    .map(|moves| Threat { key: k.mv, moves })
+            })
+            .collect();
+        let _ = s.flush();
+        threats
+    };
+    let (tries, tries_truncated) = if screening || opts.max_refutations == 0 {
+        (Vec::new(), false)
+    } else {
+        find_tries(pos, &roots, &states, &table, &budget, goal, mate_in, opts)
+    };
     Solution {
         result,
         mate_in: keys.first().map(|k| k.mate_in),
@@ -570,10 +681,62 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
         short_solutions,
         tree,
         tree_truncated,
+        threats,
+        tries,
+        tries_truncated,
         nodes: budget.nodes(),
         millis: budget.elapsed().as_millis() as u64,
         budget_exhausted: budget.exhausted(),
         exhausted_by: budget.exhausted_by(),
         proven_no_mate_within: completed,
     }
+}
+
+/// The tries among the first moves proven not to reach `goal` within `n` moves, in canonical
+/// notation's order, and whether some first move was left unsettled (by the search or by the
+/// budget while looking for refutations).
+#[allow(clippy::too_many_arguments)]
+fn find_tries<P: GamePosition>(
+    pos: &P,
+    roots: &[P::Move],
+    states: &[Option<RootState>],
+    table: &Table,
+    budget: &Budget,
+    goal: Goal,
+    n: u32,
+    opts: &SolveOptions,
+) -> (Vec<Try<P::Move>>, bool) {
+    let failing: Vec<usize> = (0..roots.len())
+        .filter(|&i| states[i] == Some(RootState::NoMateWithin(n)))
+        .collect();
+    let mut unsettled = states.iter().any(Option::is_none);
+    let run = |&i: &usize| -> Result<Option<Try<P::Move>>, Stopped> {
+        let mut s = Searcher::<P>::new(table, budget);
+        let r = tries::refutations(&mut s, goal, pos, &roots[i], n, opts.max_refutations);
+        let _ = s.flush();
+        Ok(r?.map(|refutations| Try {
+            mv: roots[i],
+            refutations,
+        }))
+    };
+    let results: Vec<_> = if opts.threads > 1 && failing.len() > 1 {
+        in_parallel(&failing, opts.threads, run)
+    } else {
+        failing.iter().map(run).collect()
+    };
+    let mut tries = Vec::new();
+    for r in results {
+        match r {
+            Ok(Some(t)) => tries.push(t),
+            Ok(None) => {}
+            Err(Stopped) => unsettled = true,
+        }
+    }
+    let name = |m: &P::Move, p: &P| p.move_name(m, Naming::default());
+    for t in &mut tries {
+        let after = pos.play(&t.mv);
+        t.refutations.sort_by_cached_key(|m| name(m, &after));
+    }
+    tries.sort_by_cached_key(|t| name(&t.mv, pos));
+    (tries, unsettled)
 }

@@ -25,6 +25,17 @@ pub const CHECK_EVERY: u64 = 1024;
 /// microseconds on a crowded Rococo board), so the clock is read every few milliseconds at worst.
 pub const CLOCK_EVERY: u32 = 64;
 
+/// What the attacker plays for: a direct mate (`#N`) or a selfmate (`s#N`). The solution tree,
+/// threats and tries are built the same way for both, through [`Searcher::after_attack`] and
+/// [`Searcher::after_defence`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// The attacker mates the defender.
+    Mate,
+    /// The attacker forces the defender to mate it.
+    SelfMate,
+}
+
 /// One thread's searcher.
 pub struct Searcher<'a, P: GamePosition> {
     pub(crate) table: &'a Table,
@@ -316,6 +327,43 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             self.table.store(key, n, lost);
         }
         Ok(lost)
+    }
+
+    /// After an attacker move (the defender to move in `pos`): does the attacker reach `goal`
+    /// within `n` more of its own moves, against every defence?
+    pub fn after_attack(
+        &mut self,
+        goal: Goal,
+        pos: &P,
+        n: u32,
+        ply: usize,
+    ) -> Result<bool, Stopped> {
+        match goal {
+            Goal::Mate => self.defend(pos, n, ply),
+            Goal::SelfMate => self.self_defend(pos, n, ply),
+        }
+    }
+
+    /// After a defender move (the attacker to move in `pos`): has the attacker reached `goal`
+    /// (in a selfmate: the defender's move mated it), or does it reach it within `n` of its
+    /// moves?
+    pub fn after_defence(
+        &mut self,
+        goal: Goal,
+        pos: &P,
+        n: u32,
+        ply: usize,
+    ) -> Result<bool, Stopped> {
+        match goal {
+            Goal::Mate => self.attack(pos, n, ply),
+            Goal::SelfMate => {
+                if Self::defender_lost(pos) {
+                    Ok(true)
+                } else {
+                    self.self_attack(pos, n, ply)
+                }
+            }
+        }
     }
 
     /// Orders defences by the number of replies they leave the attacker, fewest first (stable, so

@@ -1,10 +1,14 @@
 //! The solution tree: after a key, every defence, and for each defence every attacker move that still
 //! mates in time; a defence answered by more than one such move is marked as a dual.
 //!
+//! A selfmate's tree reads the same way, "mates in time" meaning "forces the defender to mate in
+//! time": after White's last move every defence is listed, and each mates White (`mates` on the
+//! defence).
+//!
 //! The tree holds moves, not names: [`AttackNode::named`] names it in a caller's notation, replaying
 //! the moves from the position the tree starts in.
 
-use super::search::Searcher;
+use super::search::{Goal, Searcher};
 use super::tt::Table;
 use super::Budget;
 use crate::rules::{GamePosition, MoveInfo, Naming};
@@ -29,6 +33,8 @@ pub struct AttackNode<M> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DefenceNode<M> {
     pub mv: M,
+    /// This defence mates the attacker (in a selfmate: the goal reached).
+    pub mates: bool,
     /// More than one attacker move mates in time after this defence.
     pub dual: bool,
     pub replies: Vec<AttackNode<M>>,
@@ -56,6 +62,8 @@ pub struct NamedAttack {
 pub struct NamedDefence {
     #[serde(flatten)]
     pub info: MoveInfo,
+    /// This defence mates the attacker (in a selfmate: the goal reached).
+    pub mates: bool,
     /// More than one attacker move mates in time after this defence.
     pub dual: bool,
     pub replies: Vec<NamedAttack>,
@@ -74,6 +82,7 @@ impl<M: Copy> AttackNode<M> {
                 .iter()
                 .map(|d| DefenceNode {
                     mv: f(&d.mv),
+                    mates: d.mates,
                     dual: d.dual,
                     replies: d.replies.iter().map(|r| r.map(f)).collect(),
                 })
@@ -100,6 +109,7 @@ impl<M: Copy> AttackNode<M> {
                     let after_d = after.play(&d.mv);
                     NamedDefence {
                         info: after.move_info(&d.mv, naming),
+                        mates: d.mates,
                         dual: d.dual,
                         replies: d
                             .replies
@@ -116,6 +126,7 @@ impl<M: Copy> AttackNode<M> {
 /// Builds trees under a node budget (the tree size) and the search budget.
 pub struct Builder<'a, P: GamePosition> {
     searcher: Searcher<'a, P>,
+    goal: Goal,
     max: usize,
     count: usize,
     /// Whether something was left out.
@@ -123,9 +134,11 @@ pub struct Builder<'a, P: GamePosition> {
 }
 
 impl<'a, P: GamePosition> Builder<'a, P> {
-    pub fn new(table: &'a Table, budget: &'a Budget, max: usize) -> Builder<'a, P> {
+    /// A builder of trees of `goal`, of at most `max` moves.
+    pub fn new(table: &'a Table, budget: &'a Budget, max: usize, goal: Goal) -> Builder<'a, P> {
         Builder {
             searcher: Searcher::new(table, budget),
+            goal,
             max,
             count: 0,
             truncated: false,
@@ -166,7 +179,7 @@ impl<'a, P: GamePosition> Builder<'a, P> {
         }
         let after = pos.play(mv);
         for k in 1..=within {
-            match self.searcher.defend(&after, k - 1, 1) {
+            match self.searcher.after_attack(self.goal, &after, k - 1, 1) {
                 Ok(true) => return Some(k),
                 Ok(false) => {}
                 Err(_) => {
@@ -190,7 +203,8 @@ impl<'a, P: GamePosition> Builder<'a, P> {
         }
         let after = pos.play(mv);
         let mate_in = self.mate_length(pos, mv, within).unwrap_or(within);
-        let mates = Searcher::<P>::defender_lost(&after);
+        // The attacker's own move ends a direct mate; a selfmate ends on the defender's move.
+        let mates = self.goal == Goal::Mate && Searcher::<P>::defender_lost(&after);
         let mut node = AttackNode {
             mv: *mv,
             mate_in,
@@ -198,10 +212,11 @@ impl<'a, P: GamePosition> Builder<'a, P> {
             threat: None,
             defences: Vec::new(),
         };
-        if mates || within <= 1 {
+        if mates || (within <= 1 && self.goal == Goal::Mate) {
             return Some(node);
         }
-        if let Some(null) = after.null_move() {
+        let null = if within >= 2 { after.null_move() } else { None };
+        if let Some(null) = null {
             let mut threat = Vec::new();
             for m in moves_of(&null) {
                 if self.out_of_budget() {
@@ -221,6 +236,15 @@ impl<'a, P: GamePosition> Builder<'a, P> {
                 break;
             }
             let after_d = after.play(&d);
+            if self.goal == Goal::SelfMate && Searcher::<P>::defender_lost(&after_d) {
+                node.defences.push(DefenceNode {
+                    mv: d,
+                    mates: true,
+                    dual: false,
+                    replies: Vec::new(),
+                });
+                continue;
+            }
             let mut mating: Vec<P::Move> = Vec::new();
             for m in moves_of(&after_d) {
                 if self.out_of_budget() {
@@ -236,6 +260,7 @@ impl<'a, P: GamePosition> Builder<'a, P> {
                 .collect();
             node.defences.push(DefenceNode {
                 mv: d,
+                mates: false,
                 dual: mating.len() > 1,
                 replies,
             });

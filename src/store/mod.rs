@@ -69,6 +69,14 @@ fn migrations() -> Migrations<'static> {
         M::up(
             "CREATE TABLE store_facts (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;",
         ),
+        // Stipulations beyond the direct mate: every mate row names its own; the rows stored
+        // before were all direct mates, `#N`.
+        M::up(
+            "ALTER TABLE puzzles ADD COLUMN stipulation TEXT;
+             UPDATE puzzles SET stipulation = '#' || mate_in
+                 WHERE kind = 'mate' AND mate_in IS NOT NULL;
+             CREATE INDEX puzzles_stipulation ON puzzles (stipulation, id);",
+        ),
     ])
 }
 
@@ -150,7 +158,10 @@ pub struct StoredPuzzle {
     pub rules: String,
     pub moves: Vec<String>,
     pub captures: Vec<SquarePiece>,
+    /// The N of a mate puzzle's stipulation.
     pub mate_in: Option<u32>,
+    /// A mate puzzle's stipulation (`#2`, `s#3`, `h#2`, `h#2.5`).
+    pub stipulation: Option<String>,
     pub outcome: serde_json::Value,
     pub title: Option<String>,
     pub source: Option<String>,
@@ -170,6 +181,8 @@ pub struct Filter {
     /// A preset name: puzzles under that preset, with any options.
     pub preset: Option<String>,
     pub mate_in: Option<u32>,
+    /// A stipulation, as [`crate::solver::Stipulation`] prints it.
+    pub stipulation: Option<String>,
     pub tag: Option<String>,
     pub source: Option<String>,
 }
@@ -351,6 +364,7 @@ impl Store {
             AND (?6 IS NULL OR source = ?6)
             AND (?7 IS NULL OR EXISTS
                  (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = ?7))
+            AND (?9 IS NULL OR stipulation = ?9)
             ORDER BY p.id LIMIT ?8";
         let sql = format!("SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE {FILTER}");
         let mut stmt = conn.prepare_cached(&sql)?;
@@ -363,6 +377,7 @@ impl Store {
             filter.source.as_deref(),
             filter.tag.as_deref(),
             i64::from(limit) + 1,
+            filter.stipulation.as_deref(),
         ])?;
         let mut items = Vec::new();
         while let Some(r) = rows.next()? {
@@ -432,9 +447,10 @@ fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool,
     }
     let n = tx.execute(
         "INSERT INTO puzzles (kind, game, fen, rules, preset, moves, captures, mate_in, outcome,
-                              title, source, caption, fixture, created_at, content_hash)
+                              title, source, caption, fixture, created_at, content_hash,
+                              stipulation)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,
-                 strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?14)
+                 strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?14, ?15)
          ON CONFLICT (content_hash) DO NOTHING",
         params![
             p.kind.name(),
@@ -451,6 +467,7 @@ fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool,
             p.caption,
             p.fixture,
             p.content_hash,
+            p.stipulation.map(|s| s.to_string()),
         ],
     )?;
     if n == 0 {
@@ -471,7 +488,8 @@ fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool,
 const PUZZLE_COLUMNS: &str = "p.id, p.kind, p.game, p.fen, p.rules, p.moves, p.captures, p.mate_in,
     p.outcome, p.title, p.source, p.caption, p.fixture, p.created_at, p.content_hash,
     (SELECT json_group_array(tag) FROM
-        (SELECT tag FROM puzzle_tags t WHERE t.puzzle_id = p.id ORDER BY tag))";
+        (SELECT tag FROM puzzle_tags t WHERE t.puzzle_id = p.id ORDER BY tag)),
+    p.stipulation";
 
 /// A puzzle from a row of [`PUZZLE_COLUMNS`].
 fn decode(r: &rusqlite::Row<'_>) -> Result<StoredPuzzle, StoreError> {
@@ -491,6 +509,7 @@ fn decode(r: &rusqlite::Row<'_>) -> Result<StoredPuzzle, StoreError> {
         moves: serde_json::from_value(json(5, "moves")?).map_err(|_| corrupt("moves"))?,
         captures: serde_json::from_value(json(6, "captures")?).map_err(|_| corrupt("captures"))?,
         mate_in: r.get(7)?,
+        stipulation: r.get(16)?,
         outcome: json(8, "outcome")?,
         title: r.get(9)?,
         source: r.get(10)?,
@@ -561,5 +580,36 @@ mod tests {
             ..Filter::default()
         };
         assert_eq!(all(rococo), [(Game::Rococo, "rococo".to_string())]);
+    }
+
+    #[test]
+    fn mate_rows_stored_before_stipulations_read_as_direct_mates() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        {
+            let mut conn = rusqlite::Connection::open(&path).unwrap();
+            migrations().to_version(&mut conn, 5).unwrap();
+            conn.execute(
+                "INSERT INTO puzzles (kind, game, fen, rules, preset, moves, captures, mate_in,
+                                      outcome, created_at, content_hash)
+                 VALUES ('mate', 'baroque', 'f', 'abbott', 'abbott', '[]', '[]', 3, '{}', 'now',
+                         'h1')",
+                [],
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let threes = Filter {
+            stipulation: Some("#3".into()),
+            ..Filter::default()
+        };
+        let (rows, _) = store.list(&threes, 0, 10).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].stipulation.as_deref(), Some("#3"));
+        let selfmates = Filter {
+            stipulation: Some("s#3".into()),
+            ..Filter::default()
+        };
+        assert!(store.list(&selfmates, 0, 10).unwrap().0.is_empty());
     }
 }

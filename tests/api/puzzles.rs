@@ -185,7 +185,15 @@ fn a_claim_of_one_kind_refuses_the_fields_of_the_other() {
         ),
         (
             json!({"kind": "mate", "fen": "8/8/8/4k3/2K2M2/3q4/8/8 w 0"}),
-            "a mate needs `mate_in`",
+            "a mate needs `mate_in` or `stipulation`",
+        ),
+        (
+            json!({"kind": "diagram", "fen": PAWN, "moves": ["Pc2c4"], "captures": [], "stipulation": "h#1"}),
+            "a diagram takes `moves` and `captures`, not `stipulation`, `solutions` or `intended_solutions`",
+        ),
+        (
+            json!({"kind": "mate", "fen": "8/8/8/4k3/2K2M2/3q4/8/8 w 0", "mate_in": 1, "solutions": [["Kc4-d5"]]}),
+            "`solutions` and `intended_solutions` are a helpmate's; this puzzle is not one",
         ),
     ];
     for (body, reason) in cases {
@@ -465,4 +473,97 @@ fn a_stored_puzzle_has_a_strong_etag_and_answers_304_to_it() {
     assert_eq!(r.json(), first.json());
     // Another puzzle, another tag.
     assert_ne!(app.get("/v1/puzzles/2").header("etag"), Some(tag.as_str()));
+}
+
+/// Stipulations in the store: a helpmate and a selfmate are verified (their solutions and keys
+/// must match what they claim), stored with their stipulation, deduplicated on it, and listed by
+/// it; the seeded direct mates read as `#N`.
+#[test]
+fn helpmates_and_selfmates_are_verified_stored_and_listed_by_stipulation() {
+    let app = app();
+    let help_fen = "8/8/8/8/1K6/1M1k4/8/8 b 0";
+    // A wrong claim: the reasons say what the solver found.
+    let wrong = json!({"kind": "mate", "fen": help_fen, "stipulation": "h#1",
+                       "solutions": [["Kd3-e3", "Kb4-c4"]]});
+    let p = post(&app, &wrong).problem(422, "/problems/puzzle-not-verified");
+    let reason = p["reasons"][0].as_str().unwrap();
+    assert!(reason.contains("Kd3-c2 Kb4-c3"), "{p}");
+    let not_moves = json!({"kind": "mate", "fen": help_fen, "stipulation": "h#1",
+                           "solutions": [["Kd3-d8"]]});
+    post(&app, &not_moves).problem(422, "/problems/puzzle-not-verified");
+    let wrong_side =
+        json!({"kind": "mate", "fen": "8/8/8/8/1K6/1M1k4/8/8 w 0", "stipulation": "h#1"});
+    let p = post(&app, &wrong_side).problem(422, "/problems/puzzle-not-verified");
+    assert!(
+        p["reasons"][0]
+            .as_str()
+            .unwrap()
+            .contains("starts with black"),
+        "{p}"
+    );
+    post(
+        &app,
+        &json!({"kind": "mate", "fen": help_fen, "stipulation": "h#x"}),
+    )
+    .problem(422, "/problems/invalid-stipulation");
+    // The helpmate, in another notation: stored with its stipulation and its one solution.
+    let help = json!({"kind": "mate", "fen": help_fen, "stipulation": "h#1",
+                      "solutions": [["d3c2", "b4c3"]], "sound": true});
+    let r = post(&app, &help);
+    assert_eq!(r.status, 201, "{}", r.body);
+    let stored = r.json();
+    assert_eq!(stored["stipulation"], "h#1");
+    assert_eq!(stored["mate_in"], 1);
+    assert_eq!(stored["outcome"]["count"], 1);
+    assert_eq!(stored["outcome"]["solutions"][0][0]["notation"], "Kd3-c2");
+    // Posted again: the same row. The same position as h#2 is another puzzle.
+    let r = post(&app, &help);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["id"], stored["id"]);
+    let r = post(
+        &app,
+        &json!({"kind": "mate", "fen": help_fen, "stipulation": "h#2"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(r.json()["outcome"]["sound"], false);
+    // A selfmate whose key is claimed: verified against the solver.
+    let self_fen = "8/8/8/6M1/6m1/3B1K2/8/4k3 w 0";
+    let p = post(
+        &app,
+        &json!({"kind": "mate", "fen": self_fen, "stipulation": "s#1",
+                               "keys": ["Bd3-c2"]}),
+    )
+    .problem(422, "/problems/puzzle-not-verified");
+    assert!(
+        p["reasons"][0]
+            .as_str()
+            .unwrap()
+            .contains("the keys of s#1 are Bd3-e2"),
+        "{p}"
+    );
+    let r = post(
+        &app,
+        &json!({"kind": "mate", "fen": self_fen, "stipulation": "s#1",
+                               "keys": ["Bd3-e2"], "sound": true}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let selfmate = r.json();
+    assert_eq!(selfmate["stipulation"], "s#1");
+    assert_eq!(selfmate["outcome"]["tree"][0]["defences"][0]["mates"], true);
+    // Listing by stipulation (URL-encoded); the seeded mates are direct mates.
+    let ids = |query: &str| -> Vec<Value> {
+        all(&app, query, 50)
+            .iter()
+            .map(|p| p["id"].clone())
+            .collect()
+    };
+    assert_eq!(ids("&stipulation=h%231"), [stored["id"].clone()]);
+    assert_eq!(ids("&stipulation=s%231"), [selfmate["id"].clone()]);
+    let direct = all(&app, "&kind=mate&stipulation=%231", 50);
+    assert!(!direct.is_empty());
+    assert!(direct
+        .iter()
+        .all(|p| p["stipulation"] == "#1" && p["mate_in"] == 1));
+    app.get("/v1/puzzles?stipulation=x%232")
+        .problem(400, "/problems/invalid-parameter");
 }

@@ -368,6 +368,42 @@ fn stipulations_beyond_the_direct_mate() {
     assert_eq!(a["stipulation"], "s#1");
     assert_eq!(a["keys"][0]["notation"], "Bd3-e2", "{a}");
     assert_eq!(a["sound"], true);
+    // Its tree: Black's one move, which mates White.
+    let defences = &a["tree"][0]["defences"];
+    assert_eq!(defences.as_array().unwrap().len(), 1, "{a}");
+    assert_eq!(defences[0]["notation"], "Ke1xe2");
+    assert_eq!(defences[0]["mates"], true);
+    assert_eq!(a["threats"][0]["key"]["notation"], "Bd3-e2");
+    // Tries and threats of a direct mate.
+    let fen = "N7/5N1k/3r3R/8/7P/1K6/8/6B1 w 0";
+    let a = app
+        .post_json("/v1/solve", &serde_json::json!({"fen": fen, "mate_in": 2}))
+        .json();
+    assert_eq!(a["tries"].as_array().unwrap().len(), 1, "{a}");
+    assert_eq!(a["tries"][0]["notation"], "Bg1-g8");
+    assert_eq!(a["tries"][0]["refutations"][0]["notation"], "Kh7xh6");
+    assert_eq!(a["tries_truncated"], false);
+    assert_eq!(a["threats"][0]["key"]["notation"], "Bg1-g6");
+    assert_eq!(a["threats"][0]["moves"], serde_json::json!([]));
+    let a = app
+        .post_json(
+            "/v1/solve",
+            &serde_json::json!({"fen": fen, "mate_in": 2, "max_refutations": 3}),
+        )
+        .json();
+    assert!(a["tries"].as_array().unwrap().len() > 1, "{a}");
+    let a = app
+        .post_json(
+            "/v1/solve",
+            &serde_json::json!({"fen": fen, "mate_in": 2, "max_refutations": 0}),
+        )
+        .json();
+    assert_eq!(a["tries"], serde_json::json!([]));
+    app.post_json(
+        "/v1/solve",
+        &serde_json::json!({"fen": fen, "mate_in": 2, "max_refutations": 4}),
+    )
+    .problem(422, "/problems/invalid-limits");
     // `mate_in` is `#N`; with an agreeing stipulation it is the same question.
     let a = app
         .post_json(

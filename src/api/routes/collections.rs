@@ -283,7 +283,7 @@ pub struct CollectionList {
         "rules": {"preset": "abbott", "leaper": "long", "suicide": "off", "stalemate": "draw"},
         "source": "generated", "title": null, "caption": "collection twos: seed 42, candidate 18 (random)",
         "tags": ["key-immobilizer", "mate-by-immobilizer", "mate-by-king", "mate-by-pawn", "mate-in-2", "quiet-key"],
-        "moves": [], "captures": [], "mate_in": 2, "fixture": null, "created_at": "2026-11-22T07:05:53.418Z",
+        "moves": [], "captures": [], "mate_in": 2, "stipulation": "#2", "fixture": null, "created_at": "2026-11-22T07:05:53.418Z",
         "content_hash": "d14346d71780c27fdc4cb44ec445ee9f538858c63c8d552cdacfc908d8ebeab5"}]})))]
 pub struct CollectionPuzzles {
     #[serde(flatten)]

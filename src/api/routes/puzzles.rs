@@ -111,13 +111,27 @@ pub struct PuzzleRequest {
     /// Diagram: for an illegal last move, the expected reason (`self_check`, `frozen`, ...).
     #[serde(default)]
     pub reason: Option<String>,
-    /// Mate: N.
+    /// Mate: N of `#N` (leave it out when `stipulation` is given; both given must agree).
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(minimum = 1, maximum = 12)]
     pub mate_in: Option<u32>,
-    /// Mate: every first move that forces mate within N (any notation), when the puzzle states them.
+    /// Mate: the stipulation, `#N`, `s#N`, `h#N` or `h#N.5` (as for `/v1/solve`; the side to move
+    /// must be the one it starts with). Default: `#` and `mate_in`.
+    #[serde(default)]
+    #[schema(example = "h#2")]
+    pub stipulation: Option<String>,
+    /// Mate: `#N`, `s#N`: every first move that reaches the goal within N (any notation), when the
+    /// puzzle states them; a helpmate: the first moves of its solutions.
     #[serde(default)]
     pub keys: Option<Vec<String>>,
+    /// Helpmate: every solution, each a line of moves (any notation), when the puzzle states them.
+    #[serde(default)]
+    #[schema(example = json!([["Kd3-c2", "Kb4-c3"]]))]
+    pub solutions: Option<Vec<Vec<String>>>,
+    /// Helpmate: the number of solutions a sound one has (default 1; 1 to 1000).
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[schema(example = 1, minimum = 1, maximum = 1000)]
+    pub intended_solutions: Option<u32>,
     /// Mate: whether the puzzle is sound, when it states it.
     #[serde(default)]
     pub sound: Option<bool>,
@@ -141,6 +155,15 @@ impl PuzzleRequest {
                 if self.mate_in.is_some() || self.keys.is_some() || self.sound.is_some() {
                     return Err(not_verified(
                         "a diagram takes `moves` and `captures`, not `mate_in`, `keys` or `sound`",
+                    ));
+                }
+                if self.stipulation.is_some()
+                    || self.solutions.is_some()
+                    || self.intended_solutions.is_some()
+                {
+                    return Err(not_verified(
+                        "a diagram takes `moves` and `captures`, not `stipulation`, `solutions` \
+                         or `intended_solutions`",
                     ));
                 }
                 Claim::Diagram(DiagramClaim {
@@ -174,14 +197,55 @@ impl PuzzleRequest {
                         "a mate takes `mate_in` (and optionally `keys` and `sound`), not `moves`, `captures` or `status`",
                     ));
                 }
+                use crate::solver::{Stipulation, StipulationError};
+                let stipulation =
+                    match Stipulation::from_parts(self.mate_in, self.stipulation.as_deref()) {
+                        Ok(s) => s,
+                        Err(StipulationError::Missing) => {
+                            return Err(not_verified("a mate needs `mate_in` or `stipulation`"))
+                        }
+                        Err(StipulationError::Unreadable(text)) => {
+                            return Err(ApiError::InvalidStipulation(format!(
+                                "`stipulation` {text:?} is not one: write #N, s#N, h#N or h#N.5 \
+                                 (such as \"#2\", \"s#3\", \"h#2\", \"h#2.5\")"
+                            )))
+                        }
+                        Err(StipulationError::Disagree(n, s)) => {
+                            return Err(ApiError::InvalidStipulation(format!(
+                                "`mate_in` {n} means #{n}, but `stipulation` is {s}: give one \
+                                 of them"
+                            )))
+                        }
+                    };
+                if !stipulation.is_help()
+                    && (self.solutions.is_some() || self.intended_solutions.is_some())
+                {
+                    return Err(not_verified(
+                        "`solutions` and `intended_solutions` are a helpmate's; this puzzle is \
+                         not one",
+                    ));
+                }
+                let intended_solutions = match self.intended_solutions {
+                    Some(k) if !(1..=1000).contains(&k) => {
+                        return Err(ApiError::InvalidStipulation(format!(
+                            "`intended_solutions` is {k}: it must be between 1 and 1000"
+                        )))
+                    }
+                    k => k.map(|k| k as usize),
+                };
                 Claim::Mate(MateClaim {
-                    mate_in: self
-                        .mate_in
-                        .ok_or_else(|| not_verified("a mate needs `mate_in`"))?,
+                    stipulation,
                     keys: self
                         .keys
                         .map(|keys| keys.into_iter().map(standard).collect()),
                     short_solutions: None,
+                    solutions: self.solutions.map(|lines| {
+                        lines
+                            .into_iter()
+                            .map(|l| l.into_iter().map(standard).collect())
+                            .collect()
+                    }),
+                    intended_solutions,
                     sound: self.sound,
                 })
             }
@@ -221,18 +285,24 @@ pub struct Puzzle {
     pub moves: Vec<String>,
     /// Diagram: the captures of the last move as the engine found them (empty for a mate).
     pub captures: Vec<SquarePiece>,
-    /// Mate: N.
+    /// Mate: the N of its stipulation.
     pub mate_in: Option<u32>,
+    /// Mate: its stipulation (`#2`, `s#3`, `h#2`, `h#2.5`; null for a diagram).
+    #[schema(example = "#2")]
+    pub stipulation: Option<String>,
     /// The id of the fixture it was seeded from (null when posted).
     pub fixture: Option<String>,
     /// When it was stored (RFC 3339, UTC).
     pub created_at: String,
-    /// SHA-256 of the content (kind, game, canonical FEN, rules, canonical moves, N): the same
-    /// puzzle is stored once.
+    /// SHA-256 of the content (kind, game, canonical FEN, rules, canonical moves, stipulation):
+    /// the same puzzle is stored once.
     pub content_hash: String,
     /// The verified outcome (in single-puzzle answers, not in listings): for a diagram `legal`,
-    /// `notation`, `uci`, `captures`, `status`, `frozen`, `fen_after` (or `reason`); for a mate
-    /// `result`, `mate_in`, `sound`, `keys`, `cooks`, `short_solutions`, `tree`, `tree_truncated`.
+    /// `notation`, `uci`, `captures`, `status`, `frozen`, `fen_after` (or `reason`); for `#N` and
+    /// `s#N` `result`, `stipulation`, `mate_in`, `sound`, `keys`, `cooks`, `short_solutions`,
+    /// `tree`, `tree_truncated`, `threats`, `tries` (stored before stipulations: without the last
+    /// three); for a helpmate `result`, `stipulation`, `sound`, `solutions`, `count`,
+    /// `short_solutions`, `solutions_truncated`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub outcome: Option<serde_json::Value>,
@@ -255,6 +325,11 @@ impl Puzzle {
             tags: p.tags,
             moves: p.moves,
             captures: p.captures.into_iter().map(SquarePiece::from).collect(),
+            stipulation: p.stipulation.or_else(|| {
+                p.mate_in
+                    .filter(|_| p.kind == Kind::Mate)
+                    .map(|n| format!("#{n}"))
+            }),
             mate_in: p.mate_in,
             fixture: p.fixture,
             created_at: p.created_at,
@@ -290,9 +365,13 @@ pub struct PuzzleListQuery {
     pub game: Option<GameName>,
     /// Only Baroque puzzles under this preset (with any options).
     pub rules: Option<PresetName>,
-    /// Only mates in this N (1 to 12).
+    /// Only mate puzzles whose stipulation has this N (1 to 12).
     #[param(minimum = 1, maximum = 12)]
     pub mate_in: Option<u32>,
+    /// Only mate puzzles of this stipulation (`#2`, `s#3`, `h#2`, `h#2.5`; URL-encoded: `%232`,
+    /// `s%233`, `h%232`).
+    #[param(example = "h#2")]
+    pub stipulation: Option<String>,
     /// Only puzzles with this tag.
     pub tag: Option<String>,
     /// Only puzzles from this source document (exact).
@@ -310,12 +389,14 @@ pub struct PuzzleListQuery {
 /// Verifies the puzzle and stores it: a diagram is replayed with the rules engine (every move but
 /// the last must be legal; the last must be legal or not as `legal` says, capture exactly
 /// `captures`, and leave `status` when given), a mate is solved under the server's budget (it must
-/// mate in `mate_in`; `keys` and `sound` are checked when given). Nothing is written unless it
+/// reach its `stipulation`, `#N` by default with `mate_in`: a direct mate or a selfmate must have
+/// a key, a helpmate a solution; `keys`, `solutions` and `sound` are checked when given, with the
+/// reasons of any difference in a 422 `puzzle-not-verified`). Nothing is written unless it
 /// verifies. A Rococo puzzle (`game: rococo`) takes no `rules`; it may name its squares in the
 /// Rococo page's coordinates (`coords: page`) and is stored in standard ones; a Rococo mate means
 /// forcing the capture of the enemy King (both Kings on the board). 201 with the stored puzzle,
 /// or 200 with the one already stored when the same content (kind, game, canonical FEN, rules,
-/// moves, N) is there. Needs `Authorization: Bearer <token>`. A mate counts against the
+/// moves, stipulation) is there. Needs `Authorization: Bearer <token>`. A mate counts against the
 /// client's rate limit of searches, as `/v1/solve` does (429 with `Retry-After`).
 #[utoipa::path(
     tag = "puzzles",
@@ -395,7 +476,7 @@ pub async fn create(
 /// List puzzles
 ///
 /// The stored puzzles by increasing id, filtered by `kind`, `game`, `rules` (a Baroque preset),
-/// `mate_in`, `tag` and `source`, a page at a time: pass the answer's `next_cursor` as `cursor` for the next page
+/// `mate_in`, `stipulation` (URL-encoded: `%232` for `#2`), `tag` and `source`, a page at a time: pass the answer's `next_cursor` as `cursor` for the next page
 /// (null on the last). Each item carries its id, kind, canonical FEN, rules, source, title, and for
 /// a diagram its moves and the captures the engine verified.
 #[utoipa::path(
@@ -403,7 +484,7 @@ pub async fn create(
     params(PuzzleListQuery),
     responses(
         (status = 200, description = "One page", body = PuzzlePage),
-        (status = 400, description = "An unknown parameter, a bad value, a `limit` outside 1 to 200, a `mate_in` outside 1 to 12 or an unreadable `cursor` (`invalid-parameter`)", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "An unknown parameter, a bad value, a `limit` outside 1 to 200, a `mate_in` outside 1 to 12, an unreadable `stipulation` or `cursor` (`invalid-parameter`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The store cannot answer now: locked or failing (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )
@@ -430,6 +511,21 @@ pub async fn list(
             message: format!("{n} is outside 1 to {}", crate::solver::MAX_MATE_IN),
         });
     }
+    let stipulation = q
+        .stipulation
+        .as_deref()
+        .map(|text| {
+            crate::solver::Stipulation::parse(text)
+                .map(|s| s.to_string())
+                .ok_or_else(|| ApiError::InvalidParameter {
+                    parameter: "stipulation",
+                    message: format!(
+                        "{text:?} is not a stipulation: write #N, s#N, h#N or h#N.5, URL-encoded \
+                         (`%232` for #2)"
+                    ),
+                })
+        })
+        .transpose()?;
     let after = match &q.cursor {
         None => 0,
         Some(c) => c
@@ -448,6 +544,7 @@ pub async fn list(
             .rules
             .map(|p| crate::rules::Preset::from(p).name().to_string()),
         mate_in: q.mate_in,
+        stipulation,
         tag: q.tag,
         source: q.source,
     };

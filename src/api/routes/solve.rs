@@ -83,6 +83,11 @@ pub struct SolveRequest {
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 500, minimum = 1, maximum = 9_223_372_036_854_775_807_u64)]
     pub max_tree_nodes: Option<u64>,
+    /// For `#N` and `s#N`: the most refutations a listed try may have (default 1, at most 3; 0
+    /// lists none). A try with one refutation is what composers call a try.
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[schema(example = 1, minimum = 0, maximum = 3)]
+    pub max_refutations: Option<u32>,
 }
 
 /// A search budget: positions visited and wall-clock time.
@@ -200,6 +205,15 @@ impl SolveQuery {
             Some(k) => k as usize,
             None => 1,
         };
+        let max_refutations = match r.max_refutations {
+            Some(k) if k > 3 => {
+                return Err(ApiError::InvalidLimits(format!(
+                    "`max_refutations` is {k}: it must be between 0 and 3"
+                )))
+            }
+            Some(k) => k as usize,
+            None => 1,
+        };
         let asked = r.limits.unwrap_or_default();
         let mut clamped = Vec::new();
         let mut bound = |name: &str, asked: Option<u64>, ceiling: u64| match asked {
@@ -262,6 +276,7 @@ impl SolveQuery {
             max_tree_nodes: usize::try_from(tree).unwrap_or(usize::MAX),
             intended_key: key,
             cancel: crate::solver::Cancel::new(),
+            max_refutations,
         };
         Ok(SolveQuery {
             position,
@@ -380,6 +395,9 @@ pub struct DefenceNode {
     #[schema(example = "b7c8")]
     pub uci: String,
     pub captures: Vec<SquarePiece>,
+    /// This defence mates the attacker: in a selfmate, the goal reached (always false in a
+    /// direct mate).
+    pub mates: bool,
     /// More than one attacker move mates in time after this defence.
     pub dual: bool,
     /// The attacker moves that mate in time, each with its subtree.
@@ -409,6 +427,7 @@ impl From<&crate::solver::tree::NamedAttack> for AttackNode {
                         notation: m.notation,
                         uci: m.uci,
                         captures: m.captures,
+                        mates: d.mates,
                         dual: d.dual,
                         replies: d.replies.iter().map(AttackNode::from).collect(),
                     }
@@ -416,6 +435,33 @@ impl From<&crate::solver::tree::NamedAttack> for AttackNode {
                 .collect(),
         }
     }
+}
+
+/// The threat of a key.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::threat))]
+pub struct Threat {
+    /// The key.
+    pub key: SolutionMove,
+    /// Every attacker move that would reach the goal (mate; in a selfmate, being mated) within
+    /// the key's length less one, were the defender allowed to pass after the key. Empty when the
+    /// key gives check (no pass is legal then) or needs a single move.
+    pub moves: Vec<SolutionMove>,
+}
+
+/// A try: a first move that is not a key and fails to at most `max_refutations` defences.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(examples::try_move))]
+pub struct TryMove {
+    #[schema(example = "Bg1-g8")]
+    pub notation: String,
+    #[schema(example = "g1g8")]
+    pub uci: String,
+    /// Every piece the move captures, lowest square first.
+    pub captures: Vec<SquarePiece>,
+    /// The defences after which the attacker no longer reaches the goal in time, in canonical
+    /// notation's order.
+    pub refutations: Vec<SolutionMove>,
 }
 
 /// The intended key of a request, as the engine read it.
@@ -472,11 +518,22 @@ pub struct SolveResponse {
     /// this N.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proven_no_solution_within: Option<u32>,
-    /// The solution tree of each key (empty for selfmates and helpmates).
+    /// The solution tree of each key (empty for helpmates). In a selfmate, "mates" means "forces
+    /// the defender to mate": after White's last move every defence is listed, each with
+    /// `mates: true`.
     pub tree: Vec<AttackNode>,
     /// Whether the tree was cut at `max_tree_nodes` or by the budget. A cut tree may lack defences,
     /// replies and threats, and a `dual` of it may count only the replies found.
     pub tree_truncated: bool,
+    /// For `#N` and `s#N`: the threat of each key, in the order of `keys` (a key whose threat the
+    /// budget cut short is left out). Empty for helpmates.
+    pub threats: Vec<Threat>,
+    /// For `#N` and `s#N`: every first move that is not a key and fails to at most
+    /// `max_refutations` defences, each with its refutations, in canonical notation's order.
+    /// Empty for helpmates.
+    pub tries: Vec<TryMove>,
+    /// Whether `tries` may be incomplete: the budget ran out before every first move was settled.
+    pub tries_truncated: bool,
     /// Positions visited.
     pub nodes: u64,
     /// Milliseconds the search took.
@@ -546,6 +603,9 @@ impl SolveResponse {
             proven_no_solution_within: Some(named.proven_no_solution_within),
             tree: Vec::new(),
             tree_truncated: false,
+            threats: Vec::new(),
+            tries: Vec::new(),
+            tries_truncated: false,
             nodes: named.nodes,
             millis: named.millis,
             budget_exhausted: named.budget_exhausted,
@@ -588,6 +648,28 @@ impl SolveResponse {
             proven_no_solution_within: None,
             tree: named.tree.iter().map(AttackNode::from).collect(),
             tree_truncated: named.tree_truncated,
+            threats: named
+                .threats
+                .iter()
+                .map(|t| Threat {
+                    key: SolutionMove::from(&t.key),
+                    moves: t.moves.iter().map(SolutionMove::from).collect(),
+                })
+                .collect(),
+            tries: named
+                .tries
+                .iter()
+                .map(|t| {
+                    let m = SolutionMove::from(&t.info);
+                    TryMove {
+                        notation: m.notation,
+                        uci: m.uci,
+                        captures: m.captures,
+                        refutations: t.refutations.iter().map(SolutionMove::from).collect(),
+                    }
+                })
+                .collect(),
+            tries_truncated: named.tries_truncated,
             nodes: named.nodes,
             millis: named.millis,
             budget_exhausted: named.budget_exhausted,
@@ -717,6 +799,7 @@ pub(crate) mod examples {
             limits: None,
             key: Some("Xg6-e6-c6".into()),
             max_tree_nodes: None,
+            max_refutations: None,
         })
     }
 
@@ -734,6 +817,7 @@ pub(crate) mod examples {
             limits: None,
             key: Some("Ld3xd8".into()),
             max_tree_nodes: None,
+            max_refutations: None,
         })
     }
 
@@ -763,6 +847,32 @@ pub(crate) mod examples {
     /// The tree below the key `Bg6xc6`.
     pub fn attack_node() -> Value {
         solve_response()["tree"][0].clone()
+    }
+
+    /// The threat of the key `Bg6xc6`.
+    pub fn threat() -> Value {
+        solve_response()["threats"][0].clone()
+    }
+
+    /// A generated mate in 2 with one try, `Bg1-g8`, refuted by `Kh7xh6` alone.
+    pub const TRY_FEN: &str = "N7/5N1k/3r3R/8/7P/1K6/8/6B1 w 0";
+
+    /// The try of [`TRY_FEN`].
+    pub fn try_move() -> Value {
+        solve(super::SolveRequest {
+            fen: TRY_FEN.into(),
+            mate_in: Some(2),
+            stipulation: None,
+            intended_solutions: None,
+            rules: None,
+            game: None,
+            coords: None,
+            limits: None,
+            key: None,
+            max_tree_nodes: None,
+            max_refutations: None,
+        })["tries"][0]
+            .clone()
     }
 
     /// The only defence to `Bg6xc6`, `Kb7xc8`, answered by two mates (a dual).

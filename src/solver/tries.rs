@@ -1,0 +1,89 @@
+//! What problemists read besides the keys of a direct mate or a selfmate: the threat of each key
+//! and the tries.
+//!
+//! - The threat of a key that needs `k` moves: the attacker's moves that would reach the goal
+//!   within `k - 1` moves were the defender allowed to pass after the key (none when passing is
+//!   not legal: the key gives check; none for a key of one move).
+//! - A try: a first move that is not a key and fails to at most `max` defences, its refutations
+//!   (the defences after which the attacker no longer reaches the goal in time). A first move
+//!   after which the defender has no move at all fails without a refutation and is no try.
+//!
+//! Both are answered with the solve's table and budget, so they reuse what the keys' proofs
+//! stored.
+
+use super::search::{Goal, Searcher, Stopped};
+use crate::rules::GamePosition;
+
+/// The threat of `key` in `pos`, a key of `goal` in `length` moves: every attacker move that
+/// would reach the goal within `length - 1` moves after the key and a pass.
+///
+/// # Errors
+/// [`Stopped`] when the budget runs out.
+pub fn threat<P: GamePosition>(
+    s: &mut Searcher<'_, P>,
+    goal: Goal,
+    pos: &P,
+    key: &P::Move,
+    length: u32,
+) -> Result<Vec<P::Move>, Stopped> {
+    let mut found = Vec::new();
+    if length < 2 {
+        return Ok(found);
+    }
+    let Some(null) = pos.play(key).null_move() else {
+        return Ok(found);
+    };
+    let mut moves = Vec::new();
+    null.search_moves(&mut moves);
+    for m in moves {
+        s.tick()?;
+        if s.after_attack(goal, &null.play(&m), length - 2, 1)? {
+            found.push(m);
+        }
+    }
+    Ok(found)
+}
+
+/// The refutations of first move `mv` in `pos` for `goal` in `n` moves, when there are from one
+/// to `max` of them (the move is then a try); `None` when there are more, or none (a key, or a
+/// move that leaves the defender no move).
+///
+/// # Errors
+/// [`Stopped`] when the budget runs out.
+pub fn refutations<P: GamePosition>(
+    s: &mut Searcher<'_, P>,
+    goal: Goal,
+    pos: &P,
+    mv: &P::Move,
+    n: u32,
+    max: usize,
+) -> Result<Option<Vec<P::Move>>, Stopped> {
+    let after = pos.play(mv);
+    let mut defences = Vec::new();
+    after.search_moves(&mut defences);
+    // Likely refutations first, so that a move with more than `max` is left early: those the
+    // keys' proofs already stored as refutations, then captures and King moves.
+    let likely = |d: &P::Move| -> u8 {
+        let known =
+            goal == Goal::Mate && s.table.probe(after.play(d).key()).answer(n - 1) == Some(false);
+        if known {
+            0
+        } else if P::is_capture(d) || P::is_king_move(d) {
+            1
+        } else {
+            2
+        }
+    };
+    defences.sort_by_cached_key(likely);
+    let mut refuting = Vec::new();
+    for d in &defences {
+        s.tick()?;
+        if !s.after_defence(goal, &after.play(d), n - 1, 1)? {
+            refuting.push(*d);
+            if refuting.len() > max {
+                return Ok(None);
+            }
+        }
+    }
+    Ok((!refuting.is_empty()).then_some(refuting))
+}
