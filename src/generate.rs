@@ -1,10 +1,14 @@
-//! Generating collections of sound mate-in-N puzzles.
+//! Generating collections of sound puzzles: direct mates (`#N`), selfmates (`s#N`) and
+//! helpmates (`h#N`, `h#N.5`).
 //!
 //! Candidates come from two sources, alternately: random legal positions within a piece budget, and
 //! positions reached by random play-outs of games from the start position (captures preferred, so
 //! that material thins out to the budget). Each candidate is screened by the solver
-//! ([`crate::solver::screen`]) under a per-candidate node and time budget, and kept only when it is
-//! a sound mate in N: exactly one first move forces mate in N, none forces it sooner. Near-duplicates
+//! ([`crate::solver::screen`], or [`crate::solver::help::screen_help`] for a helpmate) under a
+//! per-candidate node and time budget, and kept only when it is sound: for `#N` and `s#N` exactly
+//! one first move reaches the goal in N, none sooner; for a helpmate exactly one line, and no
+//! shorter helpmate. A candidate of a stipulation that names the side to move (White for `s#N`
+//! and `h#N.5`, Black for `h#N`) has that side to move. Near-duplicates
 //! are rejected: the same position, or one of its mirror images (the rules of Baroque have no
 //! direction: every rotation and reflection of the board, and the exchange of the colours, maps
 //! games to games, so a mirrored puzzle has the same key idea).
@@ -16,7 +20,8 @@
 //! set well above what the node budget takes, and a run where it bites may not be reproduced.
 
 use crate::rules::{Color, GamePosition, Piece, Position, Role, Variant};
-use crate::solver::{screen, Cancel, Limits, Outcome, Solution, SolveOptions};
+use crate::solver::help::{screen_help, HelpSolution};
+use crate::solver::{screen, Cancel, Limits, Outcome, Solution, SolveOptions, Stipulation};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -89,8 +94,8 @@ pub struct GenerateOptions {
     /// The game and its rules; [`generate`] is called with its position type (the store runs it
     /// on `variant.start()`'s concrete type, see [`crate::rules::Visit`]).
     pub variant: Variant,
-    /// N of "mate in N".
-    pub mate_in: u32,
+    /// The stipulation of the puzzles (`#N`, `s#N`, `h#N`, `h#N.5`).
+    pub stipulation: Stipulation,
     /// Puzzles wanted.
     pub count: usize,
     /// The collection's seed: the same seed and options give the same puzzles.
@@ -113,7 +118,7 @@ impl Default for GenerateOptions {
     fn default() -> Self {
         GenerateOptions {
             variant: Variant::default(),
-            mate_in: 2,
+            stipulation: Stipulation::Mate(2),
             count: 10,
             seed: 1,
             max_pieces: 10,
@@ -129,6 +134,25 @@ impl Default for GenerateOptions {
     }
 }
 
+/// What the screening of a sound puzzle proved.
+#[derive(Clone, Debug)]
+pub enum Proof<M> {
+    /// `#N`, `s#N`: the key, with the solution tree.
+    Keys(Solution<M>),
+    /// A helpmate: its one line.
+    Help(HelpSolution<M>),
+}
+
+impl<M> Proof<M> {
+    /// The first move of the solution: the key, or the first move of the helpmate's line.
+    pub fn first_move(&self) -> Option<&M> {
+        match self {
+            Proof::Keys(s) => s.keys.first().map(|k| &k.mv),
+            Proof::Help(h) => h.solutions.first().and_then(|l| l.first()),
+        }
+    }
+}
+
 /// A sound puzzle found.
 #[derive(Clone, Debug)]
 pub struct Generated<P: GamePosition = Position> {
@@ -136,7 +160,7 @@ pub struct Generated<P: GamePosition = Position> {
     pub source: Source,
     /// The candidate's index: with the seed, it remakes the position.
     pub candidate: u64,
-    pub solution: Solution<P::Move>,
+    pub solution: Proof<P::Move>,
     /// Themes of the solution (see [`themes`]).
     pub themes: Vec<String>,
 }
@@ -184,6 +208,8 @@ pub struct Report<P: GamePosition = Position> {
 pub enum OptionsError {
     #[error("mate_in must be between 1 and {max}, not {0}", max = crate::solver::MAX_MATE_IN)]
     MateIn(u32),
+    #[error("the N of {0} must be at most {max}", max = crate::solver::MAX_MATE_IN)]
+    Stipulation(Stipulation),
     #[error("max_pieces must be between 3 and 32, not {0}")]
     MaxPieces(usize),
     #[error("count must be at least 1")]
@@ -191,13 +217,25 @@ pub enum OptionsError {
 }
 
 impl GenerateOptions {
+    /// The N of the stipulation.
+    pub fn mate_in(&self) -> u32 {
+        self.stipulation.moves()
+    }
+
     /// Checks the options.
     ///
     /// # Errors
     /// When N, the piece budget or the count is out of range.
     pub fn validate(&self) -> Result<(), OptionsError> {
-        if self.mate_in == 0 || self.mate_in > crate::solver::MAX_MATE_IN {
-            return Err(OptionsError::MateIn(self.mate_in));
+        let n = self.stipulation.moves();
+        match self.stipulation {
+            Stipulation::Mate(_) if n == 0 || n > crate::solver::MAX_MATE_IN => {
+                return Err(OptionsError::MateIn(n));
+            }
+            s if n > crate::solver::MAX_MATE_IN || (n == 0 && !s.is_help()) => {
+                return Err(OptionsError::Stipulation(s));
+            }
+            _ => {}
         }
         if !(3..=32).contains(&self.max_pieces) {
             return Err(OptionsError::MaxPieces(self.max_pieces));
@@ -343,7 +381,7 @@ fn screen_candidate<P: GamePosition>(
         return rejected;
     };
     let solve = SolveOptions {
-        stipulation: crate::solver::Stipulation::Mate(opts.mate_in),
+        stipulation: opts.stipulation,
         limits: Limits {
             time: opts.candidate_limits.time.min(left),
             ..opts.candidate_limits
@@ -355,21 +393,31 @@ fn screen_candidate<P: GamePosition>(
         cancel: cancel.clone(),
         max_refutations: 0,
     };
-    let solution = screen(&position, &solve);
-    let nodes = solution.nodes;
-    let verdict = match (solution.result, solution.sound) {
-        (Outcome::Mate, Some(true)) if solution.mate_in == Some(opts.mate_in) => {
-            let themes = themes(&position, &solution);
-            Verdict::Sound(Box::new(Generated {
-                position,
-                source,
-                candidate: index,
-                solution,
-                themes,
-            }))
-        }
-        (Outcome::Unknown, _) | (Outcome::Mate, None) => Verdict::Unsettled,
-        _ => Verdict::Rejected,
+    let (proof, nodes, settled, sound) = if opts.stipulation.is_help() {
+        let h = screen_help(&position, &solve, 1);
+        let sound = h.sound == Some(true) && h.count == 1;
+        (Proof::Help(h.clone()), h.nodes, h.sound.is_some(), sound)
+    } else {
+        let s = screen(&position, &solve);
+        let settled =
+            !(s.result == Outcome::Unknown || (s.result == Outcome::Mate && s.sound.is_none()));
+        let sound =
+            s.result == Outcome::Mate && s.sound == Some(true) && s.mate_in == Some(opts.mate_in());
+        (Proof::Keys(s.clone()), s.nodes, settled, sound)
+    };
+    let verdict = if sound {
+        let themes = themes(&position, &proof);
+        Verdict::Sound(Box::new(Generated {
+            position,
+            source,
+            candidate: index,
+            solution: proof,
+            themes,
+        }))
+    } else if !settled {
+        Verdict::Unsettled
+    } else {
+        Verdict::Rejected
     };
     Screened { verdict, nodes }
 }
@@ -383,7 +431,9 @@ pub fn candidate<P: GamePosition>(opts: &GenerateOptions, index: u64) -> Option<
     } else {
         (playout_position::<P>(&mut rng, opts)?, Source::Playout)
     };
-    acceptable(&position, opts).then_some((position, source))
+    let side = opts.stipulation.starts();
+    (acceptable(&position, opts) && side.is_none_or(|c| position.turn() == c))
+        .then_some((position, source))
 }
 
 /// Whether a position may be a puzzle: both Kings, a position that can arise, the side to move not
@@ -434,6 +484,9 @@ fn random_position<P: GamePosition>(rng: &mut Rng, opts: &GenerateOptions) -> P 
     } else {
         Color::Black
     };
+    // The side the stipulation starts with, when it names one (the draw above is kept, so that a
+    // direct mate's candidates stay what they were).
+    let turn = opts.stipulation.starts().unwrap_or(turn);
     P::from_setup(opts.variant, &pieces, turn)
 }
 
@@ -498,44 +551,99 @@ fn capture_kind(by: Role, taken: Role) -> &'static str {
     }
 }
 
-/// Themes of a sound puzzle, as tags: the key's piece (`key-chameleon`), whether the key captures
-/// (`quiet-key`, or `key-captures-2` and one `capture-<kind>` per kind of capture it makes:
-/// `custodian`, `withdrawal`, `leap`, `coordination`, `displacement`), the pieces that give the
-/// mates of the solution (`mate-by-coordinator`), and `mate-in-N`. Rococo adds the capture kinds
-/// `approach`, `cannon`, `mutual-destruction` and `approach-withdrawal`.
-pub fn themes<P: GamePosition>(pos: &P, solution: &Solution<P::Move>) -> Vec<String> {
-    let mut tags = vec![format!("mate-in-{}", solution.mate_in.unwrap_or(0))];
+/// Themes of a sound puzzle, as tags.
+///
+/// - `#N`, `s#N`: the key's piece (`key-chameleon`), whether the key captures (`quiet-key`, or
+///   `key-captures-2` and one `capture-<kind>` per kind of capture it makes: `custodian`,
+///   `withdrawal`, `leap`, `coordination`, `displacement`), the pieces that give the mates of the
+///   solution (`mate-by-coordinator`; in a selfmate, the defender's), and `mate-in-N` or
+///   `selfmate-in-N`.
+/// - `h#N`, `h#N.5`: `helpmate-in-N` (`helpmate-in-2.5`), `h-solutions-<k>`, the kinds of piece
+///   that move in the solution (`h-moves-king`), the mating piece (`mate-by-<kind>`), and the
+///   capture kinds of the mating move (`mate-capture-<kind>`, or `quiet-mate`).
+///
+/// Rococo adds the capture kinds `approach`, `cannon`, `mutual-destruction` and
+/// `approach-withdrawal`.
+pub fn themes<P: GamePosition>(pos: &P, proof: &Proof<P::Move>) -> Vec<String> {
+    let mut tags = match proof {
+        Proof::Keys(s) => key_themes(pos, s),
+        Proof::Help(h) => help_themes(pos, h),
+    };
+    tags.sort();
+    tags.dedup();
+    tags
+}
+
+/// The kinds of the pieces move `mv` captures in `pos`, by the way it captures them.
+fn captured_kinds<P: GamePosition>(pos: &P, mv: &P::Move) -> Vec<&'static str> {
+    let mover = P::role(mv);
+    crate::rules::BitSet::squares(P::captures(mv))
+        .filter_map(|sq| pos.piece_at(sq).map(|p| capture_kind(mover, p.role)))
+        .collect()
+}
+
+fn key_themes<P: GamePosition>(pos: &P, solution: &Solution<P::Move>) -> Vec<String> {
+    let n = solution.mate_in.unwrap_or(0);
+    let selfmate = solution
+        .tree
+        .iter()
+        .any(|k| k.defences.iter().any(|d| d.mates));
+    let mut tags = vec![if selfmate {
+        format!("selfmate-in-{n}")
+    } else {
+        format!("mate-in-{n}")
+    }];
     let Some(key) = solution.keys.first() else {
         return tags;
     };
     let mover = P::role(&key.mv);
     tags.push(format!("key-{}", slug(mover)));
-    let taken: Vec<Role> = crate::rules::BitSet::squares(P::captures(&key.mv))
-        .filter_map(|sq| pos.piece_at(sq).map(|p| p.role))
-        .collect();
+    let taken = captured_kinds(pos, &key.mv);
     if taken.is_empty() {
         tags.push("quiet-key".into());
     } else {
         tags.push(format!("key-captures-{}", taken.len()));
-        for t in &taken {
-            tags.push(format!("capture-{}", capture_kind(mover, *t)));
+        for kind in taken {
+            tags.push(format!("capture-{kind}"));
         }
     }
-    let mut mating = Vec::new();
     let mut stack: Vec<&crate::solver::tree::AttackNode<P::Move>> = solution.tree.iter().collect();
     while let Some(node) = stack.pop() {
         if node.mates {
-            mating.push(P::role(&node.mv));
+            tags.push(format!("mate-by-{}", slug(P::role(&node.mv))));
         }
         for d in &node.defences {
+            if d.mates {
+                tags.push(format!("mate-by-{}", slug(P::role(&d.mv))));
+            }
             stack.extend(d.replies.iter());
         }
     }
-    for role in mating {
-        tags.push(format!("mate-by-{}", slug(role)));
+    tags
+}
+
+fn help_themes<P: GamePosition>(pos: &P, h: &HelpSolution<P::Move>) -> Vec<String> {
+    let mut tags = vec![
+        format!("helpmate-in-{}", &h.stipulation.to_string()[2..]),
+        format!("h-solutions-{}", h.count),
+    ];
+    for line in &h.solutions {
+        let mut at = *pos;
+        for (i, m) in line.iter().enumerate() {
+            tags.push(format!("h-moves-{}", slug(P::role(m))));
+            if i + 1 == line.len() {
+                tags.push(format!("mate-by-{}", slug(P::role(m))));
+                let taken = captured_kinds(&at, m);
+                if taken.is_empty() {
+                    tags.push("quiet-mate".into());
+                }
+                for kind in taken {
+                    tags.push(format!("mate-capture-{kind}"));
+                }
+            }
+            at = at.play(m);
+        }
     }
-    tags.sort();
-    tags.dedup();
     tags
 }
 
@@ -552,7 +660,7 @@ mod tests {
 
     fn quick(seed: u64, count: usize) -> GenerateOptions {
         GenerateOptions {
-            mate_in: 2,
+            stipulation: Stipulation::Mate(2),
             count,
             seed,
             max_pieces: 7,
@@ -622,7 +730,7 @@ mod tests {
             );
             assert_eq!(full.sound, Some(true), "{}", p.position.fen(Letters::Chess));
             assert_eq!(full.keys.len(), 1);
-            assert_eq!(full.keys[0].mv, p.solution.keys[0].mv);
+            assert_eq!(Some(&full.keys[0].mv), p.solution.first_move());
             assert!(p.themes.contains(&"mate-in-2".to_string()));
             assert!(p.themes.iter().any(|t| t.starts_with("key-")));
             assert!(p.themes.iter().any(|t| t.starts_with("mate-by-")));
@@ -682,7 +790,7 @@ mod tests {
         assert_eq!((r.stop, r.puzzles.len(), offered), (Stop::Done, 2, 4));
         for bad in [
             GenerateOptions {
-                mate_in: 0,
+                stipulation: Stipulation::Mate(0),
                 ..quick(5, 1)
             },
             GenerateOptions {

@@ -2,7 +2,7 @@
 //! solver and stored one by one in a named collection of the store, with the run's state and
 //! summary recorded however it ends.
 
-use crate::generate::{generate, GenerateOptions, Generated, Progress, Stop, Take};
+use crate::generate::{generate, GenerateOptions, Generated, Progress, Proof, Stop, Take};
 use crate::puzzle::{verify, About, Claim, MateClaim, NewPuzzle};
 use crate::rules::{GamePosition, Naming, Visit};
 use crate::solver::{Cancel, SolveOptions};
@@ -49,7 +49,7 @@ pub fn create_collection(
     let new = NewCollection {
         game: variant.kind(),
         rules: crate::store::rules_columns(variant.kind(), &variant.rules().unwrap_or_default()).0,
-        mate_in: opts.mate_in,
+        stipulation: opts.stipulation,
         seed: opts.seed,
         max_pieces: opts.max_pieces,
         count: opts.count,
@@ -212,20 +212,34 @@ fn store_one<P: GamePosition>(
     solve: &SolveOptions,
     found: &Generated<P>,
 ) -> Result<Option<StoredPuzzle>, StoreError> {
-    let key = found
-        .solution
-        .keys
-        .first()
-        .map(|k| found.position.move_name(&k.mv, Naming::default()));
+    // The claim the full solve must confirm: the key, or the helpmate's one line.
+    let claim = match &found.solution {
+        Proof::Keys(s) => MateClaim {
+            stipulation: opts.stipulation,
+            keys: s
+                .keys
+                .first()
+                .map(|k| vec![found.position.move_name(&k.mv, Naming::default())]),
+            sound: Some(true),
+            ..MateClaim::default()
+        },
+        Proof::Help(h) => MateClaim {
+            stipulation: opts.stipulation,
+            solutions: Some(
+                h.named(&found.position, Naming::default())
+                    .solutions
+                    .into_iter()
+                    .map(|l| l.into_iter().map(|m| m.notation).collect())
+                    .collect(),
+            ),
+            sound: Some(true),
+            ..MateClaim::default()
+        },
+    };
     let new = NewPuzzle {
         variant: opts.variant,
         fen: found.position.fen(Naming::default()),
-        claim: Claim::Mate(MateClaim {
-            stipulation: crate::solver::Stipulation::Mate(opts.mate_in),
-            keys: key.map(|k| vec![k]),
-            sound: Some(true),
-            ..MateClaim::default()
-        }),
+        claim: Claim::Mate(claim),
         about: About {
             source: Some("generated".into()),
             caption: Some(format!(

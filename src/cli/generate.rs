@@ -20,9 +20,14 @@ pub struct GenerateArgs {
     /// Rule set, as for perft (Baroque only).
     #[arg(long, default_value = "abbott")]
     pub rules: String,
-    /// N of "mate in N".
-    #[arg(long, default_value_t = 2)]
-    pub mate_in: u32,
+    /// N of "mate in N" (`#N`; default 2 unless `--stipulation` is given).
+    #[arg(long)]
+    pub mate_in: Option<u32>,
+    /// The stipulation of the puzzles: `#N` (as `--mate-in N`), `s#N`, `h#N` or `h#N.5`.
+    /// Candidates have the side to move the stipulation starts with; a helpmate is sound with
+    /// exactly one solution and no shorter helpmate.
+    #[arg(long, value_name = "STIPULATION")]
+    pub stipulation: Option<String>,
     /// Puzzles wanted.
     #[arg(long, default_value_t = 10)]
     pub count: usize,
@@ -74,9 +79,24 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    use crate::solver::{Stipulation, StipulationError};
+    let stipulation = match Stipulation::from_parts(args.mate_in, args.stipulation.as_deref()) {
+        Ok(s) => s,
+        Err(StipulationError::Missing) => Stipulation::Mate(2),
+        Err(StipulationError::Unreadable(t)) => {
+            return fail(format!(
+                "--stipulation {t:?}: write #N, s#N, h#N or h#N.5 (such as #2, s#3, h#2, h#2.5)"
+            ))
+        }
+        Err(StipulationError::Disagree(n, s)) => {
+            return fail(format!(
+                "--mate-in {n} (#{n}) and --stipulation {s} disagree: give one"
+            ))
+        }
+    };
     let opts = GenerateOptions {
         variant,
-        mate_in: args.mate_in,
+        stipulation,
         count: args.count,
         seed,
         max_pieces: args.max_pieces,
@@ -98,7 +118,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     };
     // The full solve that confirms each puzzle before it is stored.
     let solve = SolveOptions {
-        stipulation: crate::solver::Stipulation::Mate(args.mate_in),
+        stipulation,
         limits: Limits {
             nodes: args.candidate_nodes.saturating_mul(10),
             time: Duration::from_millis(args.candidate_millis.saturating_mul(10)),
@@ -170,11 +190,14 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     } else {
         let p = &run.progress;
         super::out!(
-            "collection {}: {} of {} puzzles (mate in {}, {}), seed {seed}",
+            "collection {}: {} of {} puzzles ({}, {}), seed {seed}",
             args.collection,
             run.stored,
             args.count,
-            args.mate_in,
+            match stipulation {
+                Stipulation::Mate(n) => format!("mate in {n}"),
+                other => other.to_string(),
+            },
             variant
                 .rules()
                 .map_or_else(|| variant.name().to_string(), |r| r.to_string())

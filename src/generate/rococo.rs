@@ -12,7 +12,7 @@ mod tests {
     fn opts(seed: u64, count: usize) -> GenerateOptions {
         GenerateOptions {
             variant: Variant::Rococo,
-            mate_in: 2,
+            stipulation: crate::solver::Stipulation::Mate(2),
             count,
             seed,
             max_pieces: 8,

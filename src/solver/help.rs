@@ -117,6 +117,8 @@ struct Lines<'a, P: GamePosition> {
     count: usize,
     /// A move buffer per number of plies left, reused from node to node.
     bufs: Vec<Vec<P::Move>>,
+    /// The search stops once more lines than this are found (screening needs no more).
+    enough: usize,
 }
 
 impl<P: GamePosition> Lines<'_, P> {
@@ -132,7 +134,8 @@ impl<P: GamePosition> Lines<'_, P> {
         let r = self.search_moves(pos, &moves, plies);
         self.bufs[plies as usize] = moves;
         let any = r?;
-        if !any && self.dead.len() < MAX_DEAD {
+        // A search cut short (more lines than needed) proves nothing of what it left.
+        if !any && self.dead.len() < MAX_DEAD && self.count <= self.enough {
             self.dead.insert((key, plies));
         }
         Ok(any)
@@ -147,7 +150,7 @@ impl<P: GamePosition> Lines<'_, P> {
             self.searcher.tick()?;
             if plies == 1 {
                 let check = after.in_check();
-                if (check || !only_checks) && Searcher::<P>::defender_lost(&after) {
+                if (check || !only_checks) && Searcher::<P>::defender_lost_in(&after, check) {
                     if self.found.len() < MAX_LINES {
                         let mut line = self.line.clone();
                         line.push(*m);
@@ -155,17 +158,21 @@ impl<P: GamePosition> Lines<'_, P> {
                     }
                     self.count += 1;
                     any = true;
+                    if self.count > self.enough {
+                        break;
+                    }
                 }
                 continue;
             }
-            // A mate before the last move ends the play: not a line of this length.
-            if Searcher::<P>::defender_lost(&after) {
-                continue;
-            }
+            // A mate before the last move ends the play: not a line of this length. It needs no
+            // test here: the side mated has no search move, so the search below finds no line.
             self.line.push(*m);
             let r = self.search(&after, plies - 1);
             self.line.pop();
             any |= r?;
+            if self.count > self.enough {
+                break;
+            }
         }
         Ok(any)
     }
@@ -181,6 +188,7 @@ fn lines_of<P: GamePosition>(
     plies: u32,
     budget: &Budget,
     table: &super::tt::Table,
+    enough: usize,
 ) -> Result<Found<P::Move>, Stopped> {
     let mut lines = Lines {
         searcher: Searcher::<P>::new(table, budget),
@@ -189,6 +197,7 @@ fn lines_of<P: GamePosition>(
         found: Vec::new(),
         count: 0,
         bufs: (0..=plies).map(|_| Vec::with_capacity(128)).collect(),
+        enough,
     };
     let r = lines.search(pos, plies);
     let _ = lines.searcher.flush();
@@ -218,6 +227,27 @@ pub fn solve_help<P: GamePosition>(
     opts: &SolveOptions,
     intended: usize,
 ) -> HelpSolution<P::Move> {
+    help_with(pos, opts, intended, false)
+}
+
+/// Like [`solve_help`], but for screening candidate puzzles: each length's search stops as soon as
+/// the helpmate is shown unsound (a line of a shorter helpmate, or more than `intended` lines of
+/// the stipulated one). What it answers is proven, but the lines and counts of an unsound
+/// helpmate may be incomplete (`sound` is then `Some(false)` and `complete` false).
+pub fn screen_help<P: GamePosition>(
+    pos: &P,
+    opts: &SolveOptions,
+    intended: usize,
+) -> HelpSolution<P::Move> {
+    help_with(pos, opts, intended, true)
+}
+
+fn help_with<P: GamePosition>(
+    pos: &P,
+    opts: &SolveOptions,
+    intended: usize,
+    screening: bool,
+) -> HelpSolution<P::Move> {
     let budget = Budget::with_cancel(opts.limits, opts.cancel.clone());
     // The table is not used by the enumeration; the searcher's budget accounting needs one.
     let table = super::tt::Table::new(0);
@@ -235,7 +265,25 @@ pub fn solve_help<P: GamePosition>(
     let mut all_empty = true;
     for k in first..=moves {
         let plies = 2 * k + u32::from(half);
-        match lines_of(pos, plies, &budget, &table) {
+        let enough = match (screening, k == moves) {
+            (false, _) => usize::MAX,
+            (true, false) => 0,
+            (true, true) => intended,
+        };
+        match lines_of(pos, plies, &budget, &table, enough) {
+            Ok((found, n)) if n > enough => {
+                // Screening: unsound, and the search was cut short.
+                complete = false;
+                lines_truncated = true;
+                if k == moves {
+                    solutions = found;
+                    count = n;
+                } else {
+                    short_count += n;
+                    short_solutions.extend(found);
+                }
+                break;
+            }
             Ok((found, n)) => {
                 all_empty &= n == 0;
                 if all_empty {

@@ -121,7 +121,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
     }
 
     /// [`Searcher::defender_lost`] when whether the defender is in check is known.
-    fn defender_lost_in(pos: &P, in_check: bool) -> bool {
+    pub(super) fn defender_lost_in(pos: &P, in_check: bool) -> bool {
         if pos.only_checks_mate() && !in_check {
             return false;
         }

@@ -29,6 +29,11 @@ pub(super) const MIGRATION: &str = "CREATE TABLE collections (
 
 pub(super) const MIGRATION_RUNNER: &str = "ALTER TABLE collections ADD COLUMN runner TEXT;";
 
+/// The stipulation a collection's puzzles have; the collections made before were direct mates.
+pub(super) const MIGRATION_STIPULATION: &str =
+    "ALTER TABLE collections ADD COLUMN stipulation TEXT;
+    UPDATE collections SET stipulation = '#' || mate_in WHERE stipulation IS NULL;";
+
 /// This process, as `pid:start` (its start time in clock ticks since boot, from `/proc`, so that a
 /// reused process id is told apart), or `pid` where `/proc` is missing.
 fn this_process() -> String {
@@ -91,7 +96,10 @@ pub struct Collection {
     pub game: String,
     /// The rule set as `Rules` displays it.
     pub rules: String,
+    /// The N of the stipulation.
     pub mate_in: u32,
+    /// The stipulation of its puzzles (`#2`, `s#2`, `h#2`, `h#2.5`).
+    pub stipulation: String,
     pub seed: u64,
     pub max_pieces: u32,
     /// `running`, `done` (as many puzzles as asked), `stopped` (a limit or a cancel came first) or
@@ -119,6 +127,9 @@ fn read_collection(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Collection, Strin
             game: r.get(1)?,
             rules: r.get(2)?,
             mate_in: r.get(3)?,
+            stipulation: r
+                .get::<_, Option<String>>(10)?
+                .unwrap_or_else(|| format!("#{}", r.get::<_, u32>(3).unwrap_or(0))),
             seed: r.get::<_, i64>(4)? as u64,
             max_pieces: r.get(5)?,
             state: r.get(6)?,
@@ -132,7 +143,7 @@ fn read_collection(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Collection, Strin
 
 const SELECT: &str = "SELECT c.name, c.game, c.rules, c.mate_in, c.seed, c.max_pieces, c.state,
         c.summary, (SELECT count(*) FROM collection_puzzles p WHERE p.collection = c.name),
-        c.created_at
+        c.created_at, c.stipulation
     FROM collections c";
 
 fn with_summary((mut c, summary): (Collection, String)) -> Result<Collection, StoreError> {
@@ -147,7 +158,7 @@ pub struct NewCollection {
     pub game: crate::rules::GameKind,
     /// The rule set as the `rules` column holds it (`abbott`; the game's name for Rococo).
     pub rules: String,
-    pub mate_in: u32,
+    pub stipulation: crate::solver::Stipulation,
     pub seed: u64,
     pub max_pieces: usize,
     /// Puzzles asked for.
@@ -160,19 +171,20 @@ impl super::Store {
         let conn = self.pool.get()?;
         let n = conn.execute(
             "INSERT INTO collections (name, game, rules, mate_in, seed, max_pieces, state, summary,
-                                      created_at, runner)
+                                      created_at, runner, stipulation)
              VALUES (?1, ?7, ?2, ?3, ?4, ?5, 'running', ?6,
-                     strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?8)
+                     strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?8, ?9)
              ON CONFLICT (name) DO NOTHING",
             params![
                 name,
                 c.rules,
-                c.mate_in,
+                c.stipulation.moves(),
                 c.seed as i64,
                 c.max_pieces as i64,
                 serde_json::json!({"count": c.count}).to_string(),
                 c.game.name(),
                 this_process(),
+                c.stipulation.to_string(),
             ],
         )?;
         Ok(n == 1)
@@ -302,7 +314,7 @@ mod tests {
         NewCollection {
             game: crate::rules::GameKind::Baroque,
             rules: "abbott".into(),
-            mate_in: 2,
+            stipulation: crate::solver::Stipulation::Mate(2),
             seed: 1,
             max_pieces: 7,
             count,

@@ -77,6 +77,7 @@ fn migrations() -> Migrations<'static> {
                  WHERE kind = 'mate' AND mate_in IS NOT NULL;
              CREATE INDEX puzzles_stipulation ON puzzles (stipulation, id);",
         ),
+        M::up(collections::MIGRATION_STIPULATION),
     ])
 }
 

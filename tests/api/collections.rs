@@ -214,6 +214,26 @@ fn bad_requests_are_refused_with_problems() {
             400,
             "/problems/invalid-request",
         ),
+        (
+            json!({"name": "x", "stipulation": "x#2", "count": 1}),
+            422,
+            "/problems/invalid-stipulation",
+        ),
+        (
+            json!({"name": "x", "stipulation": "h#2", "mate_in": 2, "count": 1}),
+            422,
+            "/problems/invalid-stipulation",
+        ),
+        (
+            json!({"name": "x", "stipulation": "s#13", "count": 1}),
+            422,
+            "/problems/invalid-mate-in",
+        ),
+        (
+            json!({"name": "x", "count": 1}),
+            400,
+            "/problems/invalid-request",
+        ),
     ] {
         let r = start(&app, &body);
         let p = r.problem(status, kind);
@@ -268,4 +288,64 @@ fn one_job_at_a_time_and_a_cancel_keeps_what_was_found() {
     assert_eq!(r.status, 202, "{}", r.body);
     let job = finished(&app, r.json()["url"].as_str().unwrap());
     assert_eq!(job["state"], "done");
+}
+
+#[test]
+fn a_helpmate_collection_has_one_solution_a_puzzle() {
+    let app = app();
+    let body =
+        json!({"name": "helps", "stipulation": "h#2", "count": 2, "seed": 5, "max_pieces": 7});
+    let r = start(&app, &body);
+    assert_eq!(r.status, 202, "{}", r.body);
+    let job = r.json();
+    assert_eq!(
+        (job["stipulation"].as_str(), job["mate_in"].as_u64()),
+        (Some("h#2"), Some(2))
+    );
+    let job = finished(&app, job["url"].as_str().unwrap());
+    assert_eq!(job["state"], "done", "{job}");
+    let c = app.get("/v1/collections/helps").json();
+    assert_eq!(c["stipulation"], "h#2");
+    let items = c["items"].as_array().unwrap();
+    assert_eq!(items.len(), 2);
+    for p in items {
+        assert_eq!(p["stipulation"], "h#2", "{p}");
+        let full = app.get(&format!("/v1/puzzles/{}", p["id"])).json();
+        assert!(
+            full["fen"].as_str().unwrap().contains(" b"),
+            "Black moves first: {full}"
+        );
+        // An independent solve through the API agrees: one solution, no shorter helpmate.
+        let solved = app
+            .post_json(
+                "/v1/solve",
+                &json!({"fen": full["fen"], "stipulation": "h#2"}),
+            )
+            .json();
+        assert_eq!(
+            (solved["sound"].as_bool(), solved["count"].as_u64()),
+            (Some(true), Some(1)),
+            "{solved}"
+        );
+        assert_eq!(solved["solutions"], full["outcome"]["solutions"], "{full}");
+        assert!(
+            full["tags"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("h-solutions-1")),
+            "{full}"
+        );
+        assert!(
+            full["tags"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("helpmate-in-2")),
+            "{full}"
+        );
+    }
+    // Listed by its stipulation (URL-encoded).
+    let listed = app
+        .get("/v1/puzzles?stipulation=h%232&source=generated")
+        .json();
+    assert_eq!(listed["items"].as_array().unwrap().len(), 2, "{listed}");
 }

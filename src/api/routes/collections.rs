@@ -35,10 +35,17 @@ pub struct CollectionRequest {
     /// The new collection's name: 1 to 64 letters, digits, `-`, `_` or `.` (409 when taken).
     #[schema(example = "twos", pattern = "^[A-Za-z0-9._-]{1,64}$")]
     pub name: String,
-    /// N of "mate in N": from 1 to the server's `--solve-max-mate-in`.
+    /// N of "mate in N" (`#N`): from 1 to the server's `--solve-max-mate-in`. Leave it out when
+    /// `stipulation` is given (both given: they must agree).
     #[schema(example = 2, minimum = 1, maximum = 12)]
-    #[serde(deserialize_with = "crate::api::whole::number")]
-    pub mate_in: u32,
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    pub mate_in: Option<u32>,
+    /// The stipulation of the puzzles: `#N`, `s#N`, `h#N` or `h#N.5` (as for `/v1/solve`; N up to
+    /// the server's `--solve-max-mate-in`). Candidates have the side to move the stipulation
+    /// starts with; a helpmate is kept when it has exactly one solution and no shorter helpmate.
+    #[serde(default)]
+    #[schema(example = "h#2")]
+    pub stipulation: Option<String>,
     /// Puzzles wanted: from 1 to the server's `--job-max-count` (which is at most 100,000).
     #[schema(example = 5, minimum = 1, maximum = 100_000)]
     #[serde(deserialize_with = "crate::api::whole::number")]
@@ -115,7 +122,7 @@ pub enum JobState {
 /// A generation job.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(examples(json!({"id": 1, "url": "/v1/jobs/1", "state": "done", "collection": "twos",
-    "collection_url": "/v1/collections/twos", "mate_in": 2, "count": 5, "seed": 42,
+    "collection_url": "/v1/collections/twos", "mate_in": 2, "stipulation": "#2", "count": 5, "seed": 42,
     "progress": {"tried": 170, "found": 5, "duplicates": 0, "unsettled": 0, "nodes": 181000, "millis": 240},
     "stop": "done", "puzzle_ids": [65, 66, 67, 68, 69], "error": null})))]
 pub struct Job {
@@ -124,7 +131,11 @@ pub struct Job {
     pub state: JobState,
     pub collection: String,
     pub collection_url: String,
+    /// The N of the stipulation.
     pub mate_in: u32,
+    /// The stipulation of the puzzles.
+    #[schema(example = "#2")]
+    pub stipulation: String,
     pub count: u32,
     pub seed: u64,
     pub progress: JobProgress,
@@ -221,7 +232,7 @@ impl Entry {
 /// A collection as listed.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(examples(json!({"name": "twos", "url": "/v1/collections/twos", "game": "baroque",
-    "rules": "abbott", "mate_in": 2, "seed": 42, "max_pieces": 8, "state": "done", "puzzles": 5,
+    "rules": "abbott", "mate_in": 2, "stipulation": "#2", "seed": 42, "max_pieces": 8, "state": "done", "puzzles": 5,
     "summary": {"count": 5, "stop": "done", "progress": {"tried": 170, "found": 5}},
     "created_at": "2026-11-22T07:00:00.000Z"})))]
 pub struct CollectionInfo {
@@ -230,7 +241,11 @@ pub struct CollectionInfo {
     pub game: String,
     /// The rule set, as `Rules` writes it (`abbott`, `abbott,leaper=single`).
     pub rules: String,
+    /// The N of the stipulation.
     pub mate_in: u32,
+    /// The stipulation of the puzzles (`#2`, `s#2`, `h#2`, `h#2.5`).
+    #[schema(example = "#2")]
+    pub stipulation: String,
     /// The seed: the same request with it makes the same puzzles.
     pub seed: u64,
     pub max_pieces: u32,
@@ -253,6 +268,7 @@ impl From<Collection> for CollectionInfo {
             game: c.game,
             rules: c.rules,
             mate_in: c.mate_in,
+            stipulation: c.stipulation,
             seed: c.seed,
             max_pieces: c.max_pieces,
             state: c.state,
@@ -266,7 +282,7 @@ impl From<Collection> for CollectionInfo {
 /// Every collection.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(examples(json!({"items": [{"name": "twos", "url": "/v1/collections/twos", "game": "baroque",
-    "rules": "abbott", "mate_in": 2, "seed": 42, "max_pieces": 8, "state": "done", "puzzles": 2,
+    "rules": "abbott", "mate_in": 2, "stipulation": "#2", "seed": 42, "max_pieces": 8, "state": "done", "puzzles": 2,
     "summary": {"count": 2, "stop": "done", "progress": {"tried": 51, "found": 2, "duplicates": 0, "unsettled": 0, "nodes": 68155, "millis": 23}},
     "created_at": "2026-11-22T07:05:53.405Z"}]})))]
 pub struct CollectionList {
@@ -276,7 +292,7 @@ pub struct CollectionList {
 /// A collection and its puzzles in order.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(examples(json!({"name": "twos", "url": "/v1/collections/twos", "game": "baroque",
-    "rules": "abbott", "mate_in": 2, "seed": 42, "max_pieces": 8, "state": "done", "puzzles": 1,
+    "rules": "abbott", "mate_in": 2, "stipulation": "#2", "seed": 42, "max_pieces": 8, "state": "done", "puzzles": 1,
     "summary": {"count": 1, "stop": "done", "progress": {"tried": 19, "found": 1, "duplicates": 0, "unsettled": 0, "nodes": 20512, "millis": 9}},
     "created_at": "2026-11-22T07:05:53.405Z",
     "items": [{"id": 65, "kind": "mate", "game": "baroque", "fen": "7R/6P1/8/8/2K5/4k3/8/6M1 w 0",
@@ -293,13 +309,17 @@ pub struct CollectionPuzzles {
 
 /// Generate a collection
 ///
-/// Starts a job that generates sound mate-in-N puzzles (exactly one key, no shorter mate, the side
-/// to move not in check unless `allow_check`) and stores them, in order, in a new collection: 202
+/// Starts a job that generates sound puzzles of a stipulation (`#N` by default with `mate_in`;
+/// `s#N`, `h#N`, `h#N.5` with `stipulation`) and stores them, in order, in a new collection. A
+/// direct mate or selfmate is sound with exactly one key and no shorter solution, a helpmate with
+/// exactly one solution and no shorter helpmate; the side to move is the one the stipulation
+/// starts with, and not in check unless `allow_check`. 202
 /// with the job (its URL also in `Location`); follow it with `GET /v1/jobs/{id}`. Candidates are
 /// random placements within `max_pieces` and positions of random play-outs; near-duplicates (the
 /// same position or a mirror image of one) are dropped. Each puzzle is confirmed by the full
 /// solver before it is stored, tagged with its themes (`key-chameleon`, `quiet-key`,
-/// `capture-withdrawal`, `mate-by-coordinator`, `mate-in-2`). The job runs on when the client
+/// `capture-withdrawal`, `mate-by-coordinator`, `mate-in-2`; `selfmate-in-2`; for helpmates
+/// `helpmate-in-2`, `h-solutions-1`, `h-moves-king`, `mate-capture-leap` or `quiet-mate`). The job runs on when the client
 /// leaves, within the server's job time limit. Needs `Authorization: Bearer <token>`.
 #[utoipa::path(
     tag = "collections",
@@ -315,7 +335,7 @@ pub struct CollectionPuzzles {
         (status = 408, description = "The body did not arrive within the server's `--body-timeout-ms` (`body-timeout`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the limit", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not sent as `application/json`", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A bad name, `mate_in`, `count`, `max_pieces` or limit, or `rules` with Rococo (`invalid-collection`, `invalid-mate-in`, `invalid-limits`, `not-applicable`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad name, `mate_in` (or N of `stipulation`), `count`, `max_pieces` or limit, an unreadable `stipulation` or one that disagrees with `mate_in`, or `rules` with Rococo (`invalid-collection`, `invalid-mate-in`, `invalid-stipulation`, `invalid-limits`, `not-applicable`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client has used its costly requests (`rate-limited`, with `limit`, the requests a minute); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds until this client may start another"))),
         (status = 503, description = "As many jobs as the server runs at once are running (`jobs-busy`, with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
@@ -355,7 +375,8 @@ pub async fn create(
         state: JobState::Running,
         collection_url: format!("/v1/collections/{name}"),
         collection: name.clone(),
-        mate_in: opts.mate_in,
+        mate_in: opts.mate_in(),
+        stipulation: opts.stipulation.to_string(),
         count: opts.count as u32,
         seed: opts.seed,
         progress: JobProgress::default(),
@@ -396,12 +417,31 @@ pub fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions
             field: "rules",
             detail: "`rules` does not apply to Rococo, which has one rule set".into(),
         })?;
+    use crate::solver::{Stipulation, StipulationError};
+    let stipulation = match Stipulation::from_parts(r.mate_in, r.stipulation.as_deref()) {
+        Ok(s) => s,
+        Err(StipulationError::Unreadable(text)) => {
+            return Err(ApiError::InvalidStipulation(format!(
+                "`stipulation` {text:?} is not one: write #N, s#N, h#N or h#N.5 (such as \
+                 \"#2\", \"s#3\", \"h#2\", \"h#2.5\")"
+            )))
+        }
+        Err(StipulationError::Disagree(n, s)) => {
+            return Err(ApiError::InvalidStipulation(format!(
+                "`mate_in` {n} means #{n}, but `stipulation` is {s}: give one of them"
+            )))
+        }
+        Err(StipulationError::Missing) => {
+            return Err(ApiError::InvalidRequest(
+                "give `mate_in` (mate in N) or `stipulation`".into(),
+            ))
+        }
+    };
     let max = limits.solve.max_mate_in;
-    if r.mate_in == 0 || r.mate_in > max {
-        return Err(ApiError::InvalidMateIn {
-            mate_in: r.mate_in,
-            max,
-        });
+    let n = stipulation.moves();
+    let least = u32::from(!stipulation.is_help());
+    if n < least || n > max {
+        return Err(ApiError::InvalidMateIn { mate_in: n, max });
     }
     if r.count == 0 || u64::from(r.count) > limits.job_max_count {
         return Err(invalid(format!(
@@ -432,7 +472,7 @@ pub fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions
     let seed = r.seed.unwrap_or_else(crate::generate::clock_seed);
     Ok(GenerateOptions {
         variant,
-        mate_in: r.mate_in,
+        stipulation,
         count: r.count as usize,
         seed,
         max_pieces: max_pieces as usize,
