@@ -147,6 +147,25 @@ proptest! {
     }
 
     #[test]
+    fn the_check_filter_keeps_every_move_that_gives_check(pos in any_position()) {
+        // The opponent is not in check (as in every position that can arise with us to move).
+        let flipped = Position::from_board(*pos.board(), pos.turn().other(), *pos.rules());
+        prop_assume!(!flipped.is_check());
+        let mut kept = pos.pseudo_legal_moves();
+        pos.retain_possible_checks(&mut kept);
+        for m in pos.pseudo_legal_moves() {
+            let after = pos.after(&m);
+            // The move-based oracle: could we, to move again, take the opponent's King?
+            let again = Position::from_board(*after.board(), pos.turn(), *pos.rules());
+            if opponent_king_capturable_by_moves(&again) {
+                prop_assert!(kept.contains(&m),
+                    "{} gives check in {} but was filtered out", pos.move_name(&m, Letters::Chess),
+                    pos.fen(Letters::Chess));
+            }
+        }
+    }
+
+    #[test]
     fn play_then_unplay_restores_the_position(pos in any_position()) {
         for m in pos.legal_moves() {
             let mut p = pos;

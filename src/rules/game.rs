@@ -407,6 +407,12 @@ pub trait GamePosition:
     fn lost_without_moves(&self) -> bool;
     /// Whether only checking moves can win on the attacker's last move.
     fn only_checks_mate(&self) -> bool;
+    /// Keeps, of moves of this position, those that may give check: at least every one that does
+    /// (a game may keep them all). For the attacker's last move where
+    /// [`GamePosition::only_checks_mate`].
+    fn retain_possible_checks(&self, moves: &mut Vec<Self::Move>) {
+        let _ = moves;
+    }
     /// The position with the other side to move, when the side to move is not in check.
     fn null_move(&self) -> Option<Self>;
 
@@ -565,6 +571,9 @@ impl GamePosition for Position {
     }
     fn only_checks_mate(&self) -> bool {
         self.rules().stalemate == Stalemate::Draw
+    }
+    fn retain_possible_checks(&self, moves: &mut Vec<Move>) {
+        Position::retain_possible_checks(self, moves);
     }
     fn null_move(&self) -> Option<Position> {
         Position::null_move(self)

@@ -9,7 +9,7 @@ use super::attacks::capturable;
 use super::bitset::BitSet;
 use super::freeze::frozen;
 use super::geometry::{is_orthogonal, opposite, Dir, Geometry, ALL_DIRS, NO_SQUARE, ORTHOGONAL};
-use super::piece::Role;
+use super::piece::{Color, Role};
 use super::position::{Bits, Move, MoveKind, Position, G8};
 use super::ruleset::Leaper;
 
@@ -106,8 +106,13 @@ impl Position {
     /// of the square a Pawn would arrive on. A live enemy Coordinator whose King shares a line with
     /// ours can reach from anywhere, so then every move is tested.
     fn guard(&self) -> Guard {
+        self.king_guard(self.turn)
+    }
+
+    /// [`Position::guard`] for the King of `us` (whoever is to move): the squares where a move of
+    /// either side could change whether that King can be captured by the other side's pieces.
+    fn king_guard(&self, us: Color) -> Guard {
         let every = Guard { relevant: !0 };
-        let us = self.turn;
         let them = us.other();
         let Some(k) = self.board.king(us) else {
             return Guard { relevant: 0 };
@@ -139,6 +144,39 @@ impl Position {
             }
         }
         Guard { relevant }
+    }
+
+    /// Keeps, of moves of this position, those that may give check (every one that does, and
+    /// some that do not).
+    ///
+    /// The opponent is not in check now (it cannot be with us to move; when it is, every move is
+    /// kept). Its King's guard (see [`Position::guard`], with the roles swapped) holds the squares
+    /// where any of our capture kinds reaches that King from; a move of ours that changes
+    /// occupancy only off them cannot bring one of our pieces to such a square nor open a line for
+    /// one. Added to them: the enemy Immobilizers and Chameleons (taking one may free our pieces),
+    /// and, where a friendly Immobilizer or Chameleon cancels an enemy Immobilizer (Cambridge
+    /// freezing), the squares next to the enemy Immobilizers (arriving there frees our pieces).
+    /// Our King gives our Coordinators a way to the enemy King only from that King's rank or file,
+    /// which the guard holds; the other moves of our Immobilizers and Chameleons change only what
+    /// is frozen among the enemy's pieces, which does not change what our pieces can take. Without
+    /// an opponent King nothing gives check.
+    pub fn retain_possible_checks(&self, moves: &mut MoveList) {
+        let them = self.turn.other();
+        let b = &self.board;
+        if b.king(them).is_none() {
+            moves.clear();
+            return;
+        }
+        let mut relevant = self.king_guard(them).relevant;
+        let immobilizers = b.pieces(them, Role::Immobilizer);
+        relevant |= immobilizers | b.pieces(them, Role::Chameleon);
+        if self.rules.freezing() == super::ruleset::Freezing::Cambridge {
+            let t = G8::t();
+            for sq in immobilizers.squares() {
+                relevant |= t.neighbours[sq as usize];
+            }
+        }
+        moves.retain(|m| (Bits::bit(m.from) | Bits::bit(m.to) | m.captures) & relevant != 0);
     }
 
     /// The pieces of the side to move that are not frozen.

@@ -131,6 +131,10 @@ impl<P: GamePosition> Lines<'_, P> {
         }
         let mut moves = std::mem::take(&mut self.bufs[plies as usize]);
         pos.search_moves(&mut moves);
+        if plies == 1 && pos.only_checks_mate() {
+            // Only a move that gives check can mate.
+            pos.retain_possible_checks(&mut moves);
+        }
         let r = self.search_moves(pos, &moves, plies);
         self.bufs[plies as usize] = moves;
         let any = r?;

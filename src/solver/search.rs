@@ -139,6 +139,10 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         }
         let mut moves = self.take_buf(ply);
         pos.search_moves(&mut moves);
+        if n == 1 && pos.only_checks_mate() {
+            // The last move: only one that gives check can mate.
+            pos.retain_possible_checks(&mut moves);
+        }
         let result = self.attack_moves(pos, &moves, n, ply);
         self.give_buf(ply, moves);
         let wins = result?;

@@ -1,0 +1,73 @@
+//! The stipulations' figures (issue 16), on generated positions of `fixtures/bench/stipulations.json`:
+//! `h#2` and `h#3` of ten sound `h#2` puzzles (at most 10 pieces); `#2` against `s#2` on ten sound
+//! `#2` puzzles with White to move; and a `#2` solve without tries against one with them
+//! (`max_refutations` 0 and 1). Each position is a benchmark of its own: quote the median.
+
+use baroque::rules::{Position, Rules};
+use baroque::solver::help::solve_help;
+use baroque::solver::{solve, SolveOptions, Stipulation};
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+use std::time::Duration;
+
+fn positions(field: &str) -> Vec<Position> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/bench/stipulations.json"
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    doc[field]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| Position::from_fen_validated(f.as_str().unwrap(), Rules::default()).unwrap())
+        .collect()
+}
+
+fn options(stipulation: Stipulation, max_refutations: usize) -> SolveOptions {
+    SolveOptions {
+        stipulation,
+        max_refutations,
+        threads: 1,
+        ..SolveOptions::default()
+    }
+}
+
+fn helpmates(c: &mut Criterion) {
+    let mut group = c.benchmark_group("helpmates");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(2));
+    for (i, pos) in positions("helpmates").iter().enumerate() {
+        for stip in ["h#2", "h#3"] {
+            let opts = options(Stipulation::parse(stip).unwrap(), 0);
+            group.bench_function(format!("{stip} {i}"), |b| {
+                b.iter(|| solve_help(black_box(pos), &opts, 1).count)
+            });
+        }
+    }
+    group.finish();
+}
+
+fn selfmates_and_tries(c: &mut Criterion) {
+    let mut group = c.benchmark_group("direct and self");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(1));
+    for (i, pos) in positions("direct_mates").iter().enumerate() {
+        for (name, opts) in [
+            ("#2 without tries", options(Stipulation::Mate(2), 0)),
+            ("#2 with tries", options(Stipulation::Mate(2), 1)),
+            ("s#2", options(Stipulation::SelfMate(2), 0)),
+        ] {
+            group.bench_function(format!("{name} {i}"), |b| {
+                b.iter(|| solve(black_box(pos), &opts).nodes)
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, helpmates, selfmates_and_tries);
+criterion_main!(benches);
