@@ -1,0 +1,79 @@
+//! The document readers on the seed documents (when `../shared/seeds` exists) and on the
+//! project's own test documents (fixtures/documents/).
+
+use baroque::documents::{self, Content, Format, Reading};
+use baroque::rules::Rules;
+use std::path::{Path, PathBuf};
+
+fn seed(prefix: &str) -> Option<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");
+    let entry = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .find(|e| e.file_name().to_string_lossy().starts_with(prefix))?;
+    std::fs::read_to_string(entry.path()).ok()
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/documents")
+        .join(name)
+}
+
+#[test]
+fn the_wiki_source_has_seven_diagrams_all_possible() {
+    let Some(text) = seed("001_") else { return };
+    let d = documents::diagrams(Format::MediaWiki, &text, Rules::default());
+    for x in &d {
+        eprintln!("{} {:?} {:?} {}", x.index, x.at(), x.reading, x.caption());
+    }
+    assert_eq!(d.len(), 7);
+    assert!(d.iter().all(|x| x.passes()), "{d:#?}");
+    // Each is the position of a case written by hand from the article (fixtures/diagrams).
+    let cases = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/diagrams/wikipedia.json"),
+    )
+    .unwrap();
+    for x in &d {
+        let fen = x.fen().unwrap();
+        assert!(cases.contains(fen), "diagram {} {fen}", x.index);
+    }
+}
+
+#[test]
+fn the_vchess_page_has_seven_figures_and_the_king_fen_is_unreadable() {
+    let Some(text) = seed("002_") else { return };
+    let d = documents::diagrams(Format::Html, &text, Rules::default());
+    for x in &d {
+        eprintln!("{} {:?} {:?} {}", x.index, x.at(), x.reading, x.caption());
+    }
+    assert_eq!(d.len(), 7);
+    let bad: Vec<_> = d.iter().filter(|x| !x.passes()).collect();
+    assert_eq!(bad.len(), 1, "{bad:#?}");
+    let Reading::Unreadable(e) = &bad[0].reading else {
+        panic!("{:?}", bad[0].reading)
+    };
+    let line = text
+        .lines()
+        .position(|l| l.contains("7k/8/8/p4r/4K3"))
+        .unwrap()
+        + 1;
+    assert_eq!(e.at.line, line);
+    assert!(bad[0].caption().contains("Ke5"), "{}", bad[0].caption());
+}
+
+#[test]
+fn the_rococo_page_has_its_start_board_and_four_illustrations() {
+    let Some(text) = seed("003_") else { return };
+    let d = documents::diagrams(Format::Text, &text, Rules::default());
+    for x in &d {
+        eprintln!("{} {:?} {:?} {}", x.index, x.at(), x.reading, x.caption());
+    }
+    assert_eq!(d.len(), 5);
+    let grids = d
+        .iter()
+        .filter(|x| matches!(x.found.content, Ok(Content::Grid(_))))
+        .count();
+    assert_eq!(grids, 4);
+    let _ = fixture;
+}
