@@ -685,17 +685,25 @@ fn compare_destinations(
 }
 
 /// Compares a diagram's marks with the moves of the piece: `+` squares are exactly its quiet
-/// destinations, `*` squares exactly its capturing ones, and every `[p]` piece is taken by some
-/// move.
+/// destinations, `*` squares exactly the landing squares of its capturing moves (besides those
+/// landing on a `[p]` piece they take), and every `[p]` piece is taken by some move.
 fn compare_marks(marks: &Marks, got: &(Vec<String>, Vec<Destination>), problems: &mut Vec<String>) {
     let set = |v: &[String]| v.iter().cloned().collect::<BTreeSet<String>>();
     let mut diff = |mark: &str, what: &str, want: BTreeSet<String>, got: BTreeSet<String>| {
         if want != got {
+            let marked: Vec<_> = want.difference(&got).cloned().collect();
+            let unmarked: Vec<_> = got.difference(&want).cloned().collect();
+            let mut parts = Vec::new();
+            if !marked.is_empty() {
+                parts.push(format!("marked but not such moves: {}", marked.join(" ")));
+            }
+            if !unmarked.is_empty() {
+                parts.push(format!("such moves not marked: {}", unmarked.join(" ")));
+            }
             problems.push(format!(
-                "the diagram's `{mark}` marks ({what} of {}): marked but not moves {:?}, moves not marked {:?}",
+                "the diagram's `{mark}` marks ({what} of {}): {}",
                 marks.from,
-                want.difference(&got).collect::<Vec<_>>(),
-                got.difference(&want).collect::<Vec<_>>()
+                parts.join("; ")
             ));
         }
     };
@@ -705,7 +713,13 @@ fn compare_marks(marks: &Marks, got: &(Vec<String>, Vec<Destination>), problems:
         set(&marks.quiet),
         set(&got.0),
     );
-    let landing: BTreeSet<String> = got.1.iter().map(|d| d.to.clone()).collect();
+    // A capture that lands on the `[p]` piece it takes (by replacement) is marked by the `[p]`.
+    let landing: BTreeSet<String> = got
+        .1
+        .iter()
+        .map(|d| d.to.clone())
+        .filter(|to| !marks.capturable.contains(to) || marks.landing.contains(to))
+        .collect();
     diff(
         "*",
         "landing squares of captures",

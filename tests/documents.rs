@@ -1,9 +1,9 @@
-//! The document readers on the seed documents (when `../shared/seeds` exists) and on the
-//! project's own test documents (fixtures/documents/).
+//! The document readers on the seed documents, when `../shared/seeds` exists (the project's own
+//! test documents are read through the binary in tests/cli_documents.rs).
 
 use baroque::documents::{self, Content, Format, Reading};
 use baroque::rules::Rules;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn seed(prefix: &str) -> Option<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");
@@ -14,19 +14,10 @@ fn seed(prefix: &str) -> Option<String> {
     std::fs::read_to_string(entry.path()).ok()
 }
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/documents")
-        .join(name)
-}
-
 #[test]
 fn the_wiki_source_has_seven_diagrams_all_possible() {
     let Some(text) = seed("001_") else { return };
     let d = documents::diagrams(Format::MediaWiki, &text, Rules::default());
-    for x in &d {
-        eprintln!("{} {:?} {:?} {}", x.index, x.at(), x.reading, x.caption());
-    }
     assert_eq!(d.len(), 7);
     assert!(d.iter().all(|x| x.passes()), "{d:#?}");
     // Each is the position of a case written by hand from the article (fixtures/diagrams).
@@ -44,9 +35,6 @@ fn the_wiki_source_has_seven_diagrams_all_possible() {
 fn the_vchess_page_has_seven_figures_and_the_king_fen_is_unreadable() {
     let Some(text) = seed("002_") else { return };
     let d = documents::diagrams(Format::Html, &text, Rules::default());
-    for x in &d {
-        eprintln!("{} {:?} {:?} {}", x.index, x.at(), x.reading, x.caption());
-    }
     assert_eq!(d.len(), 7);
     let bad: Vec<_> = d.iter().filter(|x| !x.passes()).collect();
     assert_eq!(bad.len(), 1, "{bad:#?}");
@@ -66,14 +54,10 @@ fn the_vchess_page_has_seven_figures_and_the_king_fen_is_unreadable() {
 fn the_rococo_page_has_its_start_board_and_four_illustrations() {
     let Some(text) = seed("003_") else { return };
     let d = documents::diagrams(Format::Text, &text, Rules::default());
-    for x in &d {
-        eprintln!("{} {:?} {:?} {}", x.index, x.at(), x.reading, x.caption());
-    }
     assert_eq!(d.len(), 5);
     let grids = d
         .iter()
         .filter(|x| matches!(x.found.content, Ok(Content::Grid(_))))
         .count();
     assert_eq!(grids, 4);
-    let _ = fixture;
 }

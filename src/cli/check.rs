@@ -332,11 +332,8 @@ fn text(items: &[Item]) {
                 if outcome.ok() {
                     out!("ok   {}", outcome.id);
                 } else {
-                    out!(
-                        "FAIL {}: {}",
-                        outcome.id,
-                        Item::case_problems(outcome, source).join("; ")
-                    );
+                    let from = source.as_ref().map_or(String::new(), |s| format!("{s}: "));
+                    out!("FAIL {}: {from}{}", outcome.id, outcome.problems.join("; "));
                 }
             }
             Item::Diagram { file, diagram } => {
