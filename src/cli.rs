@@ -1,9 +1,11 @@
 //! The command line: `baroque <subcommand>`.
 
 mod check;
+mod extract;
 mod generate;
 
 pub use check::{CheckArgs, FormatArg, ReportArg};
+pub use extract::ExtractArgs;
 
 use crate::api::configuration::DEFAULT_ADDR;
 use crate::rules::{perft, GameKind, GamePosition, Naming, Rules, Variant, Visit};
@@ -109,6 +111,9 @@ pub enum Command {
     /// documents (MediaWiki, HTML, Markdown, text boards): a line per case or diagram, exit 1 when
     /// one fails, 2 when an input cannot be used.
     Check(check::CheckArgs),
+    /// Writes a case file skeleton for a document: one case per diagram, its FEN and the moves its
+    /// caption names, for the author to complete (`--merge` keeps an existing case file's cases).
+    Extract(extract::ExtractArgs),
     /// Generates sound mate-in-N puzzles into a new named collection of the puzzle store, with a
     /// progress bar and a summary (exit 3 when a limit stopped it before `--count` puzzles).
     Generate(generate::GenerateArgs),
@@ -147,6 +152,7 @@ pub fn run(cli: Cli) -> ExitCode {
             Err(e) => fail(e),
         },
         Command::Check(args) => check::run(args),
+        Command::Extract(args) => extract::run(args),
         Command::Solve {
             fen,
             n,

@@ -6,7 +6,8 @@
 //! - [`solver`]: proof search, generic over the game;
 //! - [`cases`] (diagram case files), [`puzzle`] (what a puzzle claims and its one verification),
 //!   [`puzzles`] (mate puzzle files), [`generate`] (puzzle generation), [`diagram`] (SVG boards),
-//!   [`documents`] (diagrams read from rule documents: wiki, HTML, Markdown, text boards);
+//!   [`documents`] (diagrams read from rule documents: wiki, HTML, Markdown, text boards),
+//!   [`extract`] (case file skeletons from a document);
 //! - [`store`]: persists puzzles and collections (SQLite) and reads them back, nothing more;
 //! - [`app`]: the use cases (verify and store, seed, generate a collection), using the store;
 //! - [`api`] (the HTTP service) and the command line ([`cli`]).
@@ -17,6 +18,7 @@ pub mod cases;
 pub mod cli;
 pub mod diagram;
 pub mod documents;
+pub mod extract;
 pub mod generate;
 pub mod puzzle;
 pub mod puzzles;

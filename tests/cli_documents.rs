@@ -376,3 +376,57 @@ fn the_seed_cases_check_the_pages_marks_against_our_moves() {
     assert!(cannon.contains("such moves not marked: g6"), "{cannon}");
     assert!(cannon.contains("marked but not such moves: g6"), "{cannon}");
 }
+
+#[test]
+fn extract_writes_a_case_per_diagram_with_the_moves_its_caption_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = dir.path().join("rules.wiki");
+    std::fs::copy(fixture("rules.wiki"), &doc).unwrap();
+    let (code, out, err) = run(baroque().arg("extract").arg(&doc));
+    assert_eq!(code, 0, "{err}");
+    let file: Value = serde_json::from_str(&out).unwrap();
+    let cases = file["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 5);
+    assert_eq!(cases[0]["id"], "rules-1");
+    assert_eq!(cases[0]["fen"], "8/8/8/4k3/2K2M2/3q4/8/8 w 0");
+    assert_eq!(cases[0]["moves"], serde_json::json!(["Kc4-d5", "Kc4-d4"]));
+    assert!(cases[2]["note"].as_str().unwrap().contains("misplaced row"));
+
+    // --merge keeps what the case file claims and adds the diagrams it lacks.
+    let mut first = cases[0].clone();
+    first["moves"] = serde_json::json!(["Kc4-d5"]);
+    first["captures"] = serde_json::json!([]);
+    first["status"] = serde_json::json!("checkmate");
+    let existing = serde_json::json!({"document": "rules", "cases": [first]});
+    let case_file = dir.path().join("cases.json");
+    std::fs::write(&case_file, existing.to_string()).unwrap();
+    let (code, out, err) = run(baroque()
+        .arg("extract")
+        .arg(&doc)
+        .arg("--merge")
+        .arg(&case_file));
+    assert_eq!(code, 0, "{err}");
+    let merged: Value = serde_json::from_str(&out).unwrap();
+    let cases = merged["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 5);
+    assert_eq!(cases[0]["moves"], serde_json::json!(["Kc4-d5"]));
+    assert_eq!(cases[0]["status"], "checkmate");
+    assert_eq!(cases[1]["id"], "rules-2");
+    // Written back, the merged file checks: the completed case passes.
+    std::fs::write(&case_file, &out).unwrap();
+    let (_, out, _) = run(baroque().arg("check").arg(&case_file));
+    assert!(out.starts_with("ok   rules-1\n"), "{out}");
+}
+
+#[test]
+fn extract_names_grids_by_their_diagram() {
+    let (code, out, err) = run(baroque().arg("extract").arg(fixture("boards.txt")));
+    assert_eq!(code, 0, "{err}");
+    let file: Value = serde_json::from_str(&out).unwrap();
+    let grid = &file["cases"][1];
+    assert_eq!(grid["diagram"]["index"], 2);
+    assert!(grid.get("fen").is_none(), "{grid}");
+    let (code, _, err) = run(baroque().arg("extract").arg(fixture("cases.json")));
+    assert_eq!(code, 2);
+    assert!(err.contains("--format-in"), "{err}");
+}
