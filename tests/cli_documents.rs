@@ -430,3 +430,24 @@ fn extract_names_grids_by_their_diagram() {
     assert_eq!(code, 2);
     assert!(err.contains("--format-in"), "{err}");
 }
+
+#[test]
+fn a_big_document_flattened_onto_one_line_is_read_in_one_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("flat.txt");
+    let board = "+---+---+ | K |:::| +---+---+ |[p]| * | +---+---+ text ";
+    std::fs::write(&path, board.repeat(1_500_000 / board.len())).unwrap();
+    let start = std::time::Instant::now();
+    let (code, out, err) = run(baroque().arg("check").arg(&path));
+    assert_eq!(code, 1, "{err}");
+    assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
+    let file = path.display().to_string();
+    assert!(
+        out.contains(&format!(
+            "FAIL {file}:1:{} diagram 10001: unreadable: more than 10000 diagrams",
+            1 + 10_000 * board.len()
+        )),
+        "{}",
+        out.lines().rev().take(3).collect::<Vec<_>>().join("\n")
+    );
+}

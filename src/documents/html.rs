@@ -5,7 +5,7 @@
 //! `data-rules` or `data-game` attribute in the same tag names the rule set or the game; without
 //! `data-game`, a FEN of ten ranks is Rococo's.
 
-use super::{game_of_fen, plain, Content, Found, Lines, Located};
+use super::{game_of_fen, plain, window_start, Content, Found, Lines, Located, CAPTION_WINDOW};
 use crate::rules::GameKind;
 
 pub(super) fn read(text: &str) -> Vec<Found> {
@@ -29,8 +29,14 @@ pub(super) fn read(text: &str) -> Vec<Found> {
             continue;
         };
         from = end;
-        let tag_start = lower[..name_at].rfind('<').unwrap_or(name_at);
-        let tag_end = lower[end..].find('>').map_or(text.len(), |i| end + i);
+        let back = window_start(text, name_at, CAPTION_WINDOW);
+        let tag_start = lower[back..name_at]
+            .rfind('<')
+            .map_or(name_at, |i| back + i);
+        let next_fen = lower[end..]
+            .find("data-fen")
+            .map_or(text.len(), |i| end + i);
+        let tag_end = lower[end..next_fen].find('>').map_or(next_fen, |i| end + i);
         let tag = &text[tag_start..tag_end];
         let game = attribute(tag, "data-game")
             .and_then(|g| GameKind::parse(&g))
@@ -84,22 +90,23 @@ fn attribute(tag: &str, name: &str) -> Option<String> {
 
 /// The caption of the diagram whose tag starts at `tag_start` (its `data-fen` value ends at `end`).
 fn caption(text: &str, lower: &str, tag_start: usize, end: usize) -> String {
+    // Searches stay between this diagram and the next one, and within a window behind it.
     let next_fen = lower[end..]
         .find("data-fen")
         .map_or(text.len(), |i| end + i);
-    let figure_end = lower[end..]
-        .find("</figure")
-        .map_or(text.len(), |i| end + i);
-    if let Some(i) = lower[end..].find("<figcaption") {
+    let ahead = &lower[end..next_fen];
+    let figure_end = ahead.find("</figure").map_or(next_fen, |i| end + i);
+    if let Some(i) = ahead.find("<figcaption") {
         let start = end + i;
-        if start < next_fen && start < figure_end {
-            let stop = lower[start..]
+        if start < figure_end {
+            let stop = lower[start..next_fen]
                 .find("</figcaption")
-                .map_or(text.len(), |j| start + j);
+                .map_or(next_fen, |j| start + j);
             return plain(&text[start..stop]);
         }
     }
-    let before = &lower[..tag_start];
+    let back = window_start(text, tag_start, CAPTION_WINDOW);
+    let before = &lower[back..tag_start];
     let p = before
         .match_indices("<p")
         .filter(|(i, _)| {
@@ -111,9 +118,8 @@ fn caption(text: &str, lower: &str, tag_start: usize, end: usize) -> String {
         .last();
     match p {
         Some((i, _)) => {
-            let stop = lower[i..]
-                .find("</p")
-                .map_or(tag_start, |j| (i + j).min(tag_start));
+            let i = back + i;
+            let stop = lower[i..tag_start].find("</p").map_or(tag_start, |j| i + j);
             plain(&text[i..stop])
         }
         None => String::new(),

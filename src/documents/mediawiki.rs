@@ -118,16 +118,14 @@ fn board(fields: &[(usize, &str)], lines: &Lines, at: super::Place) -> Result<Co
     }
     let cells = &fields[3..67];
     // A template over several lines keeps whole ranks on each line.
-    if cells
-        .iter()
-        .any(|c| lines.place(c.0).line != lines.place(cells[0].0).line)
-    {
+    let first_line = lines.line(cells[0].0);
+    if cells.iter().any(|c| lines.line(c.0) != first_line) {
         let mut i = 0;
         while i < 64 {
-            let line = lines.place(cells[i].0).line;
+            let line = lines.line(cells[i].0);
             let n = cells[i..]
                 .iter()
-                .take_while(|c| lines.place(c.0).line == line)
+                .take_while(|c| lines.line(c.0) == line)
                 .count();
             if i % 8 != 0 || n % 8 != 0 {
                 let rank = 8 - i / 8;

@@ -126,30 +126,61 @@ impl Located {
     }
 }
 
-/// Byte offsets to places.
+/// Byte offsets to places. Readers ask for places mostly in increasing order, so the last answer
+/// is kept and a column is counted from it when the next offset is further on the same line: a
+/// document flattened onto one long line costs one pass, not one per diagram.
 pub(crate) struct Lines<'a> {
     text: &'a str,
     starts: Vec<usize>,
+    /// The last offset asked for, with its place.
+    last: std::cell::Cell<(usize, Place)>,
 }
 
 impl<'a> Lines<'a> {
     pub(crate) fn new(text: &'a str) -> Lines<'a> {
         let mut starts = vec![0];
         starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Lines { text, starts }
+        Lines {
+            text,
+            starts,
+            last: std::cell::Cell::new((0, Place { line: 1, column: 1 })),
+        }
+    }
+
+    /// The 1-based line of a byte offset.
+    pub(crate) fn line(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&s| s <= offset)
     }
 
     /// The place of a byte offset (a char boundary).
     pub(crate) fn place(&self, offset: usize) -> Place {
         let line = self.starts.partition_point(|&s| s <= offset);
         let start = self.starts[line - 1];
-        let column = self
-            .text
-            .get(start..offset)
-            .map_or(1, |s| s.chars().count() + 1);
-        Place { line, column }
+        let (last, at) = self.last.get();
+        let (from, column) = if at.line == line && last <= offset {
+            (last, at.column)
+        } else {
+            (start, 1)
+        };
+        let column = column + self.text.get(from..offset).map_or(0, |s| s.chars().count());
+        let place = Place { line, column };
+        self.last.set((offset, place));
+        place
     }
 }
+
+/// The char boundary at or before `at`, at most `window` bytes back from it: where a bounded
+/// backward search starts.
+pub(crate) fn window_start(text: &str, at: usize, window: usize) -> usize {
+    let mut s = at.saturating_sub(window);
+    while !text.is_char_boundary(s) {
+        s -= 1;
+    }
+    s
+}
+
+/// How far readers look around a diagram for its caption, in bytes.
+pub(crate) const CAPTION_WINDOW: usize = 1024;
 
 /// What a diagram shows, as found in the document.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -191,14 +222,35 @@ pub struct Found {
     pub content: Result<Content, Located>,
 }
 
-/// Every diagram of a document's text, in document order.
+/// The most diagrams read from one document: rule documents hold dozens; past this, the document
+/// is refused at the first diagram not read.
+pub const MAX_DIAGRAMS: usize = 10_000;
+
+/// Every diagram of a document's text, in document order (at most [`MAX_DIAGRAMS`], then one
+/// that says the rest was not read).
 pub fn find(format: Format, text: &str) -> Vec<Found> {
-    match format {
+    let mut found = match format {
         Format::MediaWiki => mediawiki::read(text),
         Format::Html => html::read(text),
         Format::Markdown => markdown::read(text),
         Format::Text => text::read(text),
+    };
+    if found.len() > MAX_DIAGRAMS {
+        let at = found[MAX_DIAGRAMS].at;
+        found.truncate(MAX_DIAGRAMS);
+        found.push(Found {
+            at,
+            caption: String::new(),
+            after: String::new(),
+            game: GameKind::Baroque,
+            rules: None,
+            content: Err(Located::new(
+                at,
+                format!("more than {MAX_DIAGRAMS} diagrams: the rest of the document is not read"),
+            )),
+        });
     }
+    found
 }
 
 /// A document that cannot be used at all: unreadable, not text, empty or too big.

@@ -315,14 +315,24 @@ pub(super) fn read(text: &str) -> Vec<Found> {
     out
 }
 
+/// The end of the window a reader looks at after `end` (a char boundary).
+fn ahead(text: &str, end: usize) -> usize {
+    let mut e = (end + super::CAPTION_WINDOW).min(text.len());
+    while !text.is_char_boundary(e) {
+        e += 1;
+    }
+    e
+}
+
 /// The file labels after a board's last border, if the next text is one label per cell.
 fn file_labels(text: &str, end: usize, width: usize) -> bool {
-    let rest = &text[end..];
+    let rest = &text[end..ahead(text, end)];
     let line = rest
         .split('\n')
+        .take(2)
         .find(|l| !l.trim().is_empty())
         .unwrap_or("");
-    let line_is_next = rest.split('\n').take(2).any(|l| l == line);
+    let line_is_next = !line.is_empty();
     let tokens: Vec<&str> = line
         .trim()
         .trim_end_matches('|')
@@ -338,7 +348,7 @@ fn file_labels(text: &str, end: usize, width: usize) -> bool {
 /// The text standing for a board's caption: the section title before it and the text after its
 /// last border on the same line.
 fn caption(text: &str, start: usize, end: usize, labelled: bool) -> String {
-    let before = &text[..start];
+    let before = &text[super::window_start(text, start, super::CAPTION_WINDOW)..start];
     let title = before.lines().rev().find_map(|l| {
         let l = l.trim().trim_end_matches('|').trim();
         l.strip_prefix("![]()")
@@ -353,7 +363,7 @@ fn caption(text: &str, start: usize, end: usize, labelled: bool) -> String {
             .find(|l| !l.is_empty() && !l.starts_with('+'))
             .map(str::to_string)
     });
-    let tail = text[end..].split('\n').next().unwrap_or("");
+    let tail = text[end..ahead(text, end)].split('\n').next().unwrap_or("");
     let tail = if labelled {
         ""
     } else {
