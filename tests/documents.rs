@@ -3,6 +3,7 @@
 
 use baroque::documents::{self, Content, Format, Reading};
 use baroque::rules::Rules;
+use proptest::prelude::*;
 use std::path::Path;
 
 fn seed(prefix: &str) -> Option<String> {
@@ -60,4 +61,84 @@ fn the_rococo_page_has_its_start_board_and_four_illustrations() {
         .filter(|x| matches!(x.found.content, Ok(Content::Grid(_))))
         .count();
     assert_eq!(grids, 4);
+}
+
+/// Pieces of every format's syntax, and characters of several bytes, run together at random.
+fn document_strategy() -> impl Strategy<Value = String> {
+    let piece = prop::sample::select(vec![
+        "{{Chess diagram small",
+        "{{Chess diagram",
+        "}}",
+        "{{",
+        "|",
+        "| ",
+        "kl",
+        "xx",
+        "qd",
+        "[[a|b]]",
+        "''",
+        "+---+",
+        "+---+---+",
+        "---+",
+        ":::",
+        ":p:",
+        "[p]",
+        " * ",
+        " + ",
+        "K",
+        "10",
+        "8",
+        "\n",
+        "\n\n",
+        " ",
+        "data-fen='",
+        "data-fen=\"",
+        "data-fen=",
+        "'",
+        "\"",
+        ">",
+        "<p>",
+        "</p>",
+        "<figcaption>",
+        "</figure>",
+        "```fen",
+        "```",
+        "~~~",
+        "rules=vchess",
+        "game=rococo",
+        "7k/8/8/8/8/8/8/K7 w 0",
+        "/",
+        "w",
+        "é",
+        "ß字",
+        "![]() Name",
+        "# T",
+    ]);
+    prop::collection::vec(piece, 0..120).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(400),
+        ..ProptestConfig::default()
+    })]
+
+    /// No document makes a reader panic, and every place it gives is in the document.
+    #[test]
+    fn any_text_reads_without_panic_at_places_in_the_document(text in document_strategy()) {
+        let lines = text.split('\n').collect::<Vec<_>>();
+        for format in [Format::MediaWiki, Format::Html, Format::Markdown, Format::Text] {
+            for d in documents::diagrams(format, &text, Rules::default()) {
+                let mut places = vec![d.at()];
+                if let Reading::Unreadable(e) = &d.reading {
+                    places.push(e.at);
+                }
+                for p in places {
+                    prop_assert!(p.line >= 1 && p.line <= lines.len(), "{format:?} {p:?}");
+                    let width = lines[p.line - 1].chars().count();
+                    prop_assert!(p.column >= 1 && p.column <= width + 1, "{format:?} {p:?} {width}");
+                }
+            }
+        }
+    }
 }

@@ -486,7 +486,12 @@ pub(crate) fn read_fen(
         },
         Err(FenError::Parse(e)) => {
             let place = if in_text && !fen.contains('\n') {
-                at.right(e.position.saturating_sub(1))
+                // The FEN reader counts positions over the text's bytes: as characters here.
+                let mut end = e.position.saturating_sub(1).min(fen.len());
+                while !fen.is_char_boundary(end) {
+                    end -= 1;
+                }
+                at.right(fen[..end].chars().count())
             } else {
                 at
             };
