@@ -347,6 +347,13 @@ fn the_seed_documents_are_read_where_they_live() {
         boards[0]["fen"],
         "10/1IWLKXLAS1/1PPPPPPPP1/10/10/10/10/1pppppppp1/1iwlkxlas1/10 w 0 -"
     );
+    assert!(boards[0]["notes"][0]
+        .as_str()
+        .unwrap()
+        .contains("start position with the colours exchanged"));
+    // Our own start board, drawn the usual way, has no such note.
+    let (_, own, _) = report(&[fixture("boards.txt").to_str().unwrap()]);
+    assert_eq!(own[0]["notes"], serde_json::json!([]));
 }
 
 #[test]

@@ -354,7 +354,9 @@ fn text(items: &[Item]) {
                                     .join("; ")
                             )
                         };
-                        out!("ok   {file}:{line} diagram {}: {fen}{warn}", d.index);
+                        let notes: String =
+                            d.notes.iter().map(|n| format!(" (note: {n})")).collect();
+                        out!("ok   {file}:{line} diagram {}: {fen}{warn}{notes}", d.index);
                     }
                     Reading::Unplaced => {
                         let size = match &d.found.content {
@@ -430,6 +432,7 @@ fn json(items: &[Item]) {
                     "ok": d.passes(),
                     "status": status(d),
                     "problems": problems,
+                    "notes": d.notes,
                 })
             }
             Item::Empty { file } => {
@@ -588,6 +591,15 @@ fn github(items: &[Item]) {
             );
         }
         if let Item::Diagram { diagram, .. } = item {
+            for n in &diagram.notes {
+                out!(
+                    "::notice file={file},line={},col={},title={}::{}",
+                    diagram.at().line,
+                    diagram.at().column,
+                    gh_property(&format!("baroque check: {}", item.name())),
+                    gh_data(n)
+                );
+            }
             for f in findings(diagram).into_iter().filter(|f| !f.error) {
                 out!(
                     "::warning file={file},line={},col={},title={}::{}",

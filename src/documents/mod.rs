@@ -355,6 +355,9 @@ pub struct Diagram {
     pub found: Found,
     /// The position read.
     pub reading: Reading,
+    /// Remarks that are neither problems nor warnings of the position, such as a start position
+    /// drawn with the colours exchanged.
+    pub notes: Vec<String>,
 }
 
 impl Diagram {
@@ -425,13 +428,47 @@ pub fn diagrams(format: Format, text: &str, rules: Rules) -> Vec<Diagram> {
         .enumerate()
         .map(|(i, found)| {
             let reading = read_found(&found, rules);
+            let notes = notes(found.game, &reading);
             Diagram {
                 index: i + 1,
                 found,
                 reading,
+                notes,
             }
         })
         .collect()
+}
+
+/// The remarks on a diagram read: a board that is the game's start position with the colours
+/// exchanged (as the Rococo page draws it, upper case on the top ranks) says so, since a reader
+/// takes upper case for White.
+fn notes(game: GameKind, reading: &Reading) -> Vec<String> {
+    let Reading::Position { fen, .. } = reading else {
+        return Vec::new();
+    };
+    let board = |f: &str| f.split_whitespace().next().unwrap_or("").to_string();
+    let start = board(
+        &Variant::of(game, None)
+            .map_or_else(|_| String::new(), |v| v.start().fen(Naming::default())),
+    );
+    let swapped: String = start
+        .chars()
+        .map(|c| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect();
+    if board(fen) == swapped && swapped != start {
+        vec![format!(
+            "the {} start position with the colours exchanged: upper case (White) stands where Black starts; a case can read it with `\"placement\": {{\"exchange_colours\": true}}`",
+            game.name()
+        )]
+    } else {
+        Vec::new()
+    }
 }
 
 /// The rule set of a diagram: its own, or `default`.
