@@ -394,6 +394,8 @@ pub struct Resolved {
     pub case: Case,
     pub game: Game,
     pub source: Option<String>,
+    /// The document's path (the case file's directory joined to it) and the diagram's line.
+    pub at: Option<(std::path::PathBuf, usize)>,
 }
 
 /// The square `(file, rank)` (0-based) of a standard square name such as `b9`.
@@ -455,6 +457,7 @@ pub fn resolve(
             case: case.clone(),
             game,
             source: None,
+            at: None,
         });
     };
     if !case.fen.is_empty() {
@@ -466,7 +469,8 @@ pub fn resolve(
             format!("diagram.format `{f}`: write mediawiki, html, markdown or text")
         })?),
     };
-    let diagrams = library.diagrams(&base.join(&r.document), format)?;
+    let path = base.join(&r.document);
+    let diagrams = library.diagrams(&path, format)?;
     let d = match (r.index, &r.caption_contains) {
         (Some(i), None) => diagrams.get(i.wrapping_sub(1)).ok_or_else(|| {
             format!(
@@ -560,6 +564,7 @@ pub fn resolve(
         case: out,
         game,
         source: Some(source),
+        at: Some((path, d.at().line)),
     })
 }
 

@@ -185,6 +185,19 @@ fn a_case_fails_when_its_diagram_changes_and_names_it() {
         out.contains("FAIL missing: rules.md has 4 diagrams: there is no diagram 9"),
         "{out}"
     );
+    // In GitHub's report the failure shows on the case's line and on the diagram's.
+    let (_, out, _) = run(baroque().args(["check", "--report", "github"]).arg(&path));
+    let doc = dir.path().join("rules.md").display().to_string();
+    assert!(
+        out.contains(&format!("::error file={},line=1,col=1,", path.display())),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "::error file={doc},line=5,title=baroque check%3A case qa5::"
+        )),
+        "{out}"
+    );
 }
 
 #[test]

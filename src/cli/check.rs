@@ -75,8 +75,10 @@ enum Item {
     Case {
         file: String,
         line: Option<usize>,
-        outcome: CaseOutcome,
+        outcome: Box<CaseOutcome>,
         source: Option<String>,
+        /// The document and line of the case's diagram, if it has one.
+        diagram_at: Option<(String, usize)>,
     },
     /// A diagram of a document.
     Diagram { file: String, diagram: Box<Diagram> },
@@ -255,22 +257,29 @@ fn check_file(
             let line = text
                 .find(&format!("\"{}\"", case.id))
                 .map(|at| text[..at].matches('\n').count() + 1);
-            let (outcome, source) = match cases::resolve(case, cases.game, base, library) {
-                Ok(r) => (r.case.verify(r.game), r.source),
-                Err(e) => (
-                    CaseOutcome {
-                        id: case.id.clone(),
-                        problems: vec![e],
-                        last_move: None,
-                    },
-                    None,
-                ),
-            };
+            let (outcome, source, diagram_at) =
+                match cases::resolve(case, cases.game, base, library) {
+                    Ok(r) => (
+                        r.case.verify(r.game),
+                        r.source,
+                        r.at.map(|(p, l)| (p.display().to_string(), l)),
+                    ),
+                    Err(e) => (
+                        CaseOutcome {
+                            id: case.id.clone(),
+                            problems: vec![e],
+                            last_move: None,
+                        },
+                        None,
+                        None,
+                    ),
+                };
             items.push(Item::Case {
                 file: file.clone(),
                 line,
-                outcome,
+                outcome: Box::new(outcome),
                 source,
+                diagram_at,
             });
         }
         return;
@@ -405,11 +414,15 @@ fn json(items: &[Item]) {
         let v = match item {
             Item::Case {
                 file,
+                line,
                 outcome,
                 source,
                 ..
             } => {
                 let mut v = json!({"file": file, "id": outcome.id, "ok": outcome.ok(), "problems": outcome.problems, "last_move": outcome.last_move});
+                if let Some(l) = line {
+                    v["line"] = json!(l);
+                }
                 if let Some(s) = source {
                     v["diagram"] = json!(s);
                 }
@@ -589,6 +602,22 @@ fn github(items: &[Item]) {
                 gh_property(&format!("baroque check: {}", item.name())),
                 gh_data(&message)
             );
+        }
+        // A failed case about a document's diagram shows on the diagram's line too.
+        if let Item::Case {
+            outcome,
+            diagram_at: Some((doc, line)),
+            ..
+        } = item
+        {
+            if !outcome.ok() {
+                out!(
+                    "::error file={},line={line},title={}::{}",
+                    gh_property(doc),
+                    gh_property(&format!("baroque check: case {}", outcome.id)),
+                    gh_data(&outcome.problems.join("; "))
+                );
+            }
         }
         if let Item::Diagram { diagram, .. } = item {
             for n in &diagram.notes {
