@@ -62,7 +62,7 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = ReportArg::Text)]
     pub report: ReportArg,
     /// The same as `--report json` (one JSON object per case or diagram).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "report")]
     pub json: bool,
     /// The rule set of documents' diagrams that name none (a preset with options, as for perft).
     #[arg(long, default_value = "abbott")]
