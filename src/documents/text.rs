@@ -502,6 +502,47 @@ mod tests {
     }
 
     #[test]
+    fn a_ragged_border_a_wrong_size_and_a_wrong_letter_are_located() {
+        let t = "+---+---+\n| K |   |\n+---+---+---+\n| k |   |\n+---+---+\n";
+        let e = read(t).remove(0).content.unwrap_err();
+        assert_eq!(e.at, Place { line: 3, column: 1 });
+        assert!(e.message.contains("border has 3 cells"), "{}", e.message);
+        let row = |l: &str| format!("{l} |   |   |   |\n+---+---+---+\n");
+        let t = format!("+---+---+---+\n{}{}{}", row("3"), row("2"), row("1"));
+        let e = read(&t).remove(0).content.unwrap_err();
+        assert!(
+            e.message.contains("8x8 (Baroque) or 10x10"),
+            "{}",
+            e.message
+        );
+        let mut rows = String::from("   +");
+        rows.push_str(&"---+".repeat(10));
+        rows.push('\n');
+        for r in (1..=10).rev() {
+            let cells = if r == 5 { " Q |" } else { "   |" };
+            rows.push_str(&format!(
+                "{r:>2} |{}{}\n   +{}\n",
+                cells,
+                "   |".repeat(9),
+                "---+".repeat(10)
+            ));
+        }
+        let e = read(&rows).remove(0).content.unwrap_err();
+        assert_eq!(
+            e.at,
+            Place {
+                line: 12,
+                column: 6
+            }
+        );
+        assert!(
+            e.message.contains("`Q` is not a rococo piece"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
     fn a_ragged_row_is_located() {
         let t = "+---+---+\n| K |   |\n+---+---+\n| k |\n+---+---+\n";
         let e = read(t).remove(0).content.unwrap_err();
