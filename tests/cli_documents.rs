@@ -471,3 +471,14 @@ fn a_big_document_flattened_onto_one_line_is_read_in_one_pass() {
         out.lines().rev().take(3).collect::<Vec<_>>().join("\n")
     );
 }
+
+#[test]
+fn documents_that_only_mention_diagrams_pass() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (code, out, err) = run(baroque()
+        .arg("check")
+        .arg(root.join("README.md"))
+        .arg(root.join("fixtures/README.md")));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("README.md: no diagram found"), "{out}");
+}

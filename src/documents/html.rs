@@ -16,6 +16,17 @@ pub(super) fn read(text: &str) -> Vec<Found> {
     while let Some(rel) = lower[from..].find("data-fen") {
         let name_at = from + rel;
         from = name_at + "data-fen".len();
+        // An attribute: its name stands after white space and `=` follows it (the word in prose,
+        // as in this module's own docs, is no diagram).
+        let after_name = text[from..].trim_start();
+        if !after_name.starts_with('=')
+            || !text[..name_at]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_whitespace)
+        {
+            continue;
+        }
         let at = lines.place(name_at);
         let Some((value_at, value, end)) = attribute_value(text, from) else {
             out.push(Found {
@@ -24,7 +35,10 @@ pub(super) fn read(text: &str) -> Vec<Found> {
                 after: String::new(),
                 game: GameKind::Baroque,
                 rules: None,
-                content: Err(Located::new(at, "`data-fen` has no value")),
+                content: Err(Located::new(
+                    at,
+                    "`data-fen=` has no value, or its quote is not closed",
+                )),
             });
             continue;
         };
@@ -130,6 +144,15 @@ fn caption(text: &str, lower: &str, tag_start: usize, end: usize) -> String {
 mod tests {
     use super::*;
     use crate::documents::Place;
+
+    #[test]
+    fn the_word_in_prose_is_no_diagram_an_open_quote_is_one() {
+        assert!(read("Every `data-fen` attribute; my-data-fen=x; data-fen: x").is_empty());
+        let f = read("<p>x</p>\n<div data-fen='8/8 w>");
+        assert_eq!(f.len(), 1);
+        let e = f[0].content.clone().unwrap_err();
+        assert_eq!(e.at, Place { line: 2, column: 6 });
+    }
 
     #[test]
     fn figures_and_paragraphs_give_the_text() {
