@@ -1,4 +1,5 @@
-//! HTML: every element with a `data-fen` attribute (quoted with `'` or `"`, or unquoted).
+//! HTML: every element with a `data-fen` attribute (quoted with `'` or `"`, or unquoted); the
+//! word `data-fen` without white space before it or `=` after it is prose, not an attribute.
 //!
 //! The text of a diagram is the first `<figcaption>` after the attribute, when it comes before the
 //! next `data-fen` and the figure's end; otherwise the last paragraph (`<p>`) before the element. A

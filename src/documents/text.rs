@@ -16,7 +16,8 @@
 //! labelled Rococo board `*` on an edge square is the edge (an empty square); elsewhere `*` marks
 //! the landing square of a capture and `+` a square reached without capturing.
 //!
-//! The Rococo page writes the Chameleon `C`; it is read as our `X`.
+//! The Rococo page writes the Chameleon `C`; it is read as our `X`. A labelled board whose rank
+//! labels grow downwards (rank 1 at the top) is drawn from Black's side and read turned half a turn.
 
 use super::{collapse, Content, Found, Lines, Located, Place};
 use crate::rules::GameKind;
@@ -324,6 +325,18 @@ fn ahead(text: &str, end: usize) -> usize {
     e
 }
 
+/// Whether rank labels grow down the board (rank 1 at the top): the board is drawn from Black's
+/// side, turned half a turn. Labels such as the Rococo page's `0` and `00` are left out.
+fn drawn_from_blacks_side(rows: &[Row]) -> bool {
+    let ranks: Vec<usize> = rows
+        .iter()
+        .filter_map(|r| r.0)
+        .filter(|l| !l.starts_with('0'))
+        .filter_map(|l| l.parse().ok())
+        .collect();
+    matches!((ranks.first(), ranks.last()), (Some(a), Some(b)) if a < b)
+}
+
 /// The file labels after a board's last border, if the next text is one label per cell.
 fn file_labels(text: &str, end: usize, width: usize) -> bool {
     let rest = &text[end..ahead(text, end)];
@@ -431,6 +444,9 @@ fn board(text: &str, lines: &Lines, borders: &[Border], rows: &[Row]) -> Found {
                 }
             }
         }
+    }
+    if drawn_from_blacks_side(rows) {
+        cells.reverse();
     }
     let grid = Grid {
         width,
@@ -540,6 +556,30 @@ mod tests {
             "{}",
             e.message
         );
+    }
+
+    #[test]
+    fn a_board_drawn_from_blacks_side_is_turned() {
+        let flipped: String = LABELLED
+            .lines()
+            .map(|l| match l.trim_start().chars().next() {
+                Some(c @ '1'..='8') => {
+                    let rank = 9 - c.to_digit(10).unwrap();
+                    let cells: Vec<&str> = l.split('|').collect();
+                    let inner: Vec<&str> =
+                        cells[1..cells.len() - 1].iter().rev().copied().collect();
+                    format!(" {rank} |{}|\n", inner.join("|"))
+                }
+                _ => format!("{l}\n"),
+            })
+            .collect();
+        // The top row is now labelled rank 1 and its cells run from h to a: the k drawn in its
+        // fifth cell stands on d1, the K of the bottom row (rank 8) on e8.
+        let f = read(&flipped);
+        match &f[0].content {
+            Ok(Content::Board { fen, .. }) => assert_eq!(fen, "4K3/8/8/8/8/8/8/3k4 w"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
