@@ -99,7 +99,15 @@ pub struct Case {
     pub section: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The position; empty when `diagram` names it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub fen: String,
+    /// A diagram of a document whose position the case is about, instead of `fen`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagram: Option<DiagramRef>,
+    /// Where an unlabelled text grid of `diagram` stands on the board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<Placement>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<RulesSpec>,
     pub moves: Vec<String>,
@@ -118,6 +126,56 @@ pub struct Case {
     pub destinations: Option<Destinations>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The marks of the case's diagram, claims about one piece's moves (set by
+    /// [`crate::cases::resolve`], never read from a file).
+    #[serde(skip)]
+    pub marks: Option<Marks>,
+}
+
+/// A diagram of a document: `{"document": "docs/rules.wiki", "index": 3}` (1-based, in document
+/// order) or `{"document": ..., "caption_contains": "Long-Leaper"}` (the first diagram whose
+/// caption, or the text after it, contains the words). The path is relative to the case file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiagramRef {
+    pub document: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caption_contains: Option<String>,
+    /// The document's format (`mediawiki`, `html`, `markdown`, `text`) when its extension does
+    /// not say it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+}
+
+/// Where a text grid without labels stands: `{"game": "rococo", "top_left": "b9"}`, and the
+/// square of the piece its marks belong to when it is not the only piece of its colour.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    #[serde(default)]
+    pub game: Game,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_left: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// `true` to read upper case as Black (a board drawn with the colours exchanged).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exchange_colours: bool,
+}
+
+/// A diagram's marks: claims about the moves of the piece on `from` (squares in standard names).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// The piece's square.
+    pub from: String,
+    /// `+`: exactly the moves that capture nothing.
+    pub quiet: Vec<String>,
+    /// `*`: exactly the landing squares of the capturing moves.
+    pub landing: Vec<String>,
+    /// `[p]`: pieces some move captures.
+    pub capturable: Vec<String>,
 }
 
 /// The claim that the piece on `from` has exactly these moves: `quiet` destinations (moves that
@@ -233,7 +291,7 @@ impl Case {
                     return out;
                 }
             };
-        if self.moves.is_empty() && self.destinations.is_none() {
+        if self.moves.is_empty() && self.destinations.is_none() && self.marks.is_none() {
             out.problems
                 .push("the case lists no move and no destinations".into());
             return out;
@@ -282,6 +340,12 @@ impl Case {
                 Ok(got) => compare_destinations(want, &got, &mut out.problems),
             }
         }
+        if let Some(marks) = &self.marks {
+            match destinations(&pos, &marks.from) {
+                Err(e) => out.problems.push(e),
+                Ok(got) => compare_marks(marks, &got, &mut out.problems),
+            }
+        }
         out
     }
 
@@ -321,6 +385,187 @@ impl Case {
             }
         }
     }
+}
+
+/// A case whose diagram is resolved: the case with the diagram's position (and marks), its game,
+/// and the diagram named for messages (`diagram 3 (docs/rules.wiki:45)`).
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    pub case: Case,
+    pub game: Game,
+    pub source: Option<String>,
+    /// The document's path (the case file's directory joined to it) and the diagram's line.
+    pub at: Option<(std::path::PathBuf, usize)>,
+}
+
+/// The square `(file, rank)` (0-based) of a standard square name such as `b9`.
+fn square_of(name: &str) -> Option<(usize, usize)> {
+    let mut chars = name.chars();
+    let file = chars.next().filter(char::is_ascii_lowercase)?;
+    let rank: usize = chars.as_str().parse().ok()?;
+    (rank >= 1).then(|| ((file as u8 - b'a') as usize, rank - 1))
+}
+
+/// Exchanges the colours of a FEN's board (upper case and lower case).
+fn exchange_colours(fen: &str) -> String {
+    let (board, rest) = fen.split_once(' ').unwrap_or((fen, ""));
+    let swapped: String = board
+        .chars()
+        .map(|c| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect();
+    if rest.is_empty() {
+        swapped
+    } else {
+        format!("{swapped} {rest}")
+    }
+}
+
+/// A FEN with the side to move set.
+fn with_turn(fen: &str, black: bool) -> String {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    let turn = if black { "b" } else { "w" };
+    if fields.len() >= 2 {
+        fields[1] = turn;
+    } else {
+        fields.push(turn);
+    }
+    fields.join(" ")
+}
+
+/// Resolves a case's `diagram`: the position from the document (found relative to `base`, read
+/// through `library`), placed by `placement` when it is a grid without labels, and its marks as
+/// claims about the one piece they belong to. A case without `diagram` comes back as it is.
+///
+/// # Errors
+/// A document that cannot be read, no such diagram, a diagram that cannot be read, a grid without
+/// placement, or marks whose piece is not known; every message names the diagram and its line.
+pub fn resolve(
+    case: &Case,
+    game: Game,
+    base: &Path,
+    library: &mut crate::documents::Library,
+) -> Result<Resolved, String> {
+    use crate::documents::{Content, Format, Reading};
+    let Some(r) = &case.diagram else {
+        return Ok(Resolved {
+            case: case.clone(),
+            game,
+            source: None,
+            at: None,
+        });
+    };
+    if !case.fen.is_empty() {
+        return Err("give `fen` or `diagram`, not both".into());
+    }
+    let format = match &r.format {
+        None => None,
+        Some(f) => Some(Format::parse(f).ok_or_else(|| {
+            format!("diagram.format `{f}`: write mediawiki, html, markdown or text")
+        })?),
+    };
+    let path = base.join(&r.document);
+    let diagrams = library.diagrams(&path, format)?;
+    let d = match (r.index, &r.caption_contains) {
+        (Some(i), None) => diagrams.get(i.wrapping_sub(1)).ok_or_else(|| {
+            format!(
+                "{} has {} diagrams: there is no diagram {i}",
+                r.document,
+                diagrams.len()
+            )
+        })?,
+        (None, Some(words)) => diagrams
+            .iter()
+            .find(|d| d.caption().contains(words.as_str()) || d.after().contains(words.as_str()))
+            .ok_or_else(|| {
+                format!(
+                    "no diagram of {} has `{words}` in its caption ({} diagrams)",
+                    r.document,
+                    diagrams.len()
+                )
+            })?,
+        _ => return Err("diagram: give `index` or `caption_contains`, one of them".into()),
+    };
+    let source = format!("diagram {} ({}:{})", d.index, r.document, d.at().line);
+    let exchange = case.placement.as_ref().is_some_and(|p| p.exchange_colours);
+    let (game, fen, placed) = match (&d.found.content, &d.reading) {
+        (Ok(Content::Grid(grid)), _) => {
+            let p = case.placement.as_ref().ok_or_else(|| {
+                format!(
+                    "{source} is a grid without labels: give `placement`, such as {{\"game\": \"rococo\", \"top_left\": \"b9\"}}"
+                )
+            })?;
+            let corner = p.top_left.as_deref().ok_or_else(|| {
+                format!("{source}: `placement` needs `top_left`, the square of the grid's top-left cell")
+            })?;
+            let (file, rank) = square_of(corner)
+                .ok_or_else(|| format!("placement.top_left `{corner}` is not a square"))?;
+            let placed = grid
+                .place(p.game, file, rank, false)
+                .map_err(|e| format!("{source}: line {}: {}", e.at.line, e.message))?;
+            (p.game, placed.fen.clone(), Some(placed))
+        }
+        (_, Reading::Unreadable(e)) => {
+            return Err(format!(
+                "{source} is unreadable: line {}, column {}: {}",
+                e.at.line, e.at.column, e.message
+            ))
+        }
+        (Ok(Content::Board { placed, .. }), _) => (
+            d.found.game,
+            d.fen().unwrap_or_default().to_string(),
+            placed.clone().filter(|p| p.has_marks()),
+        ),
+        _ => (d.found.game, d.fen().unwrap_or_default().to_string(), None),
+    };
+    let mut fen = if exchange {
+        exchange_colours(&fen)
+    } else {
+        fen
+    };
+    let mut out = case.clone();
+    if let Some(placed) = placed.filter(|p| p.has_marks()) {
+        let white = |c: char| c.is_ascii_uppercase() != exchange;
+        let from = match case.placement.as_ref().and_then(|p| p.from.clone()) {
+            Some(f) => f,
+            None => {
+                let whites: Vec<_> = placed.pieces.iter().filter(|p| white(p.1)).collect();
+                let blacks: Vec<_> = placed.pieces.iter().filter(|p| !white(p.1)).collect();
+                match (whites.as_slice(), blacks.as_slice()) {
+                    ([one], _) | ([], [one]) => one.0.clone(),
+                    _ => {
+                        return Err(format!(
+                            "{source}: its marks belong to one piece, and neither side has only one: name its square in `placement.from`"
+                        ))
+                    }
+                }
+            }
+        };
+        let piece = placed
+            .pieces
+            .iter()
+            .find(|p| p.0 == from)
+            .ok_or_else(|| format!("{source}: placement.from {from} holds no piece"))?;
+        fen = with_turn(&fen, !white(piece.1));
+        out.marks = Some(Marks {
+            from,
+            quiet: placed.quiet.clone(),
+            landing: placed.landing.clone(),
+            capturable: placed.capturable.clone(),
+        });
+    }
+    out.fen = fen;
+    Ok(Resolved {
+        case: out,
+        game,
+        source: Some(source),
+        at: Some((path, d.at().line)),
+    })
 }
 
 /// Reads a case file.
@@ -440,6 +685,66 @@ fn compare_destinations(
             want.from,
             show(wc.difference(&gc).collect()),
             show(gc.difference(&wc).collect())
+        ));
+    }
+}
+
+/// Compares a diagram's marks with the moves of the piece: `+` squares are exactly its quiet
+/// destinations, `*` squares exactly the landing squares of its capturing moves (besides those
+/// landing on a `[p]` piece they take), and every `[p]` piece is taken by some move.
+fn compare_marks(marks: &Marks, got: &(Vec<String>, Vec<Destination>), problems: &mut Vec<String>) {
+    let set = |v: &[String]| v.iter().cloned().collect::<BTreeSet<String>>();
+    let mut diff = |mark: &str, what: &str, want: BTreeSet<String>, got: BTreeSet<String>| {
+        if want != got {
+            let marked: Vec<_> = want.difference(&got).cloned().collect();
+            let unmarked: Vec<_> = got.difference(&want).cloned().collect();
+            let mut parts = Vec::new();
+            if !marked.is_empty() {
+                parts.push(format!("marked but not such moves: {}", marked.join(" ")));
+            }
+            if !unmarked.is_empty() {
+                parts.push(format!("such moves not marked: {}", unmarked.join(" ")));
+            }
+            problems.push(format!(
+                "the diagram's `{mark}` marks ({what} of {}): {}",
+                marks.from,
+                parts.join("; ")
+            ));
+        }
+    };
+    diff(
+        "+",
+        "moves capturing nothing",
+        set(&marks.quiet),
+        set(&got.0),
+    );
+    // A capture that lands on the `[p]` piece it takes (by replacement) is marked by the `[p]`.
+    let landing: BTreeSet<String> = got
+        .1
+        .iter()
+        .map(|d| d.to.clone())
+        .filter(|to| !marks.capturable.contains(to) || marks.landing.contains(to))
+        .collect();
+    diff(
+        "*",
+        "landing squares of captures",
+        set(&marks.landing),
+        landing,
+    );
+    let taken: BTreeSet<String> = got
+        .1
+        .iter()
+        .flat_map(|d| d.captures.iter().map(|c| c.square.clone()))
+        .collect();
+    let missing: Vec<_> = marks
+        .capturable
+        .iter()
+        .filter(|s| !taken.contains(*s))
+        .collect();
+    if !missing.is_empty() {
+        problems.push(format!(
+            "the diagram's `[p]` marks: no move of {} captures {missing:?}",
+            marks.from
         ));
     }
 }

@@ -1,6 +1,11 @@
 //! The command line: `baroque <subcommand>`.
 
+mod check;
+mod extract;
 mod generate;
+
+pub use check::{CheckArgs, FormatArg, ReportArg};
+pub use extract::ExtractArgs;
 
 use crate::api::configuration::DEFAULT_ADDR;
 use crate::rules::{perft, GameKind, GamePosition, Naming, Rules, Variant, Visit};
@@ -102,16 +107,13 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Verifies files of diagram cases (the format of fixtures/README.md): a line per case, and a
-    /// non-zero exit when any case fails.
-    Check {
-        /// Case files, or directories whose `*.json` files are case files.
-        #[arg(required = true)]
-        files: Vec<std::path::PathBuf>,
-        /// Print one JSON object per case instead of text.
-        #[arg(long)]
-        json: bool,
-    },
+    /// Verifies diagram case files (the format of fixtures/README.md) and the diagrams of rule
+    /// documents (MediaWiki, HTML, Markdown, text boards): a line per case or diagram, exit 1 when
+    /// one fails, 2 when an input cannot be used.
+    Check(check::CheckArgs),
+    /// Writes a case file skeleton for a document: one case per diagram, its FEN and the moves its
+    /// caption names, for the author to complete (`--merge` keeps an existing case file's cases).
+    Extract(extract::ExtractArgs),
     /// Generates sound mate-in-N puzzles into a new named collection of the puzzle store, with a
     /// progress bar and a summary (exit 3 when a limit stopped it before `--count` puzzles).
     Generate(generate::GenerateArgs),
@@ -149,7 +151,8 @@ pub fn run(cli: Cli) -> ExitCode {
             Ok(variant) => run_perft(variant, &fen, depth, divide, json),
             Err(e) => fail(e),
         },
-        Command::Check { files, json } => run_check(&files, json),
+        Command::Check(args) => check::run(args),
+        Command::Extract(args) => extract::run(args),
         Command::Solve {
             fen,
             n,
@@ -316,57 +319,6 @@ fn health_status(addr: &str, timeout: Duration) -> Result<(u16, String), String>
         .ok_or_else(|| format!("{to} did not answer HTTP"))?;
     let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
     Ok((status, body.to_string()))
-}
-
-fn run_check(paths: &[std::path::PathBuf], json: bool) -> ExitCode {
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            match crate::cases::files_in(p) {
-                Ok(v) => files.extend(v),
-                Err(e) => return fail(e),
-            }
-        } else {
-            files.push(p.clone());
-        }
-    }
-    let (mut passed, mut failed, mut unreadable) = (0, 0, 0);
-    for path in &files {
-        let file = match crate::cases::read_file(path) {
-            Ok(f) => f,
-            Err(e) => {
-                eprintln!("error: {e}");
-                unreadable += 1;
-                continue;
-            }
-        };
-        for case in &file.cases {
-            let outcome = case.verify(file.game);
-            if json {
-                out!(
-                    "{}",
-                    serde_json::json!({"file": path.display().to_string(), "id": outcome.id, "ok": outcome.ok(), "problems": outcome.problems, "last_move": outcome.last_move})
-                );
-            } else if outcome.ok() {
-                out!("ok   {}", case.id);
-            } else {
-                out!("FAIL {}: {}", case.id, outcome.problems.join("; "));
-            }
-            if outcome.ok() {
-                passed += 1;
-            } else {
-                failed += 1;
-            }
-        }
-    }
-    if !json {
-        out!("{passed} passed, {failed} failed");
-    }
-    if failed > 0 || unreadable > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
 }
 
 fn fail(message: impl std::fmt::Display) -> ExitCode {

@@ -5,7 +5,9 @@
 //!   position of any game); pure Rust, no web, database or async code;
 //! - [`solver`]: proof search, generic over the game;
 //! - [`cases`] (diagram case files), [`puzzle`] (what a puzzle claims and its one verification),
-//!   [`puzzles`] (mate puzzle files), [`generate`] (puzzle generation), [`diagram`] (SVG boards);
+//!   [`puzzles`] (mate puzzle files), [`generate`] (puzzle generation), [`diagram`] (SVG boards),
+//!   [`documents`] (diagrams read from rule documents: wiki, HTML, Markdown, text boards),
+//!   [`extract`] (case file skeletons from a document);
 //! - [`store`]: persists puzzles and collections (SQLite) and reads them back, nothing more;
 //! - [`app`]: the use cases (verify and store, seed, generate a collection), using the store;
 //! - [`api`] (the HTTP service) and the command line ([`cli`]).
@@ -15,6 +17,8 @@ pub mod app;
 pub mod cases;
 pub mod cli;
 pub mod diagram;
+pub mod documents;
+pub mod extract;
 pub mod generate;
 pub mod puzzle;
 pub mod puzzles;

@@ -328,6 +328,9 @@ fn verify_diagram(
         frozen: d.frozen.clone(),
         destinations: d.destinations.clone(),
         note: None,
+        diagram: None,
+        placement: None,
+        marks: None,
     };
     let checked = case.verify(p.variant.kind());
     if !checked.ok() {

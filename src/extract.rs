@@ -1,0 +1,201 @@
+//! Case file skeletons from a rule document (`baroque extract`): one case per diagram with its
+//! position and the moves its text names, for the document's author to complete with what each
+//! move does.
+//!
+//! A word of a diagram's caption (and, in MediaWiki, of the text after the template) is kept as a
+//! move when it reads as one in our notations, legal or not: the position's move reader
+//! ([`crate::rules::GamePosition::parse_move`]) accepts it or refuses it for any reason but
+//! `unparsable`. Move numbers (`1.`) and punctuation around a word are dropped; a word must hold a
+//! letter and a digit.
+
+use crate::cases::{Case, CaseFile, DiagramRef, Game};
+use crate::documents::{Content, Diagram, Reading};
+use crate::rules::{GamePosition, MoveErrorKind, Naming, Rules, Variant, VariantPosition};
+
+/// The words of `text` that read as moves of `pos`, in order, each once.
+pub fn moves_named(pos: &VariantPosition, text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        let word = word.trim_matches(|c: char| ",;:!?()[]\"'".contains(c));
+        let word = word.trim_end_matches('.');
+        // A move number: `1.Pc2c4`, `12...Kd5`.
+        let word = word
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start_matches('.');
+        if word.is_empty()
+            || !word.starts_with(|c: char| c.is_ascii_alphabetic())
+            || !word.contains(|c: char| c.is_ascii_digit())
+        {
+            continue;
+        }
+        let reads = match pos.parse_move(word, Naming::default()) {
+            Ok(_) => true,
+            Err(e) => e.kind != MoveErrorKind::Unparsable,
+        };
+        if reads && !out.iter().any(|w| w == word) {
+            out.push(word.to_string());
+        }
+    }
+    out
+}
+
+/// A file-name stem as an id prefix: lower case letters, digits and `-`.
+fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    if out.is_empty() {
+        "diagram".into()
+    } else {
+        out
+    }
+}
+
+/// The case skeleton of one diagram; `document` is how a case names the document, `stem` the id
+/// prefix, `file_game` the game of the case file (a diagram of another game is named by its
+/// `diagram`, not its FEN).
+fn case_of(d: &Diagram, document: &str, stem: &str, rules: Rules, file_game: Game) -> Case {
+    let game = d.found.game;
+    let variant =
+        Variant::of(game, Some(rules).filter(|_| Variant::has_rule_sets(game))).unwrap_or_default();
+    let read = |fen: &str| variant.read_fen(fen, Naming::default()).ok();
+    let (fen, pos, note) = match (&d.reading, &d.found.content) {
+        (Reading::Position { fen, .. }, _) => (fen.clone(), read(fen), None),
+        (Reading::Impossible { fen, problems }, _) => (
+            fen.clone(),
+            read(fen),
+            Some(format!(
+                "the diagram's position cannot arise: {}",
+                problems
+                    .iter()
+                    .map(|p| p.message.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )),
+        ),
+        (Reading::Unreadable(e), Ok(Content::Fen { text, .. })) => (
+            text.clone(),
+            None,
+            Some(format!(
+                "unreadable at line {}, column {}: {}",
+                e.at.line, e.at.column, e.message
+            )),
+        ),
+        (Reading::Unreadable(e), _) => (
+            String::new(),
+            None,
+            Some(format!(
+                "unreadable at line {}, column {}: {}",
+                e.at.line, e.at.column, e.message
+            )),
+        ),
+        (Reading::Unplaced, _) => (
+            String::new(),
+            None,
+            Some("a grid without labels: add `placement` (fixtures/README.md)".into()),
+        ),
+    };
+    // Words are read as moves of the diagram's position, or of the game's start position (where
+    // a well-formed move is at worst `no_piece`) when it has none.
+    let pos = pos.unwrap_or_else(|| variant.start());
+    // A case's FEN is of the file's game: a diagram of the other game is named instead.
+    let fen = if game == file_game {
+        fen
+    } else {
+        String::new()
+    };
+    let text = format!("{} {}", d.caption(), d.after());
+    let caption = d.caption().chars().take(120).collect::<String>();
+    Case {
+        id: format!("{stem}-{}", d.index),
+        section: (!caption.is_empty()).then_some(caption),
+        title: None,
+        diagram: fen.is_empty().then(|| DiagramRef {
+            document: document.to_string(),
+            index: Some(d.index),
+            caption_contains: None,
+            format: None,
+        }),
+        fen,
+        placement: None,
+        rules: None,
+        moves: moves_named(&pos, &text),
+        legal: true,
+        reason: None,
+        captures: None,
+        status: None,
+        frozen: None,
+        destinations: None,
+        note,
+        marks: None,
+    }
+}
+
+/// The case file skeleton of a document's diagrams: `document` names it (the path a case's
+/// `diagram` gives), `stem` prefixes the ids.
+pub fn skeleton(document: &str, stem: &str, diagrams: &[Diagram], rules: Rules) -> CaseFile {
+    let stem = slug(stem);
+    // The game of most diagrams that read.
+    let placed = diagrams.iter().filter(|d| d.reading != Reading::Unplaced);
+    let rococo = placed
+        .clone()
+        .filter(|d| d.found.game == Game::Rococo)
+        .count();
+    let game = if rococo * 2 > placed.count() {
+        Game::Rococo
+    } else {
+        Game::Baroque
+    };
+    CaseFile {
+        document: document.to_string(),
+        game,
+        cases: diagrams
+            .iter()
+            .map(|d| case_of(d, document, &stem, rules, game))
+            .collect(),
+    }
+}
+
+/// Merges a skeleton into an existing case file: every existing case is kept as it is, and a
+/// skeleton case is added when no existing case has its id, its FEN or its diagram.
+pub fn merge(existing: CaseFile, skeleton: CaseFile) -> CaseFile {
+    let mut out = existing;
+    for case in skeleton.cases {
+        let known = out.cases.iter().any(|c| {
+            c.id == case.id
+                || (!case.fen.is_empty() && c.fen == case.fen)
+                || (case.diagram.is_some() && c.diagram == case.diagram)
+        });
+        if !known {
+            out.cases.push(case);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_that_read_as_moves_legal_or_not() {
+        let pos = Variant::default()
+            .read_fen("8/8/8/4k3/2K2M2/3q4/8/8 w 0", Naming::default())
+            .unwrap();
+        let text = "The white king moves Kc4-d5 delivering checkmate (1.Kc4-d5). Not Kc4-d4, \
+                    as the d-file and Kc4xd3 would stalemate; the f4 square, 2 Kings, h9.";
+        assert_eq!(moves_named(&pos, text), ["Kc4-d5", "Kc4-d4", "Kc4xd3"]);
+    }
+
+    #[test]
+    fn slugs_are_ids() {
+        assert_eq!(slug("Rules of Baroque.wiki"), "rules-of-baroque-wiki");
+        assert_eq!(slug("__"), "diagram");
+    }
+}

@@ -1,0 +1,144 @@
+//! The document readers on the seed documents, when `../shared/seeds` exists (the project's own
+//! test documents are read through the binary in tests/cli_documents.rs).
+
+use baroque::documents::{self, Content, Format, Reading};
+use baroque::rules::Rules;
+use proptest::prelude::*;
+use std::path::Path;
+
+fn seed(prefix: &str) -> Option<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");
+    let entry = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .find(|e| e.file_name().to_string_lossy().starts_with(prefix))?;
+    std::fs::read_to_string(entry.path()).ok()
+}
+
+#[test]
+fn the_wiki_source_has_seven_diagrams_all_possible() {
+    let Some(text) = seed("001_") else { return };
+    let d = documents::diagrams(Format::MediaWiki, &text, Rules::default());
+    assert_eq!(d.len(), 7);
+    assert!(d.iter().all(|x| x.passes()), "{d:#?}");
+    // Each is the position of a case written by hand from the article (fixtures/diagrams).
+    let cases = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/diagrams/wikipedia.json"),
+    )
+    .unwrap();
+    for x in &d {
+        let fen = x.fen().unwrap();
+        assert!(cases.contains(fen), "diagram {} {fen}", x.index);
+    }
+}
+
+#[test]
+fn the_vchess_page_has_seven_figures_and_the_king_fen_is_unreadable() {
+    let Some(text) = seed("002_") else { return };
+    let d = documents::diagrams(Format::Html, &text, Rules::default());
+    assert_eq!(d.len(), 7);
+    let bad: Vec<_> = d.iter().filter(|x| !x.passes()).collect();
+    assert_eq!(bad.len(), 1, "{bad:#?}");
+    let Reading::Unreadable(e) = &bad[0].reading else {
+        panic!("{:?}", bad[0].reading)
+    };
+    let line = text
+        .lines()
+        .position(|l| l.contains("7k/8/8/p4r/4K3"))
+        .unwrap()
+        + 1;
+    assert_eq!(e.at.line, line);
+    assert!(bad[0].caption().contains("Ke5"), "{}", bad[0].caption());
+}
+
+#[test]
+fn the_rococo_page_has_its_start_board_and_four_illustrations() {
+    let Some(text) = seed("003_") else { return };
+    let d = documents::diagrams(Format::Text, &text, Rules::default());
+    assert_eq!(d.len(), 5);
+    let grids = d
+        .iter()
+        .filter(|x| matches!(x.found.content, Ok(Content::Grid(_))))
+        .count();
+    assert_eq!(grids, 4);
+}
+
+/// Pieces of every format's syntax, and characters of several bytes, run together at random.
+fn document_strategy() -> impl Strategy<Value = String> {
+    let piece = prop::sample::select(vec![
+        "{{Chess diagram small",
+        "{{Chess diagram",
+        "}}",
+        "{{",
+        "|",
+        "| ",
+        "kl",
+        "xx",
+        "qd",
+        "[[a|b]]",
+        "''",
+        "+---+",
+        "+---+---+",
+        "---+",
+        ":::",
+        ":p:",
+        "[p]",
+        " * ",
+        " + ",
+        "K",
+        "10",
+        "8",
+        "\n",
+        "\n\n",
+        " ",
+        "data-fen='",
+        "data-fen=\"",
+        "data-fen=",
+        "'",
+        "\"",
+        ">",
+        "<p>",
+        "</p>",
+        "<figcaption>",
+        "</figure>",
+        "```fen",
+        "```",
+        "~~~",
+        "rules=vchess",
+        "game=rococo",
+        "7k/8/8/8/8/8/8/K7 w 0",
+        "/",
+        "w",
+        "é",
+        "ß字",
+        "![]() Name",
+        "# T",
+    ]);
+    prop::collection::vec(piece, 0..120).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(400),
+        ..ProptestConfig::default()
+    })]
+
+    /// No document makes a reader panic, and every place it gives is in the document.
+    #[test]
+    fn any_text_reads_without_panic_at_places_in_the_document(text in document_strategy()) {
+        let lines = text.split('\n').collect::<Vec<_>>();
+        for format in [Format::MediaWiki, Format::Html, Format::Markdown, Format::Text] {
+            for d in documents::diagrams(format, &text, Rules::default()) {
+                let mut places = vec![d.at()];
+                if let Reading::Unreadable(e) = &d.reading {
+                    places.push(e.at);
+                }
+                for p in places {
+                    prop_assert!(p.line >= 1 && p.line <= lines.len(), "{format:?} {p:?}");
+                    let width = lines[p.line - 1].chars().count();
+                    prop_assert!(p.column >= 1 && p.column <= width + 1, "{format:?} {p:?} {width}");
+                }
+            }
+        }
+    }
+}
