@@ -8,14 +8,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 hooks=$PWD
 
+# pre-commit (PyPI, pinned) in a virtualenv under target/ when it is not on the PATH.
 if ! command -v pre-commit >/dev/null; then
-  python3 -m pip install --quiet pre-commit
+  venv=target/pre-commit-venv
+  if [ ! -x "$venv/bin/pre-commit" ]; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet "pre-commit==4.7.0"
+  fi
+  export PATH="$PWD/$venv/bin:$PATH"
 fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export PRE_COMMIT_HOME="$work/pre-commit-cache"
-export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_DEBUG=0
+export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256 CARGO_PROFILE_RELEASE_DEBUG=0 \
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=0
+# Both runs (and later ones) build in one place instead of a fresh temporary one each.
+export CARGO_TARGET_DIR="$hooks/target/pre-commit"
 
 sample="$work/sample"
 mkdir -p "$sample/docs"

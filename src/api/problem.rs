@@ -523,6 +523,25 @@ impl ApiError {
     }
 }
 
+/// A request's `mate_in` and `stipulation` that do not make one stipulation.
+impl From<crate::solver::StipulationError> for ApiError {
+    fn from(e: crate::solver::StipulationError) -> Self {
+        use crate::solver::StipulationError;
+        match e {
+            StipulationError::Unreadable(text) => ApiError::InvalidStipulation(format!(
+                "`stipulation` {text:?} is not one: write #N, s#N, h#N or h#N.5 (such as \
+                 \"#2\", \"s#3\", \"h#2\", \"h#2.5\")"
+            )),
+            StipulationError::Disagree(n, s) => ApiError::InvalidStipulation(format!(
+                "`mate_in` {n} means #{n}, but `stipulation` is {s}: give one of them"
+            )),
+            StipulationError::Missing => {
+                ApiError::InvalidRequest("give `mate_in` (mate in N) or `stipulation`".into())
+            }
+        }
+    }
+}
+
 impl From<ParseFenError> for ApiError {
     fn from(e: ParseFenError) -> ApiError {
         ApiError::InvalidFen(e)

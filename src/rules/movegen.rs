@@ -150,8 +150,9 @@ impl Position {
     /// some that do not).
     ///
     /// The opponent is not in check now (it cannot be with us to move; when it is, every move is
-    /// kept). Its King's guard (see [`Position::guard`], with the roles swapped) holds the squares
-    /// where any of our capture kinds reaches that King from; a move of ours that changes
+    /// kept). Its King's guard (the one legality uses for the mover's own King, with the roles
+    /// swapped) holds the squares where any of our capture kinds reaches that King from; a move of
+    /// ours that changes
     /// occupancy only off them cannot bring one of our pieces to such a square nor open a line for
     /// one. Added to them: the enemy Immobilizers and Chameleons (taking one may free our pieces),
     /// and, where a friendly Immobilizer or Chameleon cancels an enemy Immobilizer (Cambridge

@@ -417,26 +417,7 @@ pub fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions
             field: "rules",
             detail: "`rules` does not apply to Rococo, which has one rule set".into(),
         })?;
-    use crate::solver::{Stipulation, StipulationError};
-    let stipulation = match Stipulation::from_parts(r.mate_in, r.stipulation.as_deref()) {
-        Ok(s) => s,
-        Err(StipulationError::Unreadable(text)) => {
-            return Err(ApiError::InvalidStipulation(format!(
-                "`stipulation` {text:?} is not one: write #N, s#N, h#N or h#N.5 (such as \
-                 \"#2\", \"s#3\", \"h#2\", \"h#2.5\")"
-            )))
-        }
-        Err(StipulationError::Disagree(n, s)) => {
-            return Err(ApiError::InvalidStipulation(format!(
-                "`mate_in` {n} means #{n}, but `stipulation` is {s}: give one of them"
-            )))
-        }
-        Err(StipulationError::Missing) => {
-            return Err(ApiError::InvalidRequest(
-                "give `mate_in` (mate in N) or `stipulation`".into(),
-            ))
-        }
-    };
+    let stipulation = crate::solver::Stipulation::from_parts(r.mate_in, r.stipulation.as_deref())?;
     let max = limits.solve.max_mate_in;
     let n = stipulation.moves();
     let least = u32::from(!stipulation.is_help());
