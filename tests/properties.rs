@@ -153,6 +153,12 @@ proptest! {
         prop_assume!(!flipped.is_check());
         let mut kept = pos.pseudo_legal_moves();
         pos.retain_possible_checks(&mut kept);
+        // The legal ones among them, found with legality tested last, are the same moves.
+        let legal = pos.legal_moves();
+        let mut checks = Vec::new();
+        pos.generate_legal_checks(&mut checks);
+        let expected: Vec<Move> = kept.iter().filter(|m| legal.contains(m)).copied().collect();
+        prop_assert_eq!(checks, expected);
         for m in pos.pseudo_legal_moves() {
             let after = pos.after(&m);
             // The move-based oracle: could we, to move again, take the opponent's King?

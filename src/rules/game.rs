@@ -413,6 +413,12 @@ pub trait GamePosition:
     fn retain_possible_checks(&self, moves: &mut Vec<Self::Move>) {
         let _ = moves;
     }
+    /// The search moves that may give check: [`GamePosition::search_moves`] kept by
+    /// [`GamePosition::retain_possible_checks`] (a game may find them faster).
+    fn search_checks(&self, out: &mut Vec<Self::Move>) {
+        self.search_moves(out);
+        self.retain_possible_checks(out);
+    }
     /// The position with the other side to move, when the side to move is not in check.
     fn null_move(&self) -> Option<Self>;
 
@@ -574,6 +580,9 @@ impl GamePosition for Position {
     }
     fn retain_possible_checks(&self, moves: &mut Vec<Move>) {
         Position::retain_possible_checks(self, moves);
+    }
+    fn search_checks(&self, out: &mut Vec<Move>) {
+        self.generate_legal_checks(out);
     }
     fn null_move(&self) -> Option<Position> {
         Position::null_move(self)

@@ -106,12 +106,13 @@ impl Position {
     /// of the square a Pawn would arrive on. A live enemy Coordinator whose King shares a line with
     /// ours can reach from anywhere, so then every move is tested.
     fn guard(&self) -> Guard {
-        self.king_guard(self.turn)
+        self.king_guard(self.turn, false)
     }
 
     /// [`Position::guard`] for the King of `us` (whoever is to move): the squares where a move of
     /// either side could change whether that King can be captured by the other side's pieces.
-    fn king_guard(&self, us: Color) -> Guard {
+    /// `known_safe`: the King is known not to be capturable now (the test is skipped).
+    fn king_guard(&self, us: Color, known_safe: bool) -> Guard {
         let every = Guard { relevant: !0 };
         let them = us.other();
         let Some(k) = self.board.king(us) else {
@@ -125,7 +126,7 @@ impl Position {
                 }
             }
         }
-        if capturable(b, k, them, &self.rules) {
+        if !known_safe && capturable(b, k, them, &self.rules) {
             return every;
         }
         let t = G8::t();
@@ -149,8 +150,8 @@ impl Position {
     /// Keeps, of moves of this position, those that may give check (every one that does, and
     /// some that do not).
     ///
-    /// The opponent is not in check now (it cannot be with us to move; when it is, every move is
-    /// kept). Its King's guard (the one legality uses for the mover's own King, with the roles
+    /// The opponent must not be in check now (it cannot be with us to move in a position that can
+    /// arise, and [`Position::validate`] refuses one where it is). Its King's guard (the one legality uses for the mover's own King, with the roles
     /// swapped) holds the squares where any of our capture kinds reaches that King from; a move of
     /// ours that changes
     /// occupancy only off them cannot bring one of our pieces to such a square nor open a line for
@@ -168,7 +169,7 @@ impl Position {
             moves.clear();
             return;
         }
-        let mut relevant = self.king_guard(them).relevant;
+        let mut relevant = self.king_guard(them, true).relevant;
         let immobilizers = b.pieces(them, Role::Immobilizer);
         relevant |= immobilizers | b.pieces(them, Role::Chameleon);
         if self.rules.freezing() == super::ruleset::Freezing::Cambridge {
@@ -178,6 +179,20 @@ impl Position {
             }
         }
         moves.retain(|m| (Bits::bit(m.from) | Bits::bit(m.to) | m.captures) & relevant != 0);
+    }
+
+    /// The legal moves that may give check (see [`Position::retain_possible_checks`]): the
+    /// pseudo-legal moves are filtered first, so that legality is tested only for those kept.
+    pub fn generate_legal_checks(&self, out: &mut MoveList) {
+        out.clear();
+        self.generate_pseudo(self.movers(), out);
+        self.generate_suicides(out);
+        self.retain_possible_checks(out);
+        if out.is_empty() {
+            return;
+        }
+        let guard = self.guard();
+        out.retain(|m| guard.passes(m) || self.is_safe(m));
     }
 
     /// The pieces of the side to move that are not frozen.

@@ -130,10 +130,11 @@ impl<P: GamePosition> Lines<'_, P> {
             return Ok(false);
         }
         let mut moves = std::mem::take(&mut self.bufs[plies as usize]);
-        pos.search_moves(&mut moves);
         if plies == 1 && pos.only_checks_mate() {
             // Only a move that gives check can mate.
-            pos.retain_possible_checks(&mut moves);
+            pos.search_checks(&mut moves);
+        } else {
+            pos.search_moves(&mut moves);
         }
         let r = self.search_moves(pos, &moves, plies);
         self.bufs[plies as usize] = moves;

@@ -138,10 +138,11 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             return Ok(known);
         }
         let mut moves = self.take_buf(ply);
-        pos.search_moves(&mut moves);
         if n == 1 && pos.only_checks_mate() {
             // The last move: only one that gives check can mate.
-            pos.retain_possible_checks(&mut moves);
+            pos.search_checks(&mut moves);
+        } else {
+            pos.search_moves(&mut moves);
         }
         let result = self.attack_moves(pos, &moves, n, ply);
         self.give_buf(ply, moves);
