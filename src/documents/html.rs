@@ -6,7 +6,7 @@
 //! `data-rules` or `data-game` attribute in the same tag names the rule set or the game; without
 //! `data-game`, a FEN of ten ranks is Rococo's.
 
-use super::{game_of_fen, plain, window_start, Content, Found, Lines, Located, CAPTION_WINDOW};
+use super::{game_of_fen, plain, window_start, Content, Found, Lines, CAPTION_WINDOW};
 use crate::rules::GameKind;
 
 pub(super) fn read(text: &str) -> Vec<Found> {
@@ -30,17 +30,10 @@ pub(super) fn read(text: &str) -> Vec<Found> {
         }
         let at = lines.place(name_at);
         let Some((value_at, value, end)) = attribute_value(text, from) else {
-            out.push(Found {
+            out.push(Found::unreadable(
                 at,
-                caption: String::new(),
-                after: String::new(),
-                game: GameKind::Baroque,
-                rules: None,
-                content: Err(Located::new(
-                    at,
-                    "`data-fen=` has no value, or its quote is not closed",
-                )),
-            });
+                "`data-fen=` has no value, or its quote is not closed",
+            ));
             continue;
         };
         from = end;

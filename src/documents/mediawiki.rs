@@ -22,17 +22,10 @@ pub(super) fn read(text: &str) -> Vec<Found> {
         let start = from + rel;
         let at = lines.place(start);
         let Some(end) = closing(text, start) else {
-            out.push(Found {
+            out.push(Found::unreadable(
                 at,
-                caption: String::new(),
-                after: String::new(),
-                game: GameKind::Baroque,
-                rules: None,
-                content: Err(Located::new(
-                    at,
-                    "the template is not closed: no `}}` after `{{Chess diagram`",
-                )),
-            });
+                "the template is not closed: no `}}` after `{{Chess diagram`",
+            ));
             break;
         };
         from = end + 2;
@@ -140,9 +133,8 @@ fn board(fields: &[(usize, &str)], lines: &Lines, at: super::Place) -> Result<Co
             i += n;
         }
     }
-    let mut fen = String::new();
+    let mut letters = Vec::with_capacity(64);
     for rank in 0..8 {
-        let mut empty = 0;
         for file in 0..8 {
             let (offset, raw) = cells[rank * 8 + file];
             let cell = raw.trim().to_ascii_lowercase();
@@ -161,24 +153,10 @@ fn board(fields: &[(usize, &str)], lines: &Lines, at: super::Place) -> Result<Co
                     ));
                 }
             };
-            match letter {
-                None => empty += 1,
-                Some(c) => {
-                    if empty > 0 {
-                        fen.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    fen.push(c);
-                }
-            }
-        }
-        if empty > 0 {
-            fen.push_str(&empty.to_string());
-        }
-        if rank < 7 {
-            fen.push('/');
+            letters.push(letter);
         }
     }
+    let mut fen = super::board_fen(letters.chunks(8).map(|rank| rank.iter().copied()));
     fen.push_str(" w");
     Ok(Content::Board { fen, placed: None })
 }

@@ -222,6 +222,52 @@ pub struct Found {
     pub content: Result<Content, Located>,
 }
 
+impl Found {
+    /// A diagram found at `at` that cannot be read, for `message`.
+    pub(crate) fn unreadable(at: Place, message: impl Into<String>) -> Found {
+        Found {
+            at,
+            caption: String::new(),
+            after: String::new(),
+            game: GameKind::Baroque,
+            rules: None,
+            content: Err(Located::new(at, message)),
+        }
+    }
+}
+
+/// The board field of a FEN from its ranks, top first, each a file-ordered list of FEN letters
+/// (`None` for an empty square).
+pub(crate) fn board_fen<R, C>(ranks: R) -> String
+where
+    R: IntoIterator<Item = C>,
+    C: IntoIterator<Item = Option<char>>,
+{
+    let mut fen = String::new();
+    for (i, rank) in ranks.into_iter().enumerate() {
+        if i > 0 {
+            fen.push('/');
+        }
+        let mut empty = 0;
+        for cell in rank {
+            match cell {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    fen.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+    }
+    fen
+}
+
 /// The most diagrams read from one document: rule documents hold dozens; past this, the document
 /// is refused at the first diagram not read.
 pub const MAX_DIAGRAMS: usize = 10_000;
@@ -238,17 +284,10 @@ pub fn find(format: Format, text: &str) -> Vec<Found> {
     if found.len() > MAX_DIAGRAMS {
         let at = found[MAX_DIAGRAMS].at;
         found.truncate(MAX_DIAGRAMS);
-        found.push(Found {
+        found.push(Found::unreadable(
             at,
-            caption: String::new(),
-            after: String::new(),
-            game: GameKind::Baroque,
-            rules: None,
-            content: Err(Located::new(
-                at,
-                format!("more than {MAX_DIAGRAMS} diagrams: the rest of the document is not read"),
-            )),
-        });
+            format!("more than {MAX_DIAGRAMS} diagrams: the rest of the document is not read"),
+        ));
     }
     found
 }

@@ -163,28 +163,11 @@ impl Grid {
                 }
             }
         }
-        let mut fen = String::new();
-        for r in (0..n).rev() {
-            let mut empty = 0;
-            for f in 0..n {
-                match board[r * n + f] {
-                    None => empty += 1,
-                    Some(c) => {
-                        if empty > 0 {
-                            fen.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        fen.push(c);
-                    }
-                }
-            }
-            if empty > 0 {
-                fen.push_str(&empty.to_string());
-            }
-            if r > 0 {
-                fen.push('/');
-            }
-        }
+        let mut fen = super::board_fen(
+            (0..n)
+                .rev()
+                .map(|r| board[r * n..(r + 1) * n].iter().copied()),
+        );
         fen.push_str(if black { " b" } else { " w" });
         placed.fen = fen;
         Ok(placed)
