@@ -406,26 +406,6 @@ fn square_of(name: &str) -> Option<(usize, usize)> {
     (rank >= 1).then(|| ((file as u8 - b'a') as usize, rank - 1))
 }
 
-/// Exchanges the colours of a FEN's board (upper case and lower case).
-fn exchange_colours(fen: &str) -> String {
-    let (board, rest) = fen.split_once(' ').unwrap_or((fen, ""));
-    let swapped: String = board
-        .chars()
-        .map(|c| {
-            if c.is_ascii_uppercase() {
-                c.to_ascii_lowercase()
-            } else {
-                c.to_ascii_uppercase()
-            }
-        })
-        .collect();
-    if rest.is_empty() {
-        swapped
-    } else {
-        format!("{swapped} {rest}")
-    }
-}
-
 /// A FEN with the side to move set.
 fn with_turn(fen: &str, black: bool) -> String {
     let mut fields: Vec<&str> = fen.split_whitespace().collect();
@@ -524,7 +504,7 @@ pub fn resolve(
         _ => (d.found.game, d.fen().unwrap_or_default().to_string(), None),
     };
     let mut fen = if exchange {
-        exchange_colours(&fen)
+        crate::documents::exchange_colours(&fen)
     } else {
         fen
     };

@@ -268,6 +268,26 @@ where
     fen
 }
 
+/// Exchanges the colours of a FEN's board (upper case and lower case).
+pub(crate) fn exchange_colours(fen: &str) -> String {
+    let (board, rest) = fen.split_once(' ').unwrap_or((fen, ""));
+    let swapped: String = board
+        .chars()
+        .map(|c| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect();
+    if rest.is_empty() {
+        swapped
+    } else {
+        format!("{swapped} {rest}")
+    }
+}
+
 /// The most diagrams read from one document: rule documents hold dozens; past this, the document
 /// is refused at the first diagram not read.
 pub const MAX_DIAGRAMS: usize = 10_000;
@@ -490,16 +510,7 @@ fn notes(game: GameKind, reading: &Reading) -> Vec<String> {
         &Variant::of(game, None)
             .map_or_else(|_| String::new(), |v| v.start().fen(Naming::default())),
     );
-    let swapped: String = start
-        .chars()
-        .map(|c| {
-            if c.is_ascii_uppercase() {
-                c.to_ascii_lowercase()
-            } else {
-                c.to_ascii_uppercase()
-            }
-        })
-        .collect();
+    let swapped = exchange_colours(&start);
     if board(fen) == swapped && swapped != start {
         vec![format!(
             "the {} start position with the colours exchanged: upper case (White) stands where Black starts; a case can read it with `\"placement\": {{\"exchange_colours\": true}}`",
