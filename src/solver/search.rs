@@ -300,6 +300,15 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         let mut moves = self.take_buf(ply);
         pos.search_moves(&mut moves);
         let mut result = Ok(!moves.is_empty());
+        if n == 0 && !moves.is_empty() && pos.only_checks_mate() {
+            // Every move must mate, so every one must give check: one that cannot refutes.
+            let all = moves.len();
+            pos.retain_possible_checks(&mut moves);
+            if moves.len() < all {
+                self.give_buf(ply, moves);
+                return Ok(false);
+            }
+        }
         if n == 0 {
             // Moves that cannot mate first: a refutation ends the node.
             moves.sort_by_key(|m| P::is_capture(m) || P::is_king_move(m));
