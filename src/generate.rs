@@ -393,17 +393,17 @@ fn screen_candidate<P: GamePosition>(
         cancel: cancel.clone(),
         max_refutations: 0,
     };
-    let (proof, nodes, settled, sound) = if opts.stipulation.is_help() {
+    let (nodes, settled, sound, proof) = if opts.stipulation.is_help() {
         let h = screen_help(&position, &solve, 1);
         let sound = h.sound == Some(true) && h.count == 1;
-        (Proof::Help(h.clone()), h.nodes, h.sound.is_some(), sound)
+        (h.nodes, h.sound.is_some(), sound, Proof::Help(h))
     } else {
         let s = screen(&position, &solve);
         let settled =
             !(s.result == Outcome::Unknown || (s.result == Outcome::Mate && s.sound.is_none()));
         let sound =
             s.result == Outcome::Mate && s.sound == Some(true) && s.mate_in == Some(opts.mate_in());
-        (Proof::Keys(s.clone()), s.nodes, settled, sound)
+        (s.nodes, settled, sound, Proof::Keys(s))
     };
     let verdict = if sound {
         let themes = themes(&position, &proof);

@@ -1,22 +1,7 @@
 //! The real binary: perft, check, openapi and health.
 
-use std::process::Command;
-
 mod common;
-use common::agent;
-
-fn baroque() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_baroque"))
-}
-
-fn run(cmd: &mut Command) -> (i32, String, String) {
-    let out = cmd.output().expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::{agent, baroque, run};
 
 #[test]
 fn perft_of_the_start_position_to_depth_3_under_vchess() {

@@ -189,3 +189,18 @@ impl Served {
         Duration::from_millis(ticks * 1000 / per_second)
     }
 }
+
+/// The binary, as a command to run.
+pub fn baroque() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_baroque"))
+}
+
+/// Runs a command: its exit code (-1 when killed), standard output and standard error.
+pub fn run(cmd: &mut std::process::Command) -> (i32, String, String) {
+    let out = cmd.output().expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
