@@ -463,23 +463,6 @@ fn json(items: &[Item]) {
     }
 }
 
-/// Text escaped for XML.
-fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The failure messages of an item, each with its place (`file:line[:column]: message`).
 fn failures(item: &Item) -> Vec<(usize, usize, String)> {
     match item {
@@ -540,7 +523,7 @@ fn junit(items: &[Item]) {
             .count();
         out!(
             r#"  <testsuite name="{}" tests="{}" failures="{f}" errors="{e}">"#,
-            xml(file),
+            crate::diagram::escape(file),
             mine.len()
         );
         for item in mine {
@@ -552,9 +535,9 @@ fn junit(items: &[Item]) {
             };
             let open = format!(
                 r#"    <testcase name="{}" classname="{}" file="{}" line="{line}""#,
-                xml(&item.name()),
-                xml(file),
-                xml(file)
+                crate::diagram::escape(&item.name()),
+                crate::diagram::escape(file),
+                crate::diagram::escape(file)
             );
             let tag = if matches!(item, Item::Unusable { .. }) {
                 "error"
@@ -569,9 +552,9 @@ fn junit(items: &[Item]) {
             for (l, c, message) in failures(item) {
                 out!(
                     r#"      <{tag} message="{}">{}:{l}:{c}: {}</{tag}>"#,
-                    xml(&message),
-                    xml(file),
-                    xml(&message)
+                    crate::diagram::escape(&message),
+                    crate::diagram::escape(file),
+                    crate::diagram::escape(&message)
                 );
             }
             out!("    </testcase>");
