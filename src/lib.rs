@@ -20,6 +20,7 @@ pub mod diagram;
 pub mod documents;
 pub mod extract;
 pub mod generate;
+pub mod play;
 pub mod puzzle;
 pub mod puzzles;
 #[warn(missing_docs)]

@@ -9,6 +9,7 @@ mod docs;
 mod errors;
 mod helpers;
 mod openapi;
+mod play;
 mod puzzles;
 mod ratelimit;
 mod rococo;
