@@ -376,7 +376,7 @@ impl<P: GamePosition> Judge<'_, P> {
             }
         }
         report.verdict = verdict;
-        report.remaining = left;
+        report.remaining = if verdict == Verdict::Solved { 0 } else { left };
         // The reply: after a solver move of a game with a defender that still has one.
         let ends_with_solver = !help && line.len() % 2 == 1;
         let mut here = pos;

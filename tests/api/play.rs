@@ -254,3 +254,25 @@ fn bad_play_requests_are_refused_with_problems() {
     )
     .problem(422, "/problems/too-many-moves");
 }
+
+#[test]
+fn rococo_plays_in_the_pages_coordinates_and_taking_the_king_solves() {
+    let app = spawn_app();
+    let rococo = |moves: &[&str]| {
+        let r = app.post_json(
+            "/v1/play",
+            &json!({"fen": "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0", "game": "rococo", "coords": "page",
+                    "stipulation": "#2", "moves": moves, "hint": true}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.json()
+    };
+    let start = rococo(&[]);
+    assert_eq!(notations(&start["accepted"]), ["Ld3xd8"]);
+    assert_eq!(start["hint"], "d3", "in the page's names");
+    let taken = rococo(&["Ld3xd8"]);
+    assert_eq!(taken["verdict"], "solved");
+    assert_eq!(taken["remaining"], 0);
+    assert_eq!(taken["status"], "checkmate", "the King was taken");
+    assert_eq!(taken["rules"], Value::Null);
+}

@@ -377,10 +377,13 @@ pub fn play_query(q: &PlayQuery, proof: &dyn Proof, search: bool, cancel: &Cance
         search,
     };
     let report = crate::solver::play::play_any(start, &line, &opts);
+    // The position shown next, and its status (a Rococo move that took the King ends the game).
     let mut shown = at;
+    let mut status = verified.final_status;
     if let Some(reply) = &report.reply {
         if let Ok(mv) = at.parse_move(&reply.notation, naming) {
             shown = at.play(&mv);
+            status = GameStatus::from(at.status_after(&mv, &shown));
         }
     }
     let named = |m: &crate::rules::MoveInfo| SolutionMove::from(m);
@@ -392,7 +395,7 @@ pub fn play_query(q: &PlayQuery, proof: &dyn Proof, search: bool, cancel: &Cance
     response.accepted = report.accepted.iter().map(named).collect();
     response.hint = report.hint.clone();
     response.fen = shown.fen(naming);
-    response.status = GameStatus::from(shown.status());
+    response.status = status;
     response.complete = report.complete;
     response.searched = report.nodes > 0;
     response.nodes = report.nodes;
