@@ -5,6 +5,7 @@ Each target reads its own input format:
   fen       a FEN (Baroque)
   moves     a FEN line, a rule set line, then one move per line
   legality  a split byte, a FEN, then (from, to, role) byte triples
+  legality_rococo  a split byte, a Rococo FEN, then (from, to, role, kind) byte quadruples
   verify    a POST /v1/verify body (JSON), either game
   requests  an operation byte (0 analyze, 1 verify, 2 solve, 3 puzzle, 4 collection), then its body
 Run from anywhere; the corpus directories are created or refreshed (generated files only).
@@ -46,7 +47,7 @@ def perft_fens():
 
 
 def main():
-    seeds = {t: [] for t in ("fen", "moves", "legality", "verify", "requests")}
+    seeds = {t: [] for t in ("fen", "moves", "legality", "legality_rococo", "verify", "requests")}
     diagrams = list(load("diagrams"))
     puzzles = list(load("puzzles"))
     for game, case in diagrams:
@@ -76,6 +77,10 @@ def main():
         post = {"kind": "mate", "fen": case["fen"], "mate_in": case["mate_in"], "game": game}
         seeds["requests"].append(b"\x03" + json.dumps(post).encode())
     for game, fen, rules in perft_fens():
+        if game == "rococo":
+            raw = fen.encode()
+            seeds["legality_rococo"].append(
+                bytes([len(raw)]) + raw + bytes([22, 44, 3, 0, 13, 33, 1, 5, 35, 35, 2, 3]))
         if game == "baroque":
             seeds["fen"].append(fen.encode())
             seeds["moves"].append(f"{fen}\n{rules or 'abbott'}\n".encode())

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SECONDS_EACH=${1:-20}
-TARGETS=${TARGETS:-fen moves legality verify requests}
+TARGETS=${TARGETS:-fen moves legality legality_rococo verify requests}
 export RUSTC_BOOTSTRAP=1
 
 if ! cargo fuzz --version >/dev/null 2>&1; then

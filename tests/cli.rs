@@ -11,6 +11,35 @@ fn perft_of_the_start_position_to_depth_3_under_vchess() {
 }
 
 #[test]
+fn perft_split_over_threads_counts_and_divides_the_same() {
+    let (code, out, err) = run(baroque().args([
+        "perft",
+        "startpos",
+        "3",
+        "--rules",
+        "vchess",
+        "--threads",
+        "2",
+        "--json",
+        "--divide",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["nodes"].as_u64(), v["threads"].as_u64()),
+        (Some(42762), Some(2))
+    );
+    let (_, single, _) = run(baroque().args([
+        "perft", "startpos", "3", "--rules", "vchess", "--json", "--divide",
+    ]));
+    let single: serde_json::Value = serde_json::from_str(&single).unwrap();
+    assert_eq!(v["divide"], single["divide"]);
+    assert_eq!(v["divide"].as_array().map(Vec::len), Some(32));
+    let (code, _, err) = run(baroque().args(["perft", "startpos", "3", "--threads", "0"]));
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
 fn check_passes_the_seed_diagrams() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/diagrams");
     let (code, out, err) = run(baroque().args(["check", dir]));

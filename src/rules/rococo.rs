@@ -309,6 +309,16 @@ impl RococoPosition {
         self.generate_raw(out, Bits128::MAX);
     }
 
+    /// Whether a move (of any origin) is legal here, judged from the moves of its piece alone: the
+    /// single-move legality check (in Rococo every move a piece has is legal).
+    pub fn is_legal(&self, mv: &RococoMove) -> bool {
+        SCRATCH.with_borrow_mut(|buf| {
+            buf.clear();
+            self.generate_raw(buf, Bits128::bit(mv.from));
+            buf.contains(mv)
+        })
+    }
+
     /// Whether the side to move has any move at all (a side without one has drawn).
     pub fn has_move(&self) -> bool {
         SCRATCH.with_borrow_mut(|buf| {
