@@ -30,6 +30,10 @@
 use crate::solver::Stipulation;
 use serde_json::Value;
 
+/// The version of the formula: a store records the version its difficulties were computed with,
+/// and computes them again when it differs.
+pub const FORMULA: u32 = 1;
+
 /// Points per move of a direct mate or selfmate beyond the first.
 const PER_MOVE: f64 = 20.0;
 /// Points per `log2(1 + D)` of the defences D, and their most.

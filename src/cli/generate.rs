@@ -116,6 +116,10 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(format!("{}: {e}", args.db.display())),
     };
+    // Mate rows of an older store get their difficulty, as at a server's start-up.
+    if let Err(e) = crate::app::seed::fill_difficulties(&store) {
+        return fail(format!("{}: {e}", args.db.display()));
+    }
     // The full solve that confirms each puzzle before it is stored.
     let solve = SolveOptions {
         stipulation,
