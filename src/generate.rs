@@ -171,17 +171,15 @@ impl Variety {
         min_defenders_share: 0.0,
     };
 
-    /// The most puzzles of a collection of `count` one key kind may have: `max_key_share` of the
-    /// count rounded down for 10 puzzles or more (so the share is never exceeded), rounded up below
-    /// 10 (3 puzzles at 0.4: 2 of a kind at most); at least 1.
+    /// The most puzzles of a collection of `count` one key kind may have: from 10 puzzles,
+    /// `max_key_share` of the count rounded down (so the share is never exceeded), at least 1;
+    /// below 10, no limit (a share of a handful of puzzles says little, and would cost a search
+    /// for each rare kind).
     pub fn key_cap(&self, count: usize) -> usize {
-        let exact = self.max_key_share * count as f64;
-        let cap = if count >= 10 {
-            (exact + 1e-9).floor()
-        } else {
-            (exact - 1e-9).ceil()
-        };
-        (cap as usize).clamp(1, count.max(1))
+        if count < 10 {
+            return count;
+        }
+        ((self.max_key_share * count as f64 + 1e-9).floor() as usize).clamp(1, count)
     }
 
     /// The puzzles of a collection of `count` whose defender must keep `min_defenders` pieces:
@@ -314,7 +312,7 @@ pub enum OptionsError {
     Count,
     #[error("max_key_share must be above 0 and at most 1 (a fraction, or a percentage such as 40%), not {0}")]
     KeyShare(f64),
-    #[error("max_key_share {share} lets one kind of piece make the key of at most {cap} of {count} puzzles, and {kinds} kinds cannot fill {count}: raise max_key_share")]
+    #[error("max_key_share {share} lets one kind of piece make the key of at most {cap} of {count} puzzles, and {kinds} kinds of piece cannot fill {count}: raise max_key_share")]
     KeyShareUnreachable {
         share: f64,
         cap: usize,
@@ -1105,7 +1103,7 @@ mod tests {
         let v = Variety::default();
         assert_eq!(
             [1, 3, 5, 9, 10, 11, 25, 50].map(|n| v.key_cap(n)),
-            [1, 2, 2, 4, 4, 4, 10, 20]
+            [1, 3, 5, 9, 4, 4, 10, 20]
         );
         assert_eq!([1, 3, 10, 11].map(|n| v.defenders_needed(n)), [1, 3, 8, 9]);
         assert_eq!(Variety::NONE.key_cap(10), 10);

@@ -45,8 +45,8 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub allow_check: bool,
     /// The largest share of the puzzles whose key piece is of one kind: a fraction (0.4) or a
-    /// percentage (40%); never exceeded from 10 puzzles, rounded up below (3 puzzles at 40%: 2
-    /// of a kind). The key piece makes the key (a helpmate: the mating move). Default 0.4 for
+    /// percentage (40%); never exceeded, in collections of 10 puzzles or more (below 10 there
+    /// is no limit). The key piece makes the key (a helpmate: the mating move). Default 0.4 for
     /// `#N`, none (1) for selfmates and helpmates.
     #[arg(long, value_name = "SHARE", value_parser = crate::generate::parse_share)]
     pub max_key_share: Option<f64>,

@@ -76,8 +76,8 @@ pub struct CollectionRequest {
     pub candidate_limits: Option<SearchLimits>,
     /// The largest share of the puzzles whose key piece is of one kind (above 0, at most 1;
     /// default 0.4 for `#N`, 1 for selfmates and helpmates). The key piece makes the key (a
-    /// helpmate: the mating move). From 10 puzzles the share is never exceeded; below 10 it is
-    /// rounded up (3 puzzles at 0.4: 2 of a kind).
+    /// helpmate: the mating move). The share is never exceeded in collections of 10 puzzles or
+    /// more; below 10 there is no limit.
     #[serde(default)]
     #[schema(example = 0.4, exclusive_minimum = 0.0, maximum = 1.0)]
     pub max_key_share: Option<f64>,
