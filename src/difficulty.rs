@@ -127,7 +127,7 @@ fn key_points(stipulation: Stipulation, outcome: &Value) -> Option<f64> {
     // A key that mates, or after which the defender may not pass (no threat is recorded: the
     // tree leaves it out when the defender is in check), gives check.
     let mates = key.get("mates").and_then(Value::as_bool) == Some(true);
-    let in_tree = tree.first().is_some();
+    let in_tree = !tree.is_empty();
     let checks = mates || (in_tree && key.get("threat").is_none());
     let captures = !array(&key, "captures").is_empty();
     let key_kind = if checks {
@@ -247,7 +247,11 @@ mod tests {
         // Clamped: a long crowded quiet mate reaches 100, no more.
         let crowded = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w 0";
         assert_eq!(
-            of("#5", crowded, &outcome(key_node(5, 0, true, 40), &[1, 1, 1])),
+            of(
+                "#5",
+                crowded,
+                &outcome(key_node(5, 0, true, 40), &[1, 1, 1])
+            ),
             100
         );
     }

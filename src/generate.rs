@@ -188,7 +188,10 @@ impl Variety {
         if self.min_defenders == 0 {
             return 0;
         }
-        ((self.min_defenders_share * count as f64 - 1e-9).ceil().max(0.0) as usize).min(count)
+        ((self.min_defenders_share * count as f64 - 1e-9)
+            .ceil()
+            .max(0.0) as usize)
+            .min(count)
     }
 }
 
@@ -389,11 +392,15 @@ pub fn parse_share(text: &str) -> Result<f64, String> {
         Some(p) => p.trim().parse::<f64>().map(|p| p / 100.0),
         None => t.parse::<f64>(),
     }
-    .map_err(|_| format!("{text:?} is not a share: write a fraction (0.4) or a percentage (40%)"))?;
+    .map_err(|_| {
+        format!("{text:?} is not a share: write a fraction (0.4) or a percentage (40%)")
+    })?;
     if (0.0..=1.0).contains(&share) {
         Ok(share)
     } else {
-        Err(format!("{text:?} is not a share between 0 and 1 (0% and 100%)"))
+        Err(format!(
+            "{text:?} is not a share between 0 and 1 (0% and 100%)"
+        ))
     }
 }
 
@@ -532,7 +539,9 @@ pub fn generate<P: GamePosition>(
                     // remaining puzzle must have them.
                     let kept = report.puzzles.len();
                     let keeps = found.defenders >= opts.variety.min_defenders;
-                    let full = found.key.is_some_and(|k| keys.get(&k).copied().unwrap_or(0) >= cap);
+                    let full = found
+                        .key
+                        .is_some_and(|k| keys.get(&k).copied().unwrap_or(0) >= cap);
                     if full || (!keeps && met + (opts.count - kept - 1) < needed) {
                         report.progress.varied += 1;
                         continue;
@@ -1142,7 +1151,11 @@ mod tests {
         // Seven kinds of piece, one key each at most, cannot fill ten puzzles.
         assert!(matches!(
             with(share(0.1), 10).validate(),
-            Err(OptionsError::KeyShareUnreachable { cap: 1, kinds: 7, .. })
+            Err(OptionsError::KeyShareUnreachable {
+                cap: 1,
+                kinds: 7,
+                ..
+            })
         ));
         let defenders = Variety {
             min_defenders: 5,

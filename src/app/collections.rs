@@ -267,7 +267,11 @@ fn fill_with<P: GamePosition>(
             Ok(Some(stored)) => {
                 ids.push(stored.id);
                 let go = go_on(observe(progress, Some(&stored)));
-                kept.push((stored, found.key.map(crate::generate::slug), found.defenders));
+                kept.push((
+                    stored,
+                    found.key.map(crate::generate::slug),
+                    found.defenders,
+                ));
                 go
             }
             // The full solve did not confirm the screening (it never should): not counted.

@@ -389,7 +389,7 @@ fn defender_pieces(fen: &str) -> usize {
     let white_defends = fields.next() == Some("b");
     board
         .chars()
-        .filter(|c| c.is_ascii_alphabetic() && c.to_ascii_lowercase() != 'k')
+        .filter(|c| c.is_ascii_alphabetic() && !c.eq_ignore_ascii_case(&'k'))
         .filter(|c| c.is_ascii_uppercase() == white_defends)
         .count()
 }
@@ -475,10 +475,7 @@ fn a_generated_collection_is_varied_and_its_summary_says_how() {
     let job = finished(&app, r.json()["url"].as_str().unwrap());
     assert_eq!(job["state"], "done", "{job}");
     let c = app.get("/v1/collections/free").json();
-    assert_eq!(
-        c["summary"]["variety"]["max_key_share"].as_f64(),
-        Some(1.0)
-    );
+    assert_eq!(c["summary"]["variety"]["max_key_share"].as_f64(), Some(1.0));
     assert_eq!(c["summary"]["variety"]["min_defenders"], 0);
     assert_eq!(c["summary"]["variety"]["key_cap"], 2);
 }

@@ -594,7 +594,11 @@ fn mates_are_listed_and_filtered_by_difficulty() {
     assert!(place("rc-leaper-takes-king-in-1") < place("rc-immobilizer-freezes-all-in-2"));
     // Every page size pages through the same list, diagrams left out.
     for limit in [1, 2, 5] {
-        assert_eq!(all(&app, "&sort=difficulty", limit), sorted, "limit {limit}");
+        assert_eq!(
+            all(&app, "&sort=difficulty", limit),
+            sorted,
+            "limit {limit}"
+        );
     }
     // A diagram has no difficulty, and the one read by id has the listed difficulty.
     let diagram = &all(&app, "&kind=diagram", 200)[0];
@@ -615,7 +619,9 @@ fn mates_are_listed_and_filtered_by_difficulty() {
     assert_eq!(all(&app, &format!("{query}&sort=difficulty"), 2), within);
     let by_id = all(&app, &query, 2);
     assert_eq!(by_id.len(), within.len());
-    assert!(by_id.windows(2).all(|w| w[0]["id"].as_i64() < w[1]["id"].as_i64()));
+    assert!(by_id
+        .windows(2)
+        .all(|w| w[0]["id"].as_i64() < w[1]["id"].as_i64()));
     assert!(all(&app, "&difficulty_min=0&difficulty_max=100", 200)
         .iter()
         .all(|p| p["kind"] == "mate"));

@@ -493,7 +493,9 @@ pub fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions
         min_defenders: r
             .min_defenders
             .map_or(defaults.min_defenders, |k| k as usize),
-        min_defenders_share: r.min_defenders_share.unwrap_or(defaults.min_defenders_share),
+        min_defenders_share: r
+            .min_defenders_share
+            .unwrap_or(defaults.min_defenders_share),
     };
     let opts = GenerateOptions {
         variant,
