@@ -23,7 +23,7 @@ use crate::rules::{Color, GamePosition, Piece, Position, Role, Variant};
 use crate::solver::help::{screen_help, HelpSolution};
 use crate::solver::{screen, Cancel, Limits, Outcome, Solution, SolveOptions, Stipulation};
 use rayon::prelude::*;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::time::{Duration, Instant};
 
 /// A small, fast, reproducible random number generator (SplitMix64).
@@ -112,6 +112,87 @@ pub struct GenerateOptions {
     pub max_time: Duration,
     /// Threads screening candidates in parallel.
     pub threads: usize,
+    /// What keeps the collection varied: the share of one key piece kind, the defender's pieces.
+    pub variety: Variety,
+}
+
+/// What keeps a collection from feeling like one puzzle many times (see [`generate`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Variety {
+    /// The largest share of the puzzles whose key is made by one kind of piece (above 0, at most
+    /// 1; see [`Variety::key_cap`]).
+    pub max_key_share: f64,
+    /// Pieces besides its King the defender keeps in at least `min_defenders_share` of the
+    /// puzzles (0: no such rule).
+    pub min_defenders: usize,
+    /// The share of the puzzles whose defender keeps `min_defenders` pieces (0 to 1).
+    pub min_defenders_share: f64,
+}
+
+impl Default for Variety {
+    fn default() -> Self {
+        Variety {
+            max_key_share: 0.4,
+            min_defenders: 2,
+            min_defenders_share: 0.8,
+        }
+    }
+}
+
+/// The default `min_defenders` under a piece budget: 2, or fewer when `max_pieces` leaves no
+/// room (both Kings and a piece to mate with take 3).
+pub fn default_min_defenders(max_pieces: usize) -> usize {
+    Variety::default()
+        .min_defenders
+        .min(max_pieces.saturating_sub(3))
+}
+
+impl Variety {
+    /// The rules a stipulation has when none is asked for: the default ones for a direct mate;
+    /// none for a selfmate or a helpmate (sound ones are rare among random positions, so the
+    /// rules are kept for when they are asked for), with `min_defenders` within `max_pieces`.
+    pub fn defaults(stipulation: Stipulation, max_pieces: usize) -> Variety {
+        match stipulation {
+            Stipulation::Mate(_) => Variety {
+                min_defenders: default_min_defenders(max_pieces),
+                ..Variety::default()
+            },
+            _ => Variety {
+                min_defenders_share: Variety::default().min_defenders_share,
+                ..Variety::NONE
+            },
+        }
+    }
+
+    /// No rule: any key, any defender (the generator as it was before these rules).
+    pub const NONE: Variety = Variety {
+        max_key_share: 1.0,
+        min_defenders: 0,
+        min_defenders_share: 0.0,
+    };
+
+    /// The most puzzles of a collection of `count` one key kind may have: from 10 puzzles,
+    /// `max_key_share` of the count rounded down (so the share is never exceeded), at least 1;
+    /// below 10, no limit (a share of a handful of puzzles says little, and would cost a search
+    /// for each rare kind).
+    pub fn key_cap(&self, count: usize) -> usize {
+        if count < 10 {
+            return count;
+        }
+        ((self.max_key_share * count as f64 + 1e-9).floor() as usize).clamp(1, count)
+    }
+
+    /// The puzzles of a collection of `count` whose defender must keep `min_defenders` pieces:
+    /// `min_defenders_share` of the count, rounded up (none when `min_defenders` is 0).
+    pub fn defenders_needed(&self, count: usize) -> usize {
+        if self.min_defenders == 0 {
+            return 0;
+        }
+        ((self.min_defenders_share * count as f64 - 1e-9)
+            .ceil()
+            .max(0.0) as usize)
+            .min(count)
+    }
 }
 
 impl Default for GenerateOptions {
@@ -130,6 +211,7 @@ impl Default for GenerateOptions {
             max_candidates: 1_000_000,
             max_time: Duration::from_secs(600),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            variety: Variety::default(),
         }
     }
 }
@@ -144,6 +226,15 @@ pub enum Proof<M> {
 }
 
 impl<M> Proof<M> {
+    /// The move whose piece is the puzzle's key piece: the key of `#N` and `s#N`, the mating move
+    /// (the last of the line) of a helpmate.
+    pub fn key_move(&self) -> Option<&M> {
+        match self {
+            Proof::Keys(s) => s.keys.first().map(|k| &k.mv),
+            Proof::Help(h) => h.solutions.first().and_then(|l| l.last()),
+        }
+    }
+
     /// The first move of the solution: the key, or the first move of the helpmate's line.
     pub fn first_move(&self) -> Option<&M> {
         match self {
@@ -163,6 +254,11 @@ pub struct Generated<P: GamePosition = Position> {
     pub solution: Proof<P::Move>,
     /// Themes of the solution (see [`themes`]).
     pub themes: Vec<String>,
+    /// The kind of the key piece: the piece that makes the key of `#N` and `s#N`, the mating
+    /// piece of a helpmate.
+    pub key: Option<Role>,
+    /// The defender's pieces besides its King (see [`defender`]).
+    pub defenders: usize,
 }
 
 /// How far a run has got.
@@ -176,6 +272,9 @@ pub struct Progress {
     pub duplicates: u64,
     /// Candidates the solver could not settle within the candidate budget.
     pub unsettled: u64,
+    /// Sound puzzles passed over to keep the collection varied: their key's kind had its share
+    /// already, or the defender kept too few pieces when every remaining puzzle had to keep them.
+    pub varied: u64,
     /// Solver nodes spent.
     pub nodes: u64,
     pub millis: u64,
@@ -204,7 +303,7 @@ pub struct Report<P: GamePosition = Position> {
 }
 
 /// Why options cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum OptionsError {
     #[error("mate_in must be between 1 and {max}, not {0}", max = crate::solver::MAX_MATE_IN)]
     MateIn(u32),
@@ -214,6 +313,19 @@ pub enum OptionsError {
     MaxPieces(usize),
     #[error("count must be at least 1")]
     Count,
+    #[error("max_key_share must be above 0 and at most 1 (a fraction, or a percentage such as 40%), not {0}")]
+    KeyShare(f64),
+    #[error("max_key_share {share} lets one kind of piece make the key of at most {cap} of {count} puzzles, and {kinds} kinds of piece cannot fill {count}: raise max_key_share")]
+    KeyShareUnreachable {
+        share: f64,
+        cap: usize,
+        count: usize,
+        kinds: usize,
+    },
+    #[error("min_defenders {min} leaves no room within max_pieces {max_pieces} (both Kings and a piece to mate with): at most {}", max_pieces.saturating_sub(3))]
+    MinDefenders { min: usize, max_pieces: usize },
+    #[error("min_defenders_share must be between 0 and 1 (a fraction, or a percentage such as 80%), not {0}")]
+    DefendersShare(f64),
 }
 
 impl GenerateOptions {
@@ -243,8 +355,86 @@ impl GenerateOptions {
         if self.count == 0 {
             return Err(OptionsError::Count);
         }
+        let v = &self.variety;
+        if !(v.max_key_share > 0.0 && v.max_key_share <= 1.0) {
+            return Err(OptionsError::KeyShare(v.max_key_share));
+        }
+        let kinds = key_kinds(self.variant.kind());
+        let cap = v.key_cap(self.count);
+        if cap * kinds < self.count {
+            return Err(OptionsError::KeyShareUnreachable {
+                share: v.max_key_share,
+                cap,
+                count: self.count,
+                kinds,
+            });
+        }
+        if !(0.0..=1.0).contains(&v.min_defenders_share) {
+            return Err(OptionsError::DefendersShare(v.min_defenders_share));
+        }
+        if v.min_defenders > 0 && v.min_defenders + 3 > self.max_pieces {
+            return Err(OptionsError::MinDefenders {
+                min: v.min_defenders,
+                max_pieces: self.max_pieces,
+            });
+        }
         Ok(())
     }
+}
+
+/// A share written as a fraction (`0.4`) or a percentage (`40%`), from 0 to 1.
+///
+/// # Errors
+/// A message when the text is neither, or the share is outside 0 to 1.
+pub fn parse_share(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let share = match t.strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map(|p| p / 100.0),
+        None => t.parse::<f64>(),
+    }
+    .map_err(|_| {
+        format!("{text:?} is not a share: write a fraction (0.4) or a percentage (40%)")
+    })?;
+    if (0.0..=1.0).contains(&share) {
+        Ok(share)
+    } else {
+        Err(format!(
+            "{text:?} is not a share between 0 and 1 (0% and 100%)"
+        ))
+    }
+}
+
+/// The kinds of piece of a game (the King included): the kinds a key can be made by.
+pub fn key_kinds(game: crate::rules::GameKind) -> usize {
+    1 + match game {
+        crate::rules::GameKind::Baroque => crate::rules::symmetry::BAROQUE_KINDS.len(),
+        crate::rules::GameKind::Rococo => crate::rules::symmetry::ROCOCO_KINDS.len(),
+    }
+}
+
+/// The side that defends in a puzzle of `stipulation` with `turn` to move: the side not to move
+/// in `#N` and `s#N` (the one that answers the key), the side mated (Black) in a helpmate.
+pub fn defender(stipulation: Stipulation, turn: Color) -> Color {
+    if stipulation.is_help() {
+        Color::Black
+    } else {
+        turn.other()
+    }
+}
+
+/// The pieces of `color` besides its King.
+pub fn side_pieces<P: GamePosition>(pos: &P, color: Color) -> usize {
+    let fen = pos.fen(crate::rules::Naming::default());
+    fen.split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| {
+            c.is_ascii_alphabetic()
+                && !c.eq_ignore_ascii_case(&'k')
+                && c.is_ascii_uppercase() == (color == Color::White)
+        })
+        .count()
 }
 
 /// What the caller made of a puzzle handed to it.
@@ -284,6 +474,13 @@ pub fn generate<P: GamePosition>(
         progress: Progress::default(),
         stop: Stop::Done,
     };
+    // The variety rules: each key kind's count against its cap, and the puzzles whose defender
+    // keeps its pieces against the number needed.
+    let cap = opts.variety.key_cap(opts.count);
+    let needed = opts.variety.defenders_needed(opts.count);
+    let mut keys: BTreeMap<Role, usize> = BTreeMap::new();
+    let mut met = 0usize;
+    let mut steer = Steer::default();
     // Set when the run must end: a cancel, or the time limit reached inside a batch.
     let halted = || cancel.is_cancelled() || start.elapsed() >= opts.max_time;
     let mut next = 0u64;
@@ -300,11 +497,23 @@ pub fn generate<P: GamePosition>(
             report.stop = Stop::TimeLimit;
             break;
         }
-        let end = (next + batch).min(opts.max_candidates);
+        // Candidates are steered by what the puzzles kept before their epoch (a run of STEER_EPOCH
+        // candidates that no batch crosses), so that the same seed makes the same candidates on
+        // any number of threads: once every remaining puzzle must keep the defender's pieces,
+        // every candidate is made with them.
+        if next % STEER_EPOCH == 0 {
+            let kept = report.puzzles.len();
+            steer = Steer {
+                all_keep_defenders: needed > 0 && met + (opts.count - kept) <= needed,
+            };
+        }
+        let end = (next + batch)
+            .min(opts.max_candidates)
+            .min((next / STEER_EPOCH + 1) * STEER_EPOCH);
         // Each candidate's search stops at the run's deadline or its cancel too.
         let screen_one = |i: u64| {
             let left = opts.max_time.saturating_sub(start.elapsed());
-            (!halted()).then(|| screen_candidate::<P>(opts, i, left, cancel))
+            (!halted()).then(|| screen_candidate::<P>(opts, i, left, cancel, &steer))
         };
         let results: Vec<Option<Screened<P>>> = match &pool {
             Some(pool) => pool.install(|| (next..end).into_par_iter().map(screen_one).collect()),
@@ -320,14 +529,32 @@ pub fn generate<P: GamePosition>(
                 Verdict::Rejected => {}
                 Verdict::Unsettled => report.progress.unsettled += 1,
                 Verdict::Sound(found) => {
-                    if !seen.insert(GamePosition::canonical_key(&found.position)) {
+                    let key = GamePosition::canonical_key(&found.position);
+                    if seen.contains(&key) {
                         report.progress.duplicates += 1;
                         continue;
                     }
+                    // Passed over (and not remembered: a mirror image may come when it fits):
+                    // a key kind at its cap, or a defender without its pieces when every
+                    // remaining puzzle must have them.
+                    let kept = report.puzzles.len();
+                    let keeps = found.defenders >= opts.variety.min_defenders;
+                    let full = found
+                        .key
+                        .is_some_and(|k| keys.get(&k).copied().unwrap_or(0) >= cap);
+                    if full || (!keeps && met + (opts.count - kept - 1) < needed) {
+                        report.progress.varied += 1;
+                        continue;
+                    }
+                    seen.insert(key);
                     report.progress.millis = start.elapsed().as_millis() as u64;
                     match take(&report.progress, Some(&found)) {
                         Take::Kept => {
                             report.progress.found += 1;
+                            if let Some(k) = found.key {
+                                *keys.entry(k).or_default() += 1;
+                            }
+                            met += usize::from(keeps);
                             report.puzzles.push(*found);
                             if report.puzzles.len() == opts.count {
                                 break 'run;
@@ -355,6 +582,17 @@ pub fn generate<P: GamePosition>(
     Ok(report)
 }
 
+/// Candidates between two updates of the steering (see [`generate`]).
+const STEER_EPOCH: u64 = 64;
+
+/// How candidates are made so that what the collection lacks comes up more often.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Steer {
+    /// Every candidate gives the defender its pieces (every remaining puzzle needs them), not
+    /// only the share `min_defenders_share` of them.
+    pub all_keep_defenders: bool,
+}
+
 enum Verdict<P: GamePosition> {
     Rejected,
     Unsettled,
@@ -372,12 +610,13 @@ fn screen_candidate<P: GamePosition>(
     index: u64,
     left: Duration,
     cancel: &Cancel,
+    steer: &Steer,
 ) -> Screened<P> {
     let rejected = Screened {
         verdict: Verdict::Rejected,
         nodes: 0,
     };
-    let Some((position, source)) = candidate::<P>(opts, index) else {
+    let Some((position, source)) = steered_candidate::<P>(opts, index, steer) else {
         return rejected;
     };
     let solve = SolveOptions {
@@ -407,12 +646,16 @@ fn screen_candidate<P: GamePosition>(
     };
     let verdict = if sound {
         let themes = themes(&position, &proof);
+        let key = proof.key_move().map(P::role);
+        let defenders = side_pieces(&position, defender(opts.stipulation, position.turn()));
         Verdict::Sound(Box::new(Generated {
             position,
             source,
             candidate: index,
             solution: proof,
             themes,
+            key,
+            defenders,
         }))
     } else if !settled {
         Verdict::Unsettled
@@ -422,18 +665,61 @@ fn screen_candidate<P: GamePosition>(
     Screened { verdict, nodes }
 }
 
-/// Candidate `index` of a run: a position the side to move may try to mate from, or `None` when
-/// the attempt made none (a play-out that ended, a placement that cannot arise).
+/// Candidate `index` of a run before any puzzle is kept: a position the side to move may try to
+/// mate from, or `None` when the attempt made none (a play-out that ended, a placement that
+/// cannot arise).
 pub fn candidate<P: GamePosition>(opts: &GenerateOptions, index: u64) -> Option<(P, Source)> {
+    steered_candidate(opts, index, &Steer::default())
+}
+
+/// Salt of the draw that says whether a candidate keeps the defender's pieces.
+const DEFENDERS_SALT: u64 = 0x5EED_DEFE_DE25_0001;
+
+/// Candidate `index` of a run, steered by what the collection lacks: a share
+/// `min_defenders_share` of the candidates (all of them with `steer.all_keep_defenders`) give the
+/// defender at least `min_defenders` pieces besides its King (a random placement places them
+/// first; a play-out that leaves fewer is dropped before any search). With no rule to follow, the
+/// candidate is the one the generator made before these rules.
+pub fn steered_candidate<P: GamePosition>(
+    opts: &GenerateOptions,
+    index: u64,
+    steer: &Steer,
+) -> Option<(P, Source)> {
+    let v = &opts.variety;
+    let keep = v.min_defenders > 0
+        && (steer.all_keep_defenders
+            || Rng::for_candidate(opts.seed ^ DEFENDERS_SALT, index).below(1000)
+                < (v.min_defenders_share * 1000.0).round() as u64);
+    let rules = Rules {
+        defenders: if keep { v.min_defenders } else { 0 },
+    };
     let mut rng = Rng::for_candidate(opts.seed, index);
     let (position, source) = if index % 2 == 0 {
-        (random_position::<P>(&mut rng, opts), Source::Random)
+        (random_position::<P>(&mut rng, opts, &rules), Source::Random)
     } else {
         (playout_position::<P>(&mut rng, opts)?, Source::Playout)
     };
     let side = opts.stipulation.starts();
-    (acceptable(&position, opts) && side.is_none_or(|c| position.turn() == c))
-        .then_some((position, source))
+    (acceptable(&position, opts)
+        && side.is_none_or(|c| position.turn() == c)
+        && rules.followed(&position, opts.stipulation))
+    .then_some((position, source))
+}
+
+/// What one candidate must follow.
+struct Rules {
+    /// The defender's pieces besides its King, at least.
+    defenders: usize,
+}
+
+impl Rules {
+    fn none(&self) -> bool {
+        self.defenders == 0
+    }
+
+    fn followed<P: GamePosition>(&self, pos: &P, stipulation: Stipulation) -> bool {
+        self.none() || side_pieces(pos, defender(stipulation, pos.turn())) >= self.defenders
+    }
 }
 
 /// Whether a position may be a puzzle: both Kings, a position that can arise, the side to move not
@@ -449,7 +735,10 @@ fn acceptable<P: GamePosition>(pos: &P, opts: &GenerateOptions) -> bool {
 /// Both Kings and up to `max_pieces - 2` other pieces on random squares of the game's setup
 /// squares, no side with more of a kind than it starts with; the side to move is random. The
 /// pawn-like kind is drawn 40% of the time (pawns are half of a side's pieces at the start).
-fn random_position<P: GamePosition>(rng: &mut Rng, opts: &GenerateOptions) -> P {
+///
+/// With `rules` to follow, the side to move is drawn first; the defender gets the first
+/// `rules.defenders` pieces, and there is at least one more piece.
+fn random_position<P: GamePosition>(rng: &mut Rng, opts: &GenerateOptions, rules: &Rules) -> P {
     let mut free: Vec<u8> = crate::rules::BitSet::squares(P::setup_squares()).collect();
     let mut pieces: Vec<(u8, Piece)> = Vec::with_capacity(opts.max_pieces);
     let mut place = |rng: &mut Rng, pieces: &mut Vec<(u8, Piece)>, piece: Piece| {
@@ -459,19 +748,58 @@ fn random_position<P: GamePosition>(rng: &mut Rng, opts: &GenerateOptions) -> P 
     place(rng, &mut pieces, Piece::new(Color::White, Role::King));
     place(rng, &mut pieces, Piece::new(Color::Black, Role::King));
     let kinds = P::setup_kinds();
-    let extra = 1 + rng.below((opts.max_pieces - 2) as u64) as usize;
+    let draw_kind = |rng: &mut Rng| {
+        if rng.chance(40) {
+            0
+        } else {
+            1 + rng.below(kinds.len() as u64 - 1) as usize
+        }
+    };
     let mut counts = vec![[0u32; 2]; kinds.len()];
-    for _ in 0..extra {
-        let color = if rng.chance(55) {
+    if rules.none() {
+        let extra = 1 + rng.below((opts.max_pieces - 2) as u64) as usize;
+        for _ in 0..extra {
+            let color = if rng.chance(55) {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let k = draw_kind(rng);
+            let (role, max) = kinds[k];
+            let n = &mut counts[k][color.index()];
+            if *n < max {
+                *n += 1;
+                place(rng, &mut pieces, Piece::new(color, role));
+            }
+        }
+        let turn = if rng.chance(50) {
             Color::White
         } else {
             Color::Black
         };
-        let k = if rng.chance(40) {
-            0
+        // The side the stipulation starts with, when it names one (the draw above is kept, so
+        // that a direct mate's candidates stay what they were).
+        let turn = opts.stipulation.starts().unwrap_or(turn);
+        return P::from_setup(opts.variant, &pieces, turn);
+    }
+    let turn = if rng.chance(50) {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let turn = opts.stipulation.starts().unwrap_or(turn);
+    let defender = defender(opts.stipulation, turn);
+    // The defender's pieces first, then pieces of either side; at least one more than the
+    // defender's (validated: `min_defenders + 3 <= max_pieces`).
+    let least = rules.defenders + 1;
+    let extra = least + rng.below((opts.max_pieces - 2 - least + 1) as u64) as usize;
+    for i in 0..extra {
+        let color = if i < rules.defenders || rng.chance(45) {
+            defender
         } else {
-            1 + rng.below(kinds.len() as u64 - 1) as usize
+            defender.other()
         };
+        let k = draw_kind(rng);
         let (role, max) = kinds[k];
         let n = &mut counts[k][color.index()];
         if *n < max {
@@ -479,14 +807,6 @@ fn random_position<P: GamePosition>(rng: &mut Rng, opts: &GenerateOptions) -> P 
             place(rng, &mut pieces, Piece::new(color, role));
         }
     }
-    let turn = if rng.chance(50) {
-        Color::White
-    } else {
-        Color::Black
-    };
-    // The side the stipulation starts with, when it names one (the draw above is kept, so that a
-    // direct mate's candidates stay what they were).
-    let turn = opts.stipulation.starts().unwrap_or(turn);
     P::from_setup(opts.variant, &pieces, turn)
 }
 
@@ -530,7 +850,7 @@ fn playout_position<P: GamePosition>(rng: &mut Rng, opts: &GenerateOptions) -> O
 }
 
 /// A kind's name as a tag word: `long-leaper`.
-fn slug(role: Role) -> String {
+pub fn slug(role: Role) -> String {
     role.name().to_ascii_lowercase().replace(' ', "-")
 }
 
@@ -752,6 +1072,103 @@ mod tests {
                 .collect()
         };
         assert_eq!(fens(&first), fens(&again));
+    }
+
+    #[test]
+    fn a_collection_is_varied_and_the_same_on_any_number_of_threads() {
+        let opts = quick(7, 10);
+        let first = generate::<Position>(&opts, &Cancel::new(), keep).unwrap();
+        assert_eq!(first.stop, Stop::Done);
+        let mut kinds: BTreeMap<Role, usize> = BTreeMap::new();
+        for p in &first.puzzles {
+            *kinds.entry(p.key.unwrap()).or_default() += 1;
+            let defender = defender(opts.stipulation, p.position.turn());
+            assert_eq!(p.defenders, side_pieces(&p.position, defender));
+        }
+        assert!(kinds.values().all(|&n| n <= 4), "{kinds:?}");
+        let kept = first.puzzles.iter().filter(|p| p.defenders >= 2).count();
+        assert!(kept >= 8, "{kept}");
+        let again = generate::<Position>(
+            &GenerateOptions {
+                threads: 1,
+                ..opts.clone()
+            },
+            &Cancel::new(),
+            keep,
+        )
+        .unwrap();
+        let fens = |r: &Report| -> Vec<String> {
+            r.puzzles
+                .iter()
+                .map(|p| p.position.fen(Letters::Chess))
+                .collect()
+        };
+        assert_eq!(fens(&first), fens(&again));
+        assert_eq!(first.progress.varied, again.progress.varied);
+    }
+
+    #[test]
+    fn variety_rules_are_read_and_checked() {
+        let v = Variety::default();
+        assert_eq!(
+            [1, 3, 5, 9, 10, 11, 25, 50].map(|n| v.key_cap(n)),
+            [1, 3, 5, 9, 4, 4, 10, 20]
+        );
+        assert_eq!([1, 3, 10, 11].map(|n| v.defenders_needed(n)), [1, 3, 8, 9]);
+        assert_eq!(Variety::NONE.key_cap(10), 10);
+        assert_eq!(Variety::NONE.defenders_needed(10), 0);
+        assert_eq!(parse_share("0.4"), Ok(0.4));
+        assert_eq!(parse_share("40%"), Ok(0.4));
+        assert_eq!(parse_share(" 100 % "), Ok(1.0));
+        for bad in ["", "x", "1.5", "-0.1", "140%", "NaN"] {
+            assert!(parse_share(bad).is_err(), "{bad}");
+        }
+        assert_eq!(default_min_defenders(10), 2);
+        assert_eq!(default_min_defenders(4), 1);
+        assert_eq!(default_min_defenders(3), 0);
+        assert_eq!(
+            Variety::defaults(Stipulation::Mate(2), 10),
+            Variety::default()
+        );
+        assert_eq!(
+            Variety::defaults(Stipulation::SelfMate(1), 10).min_defenders,
+            0
+        );
+        let with = |variety: Variety, count: usize| GenerateOptions {
+            variety,
+            count,
+            ..quick(1, 10)
+        };
+        assert!(with(Variety::default(), 10).validate().is_ok());
+        let share = |s: f64| Variety {
+            max_key_share: s,
+            ..Variety::default()
+        };
+        assert_eq!(
+            with(share(0.0), 10).validate(),
+            Err(OptionsError::KeyShare(0.0))
+        );
+        // Seven kinds of piece, one key each at most, cannot fill ten puzzles.
+        assert!(matches!(
+            with(share(0.1), 10).validate(),
+            Err(OptionsError::KeyShareUnreachable {
+                cap: 1,
+                kinds: 7,
+                ..
+            })
+        ));
+        let defenders = Variety {
+            min_defenders: 5,
+            ..Variety::default()
+        };
+        // Seven pieces: both Kings and a piece to mate with leave four for the defender.
+        assert_eq!(
+            with(defenders, 10).validate(),
+            Err(OptionsError::MinDefenders {
+                min: 5,
+                max_pieces: 7
+            })
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //!   position of any game); pure Rust, no web, database or async code;
 //! - [`solver`]: proof search, generic over the game;
 //! - [`cases`] (diagram case files), [`puzzle`] (what a puzzle claims and its one verification),
+//!   [`difficulty`] (a mate puzzle's difficulty from its proof),
 //!   [`puzzles`] (mate puzzle files), [`generate`] (puzzle generation), [`diagram`] (SVG boards),
 //!   [`documents`] (diagrams read from rule documents: wiki, HTML, Markdown, text boards),
 //!   [`extract`] (case file skeletons from a document);
@@ -17,6 +18,7 @@ pub mod app;
 pub mod cases;
 pub mod cli;
 pub mod diagram;
+pub mod difficulty;
 pub mod documents;
 pub mod extract;
 pub mod generate;

@@ -138,6 +138,9 @@ pub struct VerifiedPuzzle {
     /// keys, cooks, short_solutions, tree, tree_truncated, threats, tries}`; for a helpmate
     /// `{result, stipulation, sound, solutions, count, short_solutions, solutions_truncated}`.
     pub outcome: serde_json::Value,
+    /// A mate puzzle's difficulty, 0 to 100, from its outcome ([`crate::difficulty`]); `None` for
+    /// a diagram.
+    pub difficulty: Option<u8>,
     pub fixture: Option<String>,
     /// SHA-256 (hex) of the content: kind, game, canonical FEN, rules, canonical moves and N.
     pub content_hash: String,
@@ -206,7 +209,9 @@ pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, Veri
         .collect();
     tags.sort();
     tags.dedup();
+    let difficulty = stipulation.and_then(|s| crate::difficulty::difficulty(s, &fen, &outcome));
     Ok(VerifiedPuzzle {
+        difficulty,
         kind: p.claim.kind(),
         game,
         fen,

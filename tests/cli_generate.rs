@@ -436,3 +436,107 @@ fn generate_refuses_a_bad_stipulation() {
     assert_eq!(code, 2);
     assert!(err.contains("s#13"), "{err}");
 }
+
+/// `baroque generate` as a new user runs it: ten mates in 2 of seed 7 are varied by default (no
+/// kind of key piece makes more than 40% of the keys, the defender keeps two pieces besides its
+/// King in at least 80% of the puzzles), as the stored puzzles show and the summary says; the
+/// same rules written as percentages make the same puzzles; rules that cannot be met are refused.
+#[test]
+fn a_generated_collection_is_varied_by_default() {
+    use baroque::rules::{Color, GamePosition, Naming, Variant};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("gen.db");
+    let run = |name: &str, extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_baroque"))
+            .args(["generate", "--mate-in", "2", "--count", "10", "--seed", "7"])
+            .args(["--collection", name])
+            .arg("--db")
+            .arg(&db)
+            .args(extra)
+            .output()
+            .expect("the binary runs");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = run("varied", &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("collection varied: 10 of 10 puzzles"), "{out}");
+    assert!(out.contains("(at most 4 of a kind)"), "{out}");
+    assert!(
+        out.contains("keep at least 2 pieces besides the King (at least 80% asked)"),
+        "{out}"
+    );
+    assert!(out.contains("difficulty: min "), "{out}");
+    assert!(out.contains("themes: mate-in-2 10"), "{out}");
+
+    let store = Store::open(&db).unwrap();
+    let (c, puzzles) = store.collection("varied").unwrap().unwrap();
+    assert_eq!(puzzles.len(), 10);
+    let mut keys = std::collections::BTreeMap::<String, u64>::new();
+    let mut kept = 0;
+    for p in &puzzles {
+        let key: Vec<&String> = p
+            .tags
+            .iter()
+            .filter(|t| t.starts_with("key-") && !t.starts_with("key-captures-"))
+            .collect();
+        assert_eq!(key.len(), 1, "{:?}", p.tags);
+        *keys.entry(key[0]["key-".len()..].to_string()).or_default() += 1;
+        let pos = Variant::default()
+            .read_fen(&p.fen, Naming::default())
+            .unwrap();
+        let defender = if pos.turn() == Color::White {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let pieces = baroque::generate::side_pieces(&pos, defender);
+        kept += usize::from(pieces >= 2);
+        assert!(p.difficulty.is_some_and(|d| d <= 100), "{}", p.fen);
+    }
+    assert!(keys.values().all(|&n| n <= 4), "{keys:?}");
+    assert!(kept >= 8, "{kept} of 10: {out}");
+    // The summary the collection records says the same.
+    assert_eq!(c.summary["key_pieces"], serde_json::json!(keys));
+    assert_eq!(c.summary["variety"]["defenders_kept"], kept);
+    assert_eq!(c.summary["variety"]["key_cap"], 4);
+    for (k, n) in &keys {
+        assert!(out.contains(&format!("{k} {n}")), "{k} {n}: {out}");
+    }
+
+    // The defaults written out, as percentages: the same puzzles (stored once, in both).
+    let (code, out, err) = run(
+        "percent",
+        &[
+            "--max-key-share",
+            "40%",
+            "--min-defenders",
+            "2",
+            "--min-defenders-share",
+            "80%",
+            "--json",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let summary: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let ids: Vec<i64> = puzzles.iter().map(|p| p.id).collect();
+    assert_eq!(summary["puzzle_ids"], serde_json::json!(ids));
+    assert_eq!(summary["key_pieces"], serde_json::json!(keys));
+
+    // Rules no collection can meet, and unreadable shares.
+    for (flags, message) in [
+        (&["--max-key-share", "0.1"][..], "max_key_share"),
+        (&["--max-key-share", "0"][..], "max_key_share"),
+        (&["--max-key-share", "abc"][..], "--max-key-share"),
+        (&["--max-key-share", "140%"][..], "--max-key-share"),
+        (&["--min-defenders", "8"][..], "min_defenders"),
+        (&["--min-defenders-share", "2"][..], "--min-defenders-share"),
+    ] {
+        let (code, _, err) = run("bad", flags);
+        assert_eq!(code, 2, "{flags:?}");
+        assert!(err.contains(message), "{flags:?}: {err}");
+    }
+}

@@ -31,7 +31,8 @@ use utoipa_actix_web::AppExt;
     components(schemas(
         super::problem::Problem,
         super::problem::PositionProblem,
-        super::routes::diagram::DiagramCoords
+        super::routes::diagram::DiagramCoords,
+        super::routes::puzzles::PuzzleSort
     )),
     modifiers(&BearerAuth)
 )]

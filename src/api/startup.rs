@@ -65,6 +65,11 @@ impl Application {
             io::Error::other(format!("the puzzle store {}: {e}", settings.db.display()))
         })?;
         let solve = Limits::from(&settings).solve.options();
+        // Mate rows stored before difficulties (or under another formula) get theirs.
+        let filled = seed::fill_difficulties(&store).map_err(io::Error::other)?;
+        if filled > 0 {
+            tracing::info!(filled, "difficulties of stored mate puzzles computed");
+        }
         let seeded = match settings.seed_source() {
             Some(source) => seed::seed(&store, &source, &solve).map_err(io::Error::other)?,
             None => SeedReport::default(),

@@ -9,6 +9,7 @@ use crate::solver::{Cancel, SolveOptions};
 use crate::store::collections::{valid_name, NewCollection};
 use crate::store::{Store, StoreError, StoredPuzzle};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// Why a collection could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -33,6 +34,111 @@ pub struct RunSummary {
     pub stop: Stop,
     pub stored: u64,
     pub puzzle_ids: Vec<i64>,
+    /// What the stored puzzles are like: key pieces, themes, difficulty, and the variety rules.
+    pub distributions: Distributions,
+}
+
+/// What the puzzles of a collection are like, recorded in its summary.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Distributions {
+    /// The variety rules of the run, and how the puzzles met them.
+    pub variety: VarietySummary,
+    /// Puzzles by the kind of their key piece (`immobilizer`, `long-leaper`; a helpmate's mating
+    /// piece).
+    pub key_pieces: BTreeMap<String, u64>,
+    /// Puzzles by theme (each tag of the generator's themes).
+    pub themes: BTreeMap<String, u64>,
+    pub difficulty: DifficultySummary,
+}
+
+/// The variety rules of a run and how its puzzles met them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct VarietySummary {
+    /// The largest share of one key piece kind asked for.
+    pub max_key_share: f64,
+    /// The most puzzles of one key piece kind this count allows.
+    pub key_cap: u64,
+    /// Pieces besides its King the defender keeps, in at least `min_defenders_share` of them.
+    pub min_defenders: u64,
+    pub min_defenders_share: f64,
+    /// The puzzles whose defender keeps `min_defenders` pieces.
+    pub defenders_kept: u64,
+}
+
+/// The difficulties of a collection's puzzles: the least, the median (the lower middle one for an
+/// even number), the most, and how many fall in each fifth of 0 to 100.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct DifficultySummary {
+    pub min: Option<u8>,
+    pub median: Option<u8>,
+    pub max: Option<u8>,
+    /// `0-19`, `20-39`, `40-59`, `60-79`, `80-100`: the puzzles in each.
+    pub buckets: BTreeMap<String, u64>,
+}
+
+impl DifficultySummary {
+    /// The summary of some difficulties.
+    pub fn of(difficulties: &[u8]) -> DifficultySummary {
+        let mut sorted = difficulties.to_vec();
+        sorted.sort_unstable();
+        let mut buckets: BTreeMap<String, u64> = BUCKETS
+            .iter()
+            .map(|(name, _)| (name.to_string(), 0))
+            .collect();
+        for d in &sorted {
+            if let Some((name, _)) = BUCKETS.iter().find(|(_, top)| d <= top) {
+                *buckets.entry(name.to_string()).or_default() += 1;
+            }
+        }
+        DifficultySummary {
+            min: sorted.first().copied(),
+            median: sorted.get(sorted.len().saturating_sub(1) / 2).copied(),
+            max: sorted.last().copied(),
+            buckets,
+        }
+    }
+}
+
+/// The difficulty buckets of a summary, each with its highest difficulty.
+const BUCKETS: [(&str, u8); 5] = [
+    ("0-19", 19),
+    ("20-39", 39),
+    ("40-59", 59),
+    ("60-79", 79),
+    ("80-100", 100),
+];
+
+impl Distributions {
+    /// The distributions of stored puzzles, each with its key piece kind and the defender's pieces
+    /// besides its King, under the variety rules of `opts`.
+    fn of(opts: &GenerateOptions, puzzles: &[(StoredPuzzle, Option<String>, usize)]) -> Self {
+        let v = opts.variety;
+        let mut key_pieces = BTreeMap::new();
+        let mut themes = BTreeMap::new();
+        let mut kept = 0;
+        for (p, key, defenders) in puzzles {
+            if let Some(k) = key {
+                *key_pieces.entry(k.clone()).or_default() += 1;
+            }
+            for t in &p.tags {
+                *themes.entry(t.clone()).or_default() += 1;
+            }
+            kept += u64::from(*defenders >= v.min_defenders);
+        }
+        let difficulties: Vec<u8> = puzzles.iter().filter_map(|(p, ..)| p.difficulty).collect();
+        Distributions {
+            variety: VarietySummary {
+                max_key_share: v.max_key_share,
+                key_cap: v.key_cap(opts.count) as u64,
+                min_defenders: v.min_defenders as u64,
+                min_defenders_share: v.min_defenders_share,
+                defenders_kept: kept,
+            },
+            key_pieces,
+            themes,
+            difficulty: DifficultySummary::of(&difficulties),
+        }
+    }
 }
 
 /// Makes the empty collection `name` for a run of `opts` (state `running`); `Ok(false)` when the
@@ -151,6 +257,7 @@ fn fill_with<P: GamePosition>(
         }
     };
     let mut ids = Vec::new();
+    let mut kept: Vec<(StoredPuzzle, Option<String>, usize)> = Vec::new();
     let go_on = |b: bool| if b { Take::Kept } else { Take::Stop };
     let run = generate::<P>(opts, cancel, |progress, found| {
         let Some(found) = found else {
@@ -159,7 +266,13 @@ fn fill_with<P: GamePosition>(
         match store_one(store, name, opts, &solve_until(solve), found) {
             Ok(Some(stored)) => {
                 ids.push(stored.id);
-                go_on(observe(progress, Some(&stored)))
+                let go = go_on(observe(progress, Some(&stored)));
+                kept.push((
+                    stored,
+                    found.key.map(crate::generate::slug),
+                    found.defenders,
+                ));
+                go
             }
             // The full solve did not confirm the screening (it never should): not counted.
             Ok(None) => Take::Skipped,
@@ -182,6 +295,7 @@ fn fill_with<P: GamePosition>(
         puzzle_ids: ids,
         progress: run.progress,
         stop: run.stop,
+        distributions: Distributions::of(opts, &kept),
     };
     let state = match (&failure, summary.stop) {
         (Some(_), _) => "failed",
@@ -192,6 +306,10 @@ fn fill_with<P: GamePosition>(
         "count": opts.count,
         "progress": summary.progress,
         "stop": summary.stop,
+        "variety": summary.distributions.variety,
+        "key_pieces": summary.distributions.key_pieces,
+        "themes": summary.distributions.themes,
+        "difficulty": summary.distributions.difficulty,
     });
     if let Some(e) = &failure {
         json["error"] = e.to_string().into();

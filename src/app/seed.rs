@@ -250,6 +250,47 @@ pub fn upgrade_hashes(store: &Store) -> Result<usize, String> {
     Ok(changed)
 }
 
+/// The store fact naming the version of the difficulty formula its mate rows were computed with.
+const DIFFICULTY_FORMULA: &str = "difficulty_formula";
+
+/// Computes the difficulty of every stored mate puzzle from its stored outcome
+/// ([`crate::difficulty`]) when the store's rows were computed with another version of the
+/// formula, or before difficulties (a store written by an older build). Done once per formula (a
+/// fact records it); the number of rows changed.
+pub fn fill_difficulties(store: &Store) -> Result<usize, String> {
+    let failed = |e: crate::store::StoreError| format!("computing difficulties: {e}");
+    let version = crate::difficulty::FORMULA.to_string();
+    if store.fact(DIFFICULTY_FORMULA).map_err(failed)?.as_deref() == Some(version.as_str()) {
+        return Ok(0);
+    }
+    let filter = crate::store::Filter {
+        kind: Some(Kind::Mate),
+        ..Default::default()
+    };
+    let (mut after, mut changed) = (0, 0);
+    loop {
+        let (rows, more) = store.list(&filter, after, 200).map_err(failed)?;
+        for row in &rows {
+            let stipulation = row
+                .stipulation
+                .clone()
+                .or_else(|| row.mate_in.map(|n| format!("#{n}")));
+            let d = crate::difficulty::of_stored(stipulation.as_deref(), &row.fen, &row.outcome);
+            if d != row.difficulty && store.set_difficulty(row.id, d).map_err(failed)? {
+                changed += 1;
+            }
+        }
+        match rows.last() {
+            Some(last) if more => after = last.id,
+            _ => break,
+        }
+    }
+    store
+        .set_fact(DIFFICULTY_FORMULA, &version)
+        .map_err(failed)?;
+    Ok(changed)
+}
+
 /// Verifies the fixtures of `source` and stores them (one transaction), after upgrading the hashes
 /// of rows stored under an older rule ([`upgrade_hashes`]).
 pub fn seed(store: &Store, source: &Fixtures, solve: &SolveOptions) -> Result<SeedReport, String> {
@@ -331,6 +372,30 @@ mod tests {
         assert_eq!(upgrade_hashes(&store).unwrap(), 0);
         let (rows, _) = store.list(&Default::default(), 0, 200).unwrap();
         assert_eq!(rows.len(), total);
+    }
+
+    /// Mate rows without a difficulty (a store written before difficulties, or under another
+    /// formula) get the one their outcome gives, once; diagrams keep none.
+    #[test]
+    fn stored_mates_get_their_difficulty_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("old.db")).unwrap();
+        let fixtures = verified_fixtures(&fixtures_dir(), &solve()).unwrap();
+        store.insert_all(&fixtures).unwrap();
+        let (rows, _) = store.list(&Default::default(), 0, 200).unwrap();
+        let want: Vec<Option<u8>> = rows.iter().map(|r| r.difficulty).collect();
+        let mates = want.iter().filter(|d| d.is_some()).count();
+        assert!(mates >= 6, "{want:?}");
+        for r in &rows {
+            assert_eq!(r.difficulty.is_some(), r.kind == Kind::Mate, "{}", r.fen);
+            store.set_difficulty(r.id, None).unwrap();
+        }
+        // The fact of another formula's version (or none): every mate is computed again.
+        store.set_fact(DIFFICULTY_FORMULA, "0").unwrap();
+        assert_eq!(fill_difficulties(&store).unwrap(), mates);
+        let (rows, _) = store.list(&Default::default(), 0, 200).unwrap();
+        assert_eq!(rows.iter().map(|r| r.difficulty).collect::<Vec<_>>(), want);
+        assert_eq!(fill_difficulties(&store).unwrap(), 0);
     }
 
     /// The fixtures built in are exactly the files of the package's fixture directories, byte for

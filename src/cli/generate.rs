@@ -44,6 +44,21 @@ pub struct GenerateArgs {
     /// Allow positions where the side to move starts in check.
     #[arg(long)]
     pub allow_check: bool,
+    /// The largest share of the puzzles whose key piece is of one kind: a fraction (0.4) or a
+    /// percentage (40%); never exceeded, in collections of 10 puzzles or more (below 10 there
+    /// is no limit). The key piece makes the key (a helpmate: the mating move). Default 0.4 for
+    /// `#N`, none (1) for selfmates and helpmates.
+    #[arg(long, value_name = "SHARE", value_parser = crate::generate::parse_share)]
+    pub max_key_share: Option<f64>,
+    /// Pieces besides its King the defender (the side that answers the key; in a helpmate the
+    /// side mated) keeps in at least --min-defenders-share of the puzzles (0: no such rule).
+    /// Default for `#N` 2, or max-pieces − 3 when that is less; 0 for selfmates and helpmates.
+    #[arg(long)]
+    pub min_defenders: Option<usize>,
+    /// The share of the puzzles whose defender keeps --min-defenders pieces: a fraction (0.8) or
+    /// a percentage (80%).
+    #[arg(long, value_name = "SHARE", value_parser = crate::generate::parse_share)]
+    pub min_defenders_share: Option<f64>,
     /// The solver's node budget for one candidate (a candidate it cannot settle is dropped).
     #[arg(long, default_value_t = 2_000_000)]
     pub candidate_nodes: u64,
@@ -66,6 +81,19 @@ pub struct GenerateArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `name count, ...`, most first (then by name); `none` when empty.
+fn by_count(counts: &std::collections::BTreeMap<String, u64>) -> String {
+    let mut v: Vec<(&String, &u64)> = counts.iter().collect();
+    v.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    if v.is_empty() {
+        return "none".into();
+    }
+    v.iter()
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Runs `baroque generate`: exit 0 when the collection got every puzzle asked for, 3 when a limit
@@ -108,6 +136,14 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         max_candidates: args.max_candidates,
         max_time: Duration::from_secs(args.max_seconds),
         threads,
+        variety: {
+            let d = crate::generate::Variety::defaults(stipulation, args.max_pieces);
+            crate::generate::Variety {
+                max_key_share: args.max_key_share.unwrap_or(d.max_key_share),
+                min_defenders: args.min_defenders.unwrap_or(d.min_defenders),
+                min_defenders_share: args.min_defenders_share.unwrap_or(d.min_defenders_share),
+            }
+        },
     };
     if let Err(e) = opts.validate() {
         return fail(e);
@@ -116,6 +152,10 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(format!("{}: {e}", args.db.display())),
     };
+    // Mate rows of an older store get their difficulty, as at a server's start-up.
+    if let Err(e) = crate::app::seed::fill_difficulties(&store) {
+        return fail(format!("{}: {e}", args.db.display()));
+    }
     // The full solve that confirms each puzzle before it is stored.
     let solve = SolveOptions {
         stipulation,
@@ -183,6 +223,10 @@ pub fn run(args: GenerateArgs) -> ExitCode {
                 "puzzle_ids": run.puzzle_ids,
                 "progress": run.progress,
                 "stop": run.stop,
+                "variety": run.distributions.variety,
+                "key_pieces": run.distributions.key_pieces,
+                "themes": run.distributions.themes,
+                "difficulty": run.distributions.difficulty,
                 "seconds": secs,
                 "puzzles_per_minute": per_minute,
             })
@@ -203,11 +247,12 @@ pub fn run(args: GenerateArgs) -> ExitCode {
                 .map_or_else(|| variant.name().to_string(), |r| r.to_string())
         );
         super::out!(
-            "{} candidates in {secs:.1} s: {} sound, {} near-duplicates dropped, {} unsettled by the budget; {per_minute:.1} puzzles/min",
+            "{} candidates in {secs:.1} s: {} sound, {} near-duplicates dropped, {} unsettled by the budget, {} passed over for variety; {per_minute:.1} puzzles/min",
             p.tried,
             p.found,
             p.duplicates,
-            p.unsettled
+            p.unsettled,
+            p.varied
         );
         super::out!(
             "puzzle ids: {}",
@@ -217,6 +262,35 @@ pub fn run(args: GenerateArgs) -> ExitCode {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+        let d = &run.distributions;
+        super::out!(
+            "key pieces: {} (at most {} of a kind)",
+            by_count(&d.key_pieces),
+            d.variety.key_cap
+        );
+        if d.variety.min_defenders > 0 {
+            super::out!(
+                "defenders: {} of {} keep at least {} pieces besides the King (at least {}% asked)",
+                d.variety.defenders_kept,
+                run.stored,
+                d.variety.min_defenders,
+                (d.variety.min_defenders_share * 100.0).round()
+            );
+        }
+        let diff = &d.difficulty;
+        let number = |v: Option<u8>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
+        super::out!(
+            "difficulty: min {}, median {}, max {} ({})",
+            number(diff.min),
+            number(diff.median),
+            number(diff.max),
+            diff.buckets
+                .iter()
+                .map(|(b, n)| format!("{b}: {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        super::out!("themes: {}", by_count(&d.themes));
     }
     match run.stop {
         Stop::Done => ExitCode::SUCCESS,

@@ -78,6 +78,12 @@ fn migrations() -> Migrations<'static> {
              CREATE INDEX puzzles_stipulation ON puzzles (stipulation, id);",
         ),
         M::up(collections::MIGRATION_STIPULATION),
+        // The difficulty of a mate puzzle (0 to 100; NULL for a diagram), computed above the
+        // store (see `crate::difficulty`): rows stored before are filled at start-up.
+        M::up(
+            "ALTER TABLE puzzles ADD COLUMN difficulty INTEGER;
+             CREATE INDEX puzzles_difficulty ON puzzles (difficulty, id);",
+        ),
     ])
 }
 
@@ -164,6 +170,8 @@ pub struct StoredPuzzle {
     /// A mate puzzle's stipulation (`#2`, `s#3`, `h#2`, `h#2.5`).
     pub stipulation: Option<String>,
     pub outcome: serde_json::Value,
+    /// A mate puzzle's difficulty, 0 to 100 (see [`crate::difficulty`]); `None` for a diagram.
+    pub difficulty: Option<u8>,
     pub title: Option<String>,
     pub source: Option<String>,
     pub caption: Option<String>,
@@ -186,6 +194,20 @@ pub struct Filter {
     pub stipulation: Option<String>,
     pub tag: Option<String>,
     pub source: Option<String>,
+    /// Puzzles of at least this difficulty (which have one: not diagrams).
+    pub difficulty_min: Option<u8>,
+    /// Puzzles of at most this difficulty (which have one: not diagrams).
+    pub difficulty_max: Option<u8>,
+}
+
+/// Where a page of a listing starts, and its order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum After {
+    /// By increasing id, after this id (0: from the first).
+    Id(i64),
+    /// By increasing difficulty then id, after this difficulty and id (`None`: from the first);
+    /// puzzles without a difficulty (diagrams) are left out.
+    Difficulty(Option<(u8, i64)>),
 }
 
 /// The store: a pool of connections to one database file.
@@ -354,11 +376,22 @@ impl Store {
         after: i64,
         limit: u32,
     ) -> Result<(Vec<StoredPuzzle>, bool), StoreError> {
+        self.list_page(filter, After::Id(after), limit)
+    }
+
+    /// Up to `limit` puzzles matching `filter` after `after`, in its order; and whether more
+    /// follow.
+    pub fn list_page(
+        &self,
+        filter: &Filter,
+        after: After,
+        limit: u32,
+    ) -> Result<(Vec<StoredPuzzle>, bool), StoreError> {
         let conn = self.pool.get()?;
-        // One fixed statement: every filter is a bound parameter that matches everything when NULL,
-        // so no SQL text is ever built from input.
-        const FILTER: &str = "p.id > ?1
-            AND (?2 IS NULL OR kind = ?2)
+        // Fixed statements: every filter is a bound parameter that matches everything when NULL,
+        // so no SQL text is ever built from input. A NULL difficulty (a diagram) fails both
+        // difficulty bounds.
+        const FILTER: &str = "(?2 IS NULL OR kind = ?2)
             AND (?3 IS NULL OR game = ?3)
             AND (?4 IS NULL OR preset = ?4)
             AND (?5 IS NULL OR mate_in = ?5)
@@ -366,11 +399,32 @@ impl Store {
             AND (?7 IS NULL OR EXISTS
                  (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = ?7))
             AND (?9 IS NULL OR stipulation = ?9)
-            ORDER BY p.id LIMIT ?8";
-        let sql = format!("SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE {FILTER}");
+            AND (?10 IS NULL OR difficulty >= ?10)
+            AND (?11 IS NULL OR difficulty <= ?11)";
+        // ?1 is the id to list after, ?12 the difficulty (NULL, and unused but for the count of
+        // parameters, when listing by id).
+        let (sql, after_id, after_difficulty) = match after {
+            After::Id(id) => (
+                format!(
+                    "SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.id > ?1 AND ?12 IS NULL
+                     AND {FILTER} ORDER BY p.id LIMIT ?8"
+                ),
+                id,
+                None,
+            ),
+            After::Difficulty(from) => (
+                format!(
+                    "SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.difficulty IS NOT NULL
+                     AND (p.difficulty > ?12 OR (p.difficulty = ?12 AND p.id > ?1))
+                     AND {FILTER} ORDER BY p.difficulty, p.id LIMIT ?8"
+                ),
+                from.map_or(0, |(_, id)| id),
+                Some(from.map_or(-1, |(d, _)| i64::from(d))),
+            ),
+        };
         let mut stmt = conn.prepare_cached(&sql)?;
         let mut rows = stmt.query(params![
-            after,
+            after_id,
             filter.kind.map(|k| k.name()),
             filter.game.map(game_name),
             filter.preset.as_deref(),
@@ -379,6 +433,9 @@ impl Store {
             filter.tag.as_deref(),
             i64::from(limit) + 1,
             filter.stipulation.as_deref(),
+            filter.difficulty_min,
+            filter.difficulty_max,
+            after_difficulty,
         ])?;
         let mut items = Vec::new();
         while let Some(r) = rows.next()? {
@@ -387,6 +444,16 @@ impl Store {
         let more = items.len() > limit as usize;
         items.truncate(limit as usize);
         Ok((items, more))
+    }
+
+    /// Sets a puzzle's difficulty (filling rows stored before difficulties, or after a change of
+    /// the formula); whether the puzzle exists.
+    pub fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn.execute(
+            "UPDATE puzzles SET difficulty = ?2 WHERE id = ?1",
+            params![id, difficulty],
+        )? > 0)
     }
 
     /// Whether the store can serve: a connection comes within `wait`, answers a query, and the
@@ -449,9 +516,9 @@ fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool,
     let n = tx.execute(
         "INSERT INTO puzzles (kind, game, fen, rules, preset, moves, captures, mate_in, outcome,
                               title, source, caption, fixture, created_at, content_hash,
-                              stipulation)
+                              stipulation, difficulty)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,
-                 strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?14, ?15)
+                 strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?14, ?15, ?16)
          ON CONFLICT (content_hash) DO NOTHING",
         params![
             p.kind.name(),
@@ -469,6 +536,7 @@ fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool,
             p.fixture,
             p.content_hash,
             p.stipulation.map(|s| s.to_string()),
+            p.difficulty,
         ],
     )?;
     if n == 0 {
@@ -490,7 +558,7 @@ const PUZZLE_COLUMNS: &str = "p.id, p.kind, p.game, p.fen, p.rules, p.moves, p.c
     p.outcome, p.title, p.source, p.caption, p.fixture, p.created_at, p.content_hash,
     (SELECT json_group_array(tag) FROM
         (SELECT tag FROM puzzle_tags t WHERE t.puzzle_id = p.id ORDER BY tag)),
-    p.stipulation";
+    p.stipulation, p.difficulty";
 
 /// A puzzle from a row of [`PUZZLE_COLUMNS`].
 fn decode(r: &rusqlite::Row<'_>) -> Result<StoredPuzzle, StoreError> {
@@ -512,6 +580,7 @@ fn decode(r: &rusqlite::Row<'_>) -> Result<StoredPuzzle, StoreError> {
         mate_in: r.get(7)?,
         stipulation: r.get(16)?,
         outcome: json(8, "outcome")?,
+        difficulty: r.get(17)?,
         title: r.get(9)?,
         source: r.get(10)?,
         caption: r.get(11)?,
@@ -612,5 +681,22 @@ mod tests {
             ..Filter::default()
         };
         assert!(store.list(&selfmates, 0, 10).unwrap().0.is_empty());
+        // Stored before difficulties: none until one is set; the listing by difficulty leaves it
+        // out until then.
+        assert_eq!(rows[0].difficulty, None);
+        let by_difficulty = |store: &Store| {
+            store
+                .list_page(&Filter::default(), After::Difficulty(None), 10)
+                .unwrap()
+                .0
+        };
+        assert!(by_difficulty(&store).is_empty());
+        assert!(store.set_difficulty(rows[0].id, Some(40)).unwrap());
+        assert_eq!(by_difficulty(&store)[0].difficulty, Some(40));
+        let easy = Filter {
+            difficulty_max: Some(39),
+            ..Filter::default()
+        };
+        assert!(store.list(&easy, 0, 10).unwrap().0.is_empty());
     }
 }

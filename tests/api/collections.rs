@@ -234,6 +234,38 @@ fn bad_requests_are_refused_with_problems() {
             400,
             "/problems/invalid-request",
         ),
+        // The variety rules: a share out of range or one no collection can meet, defenders that
+        // leave no room within the piece budget.
+        (
+            json!({"name": "x", "mate_in": 2, "count": 10, "max_key_share": 0}),
+            422,
+            "/problems/invalid-collection",
+        ),
+        (
+            json!({"name": "x", "mate_in": 2, "count": 10, "max_key_share": 1.5}),
+            422,
+            "/problems/invalid-collection",
+        ),
+        (
+            json!({"name": "x", "mate_in": 2, "count": 10, "max_key_share": 0.1}),
+            422,
+            "/problems/invalid-collection",
+        ),
+        (
+            json!({"name": "x", "mate_in": 2, "count": 10, "min_defenders": 8}),
+            422,
+            "/problems/invalid-collection",
+        ),
+        (
+            json!({"name": "x", "mate_in": 2, "count": 10, "min_defenders_share": 2}),
+            422,
+            "/problems/invalid-collection",
+        ),
+        (
+            json!({"name": "x", "mate_in": 2, "count": 10, "min_defenders": -1}),
+            400,
+            "/problems/invalid-request",
+        ),
     ] {
         let r = start(&app, &body);
         let p = r.problem(status, kind);
@@ -348,4 +380,102 @@ fn a_helpmate_collection_has_one_solution_a_puzzle() {
         .get("/v1/puzzles?stipulation=h%232&source=generated")
         .json();
     assert_eq!(listed["items"].as_array().unwrap().len(), 2, "{listed}");
+}
+
+/// The pieces of `fen`'s defender (the side not to move, in a direct mate) besides its King.
+fn defender_pieces(fen: &str) -> usize {
+    let mut fields = fen.split_whitespace();
+    let board = fields.next().unwrap();
+    let white_defends = fields.next() == Some("b");
+    board
+        .chars()
+        .filter(|c| c.is_ascii_alphabetic() && !c.eq_ignore_ascii_case(&'k'))
+        .filter(|c| c.is_ascii_uppercase() == white_defends)
+        .count()
+}
+
+/// A collection of ten mates in 2 made with the default rules is varied: no kind of key piece
+/// makes more than 40% of the keys, and the defender keeps two pieces besides its King in at
+/// least 80% of the puzzles, as the puzzles themselves show; the summary (collection and job)
+/// counts the key pieces, themes and difficulties of the puzzles it lists.
+#[test]
+fn a_generated_collection_is_varied_and_its_summary_says_how() {
+    let app = app();
+    let body = json!({"name": "varied", "mate_in": 2, "count": 10, "seed": 7});
+    let r = start(&app, &body);
+    assert_eq!(r.status, 202, "{}", r.body);
+    let job = finished(&app, r.json()["url"].as_str().unwrap());
+    assert_eq!(job["state"], "done", "{job}");
+    let c = app.get("/v1/collections/varied").json();
+    let items = c["items"].as_array().unwrap();
+    assert_eq!(items.len(), 10);
+    let summary = &c["summary"];
+    assert_eq!(
+        summary["variety"],
+        json!({"max_key_share": 0.4, "key_cap": 4, "min_defenders": 2, "min_defenders_share": 0.8,
+               "defenders_kept": summary["variety"]["defenders_kept"]})
+    );
+    // From the puzzles: each key piece's kind (its `key-` tag), the defenders, the themes.
+    let mut keys = std::collections::BTreeMap::<String, u64>::new();
+    let mut themes = std::collections::BTreeMap::<String, u64>::new();
+    for p in items {
+        let tags: Vec<&str> = p["tags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap())
+            .collect();
+        let key: Vec<&&str> = tags
+            .iter()
+            .filter(|t| t.starts_with("key-") && !t.starts_with("key-captures-"))
+            .collect();
+        assert_eq!(key.len(), 1, "{tags:?}");
+        *keys.entry(key[0]["key-".len()..].to_string()).or_default() += 1;
+        for t in &tags {
+            *themes.entry(t.to_string()).or_default() += 1;
+        }
+    }
+    assert!(keys.values().all(|&n| n <= 4), "{keys:?}");
+    assert_eq!(summary["key_pieces"], json!(keys));
+    assert_eq!(summary["themes"], json!(themes));
+    let kept = items
+        .iter()
+        .filter(|p| defender_pieces(p["fen"].as_str().unwrap()) >= 2)
+        .count();
+    assert!(kept >= 8, "{kept} of 10");
+    assert_eq!(summary["variety"]["defenders_kept"], kept);
+    // Difficulties: the least, the lower median, the most, and the buckets.
+    let mut d: Vec<u64> = items
+        .iter()
+        .map(|p| p["difficulty"].as_u64().unwrap())
+        .collect();
+    d.sort_unstable();
+    assert_eq!(summary["difficulty"]["min"], d[0]);
+    assert_eq!(summary["difficulty"]["median"], d[4]);
+    assert_eq!(summary["difficulty"]["max"], d[9]);
+    let buckets = &summary["difficulty"]["buckets"];
+    let in_buckets: u64 = ["0-19", "20-39", "40-59", "60-79", "80-100"]
+        .iter()
+        .map(|b| buckets[b].as_u64().unwrap())
+        .sum();
+    assert_eq!(in_buckets, 10);
+    assert_eq!(
+        buckets["60-79"],
+        d.iter().filter(|x| (60..=79).contains(*x)).count()
+    );
+    // The job says the same once it ended.
+    for part in ["variety", "key_pieces", "themes", "difficulty"] {
+        assert_eq!(job["summary"][part], summary[part], "{part}");
+    }
+    // Rules asked for are recorded: no limit on keys, no defenders.
+    let body = json!({"name": "free", "mate_in": 2, "count": 2, "seed": 7,
+                      "max_key_share": 1, "min_defenders": 0});
+    let r = start(&app, &body);
+    assert_eq!(r.status, 202, "{}", r.body);
+    let job = finished(&app, r.json()["url"].as_str().unwrap());
+    assert_eq!(job["state"], "done", "{job}");
+    let c = app.get("/v1/collections/free").json();
+    assert_eq!(c["summary"]["variety"]["max_key_share"].as_f64(), Some(1.0));
+    assert_eq!(c["summary"]["variety"]["min_defenders"], 0);
+    assert_eq!(c["summary"]["variety"]["key_cap"], 2);
 }

@@ -567,3 +567,88 @@ fn helpmates_and_selfmates_are_verified_stored_and_listed_by_stipulation() {
     app.get("/v1/puzzles?stipulation=x%232")
         .problem(400, "/problems/invalid-parameter");
 }
+
+/// The fixtures' mate puzzles ordered by difficulty: every mate has one (0 to 100), a diagram
+/// none; the Wikipedia King mate in 1 comes before the Chameleon mate in 2; paging through the
+/// sorted list with any page size gives the same list; the bounds filter it.
+#[test]
+fn mates_are_listed_and_filtered_by_difficulty() {
+    let app = app();
+    let sorted = all(&app, "&kind=mate&sort=difficulty", 200);
+    let mates = all(&app, "&kind=mate", 200);
+    assert_eq!(sorted.len(), mates.len());
+    assert!(sorted.len() >= 6);
+    let key = |p: &Value| (p["difficulty"].as_u64().unwrap(), p["id"].as_i64().unwrap());
+    for p in &sorted {
+        assert!(key(p).0 <= 100, "{p}");
+    }
+    assert!(sorted.windows(2).all(|w| key(&w[0]) < key(&w[1])));
+    let place = |fixture: &str| {
+        sorted
+            .iter()
+            .position(|p| p["fixture"] == fixture)
+            .unwrap_or_else(|| panic!("{fixture} is listed"))
+    };
+    assert!(place("wp-king-mate-in-1") < place("wp-chameleon-mate-in-2"));
+    assert!(place("wp-king-mate-in-1") < place("wp-king-mate-in-2-unsound"));
+    assert!(place("rc-leaper-takes-king-in-1") < place("rc-immobilizer-freezes-all-in-2"));
+    // Every page size pages through the same list, diagrams left out.
+    for limit in [1, 2, 5] {
+        assert_eq!(
+            all(&app, "&sort=difficulty", limit),
+            sorted,
+            "limit {limit}"
+        );
+    }
+    // A diagram has no difficulty, and the one read by id has the listed difficulty.
+    let diagram = &all(&app, "&kind=diagram", 200)[0];
+    assert_eq!(diagram["difficulty"], Value::Null);
+    let id = sorted[0]["id"].as_i64().unwrap();
+    assert_eq!(
+        app.get(&format!("/v1/puzzles/{id}")).json()["difficulty"],
+        sorted[0]["difficulty"]
+    );
+    // Bounds: inclusive, any order, diagrams left out.
+    let (lo, hi) = (key(&sorted[1]).0, key(&sorted[sorted.len() - 2]).0);
+    let within: Vec<Value> = sorted
+        .iter()
+        .filter(|p| (lo..=hi).contains(&key(p).0))
+        .cloned()
+        .collect();
+    let query = format!("&difficulty_min={lo}&difficulty_max={hi}");
+    assert_eq!(all(&app, &format!("{query}&sort=difficulty"), 2), within);
+    let by_id = all(&app, &query, 2);
+    assert_eq!(by_id.len(), within.len());
+    assert!(by_id
+        .windows(2)
+        .all(|w| w[0]["id"].as_i64() < w[1]["id"].as_i64()));
+    assert!(all(&app, "&difficulty_min=0&difficulty_max=100", 200)
+        .iter()
+        .all(|p| p["kind"] == "mate"));
+    // A posted mate gets its difficulty too: a helpmate in 1 (two half-moves) with one solution
+    // and three pieces, 12 + 10 + 0 by the README's formula.
+    let r = post(
+        &app,
+        &json!({"kind": "mate", "fen": "8/8/8/8/1K6/1M1k4/8/8 b 0", "stipulation": "h#1"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(r.json()["difficulty"], 22);
+    // Bad parameters name themselves.
+    for (query, parameter) in [
+        ("difficulty_min=101", "difficulty_min"),
+        ("difficulty_min=-1", "difficulty_min"),
+        ("difficulty_max=abc", "difficulty_max"),
+        ("difficulty_max=2.5", "difficulty_max"),
+        ("difficulty_min=60&difficulty_max=20", "difficulty_min"),
+        ("sort=name", "sort"),
+        ("sort=difficulty&cursor=12", "cursor"),
+        ("sort=difficulty&cursor=101.5", "cursor"),
+        ("sort=difficulty&cursor=a.b", "cursor"),
+        ("cursor=12.5", "cursor"),
+    ] {
+        let p = app
+            .get(&format!("/v1/puzzles?{query}"))
+            .problem(400, "/problems/invalid-parameter");
+        assert_eq!(p["parameter"], parameter, "{query}: {p}");
+    }
+}

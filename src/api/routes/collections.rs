@@ -74,11 +74,29 @@ pub struct CollectionRequest {
     /// decide; the time is a safety net (a run where it bites may not be reproduced by its seed).
     #[serde(default)]
     pub candidate_limits: Option<SearchLimits>,
+    /// The largest share of the puzzles whose key piece is of one kind (above 0, at most 1;
+    /// default 0.4 for `#N`, 1 for selfmates and helpmates). The key piece makes the key (a
+    /// helpmate: the mating move). The share is never exceeded in collections of 10 puzzles or
+    /// more; below 10 there is no limit.
+    #[serde(default)]
+    #[schema(example = 0.4, exclusive_minimum = 0.0, maximum = 1.0)]
+    pub max_key_share: Option<f64>,
+    /// Pieces besides its King the defender (the side that answers the key; in a helpmate the
+    /// side mated) keeps in at least `min_defenders_share` of the puzzles (0: no such rule;
+    /// default for `#N` 2, or `max_pieces` − 3 when that is less; 0 for selfmates and helpmates;
+    /// at most `max_pieces` − 3).
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[schema(example = 2, minimum = 0, maximum = 29)]
+    pub min_defenders: Option<u32>,
+    /// The share of the puzzles whose defender keeps `min_defenders` pieces (0 to 1; default 0.8).
+    #[serde(default)]
+    #[schema(example = 0.8, minimum = 0.0, maximum = 1.0)]
+    pub min_defenders_share: Option<f64>,
 }
 
 /// How far a job has got.
 #[derive(Clone, Debug, Default, Serialize, ToSchema)]
-#[schema(examples(json!({"tried": 51, "found": 2, "duplicates": 0, "unsettled": 0, "nodes": 68155, "millis": 23})))]
+#[schema(examples(json!({"tried": 51, "found": 2, "duplicates": 0, "unsettled": 0, "varied": 0, "nodes": 68155, "millis": 23})))]
 pub struct JobProgress {
     /// Candidates made and screened.
     pub tried: u64,
@@ -88,6 +106,9 @@ pub struct JobProgress {
     pub duplicates: u64,
     /// Candidates the solver could not settle within the candidate budget.
     pub unsettled: u64,
+    /// Sound puzzles passed over to keep the collection varied (their key piece's kind had its
+    /// share, or the defender kept too few pieces when every remaining puzzle had to keep them).
+    pub varied: u64,
     pub nodes: u64,
     pub millis: u64,
 }
@@ -99,6 +120,7 @@ impl From<&Progress> for JobProgress {
             found: p.found,
             duplicates: p.duplicates,
             unsettled: p.unsettled,
+            varied: p.varied,
             nodes: p.nodes,
             millis: p.millis,
         }
@@ -124,7 +146,11 @@ pub enum JobState {
 #[schema(examples(json!({"id": 1, "url": "/v1/jobs/1", "state": "done", "collection": "twos",
     "collection_url": "/v1/collections/twos", "mate_in": 2, "stipulation": "#2", "count": 5, "seed": 42,
     "progress": {"tried": 170, "found": 5, "duplicates": 0, "unsettled": 0, "nodes": 181000, "millis": 240},
-    "stop": "done", "puzzle_ids": [65, 66, 67, 68, 69], "error": null})))]
+    "stop": "done", "puzzle_ids": [65, 66, 67, 68, 69],
+    "summary": {"variety": {"max_key_share": 0.4, "key_cap": 2, "min_defenders": 2, "min_defenders_share": 0.8, "defenders_kept": 5},
+        "key_pieces": {"immobilizer": 2, "long-leaper": 2, "chameleon": 1}, "themes": {"mate-in-2": 5, "quiet-key": 4, "key-captures-1": 1},
+        "difficulty": {"min": 34, "median": 55, "max": 67, "buckets": {"0-19": 0, "20-39": 1, "40-59": 2, "60-79": 2, "80-100": 0}}},
+    "error": null})))]
 pub struct Job {
     pub id: u64,
     pub url: String,
@@ -144,6 +170,11 @@ pub struct Job {
     pub stop: Option<Stop>,
     /// The stored puzzles, in order.
     pub puzzle_ids: Vec<i64>,
+    /// Once the run ended, what its puzzles are like (as in the collection's `summary`):
+    /// `variety` (the rules and `defenders_kept`), `key_pieces`, `themes` and `difficulty`
+    /// (`min`, `median`, `max`, `buckets`); null while it runs.
+    #[schema(value_type = Option<Object>)]
+    pub summary: Option<serde_json::Value>,
     pub error: Option<String>,
 }
 
@@ -253,7 +284,11 @@ pub struct CollectionInfo {
     pub state: String,
     /// Puzzles in the collection.
     pub puzzles: u64,
-    /// The run's figures: `count` asked, `progress`, `stop`, and `error` when it failed.
+    /// The run's figures: `count` asked, `progress`, `stop`, and `error` when it failed; once it
+    /// ended, what its puzzles are like: `variety` (`max_key_share` and the `key_cap` it gives,
+    /// `min_defenders`, `min_defenders_share`, and `defenders_kept`: the puzzles whose defender
+    /// keeps them), `key_pieces` (puzzles by the kind of their key piece), `themes` (puzzles by
+    /// theme tag) and `difficulty` (`min`, `median`, `max`, and `buckets` `0-19` to `80-100`).
     #[schema(value_type = Object)]
     pub summary: serde_json::Value,
     /// RFC 3339, UTC.
@@ -382,6 +417,7 @@ pub async fn create(
         progress: JobProgress::default(),
         stop: None,
         puzzle_ids: Vec::new(),
+        summary: None,
         error: None,
     });
     let job = entry.view();
@@ -451,7 +487,17 @@ pub fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions
         )));
     }
     let seed = r.seed.unwrap_or_else(crate::generate::clock_seed);
-    Ok(GenerateOptions {
+    let defaults = crate::generate::Variety::defaults(stipulation, max_pieces as usize);
+    let variety = crate::generate::Variety {
+        max_key_share: r.max_key_share.unwrap_or(defaults.max_key_share),
+        min_defenders: r
+            .min_defenders
+            .map_or(defaults.min_defenders, |k| k as usize),
+        min_defenders_share: r
+            .min_defenders_share
+            .unwrap_or(defaults.min_defenders_share),
+    };
+    let opts = GenerateOptions {
         variant,
         stipulation,
         count: r.count as usize,
@@ -465,7 +511,12 @@ pub fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions
         max_candidates: u64::MAX,
         max_time: Duration::from_secs(limits.job_max_seconds),
         threads: limits.solve.threads,
-    })
+        variety,
+    };
+    // The variety rules (a share out of range, one no collection can meet, defenders that leave
+    // no room within the piece budget).
+    opts.validate().map_err(|e| invalid(e.to_string()))?;
+    Ok(opts)
 }
 
 /// The job's thread: fills the collection, records progress, and gives its slot back at the end.
@@ -516,6 +567,7 @@ fn run_job(
         Ok(run) => {
             job.progress = JobProgress::from(&run.progress);
             job.puzzle_ids = run.puzzle_ids;
+            job.summary = serde_json::to_value(&run.distributions).ok();
             job.stop = Some(run.stop);
             job.state = if run.stop == Stop::Done {
                 JobState::Done

@@ -12,7 +12,7 @@ use crate::api::work::{Peer, Searches};
 use crate::puzzle::{About, Claim, DiagramClaim, MateClaim};
 use crate::rules::rococo::Coords;
 use crate::rules::{GamePosition, Naming, Rules};
-use crate::store::{Filter, Kind, Store};
+use crate::store::{After, Filter, Kind, Store};
 use actix_web::http::header;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -297,6 +297,10 @@ pub struct Puzzle {
     /// SHA-256 of the content (kind, game, canonical FEN, rules, canonical moves, stipulation):
     /// the same puzzle is stored once.
     pub content_hash: String,
+    /// Mate: how hard it is, 0 to 100, from what its proof shows (length, defences, tries, the
+    /// kind of key, pieces on the board; the formula is in the README); null for a diagram.
+    #[schema(example = 43, minimum = 0, maximum = 100)]
+    pub difficulty: Option<u8>,
     /// The verified outcome (in single-puzzle answers, not in listings): for a diagram `legal`,
     /// `notation`, `uci`, `captures`, `status`, `frozen`, `fen_after` (or `reason`); for `#N` and
     /// `s#N` `result`, `stipulation`, `mate_in`, `sound`, `keys`, `cooks`, `short_solutions`,
@@ -334,6 +338,7 @@ impl Puzzle {
             fixture: p.fixture,
             created_at: p.created_at,
             content_hash: p.content_hash,
+            difficulty: p.difficulty,
             outcome: full.then_some(p.outcome),
         }
     }
@@ -343,7 +348,8 @@ impl Puzzle {
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 #[schema(examples(examples::puzzle_page))]
 pub struct PuzzlePage {
-    /// The puzzles of the page, by increasing id.
+    /// The puzzles of the page, by increasing id (`sort=difficulty`: by increasing difficulty,
+    /// then id).
     pub items: Vec<Puzzle>,
     /// The `cursor` of the next page; null on the last.
     pub next_cursor: Option<String>,
@@ -376,12 +382,90 @@ pub struct PuzzleListQuery {
     pub tag: Option<String>,
     /// Only puzzles from this source document (exact).
     pub source: Option<String>,
+    /// Only mate puzzles of at least this difficulty (0 to 100; diagrams have none).
+    #[param(value_type = Option<u32>, minimum = 0, maximum = 100, example = 20)]
+    pub difficulty_min: Option<String>,
+    /// Only mate puzzles of at most this difficulty (0 to 100; diagrams have none).
+    #[param(value_type = Option<u32>, minimum = 0, maximum = 100, example = 60)]
+    pub difficulty_max: Option<String>,
+    /// The order: `id` (the default: by increasing id) or `difficulty` (by increasing
+    /// difficulty, then id; only puzzles with a difficulty, so no diagrams).
+    #[param(value_type = Option<PuzzleSort>)]
+    pub sort: Option<String>,
     /// Page size, 1 to 200 (default 50).
     #[param(minimum = 1, maximum = 200)]
     pub limit: Option<u32>,
-    /// The `next_cursor` of the previous page (absent for the first): digits.
-    #[param(pattern = "^[0-9]{1,18}$", example = "62")]
+    /// The `next_cursor` of the previous page (absent for the first), given with the same `sort`:
+    /// digits (`62`) by id, difficulty and id (`43.62`) by difficulty.
+    #[param(pattern = "^[0-9]{1,18}(\\.[0-9]{1,18})?$", example = "62")]
     pub cursor: Option<String>,
+}
+
+/// The order of a listing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "difficulty")]
+pub enum PuzzleSort {
+    /// By increasing id.
+    Id,
+    /// By increasing difficulty, then id; puzzles without one (diagrams) are left out.
+    Difficulty,
+}
+
+/// A difficulty bound of the listing: an integer from 0 to 100.
+fn difficulty_bound(parameter: &'static str, text: Option<&str>) -> Result<Option<u8>, ApiError> {
+    let Some(text) = text else { return Ok(None) };
+    text.parse::<u8>()
+        .ok()
+        .filter(|d| *d <= 100 && text.bytes().all(|b| b.is_ascii_digit()))
+        .map(Some)
+        .ok_or_else(|| ApiError::InvalidParameter {
+            parameter,
+            message: format!("{text:?} is not a difficulty: an integer from 0 to 100"),
+        })
+}
+
+/// The page a `cursor` of a listing in order `sort` starts after.
+fn page_after(sort: PuzzleSort, cursor: Option<&str>) -> Result<After, ApiError> {
+    let number = |t: &str| {
+        t.parse::<i64>()
+            .ok()
+            .filter(|_| (1..=18).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let refused = |message: String| ApiError::InvalidParameter {
+        parameter: "cursor",
+        message,
+    };
+    let Some(c) = cursor else {
+        return Ok(match sort {
+            PuzzleSort::Id => After::Id(0),
+            PuzzleSort::Difficulty => After::Difficulty(None),
+        });
+    };
+    match (sort, c.split_once('.')) {
+        (PuzzleSort::Id, None) => number(c)
+            .map(After::Id)
+            .ok_or_else(|| refused(format!("{c:?} is not a cursor this service gave (digits)"))),
+        (PuzzleSort::Difficulty, Some((d, id))) => {
+            match (number(d).and_then(|d| u8::try_from(d).ok()), number(id)) {
+                (Some(d), Some(id)) if d <= 100 => Ok(After::Difficulty(Some((d, id)))),
+                _ => Err(refused(format!(
+                    "{c:?} is not a cursor this service gave (difficulty and id: `43.62`)"
+                ))),
+            }
+        }
+        (PuzzleSort::Id, Some(_)) if c.split('.').all(|t| number(t).is_some()) => {
+            Err(refused(format!(
+                "{c:?} is a cursor of a listing by difficulty: pass `sort=difficulty` with it, \
+                 as on the page it came from"
+            )))
+        }
+        (PuzzleSort::Difficulty, None) if number(c).is_some() => Err(refused(format!(
+            "{c:?} is a cursor of a listing by id: with `sort=difficulty` start without a \
+             cursor and pass the `next_cursor` of the previous page"
+        ))),
+        _ => Err(refused(format!("{c:?} is not a cursor this service gave"))),
+    }
 }
 
 /// Store a puzzle
@@ -476,15 +560,18 @@ pub async fn create(
 /// List puzzles
 ///
 /// The stored puzzles by increasing id, filtered by `kind`, `game`, `rules` (a Baroque preset),
-/// `mate_in`, `stipulation` (URL-encoded: `%232` for `#2`), `tag` and `source`, a page at a time: pass the answer's `next_cursor` as `cursor` for the next page
-/// (null on the last). Each item carries its id, kind, canonical FEN, rules, source, title, and for
+/// `mate_in`, `stipulation` (URL-encoded: `%232` for `#2`), `tag`, `source`, `difficulty_min` and
+/// `difficulty_max` (0 to 100; diagrams have no difficulty, so either leaves them out), a page at
+/// a time: pass the answer's `next_cursor` as `cursor` for the next page (null on the last), with
+/// the same `sort`. `sort=difficulty` orders by increasing difficulty, then id, and lists only
+/// puzzles that have one (mates). Each item carries its id, kind, canonical FEN, rules, source, title, and for
 /// a diagram its moves and the captures the engine verified.
 #[utoipa::path(
     tag = "puzzles",
     params(PuzzleListQuery),
     responses(
         (status = 200, description = "One page", body = PuzzlePage),
-        (status = 400, description = "An unknown parameter, a bad value, a `limit` outside 1 to 200, a `mate_in` outside 1 to 12, an unreadable `stipulation` or `cursor` (`invalid-parameter`)", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "An unknown parameter, a bad value, a `limit` outside 1 to 200, a `mate_in` outside 1 to 12, a difficulty bound outside 0 to 100 or a `difficulty_min` above `difficulty_max`, an unknown `sort`, an unreadable `stipulation` or `cursor`, or a cursor of the other order (`invalid-parameter`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The store cannot answer now: locked or failing (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )
@@ -526,18 +613,30 @@ pub async fn list(
                 })
         })
         .transpose()?;
-    let after = match &q.cursor {
-        None => 0,
-        Some(c) => c
-            .parse::<i64>()
-            .ok()
-            .filter(|_| (1..=18).contains(&c.len()) && c.bytes().all(|b| b.is_ascii_digit()))
-            .ok_or_else(|| ApiError::InvalidParameter {
-                parameter: "cursor",
-                message: format!("{c:?} is not a cursor this service gave (digits)"),
-            })?,
+    let difficulty_min = difficulty_bound("difficulty_min", q.difficulty_min.as_deref())?;
+    let difficulty_max = difficulty_bound("difficulty_max", q.difficulty_max.as_deref())?;
+    if let (Some(lo), Some(hi)) = (difficulty_min, difficulty_max) {
+        if lo > hi {
+            return Err(ApiError::InvalidParameter {
+                parameter: "difficulty_min",
+                message: format!("{lo} is above `difficulty_max` {hi}: no puzzle could match"),
+            });
+        }
+    }
+    let sort = match q.sort.as_deref() {
+        None | Some("id") => PuzzleSort::Id,
+        Some("difficulty") => PuzzleSort::Difficulty,
+        Some(other) => {
+            return Err(ApiError::InvalidParameter {
+                parameter: "sort",
+                message: format!("{other:?} is not an order: `id` or `difficulty`"),
+            })
+        }
     };
+    let after = page_after(sort, q.cursor.as_deref())?;
     let filter = Filter {
+        difficulty_min,
+        difficulty_max,
         kind: q.kind.map(Into::into),
         game: q.game.map(Into::into),
         preset: q
@@ -549,9 +648,14 @@ pub async fn list(
         source: q.source,
     };
     let store = store.into_inner();
-    let (items, more) = web::block(move || store.list(&filter, after, limit)).await??;
+    let (items, more) = web::block(move || store.list_page(&filter, after, limit)).await??;
     let next_cursor = more
-        .then(|| items.last().map(|p| p.id.to_string()))
+        .then(|| {
+            items.last().map(|p| match sort {
+                PuzzleSort::Id => p.id.to_string(),
+                PuzzleSort::Difficulty => format!("{}.{}", p.difficulty.unwrap_or(0), p.id),
+            })
+        })
         .flatten();
     Ok(HttpResponse::Ok().json(PuzzlePage {
         items: items
@@ -699,6 +803,7 @@ pub(crate) mod examples {
                 "fixture": v.fixture,
                 "created_at": "2026-11-22T04:30:00.000Z",
                 "content_hash": v.content_hash,
+                "difficulty": v.difficulty,
                 "outcome": v.outcome,
             }),
             Err(e) => Value::String(e.to_string()),
@@ -748,6 +853,7 @@ pub(crate) mod examples {
                 "fixture": v.fixture,
                 "created_at": "2026-11-22T04:30:00.000Z",
                 "content_hash": v.content_hash,
+                "difficulty": v.difficulty,
                 "outcome": v.outcome,
             }),
             Err(e) => Value::String(e.to_string()),

@@ -1,0 +1,301 @@
+//! The difficulty of a mate puzzle: a number from 0 (found at a glance) to 100, computed from
+//! what its verified proof shows. A pure function of the stored outcome (see
+//! [`crate::puzzle::VerifiedPuzzle::outcome`]), the FEN (for the pieces on the board) and the
+//! stipulation: no search is run, so a store can compute it for every row it holds.
+//!
+//! For `#N` and `s#N`, of the first key (its tree when there is one):
+//!
+//! | part | points |
+//! |---|---|
+//! | length | 20 × (N − 1) |
+//! | defences | 8 × log2(1 + D), at most 24, D the defender's moves in the key's solution tree (every level) |
+//! | tries | 6 per try refuted by a single defence, 2 per try with more refutations, at most 18 |
+//! | key | 12 for a quiet key, 6 for a key that captures without giving check, 0 for a key that gives check (or mates) |
+//! | selfmate | 10 for `s#N` |
+//! | pieces | 1.5 × (pieces on the board − 3), at most 20 |
+//!
+//! For `h#N` and `h#N.5`, with H the half-moves of the solution (2N):
+//!
+//! | part | points |
+//! |---|---|
+//! | length | 12 × (H − 1) |
+//! | solutions | 10 / the number of solutions |
+//! | pieces | 1.5 × (pieces on the board − 3), at most 20 |
+//!
+//! The sum is rounded to the nearest integer and clamped to 0..=100. So a longer mate is harder,
+//! a key met by more defences is harder, a try that fails to one defence only (a tempting
+//! near-solution) is harder, a checking or capturing key is easier than a quiet one, and a
+//! crowded board is harder than a sparse one.
+
+use crate::solver::Stipulation;
+use serde_json::Value;
+
+/// The version of the formula: a store records the version its difficulties were computed with,
+/// and computes them again when it differs.
+pub const FORMULA: u32 = 1;
+
+/// Points per move of a direct mate or selfmate beyond the first.
+const PER_MOVE: f64 = 20.0;
+/// Points per `log2(1 + D)` of the defences D, and their most.
+const PER_DEFENCE_BIT: f64 = 8.0;
+const MAX_DEFENCES: f64 = 24.0;
+/// Points of a try refuted by one defence, of one refuted by more, and their most.
+const CLOSE_TRY: f64 = 6.0;
+const OTHER_TRY: f64 = 2.0;
+const MAX_TRIES: f64 = 18.0;
+/// Points of the key by its kind.
+const QUIET_KEY: f64 = 12.0;
+const CAPTURING_KEY: f64 = 6.0;
+const CHECKING_KEY: f64 = 0.0;
+/// Points of a selfmate.
+const SELFMATE: f64 = 10.0;
+/// Points per half-move of a helpmate beyond the first.
+const PER_HELP_PLY: f64 = 12.0;
+/// Points of a helpmate with one solution (divided by the number of solutions).
+const UNIQUE_SOLUTION: f64 = 10.0;
+/// Points per piece beyond three, and their most.
+const PER_PIECE: f64 = 1.5;
+const MAX_PIECES: f64 = 20.0;
+
+/// The difficulty of a mate puzzle of `stipulation` from `fen` whose verified outcome is
+/// `outcome`, 0 to 100 (see the module's documentation for the formula); `None` when the outcome
+/// holds no solution (a diagram's outcome, or a mate outcome without keys or solution lines).
+pub fn difficulty(stipulation: Stipulation, fen: &str, outcome: &Value) -> Option<u8> {
+    let points = if stipulation.is_help() {
+        help_points(stipulation, outcome)?
+    } else {
+        key_points(stipulation, outcome)?
+    } + piece_points(fen);
+    Some(points.round().clamp(0.0, 100.0) as u8)
+}
+
+/// The difficulty of a stored puzzle from its columns: `None` for a diagram (no stipulation) or
+/// an outcome without a solution.
+pub fn of_stored(stipulation: Option<&str>, fen: &str, outcome: &Value) -> Option<u8> {
+    difficulty(Stipulation::parse(stipulation?)?, fen, outcome)
+}
+
+/// The pieces on the board of a FEN of either game: the letters of its first field.
+pub fn pieces(fen: &str) -> u32 {
+    fen.split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .bytes()
+        .filter(u8::is_ascii_alphabetic)
+        .count() as u32
+}
+
+fn piece_points(fen: &str) -> f64 {
+    (PER_PIECE * f64::from(pieces(fen).saturating_sub(3))).min(MAX_PIECES)
+}
+
+fn array(v: &Value, key: &str) -> Vec<Value> {
+    v.get(key)
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// Defender moves in a tree of attack nodes (every level).
+fn defences(attack: &Value) -> u64 {
+    array(attack, "defences")
+        .iter()
+        .map(|d| 1 + array(d, "replies").iter().map(defences).sum::<u64>())
+        .sum()
+}
+
+fn key_points(stipulation: Stipulation, outcome: &Value) -> Option<f64> {
+    let n = f64::from(stipulation.moves().max(1));
+    let tree = array(outcome, "tree");
+    let key = tree
+        .first()
+        .cloned()
+        .or_else(|| array(outcome, "keys").first().cloned())?;
+    let d = defences(&key) as f64;
+    let defence_points = (PER_DEFENCE_BIT * (1.0 + d).log2()).min(MAX_DEFENCES);
+    let try_points = array(outcome, "tries")
+        .iter()
+        .map(|t| {
+            if array(t, "refutations").len() == 1 {
+                CLOSE_TRY
+            } else {
+                OTHER_TRY
+            }
+        })
+        .sum::<f64>()
+        .min(MAX_TRIES);
+    // A key that mates, or after which the defender may not pass (no threat is recorded: the
+    // tree leaves it out when the defender is in check), gives check.
+    let mates = key.get("mates").and_then(Value::as_bool) == Some(true);
+    let in_tree = !tree.is_empty();
+    let checks = mates || (in_tree && key.get("threat").is_none());
+    let captures = !array(&key, "captures").is_empty();
+    let key_kind = if checks {
+        CHECKING_KEY
+    } else if captures {
+        CAPTURING_KEY
+    } else {
+        QUIET_KEY
+    };
+    let selfmate = if matches!(stipulation, Stipulation::SelfMate(_)) {
+        SELFMATE
+    } else {
+        0.0
+    };
+    Some(PER_MOVE * (n - 1.0) + defence_points + try_points + key_kind + selfmate)
+}
+
+fn help_points(stipulation: Stipulation, outcome: &Value) -> Option<f64> {
+    let plies = f64::from(stipulation.help_plies()?.max(1));
+    let count = outcome
+        .get("count")
+        .and_then(Value::as_u64)
+        .unwrap_or_else(|| array(outcome, "solutions").len() as u64);
+    if count == 0 {
+        return None;
+    }
+    Some(PER_HELP_PLY * (plies - 1.0) + UNIQUE_SOLUTION / count as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const SPARSE: &str = "8/8/8/4k3/2K2M2/3q4/8/8 w 0";
+
+    fn mv(notation: &str, captures: usize) -> Value {
+        let captures: Vec<Value> = (0..captures)
+            .map(|_| json!({"square": "a1", "piece": "p"}))
+            .collect();
+        json!({"notation": notation, "uci": "a1a2", "captures": captures})
+    }
+
+    /// A key (quiet unless `captures`, giving check unless `threat`) met by `defences` defences,
+    /// each answered by a mate.
+    fn key_node(n: u32, captures: usize, threat: bool, defences: usize) -> Value {
+        let mut key = mv("Ma1-a2", captures);
+        key["mate_in"] = json!(n);
+        key["mates"] = json!(n == 1);
+        if threat {
+            key["threat"] = json!([mv("Kb1-b2", 0)]);
+        }
+        let mate = {
+            let mut m = mv("Kb1-b2", 0);
+            m["mate_in"] = json!(1);
+            m["mates"] = json!(true);
+            m["defences"] = json!([]);
+            m
+        };
+        key["defences"] = (0..defences)
+            .map(|_| {
+                let mut d = mv("Kh8-h7", 0);
+                d["mates"] = json!(false);
+                d["dual"] = json!(false);
+                d["replies"] = json!([mate.clone()]);
+                d
+            })
+            .collect();
+        key
+    }
+
+    fn outcome(key: Value, tries: &[usize]) -> Value {
+        let tries: Vec<Value> = tries
+            .iter()
+            .map(|&k| {
+                let mut t = mv("Ma1-a3", 0);
+                t["refutations"] = (0..k).map(|_| mv("Kh8-g8", 0)).collect();
+                t
+            })
+            .collect();
+        json!({"result": "mate", "keys": [key.clone()], "tree": [key], "tries": tries, "threats": []})
+    }
+
+    fn of(s: &str, fen: &str, o: &Value) -> u8 {
+        difficulty(Stipulation::parse(s).unwrap(), fen, o).unwrap()
+    }
+
+    #[test]
+    fn exact_values_of_hand_made_outcomes() {
+        // The Wikipedia King mate in 1: the key mates, four pieces: 1.5, rounded to 2.
+        assert_eq!(of("#1", SPARSE, &outcome(key_node(1, 0, false, 0), &[])), 2);
+        // A quiet #2 met by three defences with a threat, 8 pieces:
+        // 20 + 8 log2(4) + 12 + 1.5 × 5 = 20 + 16 + 12 + 7.5 = 55.5, rounded to 56.
+        let eight = "k7/pp6/8/8/8/8/PPP5/KM6 w 0";
+        assert_eq!(of("#2", eight, &outcome(key_node(2, 0, true, 3), &[])), 56);
+        // The same with a try refuted once and one refuted twice: + 6 + 2.
+        assert_eq!(
+            of("#2", eight, &outcome(key_node(2, 0, true, 3), &[1, 2])),
+            64
+        );
+        // The Chameleon mate in 2: a checking capture, one defence, 13 pieces:
+        // 20 + 8 + 0 + 15 = 43.
+        let chameleon = "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0";
+        assert_eq!(
+            of("#2", chameleon, &outcome(key_node(2, 7, false, 1), &[])),
+            43
+        );
+        // A selfmate adds 10.
+        assert_eq!(of("s#2", eight, &outcome(key_node(2, 0, true, 3), &[])), 66);
+        // Helpmates: h#2 with one solution and 5 pieces: 12 × 3 + 10 + 3 = 49; two solutions: 44.
+        let five = "8/8/8/8/1K6/1M1k4/2pp4/8 b 0";
+        let help = |count: u64| json!({"result": "mate", "solutions": [[]], "count": count});
+        assert_eq!(of("h#2", five, &help(1)), 49);
+        assert_eq!(of("h#2", five, &help(2)), 44);
+        assert_eq!(of("h#1", five, &help(1)), 25);
+        assert_eq!(of("h#1.5", five, &help(1)), 37);
+        // Clamped: a long crowded quiet mate reaches 100, no more.
+        let crowded = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w 0";
+        assert_eq!(
+            of(
+                "#5",
+                crowded,
+                &outcome(key_node(5, 0, true, 40), &[1, 1, 1])
+            ),
+            100
+        );
+    }
+
+    #[test]
+    fn the_order_is_what_a_solver_would_say() {
+        let fen = "k7/pp6/8/8/8/8/PPP5/K7 w 0";
+        let d = |s: &str, key: Value, tries: &[usize]| of(s, fen, &outcome(key, tries));
+        // Longer is harder.
+        assert!(d("#2", key_node(2, 0, true, 3), &[]) < d("#3", key_node(3, 0, true, 3), &[]));
+        // More defences are harder.
+        for k in 0..12 {
+            assert!(
+                d("#2", key_node(2, 0, true, k), &[]) <= d("#2", key_node(2, 0, true, k + 1), &[])
+            );
+        }
+        assert!(d("#2", key_node(2, 0, true, 1), &[]) < d("#2", key_node(2, 0, true, 4), &[]));
+        // A checking key and a capturing key are easier than a quiet one; a checking capture is
+        // the easiest.
+        let quiet = d("#2", key_node(2, 0, true, 3), &[]);
+        let checking = d("#2", key_node(2, 0, false, 3), &[]);
+        let capturing = d("#2", key_node(2, 2, true, 3), &[]);
+        assert!(checking < quiet && capturing < quiet);
+        assert!(d("#2", key_node(2, 2, false, 3), &[]) <= checking);
+        // A try with one refutation makes it harder, more than a try with several.
+        let none = d("#2", key_node(2, 0, true, 3), &[]);
+        let close = d("#2", key_node(2, 0, true, 3), &[1]);
+        let loose = d("#2", key_node(2, 0, true, 3), &[3]);
+        assert!(none < loose && loose < close);
+        // More pieces are harder.
+        let o = outcome(key_node(2, 0, true, 3), &[]);
+        assert!(of("#2", "k7/8/8/8/8/8/8/K1M5 w 0", &o) < of("#2", fen, &o));
+        // A helpmate's length and number of solutions.
+        let help = |count: u64| json!({"result": "mate", "solutions": [[]], "count": count});
+        assert!(of("h#2", fen, &help(1)) < of("h#2.5", fen, &help(1)));
+        assert!(of("h#2", fen, &help(3)) < of("h#2", fen, &help(1)));
+    }
+
+    #[test]
+    fn no_solution_no_difficulty() {
+        let diagram = json!({"legal": true, "notation": "Pc2xc4"});
+        assert_eq!(of_stored(None, SPARSE, &diagram), None);
+        assert_eq!(of_stored(Some("#2"), SPARSE, &json!({"keys": []})), None);
+        assert_eq!(of_stored(Some("h#2"), SPARSE, &json!({"count": 0})), None);
+        assert_eq!(pieces("10/10/4k5/10/10/10/4L5/10/1K8/10 w 0 -"), 3);
+    }
+}
