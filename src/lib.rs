@@ -19,6 +19,7 @@ pub mod cli;
 pub mod diagram;
 pub mod documents;
 pub mod extract;
+pub mod formats;
 pub mod generate;
 pub mod puzzle;
 pub mod puzzles;

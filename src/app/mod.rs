@@ -3,6 +3,7 @@
 //! persist; the store itself only persists and reads.
 
 pub mod collections;
+pub mod import;
 pub mod seed;
 
 use crate::puzzle::{verify, NewPuzzle, VerifyError};
