@@ -363,7 +363,7 @@ fn play_line(pos: &VariantPosition, moves: &[(String, usize)]) -> Result<Played,
         let mv = at.parse_move(text, Naming::default()).map_err(|e| {
             (
                 *line,
-                format!("move {} `{text}` is not a legal move: {e}", i + 1),
+                format!("move {} is not a legal move: {e}", i + 1),
             )
         })?;
         played.line.push(at.move_name(&mv, Naming::default()));

@@ -90,12 +90,14 @@ fn line_tokens(out: &mut Vec<String>, line: &[Step], ply: usize, white_first: bo
         let at = ply + i;
         let white = (at % 2 == 0) == white_first;
         let number = (at + usize::from(!white_first)) / 2 + 1;
-        if white {
-            out.push(format!("{number}."));
+        // A move number stays on the line of its move.
+        out.push(if white {
+            format!("{number}. {}", s.notation)
         } else if !numbered {
-            out.push(format!("{number}..."));
-        }
-        out.push(s.notation.clone());
+            format!("{number}... {}", s.notation)
+        } else {
+            s.notation.clone()
+        });
         numbered = true;
         for alt in &s.alternatives {
             if alt.is_empty() {
@@ -873,7 +875,7 @@ mod tests {
             (
                 chameleon_game("[Stipulation \"#2\"]", "1. Bg6xc6 Kb7xc8 2. Nc4-g7 *"),
                 7,
-                "`Nc4-g7` is not a legal move",
+                "move 3 is not a legal move: `Nc4-g7`",
             ),
             (
                 chameleon_game("[Stipulation \"x2\"]", "*"),
