@@ -93,7 +93,13 @@ pub fn import_collection(
     for read in reads {
         summary.read += 1;
         let (place, outcome) = match read {
-            Err(e) => (e.place.clone(), Imported::Rejected(e.message)),
+            Err(e) => (
+                Place {
+                    number: e.place.number,
+                    line: e.start,
+                },
+                Imported::Rejected(format!("line {}: {}", e.place.line, e.message)),
+            ),
             Ok(read) => {
                 let place = read.place.clone();
                 match verify_read(read, solve) {
@@ -198,7 +204,12 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            (summary.read, summary.created, summary.existing, summary.rejected),
+            (
+                summary.read,
+                summary.created,
+                summary.existing,
+                summary.rejected
+            ),
             (4, 1, 1, 2)
         );
         assert!(summary.made_collection);
@@ -215,7 +226,14 @@ mod tests {
         assert_eq!(c.stipulation, "#2");
         assert_eq!(puzzles[0].title.as_deref(), Some("Chameleon"));
         assert!(matches!(
-            import_collection(&store, "a b", Vec::new(), &SolveOptions::default(), ("pgn", "x"), |_, _| {}),
+            import_collection(
+                &store,
+                "a b",
+                Vec::new(),
+                &SolveOptions::default(),
+                ("pgn", "x"),
+                |_, _| {}
+            ),
             Err(ImportError::Name(_))
         ));
     }

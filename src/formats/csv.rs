@@ -164,7 +164,9 @@ pub fn records(text: &str) -> Result<Vec<Record>, (usize, String)> {
                         Some(c) => {
                             return Err((
                                 line,
-                                format!("`{c}` after the closing `\"` of a field: a field is quoted whole"),
+                                format!(
+                                "`{c}` after the closing `\"` of a field: a field is quoted whole"
+                            ),
                             ))
                         }
                     }
@@ -205,6 +207,7 @@ pub fn records(text: &str) -> Result<Vec<Record>, (usize, String)> {
 pub fn puzzle(fields: &[String], number: usize, line: usize) -> Result<ReadPuzzle, ReadError> {
     let fail = |message: String| ReadError {
         unit: "row",
+        start: line,
         place: Place {
             number: Some(number),
             line,
@@ -283,6 +286,7 @@ pub fn puzzle(fields: &[String], number: usize, line: usize) -> Result<ReadPuzzl
 pub fn read(text: &str) -> Result<Vec<Result<ReadPuzzle, ReadError>>, ReadError> {
     let whole = |line: usize, message: String| ReadError {
         unit: "row",
+        start: 1,
         place: Place { number: None, line },
         message,
     };
@@ -290,7 +294,10 @@ pub fn read(text: &str) -> Result<Vec<Result<ReadPuzzle, ReadError>>, ReadError>
     let Some(((header, line), rows)) = records.split_first() else {
         return Err(whole(
             1,
-            format!("the text is empty: a puzzle CSV starts with its header, {}", HEADER.join(",")),
+            format!(
+                "the text is empty: a puzzle CSV starts with its header, {}",
+                HEADER.join(",")
+            ),
         ));
     };
     if header.iter().map(|h| h.trim()).ne(HEADER) {
@@ -333,11 +340,15 @@ mod tests {
     #[test]
     fn broken_quotes_are_errors_at_their_lines() {
         assert_eq!(records("a,\"open\n\n").unwrap_err().0, 1);
-        assert!(records("a,\"x\"y\n").unwrap_err().1.contains("after the closing"));
+        assert!(records("a,\"x\"y\n")
+            .unwrap_err()
+            .1
+            .contains("after the closing"));
         assert!(records("a\nb,c\"d\n").unwrap_err().0 == 2);
     }
 
-    const HEAD: &str = "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags\n";
+    const HEAD: &str =
+        "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags\n";
 
     #[test]
     fn rows_give_their_claims_and_errors() {
@@ -352,11 +363,23 @@ mod tests {
         assert_eq!(p.puzzle.about.tags, ["chameleon", "mate-in-2"]);
         assert_eq!(p.puzzle.about.source.as_deref(), Some("wikipedia"));
         let e = rows[1].as_ref().unwrap_err();
-        assert_eq!(e.place, Place { number: Some(2), line: 3 });
+        assert_eq!(
+            e.place,
+            Place {
+                number: Some(2),
+                line: 3
+            }
+        );
         assert!(e.message.contains("game:chess"), "{e}");
         let e = rows[2].as_ref().unwrap_err();
-        assert_eq!(e.to_string(), "row 3, line 4: 3 fields where the header has 10");
-        assert!(read("a,b\n1,2\n").unwrap_err().message.contains("not Lichess's"));
+        assert_eq!(
+            e.to_string(),
+            "row 3, line 4: 3 fields where the header has 10"
+        );
+        assert!(read("a,b\n1,2\n")
+            .unwrap_err()
+            .message
+            .contains("not Lichess's"));
         assert!(read("").is_err());
     }
 }

@@ -324,7 +324,10 @@ pub struct Place {
 pub struct ReadError {
     /// `game` (PGN) or `row` (CSV).
     pub unit: &'static str,
+    /// Where reading stopped.
     pub place: Place,
+    /// The line its game or row starts on (1 for the whole text).
+    pub start: usize,
     pub message: String,
 }
 
@@ -357,15 +360,15 @@ fn play_line(pos: &VariantPosition, moves: &[(String, usize)]) -> Result<Played,
         if played.mates {
             return Err((
                 *line,
-                format!("move {} `{text}` follows the mate that ends the line", i + 1),
+                format!(
+                    "move {} `{text}` follows the mate that ends the line",
+                    i + 1
+                ),
             ));
         }
-        let mv = at.parse_move(text, Naming::default()).map_err(|e| {
-            (
-                *line,
-                format!("move {} is not a legal move: {e}", i + 1),
-            )
-        })?;
+        let mv = at
+            .parse_move(text, Naming::default())
+            .map_err(|e| (*line, format!("move {} is not a legal move: {e}", i + 1)))?;
         played.line.push(at.move_name(&mv, Naming::default()));
         let after = at.play(&mv);
         played.mates = at.mates(&mv, &after);
@@ -549,7 +552,54 @@ mod tests {
         }
         assert_eq!(Format::parse("PGN"), None);
         assert_eq!(Format::Csv.extension(), "csv");
-        assert!(Format::Pgn.content_type().starts_with("application/x-chess-pgn"));
+        assert!(Format::Pgn
+            .content_type()
+            .starts_with("application/x-chess-pgn"));
+    }
+
+    #[test]
+    fn the_mating_side_is_the_results() {
+        use Color::{Black, White};
+        assert_eq!(mating_side(Stipulation::Mate(2), White), White);
+        assert_eq!(mating_side(Stipulation::Mate(2), Black), Black);
+        assert_eq!(mating_side(Stipulation::SelfMate(2), White), Black);
+        let h = |half| Stipulation::HelpMate { moves: 2, half };
+        assert_eq!(mating_side(h(false), Black), White);
+        assert_eq!(mating_side(h(true), White), White);
+    }
+
+    #[test]
+    fn diagrams_are_left_out_and_named() {
+        let diagram = StoredPuzzle {
+            id: 26,
+            kind: Kind::Diagram,
+            game: crate::rules::GameKind::Baroque,
+            fen: "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0".into(),
+            rules: "vchess".into(),
+            moves: vec!["Pc2c4".into()],
+            captures: Vec::new(),
+            mate_in: None,
+            stipulation: None,
+            outcome: serde_json::json!({}),
+            title: None,
+            source: None,
+            caption: None,
+            tags: Vec::new(),
+            fixture: None,
+            created_at: String::new(),
+            content_hash: String::new(),
+        };
+        assert!(!exportable(&diagram));
+        let (text, skipped) = pgn::write_all([&diagram]);
+        assert_eq!(skipped, [26]);
+        assert!(
+            text.starts_with("% baroque: puzzle 26 is a diagram"),
+            "{text}"
+        );
+        assert!(pgn::read(&text).is_err(), "no game");
+        let (text, skipped) = csv::write_all([&diagram]);
+        assert_eq!(skipped, [26]);
+        assert_eq!(text.lines().count(), 1, "the header alone");
     }
 
     fn om(n: &str) -> OutMove {
@@ -569,5 +619,45 @@ mod tests {
         assert_eq!(names(&line), ["A", "B", "C"]);
         assert_eq!(names(&line[0].alternatives[0]), ["F", "G"]);
         assert_eq!(names(&line[1].alternatives[0]), ["D", "E"]);
+    }
+
+    /// Text made of PGN's and CSV's own characters, in any order.
+    fn text_strategy() -> impl proptest::strategy::Strategy<Value = String> {
+        let pieces = [
+            "[", "]", "\"", "\\", "{", "}", "(", ")", ";", "%", "$1", "1.", "1...", "\n", " ", ",",
+            "\r\n", "1-0", "*", "Variant", "Baroque", "Rococo", "FEN", "Stipulation", "#2", "h#2",
+            "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0", "Bg6xc6", "Kb7xc8", "Nc4-g8", "g6c6", "\u{e9}",
+            "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags",
+            "stipulation:#2", "game:rococo", "x",
+        ];
+        proptest::collection::vec(proptest::sample::select(pieces.to_vec()), 0..40)
+            .prop_map(|v| v.concat())
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        /// No text makes a reader panic, and every error names a line of the text.
+        #[test]
+        fn readers_never_panic_and_errors_are_placed_in_the_text(text in text_strategy()) {
+            let lines = text.lines().count().max(1) + 1;
+            let place = |e: &ReadError| {
+                assert!(e.place.line >= 1 && e.place.line <= lines, "{e} in {text:?}");
+                assert!(e.start >= 1 && e.start <= e.place.line, "{e} in {text:?}");
+            };
+            for read in [pgn::read(&text), csv::read(&text)] {
+                match read {
+                    Err(e) => place(&e),
+                    Ok(items) => {
+                        for item in &items {
+                            match item {
+                                Err(e) => place(e),
+                                Ok(p) => assert!(p.place.line <= lines),
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

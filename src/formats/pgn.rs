@@ -336,7 +336,10 @@ impl<'a> Lexer<'a> {
             self.bump();
         }
         let mut name = String::new();
-        while let Some(c) = self.peek().filter(|c| c.is_ascii_alphanumeric() || *c == '_') {
+        while let Some(c) = self
+            .peek()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        {
             name.push(c);
             self.bump();
         }
@@ -449,7 +452,9 @@ impl<'a> Lexer<'a> {
                     }
                     if digits == 0 {
                         return Some((
-                            Token::Error("`$` must be followed by a number (a NAG such as $1)".into()),
+                            Token::Error(
+                                "`$` must be followed by a number (a NAG such as $1)".into(),
+                            ),
                             line,
                         ));
                     }
@@ -462,6 +467,11 @@ impl<'a> Lexer<'a> {
                         }
                         word.push(c);
                         self.bump();
+                    }
+                    if word.is_empty() {
+                        // A `]` or `}` that closes nothing.
+                        self.bump();
+                        return Some((Token::Error(format!("`{c}` closes nothing here")), line));
                     }
                     if let Some(t) = classify(&word) {
                         return Some((t, line));
@@ -530,6 +540,7 @@ impl Building {
         match self.error {
             Some((line, message)) => Err(ReadError {
                 unit: "game",
+                start: self.game.line,
                 place: Place {
                     number: Some(self.game.number),
                     line,
@@ -636,6 +647,7 @@ fn variant_kind(value: &str) -> Option<GameKind> {
 pub fn puzzle(game: &Game) -> Result<ReadPuzzle, ReadError> {
     let fail = |line: usize, message: String| ReadError {
         unit: "game",
+        start: game.line,
         place: Place {
             number: Some(game.number),
             line,
@@ -755,6 +767,7 @@ pub fn read(text: &str) -> Result<Vec<Result<ReadPuzzle, ReadError>>, ReadError>
     if games.is_empty() {
         return Err(ReadError {
             unit: "game",
+            start: 1,
             place: Place {
                 number: None,
                 line: 1,
@@ -806,24 +819,37 @@ mod tests {
         assert_eq!(games.len(), 4, "{games:?}");
         assert_eq!(moves(games[0].as_ref().unwrap()), ["a"]);
         let e = games[1].as_ref().unwrap_err();
-        assert_eq!(e.place, Place { number: Some(2), line: 5 });
+        assert_eq!(
+            e.place,
+            Place {
+                number: Some(2),
+                line: 5
+            }
+        );
         assert!(e.message.contains("`]` must follow"), "{e}");
         let e = games[2].as_ref().unwrap_err();
-        assert_eq!(e.place, Place { number: Some(3), line: 9 });
+        assert_eq!(
+            e.place,
+            Place {
+                number: Some(3),
+                line: 9
+            }
+        );
         assert!(e.message.contains("not closed"), "{e}");
         let e = games[3].as_ref().unwrap_err();
         assert_eq!(e.place.number, Some(4));
         assert!(e.message.contains("closes no variation"), "{e}");
-        assert_eq!(
-            e.to_string(),
-            "game 4, line 12: `)` closes no variation"
-        );
+        assert_eq!(e.to_string(), "game 4, line 12: `)` closes no variation");
     }
 
     #[test]
     fn bad_tags_and_text_that_is_not_pgn_are_errors_with_their_lines() {
         let g = games("[Event \"x\"]\n[ \"no name\"]\n1. a *");
-        assert!(g[0].as_ref().unwrap_err().message.contains("name is missing"));
+        assert!(g[0]
+            .as_ref()
+            .unwrap_err()
+            .message
+            .contains("name is missing"));
         let g = games("[Event unquoted]\n");
         assert_eq!(g[0].as_ref().unwrap_err().place.line, 1);
         let g = games("[Event \"open\n1. a *");
@@ -833,7 +859,17 @@ mod tests {
         assert!(e.message.contains("not PGN"), "{e}");
         assert_eq!(e.place.line, 1);
         let g = games("[Event \"x\"]\n{ never closed\n");
-        assert!(g[0].as_ref().unwrap_err().message.contains("comment opened on line 2"));
+        assert!(g[0]
+            .as_ref()
+            .unwrap_err()
+            .message
+            .contains("comment opened on line 2"));
+        let g = games("[Event \"x\"]\n1. a } b *");
+        assert!(g[0]
+            .as_ref()
+            .unwrap_err()
+            .message
+            .contains("`}` closes nothing"));
         let g = games("[A \"1\"]\n[A \"2\"]\n*");
         assert!(g[0].as_ref().unwrap_err().message.contains("given twice"));
         assert!(read("  \n% only an escape\n").is_err());
@@ -859,7 +895,10 @@ mod tests {
             panic!("a mate")
         };
         assert_eq!(m.stipulation, Stipulation::Mate(2));
-        assert_eq!(m.keys, None, "the line is checked after the proof, not as every key");
+        assert_eq!(
+            m.keys, None,
+            "the line is checked after the proof, not as every key"
+        );
         // Without a stipulation, a line that ends in mate stands for #N.
         let read = super::read(&chameleon_game("", "1. Bg6xc6 Kb7xc8 2. Nc4-g8 *")).unwrap();
         let Claim::Mate(m) = &read[0].as_ref().unwrap().puzzle.claim else {
@@ -877,13 +916,12 @@ mod tests {
                 7,
                 "move 3 is not a legal move: `Nc4-g7`",
             ),
+            (chameleon_game("[Stipulation \"x2\"]", "*"), 6, "is not one"),
             (
-                chameleon_game("[Stipulation \"x2\"]", "*"),
-                6,
-                "is not one",
-            ),
-            (
-                chameleon_game("[Stipulation \"#2\"]", "1. Bg6xc6 Kb7xc8 2. Bc6-c7 Kc8-b8 *"),
+                chameleon_game(
+                    "[Stipulation \"#2\"]",
+                    "1. Bg6xc6 Kb7xc8 2. Bc6-c7 Kc8-b8 *",
+                ),
                 7,
                 "follows the mate",
             ),
@@ -897,8 +935,16 @@ mod tests {
                 1,
                 "not a game of this service",
             ),
-            ("[Event \"e\"]\n[FEN \"k7/8/8/8/8/8/8/K7 w 0\"]\n*".to_string(), 1, "[Variant] tag is missing"),
-            ("[Variant \"Baroque\"]\n*".to_string(), 1, "[FEN] tag is missing"),
+            (
+                "[Event \"e\"]\n[FEN \"k7/8/8/8/8/8/8/K7 w 0\"]\n*".to_string(),
+                1,
+                "[Variant] tag is missing",
+            ),
+            (
+                "[Variant \"Baroque\"]\n*".to_string(),
+                1,
+                "[FEN] tag is missing",
+            ),
             (
                 "[Variant \"Baroque\"]\n[SetUp \"0\"]\n[FEN \"k7/8/8/8/8/8/8/K7 w 0\"]\n*"
                     .to_string(),
@@ -926,7 +972,14 @@ mod tests {
         for (text, line, words) in cases {
             let read = read(&text).unwrap();
             let e = read[0].as_ref().unwrap_err();
-            assert_eq!(e.place, Place { number: Some(1), line }, "{e} in {text}");
+            assert_eq!(
+                e.place,
+                Place {
+                    number: Some(1),
+                    line
+                },
+                "{e} in {text}"
+            );
             assert!(e.message.contains(words), "{e} in {text}");
         }
     }
@@ -936,7 +989,10 @@ mod tests {
         assert_eq!(escape("a \"b\" \\ c\nd"), "a \\\"b\\\" \\\\ c d");
         let text = format!("[Event \"{}\"]\n*", escape("say \"hi\" \\o/"));
         let g = games(&text);
-        assert_eq!(g[0].as_ref().unwrap().tag("Event"), Some(("say \"hi\" \\o/", 1)));
+        assert_eq!(
+            g[0].as_ref().unwrap().tag("Event"),
+            Some(("say \"hi\" \\o/", 1))
+        );
     }
 
     #[test]
@@ -953,9 +1009,15 @@ mod tests {
         ];
         let mut tokens = Vec::new();
         line_tokens(&mut tokens, &line, 0, true);
-        assert_eq!(tokens.join(" "), "1. K1 (1. C1) 1... D1 (1... D2 2. R2) 2. R1");
+        assert_eq!(
+            tokens.join(" "),
+            "1. K1 (1. C1) 1... D1 (1... D2 2. R2) 2. R1"
+        );
         let mut tokens = Vec::new();
         line_tokens(&mut tokens, &line, 0, false);
-        assert_eq!(tokens.join(" "), "1... K1 (1... C1) 2. D1 (2. D2 R2) 2... R1");
+        assert_eq!(
+            tokens.join(" "),
+            "1... K1 (1... C1) 2. D1 (2. D2 R2) 2... R1"
+        );
     }
 }
