@@ -7,7 +7,8 @@
 //! - [`cases`] (diagram case files), [`puzzle`] (what a puzzle claims and its one verification),
 //!   [`puzzles`] (mate puzzle files), [`generate`] (puzzle generation), [`diagram`] (SVG boards),
 //!   [`documents`] (diagrams read from rule documents: wiki, HTML, Markdown, text boards),
-//!   [`extract`] (case file skeletons from a document);
+//!   [`extract`] (case file skeletons from a document), [`formats`] (puzzles as PGN and Lichess's
+//!   puzzle CSV, and read back from them);
 //! - [`store`]: persists puzzles and collections (SQLite) and reads them back, nothing more;
 //! - [`app`]: the use cases (verify and store, seed, generate a collection), using the store;
 //! - [`api`] (the HTTP service) and the command line ([`cli`]).

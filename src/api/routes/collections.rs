@@ -745,7 +745,9 @@ pub async fn export(
         None => Format::Jsonl,
         Some(text) => Format::parse(&text).ok_or_else(|| ApiError::InvalidParameter {
             parameter: "format",
-            message: format!("{text:?} is not an export format: `jsonl` (the default), `pgn` or `csv`"),
+            message: format!(
+                "{text:?} is not an export format: `jsonl` (the default), `pgn` or `csv`"
+            ),
         })?,
     };
     let (_, puzzles) = load(&req, name.clone(), store).await?;

@@ -457,11 +457,10 @@ impl actix_web::FromRequest for PuzzleBody {
 
     fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
         if is_pgn(req) {
-            let limit = req
-                .app_data::<web::Data<Limits>>()
-                .map_or(crate::api::configuration::DEFAULT_MAX_BODY_BYTES as usize, |l| {
-                    l.max_body_bytes
-                });
+            let limit = req.app_data::<web::Data<Limits>>().map_or(
+                crate::api::configuration::DEFAULT_MAX_BODY_BYTES as usize,
+                |l| l.max_body_bytes,
+            );
             let announced = req
                 .headers()
                 .get(header::CONTENT_LENGTH)
@@ -476,7 +475,10 @@ impl actix_web::FromRequest for PuzzleBody {
             })
         } else {
             let json = web::Json::<Object<PuzzleRequest>>::from_request(req, payload);
-            Box::pin(async move { json.await.map(|j| PuzzleBody::Json(Box::new(j.into_inner().0))) })
+            Box::pin(async move {
+                json.await
+                    .map(|j| PuzzleBody::Json(Box::new(j.into_inner().0)))
+            })
         }
     }
 }
@@ -566,6 +568,7 @@ fn stored_response(stored: crate::store::StoredPuzzle, inserted: bool) -> HttpRe
 
 /// What became of one game of a PGN body of several games.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(examples(examples::pgn_game_result))]
 pub struct PgnGameResult {
     /// The game's number in the body, from 1.
     #[schema(example = 2)]
@@ -588,6 +591,7 @@ pub struct PgnGameResult {
 
 /// The answer to a PGN body of several games: a result per game, in order, and the counts.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(examples(examples::pgn_results))]
 pub struct PgnResults {
     pub results: Vec<PgnGameResult>,
     /// Games verified and stored.
@@ -605,6 +609,7 @@ pub struct PgnResults {
 /// result per game (a PGN body of several games).
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 #[serde(untagged)]
+#[schema(examples(examples::puzzle, examples::pgn_results))]
 pub enum PuzzleAnswer {
     Puzzle(Box<Puzzle>),
     Results(PgnResults),
@@ -692,7 +697,7 @@ pub async fn create(
     if let Some(extra) = reads.get(MAX_PGN_GAMES) {
         let line = match extra {
             Ok(r) => r.place.line,
-            Err(e) => e.place.line,
+            Err(e) => e.start,
         };
         return Err(ApiError::InvalidPgn {
             game: Some(MAX_PGN_GAMES + 1),
@@ -722,7 +727,7 @@ pub async fn create(
     };
     for (i, read) in reads.into_iter().enumerate() {
         let (line, outcome) = match read {
-            Err(e) => (e.place.line, Err(ApiError::from(e))),
+            Err(e) => (e.start, Err(ApiError::from(e))),
             Ok(read) => {
                 let line = read.place.line;
                 let stored =
@@ -1114,6 +1119,11 @@ pub(crate) mod examples {
             "existing": 0,
             "rejected": 1,
         })
+    }
+
+    /// The result of a game of a PGN body that could not be read.
+    pub fn pgn_game_result() -> Value {
+        pgn_results()["results"][1].clone()
     }
 
     /// A page of one puzzle, the last.
