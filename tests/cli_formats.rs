@@ -85,16 +85,34 @@ fn collections_round_trip_through_pgn_and_csv() {
         ]
         .concat(),
     );
+    generate(
+        &original,
+        "singles",
+        &[
+            &common[..],
+            &[
+                "--rules",
+                "abbott,leaper=single",
+                "--mate-in",
+                "2",
+                "--count",
+                "2",
+                "--max-pieces",
+                "8",
+            ],
+        ]
+        .concat(),
+    );
     let mut want = BTreeSet::new();
-    for name in ["twos", "helps", "rococo"] {
+    for name in ["twos", "helps", "rococo", "singles"] {
         want.extend(puzzles(&export(&original, name, "jsonl")));
     }
-    assert_eq!(want.len(), 7);
+    assert_eq!(want.len(), 9);
 
     for format in ["pgn", "csv"] {
         let back = dir.path().join(format!("back-{format}.db"));
         let mut created = 0;
-        for name in ["twos", "helps", "rococo"] {
+        for name in ["twos", "helps", "rococo", "singles"] {
             let text = export(&original, name, format);
             let file = dir.path().join(format!("{name}.{format}"));
             std::fs::write(&file, &text).unwrap();
@@ -116,7 +134,7 @@ fn collections_round_trip_through_pgn_and_csv() {
                 format!("collection back: {n} read, {n} created, 0 existing, 0 rejected")
             );
         }
-        assert_eq!(created, 7);
+        assert_eq!(created, 9);
         let got = puzzles(&export(&back, "back", "jsonl"));
         // Both keep the content, the tags and the source (CSV has no column for the title and
         // the caption).
@@ -124,7 +142,7 @@ fn collections_round_trip_through_pgn_and_csv() {
         // The collection made by the first import says so; the later ones appended to it.
         let store = Store::open(&back).unwrap();
         let (c, items) = store.collection("back").unwrap().unwrap();
-        assert_eq!(items.len(), 7);
+        assert_eq!(items.len(), 9);
         assert_eq!(c.state, "done");
         assert_eq!(c.summary["source"], "import");
         assert_eq!(c.summary["format"], format);
@@ -138,6 +156,13 @@ fn collections_round_trip_through_pgn_and_csv() {
             "{out}"
         );
     }
+
+    // The rule set is written where it is not the default (and everywhere for Baroque).
+    assert!(export(&original, "singles", "pgn").contains("[Rules \"abbott,leaper=single\"]"));
+    assert!(
+        export(&original, "singles", "csv").contains("rules:abbott,leaper=single stipulation:#2")
+    );
+    assert!(!export(&original, "rococo", "pgn").contains("[Rules "));
 
     // PGN keeps the title and the caption as well.
     let pgn = export(&original, "twos", "pgn");
@@ -308,4 +333,47 @@ fn bad_input_gets_a_message_and_an_exit_code() {
         .arg(&db));
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("xml"), "{err}");
+}
+
+#[test]
+fn a_selfmate_is_written_with_black_mating_and_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db");
+    // The selfmate of the README: the White Chameleon offered on e2 must be taken, and mates.
+    let file = dir.path().join("s.pgn");
+    std::fs::write(
+        &file,
+        "[Event \"Offered Chameleon\"]\n[Site \"README\"]\n[Variant \"Baroque\"]\n[SetUp \"1\"]\n\
+         [FEN \"8/8/8/6M1/6m1/3B1K2/8/4k3 w 0\"]\n[Stipulation \"s#1\"]\n\n1. Bd3-e2 Ke1xe2 0-1\n",
+    )
+    .unwrap();
+    let (code, out, err) = import(&db, &file, "selfmates");
+    assert_eq!(code, 0, "{out}{err}");
+    let pgn = export(&db, "selfmates", "pgn");
+    assert!(
+        pgn.starts_with("[Event \"Offered Chameleon\"]\n[Site \"README\"]\n"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[Result \"0-1\"]"), "Black mates: {pgn}");
+    assert!(pgn.contains("[Stipulation \"s#1\"]"), "{pgn}");
+    assert!(pgn.contains("\n\n1. Bd3-e2 Ke1xe2 0-1\n"), "{pgn}");
+    let csv = export(&db, "selfmates", "csv");
+    assert!(csv.contains(",d3e2 e1e2,"), "{csv}");
+    // Read back into another store: the same puzzle.
+    let again = dir.path().join("again.db");
+    let written = dir.path().join("written.pgn");
+    std::fs::write(&written, &pgn).unwrap();
+    let (code, out, err) = import(&again, &written, "selfmates");
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        puzzles(&export(&again, "selfmates", "jsonl")),
+        puzzles(&export(&db, "selfmates", "jsonl"))
+    );
+    // A selfmate line that goes past its stipulation is refused.
+    let long = dir.path().join("long.pgn");
+    std::fs::write(&long, pgn.replace("Ke1xe2 0-1", "Ke1xe2 Kf3-f2 0-1")).unwrap();
+    let (code, out, _) = import(&again, &long, "selfmates");
+    assert_eq!(code, 1);
+    assert!(out.contains("rejected: line "), "{out}");
+    assert!(out.contains("follows the mate that ends the line"), "{out}");
 }
