@@ -679,7 +679,7 @@ pub enum ExportFormat {
 #[into_params(parameter_in = Query)]
 pub struct ExportQuery {
     /// `jsonl` (the default), `pgn` or `csv`.
-    #[param(value_type = Option<ExportFormat>)]
+    #[param(value_type = Option<ExportFormat>, inline)]
     pub format: Option<String>,
 }
 
