@@ -478,6 +478,11 @@ fn unreadable_pgn_is_refused_naming_the_line() {
     let big = format!("{ok}{}", "{padding}".repeat(10_000));
     let p = post_pgn(&app, &big).problem(413, "/problems/payload-too-large");
     assert_eq!(p["limit"], 65536);
+    // At most 100 games a request: the 101st is named.
+    let many = "[Variant \"Chess\"]\n*\n".repeat(101);
+    let p = post_pgn(&app, &many).problem(422, "/problems/invalid-pgn");
+    assert_eq!((&p["game"], &p["line"]), (&json!(101), &json!(201)), "{p}");
+    assert!(p["detail"].as_str().unwrap().contains("at most 100"), "{p}");
     // Nothing was stored.
     assert_eq!(app.get("/v1/puzzles").json()["items"], json!([]));
 }
