@@ -59,6 +59,9 @@ pub enum Command {
         /// Show the count below each first move.
         #[arg(long)]
         divide: bool,
+        /// Threads, splitting the work at the first move (the counts do not depend on it).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -153,10 +156,11 @@ pub fn run(cli: Cli) -> ExitCode {
             depth,
             rules,
             divide,
+            threads,
             json,
             game,
         } => match variant_of(game, &rules) {
-            Ok(variant) => run_perft(variant, &fen, depth, divide, json),
+            Ok(variant) => run_perft(variant, &fen, depth, divide, threads as usize, json),
             Err(e) => fail(e),
         },
         Command::Check(args) => check::run(args),
@@ -336,7 +340,14 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn run_perft(variant: Variant, fen: &str, depth: u32, divide: bool, json: bool) -> ExitCode {
+fn run_perft(
+    variant: Variant,
+    fen: &str,
+    depth: u32,
+    divide: bool,
+    threads: usize,
+    json: bool,
+) -> ExitCode {
     let naming = Naming::default();
     let pos = if fen == "startpos" {
         variant.start()
@@ -354,15 +365,19 @@ fn run_perft(variant: Variant, fen: &str, depth: u32, divide: bool, json: bool) 
     struct Perft {
         depth: u32,
         divide: bool,
+        threads: usize,
         naming: Naming,
     }
     impl Visit for Perft {
         type Output = (u64, Vec<(String, String, u64)>);
         fn visit<P: GamePosition>(self, pos: &P) -> Self::Output {
             if !self.divide {
-                return (perft::perft(pos, self.depth), Vec::new());
+                return (
+                    perft::perft_threads(pos, self.depth, self.threads),
+                    Vec::new(),
+                );
             }
-            let split: Vec<_> = perft::divide(pos, self.depth)
+            let split: Vec<_> = perft::divide_threads(pos, self.depth, self.threads)
                 .into_iter()
                 .map(|(m, n)| {
                     (
@@ -379,6 +394,7 @@ fn run_perft(variant: Variant, fen: &str, depth: u32, divide: bool, json: bool) 
     let (nodes, split) = pos.visit(Perft {
         depth,
         divide,
+        threads,
         naming,
     });
     let secs = start.elapsed().as_secs_f64();
@@ -393,6 +409,7 @@ fn run_perft(variant: Variant, fen: &str, depth: u32, divide: bool, json: bool) 
             "fen": pos.fen(naming),
             "rules": variant.rules().map(|r| r.to_string()),
             "depth": depth,
+            "threads": threads,
             "nodes": nodes,
             "millis": (secs * 1000.0).round() as u64,
             "nodes_per_second": nps.round() as u64,

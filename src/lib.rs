@@ -22,6 +22,7 @@ pub mod documents;
 pub mod extract;
 pub mod formats;
 pub mod generate;
+pub mod play;
 pub mod puzzle;
 pub mod puzzles;
 #[warn(missing_docs)]

@@ -144,6 +144,9 @@ proptest! {
         // Check as reported agrees with the oracle too.
         let flipped = Position::from_board(*pos.board(), pos.turn().other(), *pos.rules());
         prop_assert_eq!(pos.is_check(), opponent_king_capturable_by_moves(&flipped));
+        // The counting path (perft's last ply) and the any-move test agree with the list.
+        prop_assert_eq!(pos.count_legal(&mut Vec::new()), legal.len() as u64);
+        prop_assert_eq!(pos.has_legal_move(), !legal.is_empty());
     }
 
     #[test]

@@ -25,10 +25,23 @@ use super::ruleset::{Leaper, Rules};
 /// Whether the piece on `k` (a King of the other side) can be captured by `attacker` now.
 #[inline]
 pub fn capturable<G: Geometry>(b: &Board<G>, k: u8, attacker: Color, rules: &Rules) -> bool {
+    let live = b.by_color(attacker) & !frozen(b, attacker, rules.freezing());
+    capturable_by(b, k, attacker, live, rules)
+}
+
+/// [`capturable`] when the attacker's unfrozen pieces, `live`, are known (exactly: a piece
+/// wrongly counted as unfrozen may be found to capture).
+#[inline]
+pub fn capturable_by<G: Geometry>(
+    b: &Board<G>,
+    k: u8,
+    attacker: Color,
+    live: G::B,
+    rules: &Rules,
+) -> bool {
     let t = G::t();
     let defender = attacker.other();
     let occ = b.occupied();
-    let live = b.by_color(attacker) & !frozen(b, attacker, rules.freezing());
     let near = t.neighbours[k as usize];
 
     // King and Chameleon: by stepping onto it.

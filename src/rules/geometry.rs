@@ -45,7 +45,13 @@ const DR: [i8; 8] = [1, -1, 0, 0, 1, 1, -1, -1];
 /// The direction pointing the other way.
 #[inline(always)]
 pub const fn opposite(d: Dir) -> Dir {
-    [S, N, W, E, SW, SE, NW, NE][d]
+    // N-S and E-W are 0-1 and 2-3; NE-SW and NW-SE are 4-7 and 5-6. Arithmetic rather than a
+    // table, which the compiler would build anew on the stack at every call.
+    if d < 4 {
+        d ^ 1
+    } else {
+        11 - d
+    }
 }
 
 /// Whether a direction increases the square index (so the nearest square on a ray is its lowest).
@@ -330,6 +336,17 @@ mod tests {
         assert_eq!(Board8::parse_square("a9"), None);
         assert_eq!(Board8::parse_square("a0"), None);
         assert_eq!(Board8::parse_square("a01"), None);
+    }
+
+    #[test]
+    fn opposite_directions_pair_up() {
+        for (d, o) in [(N, S), (E, W), (NE, SW), (NW, SE)] {
+            assert_eq!((opposite(d), opposite(o)), (o, d));
+        }
+        for d in ALL_DIRS {
+            assert_eq!(DF[opposite(d)], -DF[d]);
+            assert_eq!(DR[opposite(d)], -DR[d]);
+        }
     }
 
     #[test]

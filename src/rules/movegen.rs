@@ -5,7 +5,7 @@
 //! `Vec<Move>` that is cleared, not reallocated, so the search path does not allocate once the
 //! buffers have grown.
 
-use super::attacks::capturable;
+use super::attacks::{capturable, capturable_by};
 use super::bitset::BitSet;
 use super::freeze::frozen;
 use super::geometry::{is_orthogonal, opposite, Dir, Geometry, ALL_DIRS, NO_SQUARE, ORTHOGONAL};
@@ -16,6 +16,12 @@ use super::ruleset::Leaper;
 /// A quick test that a move keeps the mover's King safe (see [`Position::guard`]).
 struct Guard {
     relevant: Bits,
+    /// Squares of our Immobilizers whose leaving would free an enemy piece that can capture.
+    freeing: Bits,
+    /// The enemy's unfrozen pieces now.
+    live: Bits,
+    /// The enemy's Immobilizers and Chameleons.
+    cancellers: Bits,
 }
 
 impl Guard {
@@ -24,7 +30,22 @@ impl Guard {
     fn passes(&self, m: &Move) -> bool {
         let touched = Bits::bit(m.from) | Bits::bit(m.to) | m.captures;
         touched & self.relevant == 0
-            && !matches!(m.role, Role::King | Role::Immobilizer | Role::Chameleon)
+            && match m.role {
+                Role::King => false,
+                Role::Immobilizer => !self.freeing.has(m.from),
+                _ => true,
+            }
+    }
+
+    /// The enemy's unfrozen pieces after a move of ours that neither moves an Immobilizer nor
+    /// takes an enemy Immobilizer or Chameleon: those of now, less the captured. Only our
+    /// Immobilizers freeze the enemy's capturing pieces (our Chameleons freeze only Immobilizers,
+    /// which capture nothing), and only an enemy Immobilizer or Chameleon can cancel that
+    /// (Cambridge freezing): taking one may freeze more. `None`: work it out afresh.
+    #[inline(always)]
+    fn live_after(&self, m: &Move) -> Option<Bits> {
+        (m.role != Role::Immobilizer && m.captures & self.cancellers == 0)
+            .then_some(self.live & !m.captures)
     }
 }
 
@@ -63,18 +84,21 @@ impl Position {
         self.generate_pseudo(self.movers(), out);
         self.generate_suicides(out);
         let guard = self.guard();
-        out.retain(|m| guard.passes(m) || self.is_safe(m));
+        out.retain(|m| guard.passes(m) || self.is_safe_with(m, &guard));
     }
 
-    /// The number of legal moves (perft's last ply).
+    /// The number of legal moves (perft's last ply), counted as they are generated (`buf` is
+    /// left untouched).
     pub fn count_legal(&self, buf: &mut MoveList) -> u64 {
-        buf.clear();
-        self.generate_pseudo(self.movers(), buf);
-        self.generate_suicides(buf);
-        let guard = self.guard();
-        buf.iter()
-            .filter(|m| guard.passes(m) || self.is_safe(m))
-            .count() as u64
+        let _ = buf;
+        let mut count = LegalCount {
+            pos: self,
+            guard: self.guard(),
+            n: 0,
+        };
+        self.generate_pseudo(self.movers(), &mut count);
+        self.generate_suicides(&mut count);
+        count.n
     }
 
     /// Whether the side to move has any legal move.
@@ -88,7 +112,8 @@ impl Position {
             self.generate_pseudo(self.movers(), buf);
             self.generate_suicides(buf);
             let guard = self.guard();
-            buf.iter().any(|m| guard.passes(m) || self.is_safe(m))
+            buf.iter()
+                .any(|m| guard.passes(m) || self.is_safe_with(m, &guard))
         };
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
             Ok(mut buf) => test(&mut buf),
@@ -98,27 +123,44 @@ impl Position {
 
     /// The squares where a move of ours could change whether our King can be captured.
     ///
-    /// When our King is safe now, a move that changes occupancy only off these squares, moves neither
-    /// the King nor a piece that freezes (Immobilizer, Chameleon), keeps it safe: the enemy pieces'
-    /// freezing is unchanged (captures only freeze more), and each capture kind depends only on
-    /// squares of the set: the King's neighbours and its eight lines (King, Chameleon, Withdrawer,
-    /// Long Leaper), and, for each side of the King with an enemy piece opposite, the rank and file
+    /// When our King is safe now, a move that changes occupancy only off these squares, and moves
+    /// neither the King nor an Immobilizer that freezes a capturing enemy piece, keeps it safe: the
+    /// enemy's capturing pieces that are frozen stay frozen (only our Immobilizers freeze them, our
+    /// Chameleons freezing only Immobilizers, which capture nothing; captures only freeze more),
+    /// and each capture kind depends only on
+    /// squares of the set: the square each adjacent enemy Withdrawer would withdraw to, the lines
+    /// of the King that hold an enemy Long Leaper with the square behind the King it would land
+    /// on, and, for each side of the King with an enemy piece opposite, the rank and file
     /// of the square a Pawn would arrive on. A live enemy Coordinator whose King shares a line with
     /// ours can reach from anywhere, so then every move is tested.
     fn guard(&self) -> Guard {
-        self.king_guard(self.turn, false)
+        self.king_guard(self.turn, false, true)
     }
 
     /// [`Position::guard`] for the King of `us` (whoever is to move): the squares where a move of
     /// either side could change whether that King can be captured by the other side's pieces.
     /// `known_safe`: the King is known not to be capturable now (the test is skipped).
-    fn king_guard(&self, us: Color, known_safe: bool) -> Guard {
-        let every = Guard { relevant: !0 };
+    /// `only_we_move`: the moves asked about are those of `us` (the enemy's pieces stay where
+    /// they are), which narrows the lines that matter.
+    fn king_guard(&self, us: Color, known_safe: bool, only_we_move: bool) -> Guard {
         let them = us.other();
-        let Some(k) = self.board.king(us) else {
-            return Guard { relevant: 0 };
-        };
         let b = &self.board;
+        let live = b.by_color(them) & !frozen(b, them, self.rules.freezing());
+        let cancellers = b.pieces(them, Role::Immobilizer) | b.pieces(them, Role::Chameleon);
+        let every = Guard {
+            relevant: !0,
+            freeing: !0,
+            live,
+            cancellers,
+        };
+        let Some(k) = self.board.king(us) else {
+            return Guard {
+                relevant: 0,
+                freeing: 0,
+                live,
+                cancellers,
+            };
+        };
         if b.pieces(them, Role::Coordinator).any() {
             if let Some(ka) = b.king(them) {
                 if G8::rank_of(ka) == G8::rank_of(k) || G8::file_of(ka) == G8::file_of(k) {
@@ -126,13 +168,38 @@ impl Position {
                 }
             }
         }
-        if !known_safe && capturable(b, k, them, &self.rules) {
+        if !known_safe && capturable_by(b, k, them, live, &self.rules) {
             return every;
         }
         let t = G8::t();
-        let mut relevant = t.neighbours[k as usize];
+        // Where the other side moves too, any neighbour and line may come to hold a capturing
+        // piece. Where only we move, the pieces next to the King that capture by stepping onto it
+        // can or cannot already; a Long Leaper's line matters only if one stands on it (with the
+        // square behind the King it lands on), and a Withdrawer's only the square it would
+        // withdraw to.
+        let mut relevant = if only_we_move {
+            0
+        } else {
+            t.neighbours[k as usize]
+        };
+        let leapers = live & b.by_role(Role::LongLeaper);
+        let withdrawers = live & b.by_role(Role::Withdrawer);
         for d in ALL_DIRS {
-            relevant |= t.ray[d][k as usize];
+            let ray = t.ray[d][k as usize];
+            if !only_we_move || ray & leapers != 0 {
+                relevant |= ray;
+                let land = t.step[opposite(d)][k as usize];
+                if land != NO_SQUARE {
+                    relevant |= Bits::bit(land);
+                }
+            }
+            let w = t.step[d][k as usize];
+            if w != NO_SQUARE && withdrawers.has(w) {
+                let away = t.step[d][w as usize];
+                if away != NO_SQUARE {
+                    relevant |= Bits::bit(away);
+                }
+            }
         }
         if b.pieces(them, Role::Pawn).any() {
             let theirs = b.by_color(them);
@@ -144,7 +211,21 @@ impl Position {
                 }
             }
         }
-        Guard { relevant }
+        // An Immobilizer of ours that freezes a capturing enemy piece frees it by leaving
+        // (unless another freezes it too: then it is tested all the same).
+        let held = b.by_color(them) & !live & !b.by_role(Role::Immobilizer);
+        let mut freeing = 0;
+        for i in b.pieces(us, Role::Immobilizer).squares() {
+            if t.neighbours[i as usize] & held != 0 {
+                freeing |= Bits::bit(i);
+            }
+        }
+        Guard {
+            relevant,
+            freeing,
+            live,
+            cancellers,
+        }
     }
 
     /// Keeps, of moves of this position, those that may give check (every one that does, and
@@ -169,7 +250,7 @@ impl Position {
             moves.clear();
             return;
         }
-        let mut relevant = self.king_guard(them, true).relevant;
+        let mut relevant = self.king_guard(them, true, false).relevant;
         let immobilizers = b.pieces(them, Role::Immobilizer);
         relevant |= immobilizers | b.pieces(them, Role::Chameleon);
         if self.rules.freezing() == super::ruleset::Freezing::Cambridge {
@@ -192,7 +273,7 @@ impl Position {
             return;
         }
         let guard = self.guard();
-        out.retain(|m| guard.passes(m) || self.is_safe(m));
+        out.retain(|m| guard.passes(m) || self.is_safe_with(m, &guard));
     }
 
     /// The pieces of the side to move that are not frozen.
@@ -212,6 +293,23 @@ impl Position {
         }
         match b.king(us) {
             Some(k) => !capturable(&b, k, us.other(), &self.rules),
+            None => true,
+        }
+    }
+
+    /// [`Position::is_safe`], reusing the enemy's unfrozen pieces of the guard where the move
+    /// leaves them as they were (less its captures).
+    #[inline]
+    fn is_safe_with(&self, mv: &Move, guard: &Guard) -> bool {
+        let live = match (mv.kind, guard.live_after(mv)) {
+            (MoveKind::Normal, Some(live)) => live,
+            _ => return self.is_safe(mv),
+        };
+        let us = self.turn;
+        let mut b = self.board;
+        b.trial_move(us, mv.role, mv.from, mv.to, mv.captures);
+        match b.king(us) {
+            Some(k) => !capturable_by(&b, k, us.other(), live, &self.rules),
             None => true,
         }
     }
@@ -247,7 +345,7 @@ impl Position {
         }
     }
 
-    fn generate_suicides(&self, out: &mut MoveList) {
+    fn generate_suicides<S: Sink>(&self, out: &mut S) {
         if !self.rules.suicide {
             return;
         }
@@ -257,7 +355,7 @@ impl Position {
             & !self.board.by_role(Role::King);
         for s in stuck.squares() {
             if let Some(role) = self.board.role_at(s) {
-                out.push(Move {
+                out.add(Move {
                     from: s,
                     to: s,
                     role,
@@ -269,7 +367,7 @@ impl Position {
     }
 
     /// Pseudo-legal normal moves of the pieces of the side to move in `movers`.
-    fn generate_pseudo(&self, movers: Bits, out: &mut MoveList) {
+    fn generate_pseudo<S: Sink>(&self, movers: Bits, out: &mut S) {
         let b = &self.board;
         let us = self.turn;
         let ours = b.by_color(us);
@@ -374,8 +472,8 @@ impl Position {
 }
 
 #[inline(always)]
-fn push(out: &mut MoveList, from: u8, to: u8, role: Role, captures: Bits) {
-    out.push(Move {
+fn push<S: Sink>(out: &mut S, from: u8, to: u8, role: Role, captures: Bits) {
+    out.add(Move {
         from,
         to,
         role,
@@ -384,11 +482,43 @@ fn push(out: &mut MoveList, from: u8, to: u8, role: Role, captures: Bits) {
     });
 }
 
+/// Where the generator puts the moves it finds: a list, or a count of the legal ones.
+trait Sink {
+    fn add(&mut self, m: Move);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+/// Counts the legal moves as they are generated, without storing them (perft's last ply).
+struct LegalCount<'a> {
+    pos: &'a Position,
+    guard: Guard,
+    n: u64,
+}
+
+impl Sink for LegalCount<'_> {
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        if self.guard.passes(&m) || self.pos.is_safe_with(&m, &self.guard) {
+            self.n += 1;
+        }
+    }
+}
+
 /// Custodian capture by a piece arriving on `to` by a move in direction `d`: every piece of
 /// `victims` orthogonally next to `to` with a piece of `partners` right beyond it.
 #[inline(always)]
 fn pincer(to: u8, d: Dir, victims: Bits, partners: Bits) -> Bits {
     let t = G8::t();
+    // Most arrivals have no victim next to them at all.
+    if t.neighbours[to as usize] & victims == 0 {
+        return 0;
+    }
     let mut caps = 0;
     for e in ORTHOGONAL {
         if e == opposite(d) {

@@ -345,3 +345,29 @@ pub fn solve_help_any(
     }
     pos.visit(Run(opts, intended))
 }
+
+/// The fewest plies, at most `plies`, of a helpmate line from `pos` that ends with White mating
+/// Black (the last ply is White's, so their parity is fixed by the side to move); `None` when no
+/// line of at most `plies` plies does. What a site playing a helpmate needs after each move.
+///
+/// # Errors
+/// [`Stopped`] when the budget runs out.
+pub fn shortest_help<P: GamePosition>(
+    pos: &P,
+    plies: u32,
+    budget: &Budget,
+    table: &super::tt::Table,
+) -> Result<Option<u32>, Stopped> {
+    let first = if pos.turn() == crate::rules::Color::White {
+        1
+    } else {
+        2
+    };
+    for q in (first..=plies).step_by(2) {
+        let (_, count) = lines_of(pos, q, budget, table, 0)?;
+        if count > 0 {
+            return Ok(Some(q));
+        }
+    }
+    Ok(None)
+}

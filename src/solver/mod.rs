@@ -17,6 +17,7 @@
 //! The rules engine knows nothing of this module; this module knows nothing of the web or the store.
 
 pub mod help;
+pub mod play;
 pub mod pns;
 pub mod search;
 pub mod stipulation;

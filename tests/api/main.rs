@@ -10,6 +10,7 @@ mod errors;
 mod formats;
 mod helpers;
 mod openapi;
+mod play;
 mod puzzles;
 mod ratelimit;
 mod rococo;

@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod collections;
 pub mod diagram;
 pub mod health;
+pub mod play;
 pub mod puzzles;
 pub mod rules;
 pub mod solve;
@@ -21,6 +22,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(analyze::analyze)
         .service(verify::verify)
         .service(solve::solve)
+        .service(play::play)
+        .service(play::play_stored)
         .service(puzzles::create)
         .service(puzzles::list)
         .service(puzzles::get_one)

@@ -196,26 +196,8 @@ impl SolveQuery {
             Some(k) => k as usize,
             None => 1,
         };
-        let asked = r.limits.unwrap_or_default();
-        let mut clamped = Vec::new();
-        let mut bound = |name: &str, asked: Option<u64>, ceiling: u64| match asked {
-            Some(0) => Err(ApiError::InvalidLimits(format!(
-                "`{name}` is 0; it must be at least 1"
-            ))),
-            Some(n) if n > ceiling => {
-                clamped.push(name.to_string());
-                Ok(ceiling)
-            }
-            Some(n) => Ok(n),
-            None => Ok(ceiling),
-        };
-        let nodes = bound("limits.nodes", asked.nodes, max.max_nodes)?;
-        let millis = bound("limits.millis", asked.millis, max.max_millis)?;
-        let tree = bound(
-            "max_tree_nodes",
-            r.max_tree_nodes,
-            max.max_tree_nodes as u64,
-        )?;
+        let (applied, clamped) = Budgets::read(r.limits, r.max_tree_nodes, max)?;
+        let (nodes, millis, tree) = (applied.nodes, applied.millis, applied.max_tree_nodes);
         let position = CheckedPosition::read(&r.fen, r.game, r.coords, r.rules)?;
         if Variant::mate_needs_both_kings(position.position.kind())
             && !position.position.has_both_kings()
@@ -271,6 +253,47 @@ impl SolveQuery {
             },
             clamped,
         })
+    }
+}
+
+/// Reading a request's budget.
+pub struct Budgets;
+
+impl Budgets {
+    /// The budget of a request (`limits`, `max_tree_nodes`) under the server's maxima: what
+    /// applies, and the members lowered to the maxima.
+    ///
+    /// # Errors
+    /// [`ApiError::InvalidLimits`] for a zero member.
+    pub fn read(
+        asked: Option<SearchLimits>,
+        max_tree_nodes: Option<u64>,
+        max: &crate::api::configuration::SolveLimits,
+    ) -> Result<(AppliedLimits, Vec<String>), ApiError> {
+        let asked = asked.unwrap_or_default();
+        let mut clamped = Vec::new();
+        let mut bound = |name: &str, asked: Option<u64>, ceiling: u64| match asked {
+            Some(0) => Err(ApiError::InvalidLimits(format!(
+                "`{name}` is 0; it must be at least 1"
+            ))),
+            Some(n) if n > ceiling => {
+                clamped.push(name.to_string());
+                Ok(ceiling)
+            }
+            Some(n) => Ok(n),
+            None => Ok(ceiling),
+        };
+        let nodes = bound("limits.nodes", asked.nodes, max.max_nodes)?;
+        let millis = bound("limits.millis", asked.millis, max.max_millis)?;
+        let max_tree_nodes = bound("max_tree_nodes", max_tree_nodes, max.max_tree_nodes as u64)?;
+        Ok((
+            AppliedLimits {
+                nodes,
+                millis,
+                max_tree_nodes,
+            },
+            clamped,
+        ))
     }
 }
 

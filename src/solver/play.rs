@@ -1,0 +1,485 @@
+//! Playing a stipulation move by move, as a puzzle site does: after each move of the solver (the
+//! side the stipulation is for), whether the line still reaches the goal in time, the defence the
+//! site should answer with, the other moves that would have done as well, and a hint.
+//!
+//! - `#N`, `s#N`: the solver plays White's moves (the side to move), the site the defender's.
+//!   A solver move is *correct* when the goal is still forced within the moves left (the key, a
+//!   cook, a short solution or any continuation that still wins), *solved* when it reaches the
+//!   goal (mate; in a selfmate, when every defence mates, the reply then being the mate), *wrong*
+//!   otherwise, with the first defence in canonical order that beats it as its refutation.
+//! - The reply to a correct move is chosen deterministically: the defence that resists longest
+//!   (its forced end is furthest), then the one leaving the fewest winning answers, then the
+//!   first in canonical order.
+//! - `h#N`, `h#N.5`: every move is the solver's; *correct* means the line can still end with
+//!   White mating Black within the plies left, *solved* that it just did.
+//!
+//! Every answer comes from searches under one budget, unless a stored [`Proof`] settles it (a
+//! stored puzzle's solution tree or solution lines), so that a stored puzzle plays without a new
+//! search along its solution.
+
+use super::help::shortest_help;
+use super::search::{Goal, Searcher, Stopped};
+use super::tt::Table;
+use super::{Budget, Cancel, Exhausted, Limits, Stipulation};
+use crate::rules::{GamePosition, MoveInfo, Naming, VariantMove, VariantPosition, Visit};
+use serde::Serialize;
+
+/// What a line of play comes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The line still reaches the goal within the stipulation.
+    Correct,
+    /// The line has reached the goal.
+    Solved,
+    /// The solver's move judged no longer reaches the goal in time (with no move played: the
+    /// solver has no move that reaches it).
+    Wrong,
+    /// The budget ran out before the line was judged.
+    Unknown,
+}
+
+/// What a stored proof settles about a line, so that no search is needed for it.
+pub trait Proof {
+    /// `line` holds the canonical names (standard naming) of the moves from the start, the last one
+    /// a move of the solver; `left` is the number of solver moves left after it (plies, for a
+    /// helpmate). `Some(Some(k))`: the goal is reached in exactly `k` more solver moves (0: this
+    /// move reaches it); `Some(None)`: it cannot be reached within `left`; `None`: the proof does
+    /// not say.
+    fn lookup(&self, line: &[String], left: u32) -> Option<Option<u32>>;
+}
+
+/// No stored proof: everything is searched.
+pub struct NoProof;
+
+impl Proof for NoProof {
+    fn lookup(&self, _: &[String], _: u32) -> Option<Option<u32>> {
+        None
+    }
+}
+
+/// Settings of one judgement of a line.
+pub struct PlayOptions<'a> {
+    pub stipulation: Stipulation,
+    pub limits: Limits,
+    /// Transposition table size in MiB.
+    pub table_mib: usize,
+    pub cancel: Cancel,
+    /// How moves and squares are named in the report.
+    pub naming: Naming,
+    /// Whether to give a hint.
+    pub hint: bool,
+    pub proof: &'a dyn Proof,
+    /// Whether to search what the proof does not settle (without: the report is left incomplete,
+    /// or the verdict `unknown`, and [`PlayReport::needs_search`] says so).
+    pub search: bool,
+}
+
+/// The judgement of a line, named in the options' naming.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayReport {
+    pub verdict: Verdict,
+    /// The index in the line of the solver move judged: the last one, or the first wrong one; `None`
+    /// when the line holds no solver move.
+    pub judged: Option<usize>,
+    /// For a wrong move of `#N` or `s#N`: the first defence, in canonical order, after which the
+    /// goal is out of reach (none when the move leaves the defender no move).
+    pub refutation: Option<MoveInfo>,
+    /// After a correct (or, in a selfmate, solving) solver move: the defence to play.
+    pub reply: Option<MoveInfo>,
+    /// Solver moves (helpmate: plies) left within the stipulation after the line and the reply.
+    pub remaining: u32,
+    /// Every solver move that is correct where the judged move was played (itself included), or,
+    /// when the line ends with a defence or is empty, where the solver is to move now; canonical
+    /// order.
+    pub accepted: Vec<MoveInfo>,
+    /// The square of the piece the solver should move next (after the reply), when asked and the
+    /// line goes on.
+    pub hint: Option<String>,
+    /// Whether the reply, the hint and `accepted` were all worked out (the budget may run out
+    /// after the verdict).
+    pub complete: bool,
+    /// Whether a search was needed that the options did not allow.
+    pub needs_search: bool,
+    pub nodes: u64,
+    pub millis: u64,
+    pub budget_exhausted: bool,
+    pub exhausted_by: Option<Exhausted>,
+}
+
+/// Judges `line` (legal moves, in order, from `start`, whose side to move is the one the
+/// stipulation starts with) for a position of either game.
+pub fn play_any(start: &VariantPosition, line: &[VariantMove], opts: &PlayOptions) -> PlayReport {
+    struct Run<'a, 'b>(&'a [VariantMove], &'a PlayOptions<'b>);
+    impl Visit for Run<'_, '_> {
+        type Output = PlayReport;
+        fn visit<P: GamePosition>(self, p: &P) -> PlayReport {
+            let line: Vec<P::Move> = self.0.iter().filter_map(P::from_variant).collect();
+            play(p, &line, self.1)
+        }
+    }
+    start.visit(Run(line, opts))
+}
+
+/// Judges `line` (legal moves, in order, from `start`, whose side to move is the one the
+/// stipulation starts with).
+pub fn play<P: GamePosition>(start: &P, line: &[P::Move], opts: &PlayOptions) -> PlayReport {
+    let budget = Budget::with_cancel(opts.limits, opts.cancel.clone());
+    let table = Table::new(opts.table_mib);
+    let goal = match opts.stipulation {
+        Stipulation::Mate(_) => Some(Goal::Mate),
+        Stipulation::SelfMate(_) => Some(Goal::SelfMate),
+        Stipulation::HelpMate { .. } => None,
+    };
+    let mut judge = Judge {
+        searcher: Searcher::new(&table, &budget),
+        budget: &budget,
+        table: &table,
+        goal,
+        proof: opts.proof,
+        naming: opts.naming,
+        search: opts.search,
+        needs_search: false,
+    };
+    let mut report = PlayReport {
+        verdict: Verdict::Unknown,
+        judged: None,
+        refutation: None,
+        reply: None,
+        remaining: 0,
+        accepted: Vec::new(),
+        hint: None,
+        complete: false,
+        needs_search: false,
+        nodes: 0,
+        millis: 0,
+        budget_exhausted: false,
+        exhausted_by: None,
+    };
+    let _ = judge.run(start, line, opts, &mut report);
+    let _ = judge.searcher.flush();
+    report.needs_search = judge.needs_search;
+    report.nodes = budget.nodes();
+    report.millis = budget.elapsed().as_millis() as u64;
+    report.budget_exhausted = budget.exhausted();
+    report.exhausted_by = budget.exhausted_by();
+    report
+}
+
+/// The canonical name of a move, as proofs know it.
+fn name<P: GamePosition>(pos: &P, m: &P::Move) -> String {
+    pos.move_name(m, Naming::default())
+}
+
+/// The legal moves of `pos`, in canonical order.
+fn ordered_moves<P: GamePosition>(pos: &P) -> Vec<(String, P::Move)> {
+    let mut v: Vec<(String, P::Move)> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| (name(pos, &m), m))
+        .collect();
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    v
+}
+
+struct Judge<'a, P: GamePosition> {
+    searcher: Searcher<'a, P>,
+    budget: &'a Budget,
+    table: &'a Table,
+    /// `None` for a helpmate.
+    goal: Option<Goal>,
+    proof: &'a dyn Proof,
+    naming: Naming,
+    search: bool,
+    needs_search: bool,
+}
+
+impl<P: GamePosition> Judge<'_, P> {
+    /// Fails when searching is not allowed (and notes that a search was needed).
+    fn may_search(&mut self) -> Result<(), Stopped> {
+        if self.search {
+            self.searcher.poll()
+        } else {
+            self.needs_search = true;
+            Err(Stopped)
+        }
+    }
+
+    /// After the solver's move that ends `line` (`after` is the position it leaves), with `left`
+    /// solver moves (helpmate: plies) after it: in how many more the goal is reached, if it is.
+    fn wins(&mut self, line: &[String], after: &P, left: u32) -> Result<Option<u32>, Stopped> {
+        if let Some(known) = self.proof.lookup(line, left) {
+            return Ok(known);
+        }
+        self.may_search()?;
+        match self.goal {
+            Some(goal) => {
+                for k in 0..=left {
+                    if self.searcher.after_attack(goal, after, k, 0)? {
+                        return Ok(Some(k));
+                    }
+                }
+                Ok(None)
+            }
+            None => {
+                // The move just played was White's when Black is to move.
+                let by_white = after.turn() == crate::rules::Color::Black;
+                if Searcher::<P>::defender_lost(after) {
+                    // White mated Black: done; Black mated White: the play is over, unsolved.
+                    return Ok(by_white.then_some(0));
+                }
+                shortest_help(after, left, self.budget, self.table)
+            }
+        }
+    }
+
+    /// Every solver move of `pos` (the solver to move, `left` moves including this one) that is
+    /// correct, with how many solver moves it leaves to the goal; canonical order. `line` holds
+    /// the names of the moves leading to `pos`.
+    fn winning(
+        &mut self,
+        line: &mut Vec<String>,
+        pos: &P,
+        left: u32,
+    ) -> Result<Vec<(P::Move, u32)>, Stopped> {
+        let mut found = Vec::new();
+        if left == 0 {
+            return Ok(found);
+        }
+        for (n, m) in ordered_moves(pos) {
+            line.push(n);
+            let w = self.wins(line, &pos.play(&m), left - 1);
+            line.pop();
+            if let Some(k) = w? {
+                found.push((m, k));
+            }
+        }
+        Ok(found)
+    }
+
+    /// After defence `line`'s last move (`pos`, the solver to move with `left` moves): in how many
+    /// solver moves the goal is reached at the soonest (0: the defence itself reached it, in a
+    /// selfmate), or `None` if not within `left`.
+    fn resists(
+        &mut self,
+        line: &mut Vec<String>,
+        pos: &P,
+        left: u32,
+    ) -> Result<Option<u32>, Stopped> {
+        let goal = self.goal.unwrap_or(Goal::Mate);
+        if goal == Goal::SelfMate && Searcher::<P>::defender_lost(pos) {
+            return Ok(Some(0));
+        }
+        // A stored proof that settles every answer settles the defence.
+        let moves = ordered_moves(pos);
+        let mut best: Option<u32> = None;
+        let mut settled = true;
+        for (n, _) in &moves {
+            line.push(n.clone());
+            let known = self.proof.lookup(line, left.saturating_sub(1));
+            line.pop();
+            match known {
+                Some(Some(k)) => best = Some(best.map_or(k + 1, |b| b.min(k + 1))),
+                Some(None) => {}
+                None => {
+                    settled = false;
+                    break;
+                }
+            }
+        }
+        if settled && left > 0 {
+            return Ok(best);
+        }
+        self.may_search()?;
+        for k in 1..=left {
+            if self.searcher.after_defence(goal, pos, k, 0)? {
+                return Ok(Some(k));
+            }
+        }
+        Ok(None)
+    }
+
+    fn run(
+        &mut self,
+        start: &P,
+        line: &[P::Move],
+        opts: &PlayOptions,
+        report: &mut PlayReport,
+    ) -> Result<(), Stopped> {
+        let help = self.goal.is_none();
+        let total = match opts.stipulation.help_plies() {
+            Some(plies) => plies,
+            None => opts.stipulation.moves(),
+        };
+        let mut names: Vec<String> = Vec::new();
+        if line.is_empty() {
+            // The start: correct when the solver has a move that wins in time.
+            report.remaining = total;
+            report.verdict = Verdict::Correct;
+            let found = self.winning(&mut names, start, total)?;
+            if found.is_empty() {
+                report.verdict = Verdict::Wrong;
+            }
+            if opts.hint {
+                report.hint = found
+                    .iter()
+                    .min_by_key(|(_, k)| *k)
+                    .map(|(m, _)| start.square_name(P::squares(m).0, self.naming));
+            }
+            report.accepted = found
+                .iter()
+                .map(|(m, _)| start.move_info(m, self.naming))
+                .collect();
+            report.complete = true;
+            return Ok(());
+        }
+        let mut pos = *start;
+        // Solver moves (helpmate: plies) left before the next solver move.
+        let mut left = total;
+        // The position before the solver's move judged, its index and what was left before it.
+        let mut judged: Option<(usize, P, u32)> = None;
+        let mut verdict = Verdict::Correct;
+        for (i, m) in line.iter().enumerate() {
+            let before = pos;
+            names.push(name(&before, m));
+            pos = before.play(m);
+            let solver = help || i % 2 == 0;
+            if !solver {
+                if self.goal == Some(Goal::SelfMate) && Searcher::<P>::defender_lost(&pos) {
+                    verdict = Verdict::Solved;
+                }
+                continue;
+            }
+            judged = Some((i, before, left));
+            report.judged = Some(i);
+            let w = if left == 0 {
+                // A move beyond the stipulation: the goal was not reached in time.
+                None
+            } else {
+                self.wins(&names, &pos, left - 1)?
+            };
+            left = left.saturating_sub(1);
+            match w {
+                None => {
+                    report.verdict = Verdict::Wrong;
+                    report.remaining = left;
+                    if !help {
+                        report.refutation = self.refutation(&pos, left)?;
+                    }
+                    let mut prefix = names[..i].to_vec();
+                    report.accepted = self.accepted(&mut prefix, &before, left + 1)?;
+                    report.complete = true;
+                    return Ok(());
+                }
+                Some(0) => verdict = Verdict::Solved,
+                Some(_) => verdict = Verdict::Correct,
+            }
+        }
+        report.verdict = verdict;
+        report.remaining = if verdict == Verdict::Solved { 0 } else { left };
+        // The reply: after a solver move of a game with a defender that still has one.
+        let ends_with_solver = !help && line.len() % 2 == 1;
+        let mut here = pos;
+        if ends_with_solver {
+            if let Some(d) = self.reply(&mut names, &pos, left)? {
+                report.reply = Some(pos.move_info(&d, self.naming));
+                names.push(name(&pos, &d));
+                here = pos.play(&d);
+                if self.goal == Some(Goal::SelfMate) && Searcher::<P>::defender_lost(&here) {
+                    report.verdict = Verdict::Solved;
+                }
+            }
+        }
+        if opts.hint && report.verdict == Verdict::Correct && left > 0 {
+            let found = self.winning(&mut names, &here, left)?;
+            report.hint = found
+                .iter()
+                .min_by_key(|(_, k)| *k)
+                .map(|(m, _)| here.square_name(P::squares(m).0, self.naming));
+        }
+        if report.reply.is_some() {
+            names.pop();
+        }
+        report.accepted = match judged {
+            Some((i, before, before_left)) if ends_with_solver || help => {
+                let mut prefix = names[..i].to_vec();
+                self.accepted(&mut prefix, &before, before_left)?
+            }
+            _ if report.verdict == Verdict::Correct => self.accepted(&mut names, &pos, left)?,
+            _ => Vec::new(),
+        };
+        report.complete = true;
+        Ok(())
+    }
+
+    /// The correct solver moves of `pos`, named.
+    fn accepted(
+        &mut self,
+        line: &mut Vec<String>,
+        pos: &P,
+        left: u32,
+    ) -> Result<Vec<MoveInfo>, Stopped> {
+        Ok(self
+            .winning(line, pos, left)?
+            .iter()
+            .map(|(m, _)| pos.move_info(m, self.naming))
+            .collect())
+    }
+
+    /// The defence to play in `pos` (the defender to move after the solver's correct move that ends
+    /// `line`, `left` solver moves left): the one that resists longest, then the one that leaves
+    /// the fewest winning answers, then the first in canonical order.
+    fn reply(
+        &mut self,
+        line: &mut Vec<String>,
+        pos: &P,
+        left: u32,
+    ) -> Result<Option<P::Move>, Stopped> {
+        let defences = ordered_moves(pos);
+        // The longest resistance first; `None` (the goal out of reach) resists longest of all.
+        let mut resist: Vec<Option<u32>> = Vec::with_capacity(defences.len());
+        for (n, d) in &defences {
+            line.push(n.clone());
+            let r = self.resists(line, &pos.play(d), left);
+            line.pop();
+            resist.push(r?);
+        }
+        let longest = |r: &Option<u32>| r.map_or(u32::MAX, |k| k);
+        let Some(most) = resist.iter().map(longest).max() else {
+            return Ok(None);
+        };
+        let mut best: Option<(usize, P::Move)> = None;
+        for ((n, d), r) in defences.iter().zip(&resist) {
+            if longest(r) != most {
+                continue;
+            }
+            let after = pos.play(d);
+            let answers = if most == 0 || most == u32::MAX {
+                0
+            } else {
+                line.push(n.clone());
+                let w = self.winning(line, &after, left);
+                line.pop();
+                w?.len()
+            };
+            if best.as_ref().is_none_or(|(fewest, _)| answers < *fewest) {
+                best = Some((answers, *d));
+            }
+        }
+        Ok(best.map(|(_, d)| d))
+    }
+
+    /// The first defence of `pos` in canonical order after which the goal is out of reach within
+    /// `left` solver moves (`pos` follows the solver's wrong move ending `line`).
+    fn refutation(&mut self, pos: &P, left: u32) -> Result<Option<MoveInfo>, Stopped> {
+        let goal = self.goal.unwrap_or(Goal::Mate);
+        self.may_search()?;
+        for (_, d) in ordered_moves(pos) {
+            let after = pos.play(&d);
+            if !self.searcher.after_defence(goal, &after, left, 0)? {
+                return Ok(Some(pos.move_info(&d, self.naming)));
+            }
+        }
+        Ok(None)
+    }
+}
