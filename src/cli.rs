@@ -2,10 +2,12 @@
 
 mod check;
 mod extract;
+mod formats;
 mod generate;
 
 pub use check::{CheckArgs, FormatArg, ReportArg};
 pub use extract::ExtractArgs;
+pub use formats::{ExportArgs, ExportFormat, ImportArgs, ImportFormat};
 
 use crate::api::configuration::DEFAULT_ADDR;
 use crate::rules::{perft, GameKind, GamePosition, Naming, Rules, Variant, Visit};
@@ -120,6 +122,12 @@ pub enum Command {
     /// Generates sound mate-in-N puzzles into a new named collection of the puzzle store, with a
     /// progress bar and a summary (exit 3 when a limit stopped it before `--count` puzzles).
     Generate(generate::GenerateArgs),
+    /// Reads puzzles from PGN or Lichess's puzzle CSV into a collection of the puzzle store, each
+    /// verified by the solver like a posted puzzle: a line per game or row and a summary (exit 1
+    /// when one was rejected, 2 when the input cannot be used).
+    Import(formats::ImportArgs),
+    /// Writes a collection of the puzzle store as JSON lines, PGN or Lichess's puzzle CSV.
+    Export(formats::ExportArgs),
     /// Runs the HTTP service (endpoints under /v1, docs at /docs/, the OpenAPI document at
     /// /openapi.json). Every flag can also be set by its environment variable.
     Serve(crate::api::Settings),
@@ -214,6 +222,8 @@ pub fn run(cli: Cli) -> ExitCode {
         }
         Command::Serve(settings) => run_serve(settings),
         Command::Generate(args) => generate::run(args),
+        Command::Import(args) => formats::run_import(args),
+        Command::Export(args) => formats::run_export(args),
         Command::Openapi => {
             print!("{}", crate::api::openapi_json());
             ExitCode::SUCCESS

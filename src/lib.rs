@@ -8,7 +8,8 @@
 //!   [`difficulty`] (a mate puzzle's difficulty from its proof),
 //!   [`puzzles`] (mate puzzle files), [`generate`] (puzzle generation), [`diagram`] (SVG boards),
 //!   [`documents`] (diagrams read from rule documents: wiki, HTML, Markdown, text boards),
-//!   [`extract`] (case file skeletons from a document);
+//!   [`extract`] (case file skeletons from a document), [`formats`] (puzzles as PGN and Lichess's
+//!   puzzle CSV, and read back from them);
 //! - [`store`]: persists puzzles and collections (SQLite) and reads them back, nothing more;
 //! - [`app`]: the use cases (verify and store, seed, generate a collection), using the store;
 //! - [`api`] (the HTTP service) and the command line ([`cli`]).
@@ -21,6 +22,7 @@ pub mod diagram;
 pub mod difficulty;
 pub mod documents;
 pub mod extract;
+pub mod formats;
 pub mod generate;
 pub mod play;
 pub mod puzzle;

@@ -39,6 +39,17 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
     }
 }
 
+/// An optional member that must be a JSON object when present (`null` is absence): for
+/// `#[serde(default, deserialize_with = "crate::api::common::object_option")]`.
+///
+/// # Errors
+/// The deserializer's, for anything but an object or `null`.
+pub fn object_option<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    Option::<Object<T>>::deserialize(d).map(|o| o.map(|Object(t)| t))
+}
+
 /// A rule preset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]

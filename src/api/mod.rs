@@ -5,7 +5,7 @@
 //! | `POST` | `/v1/analyze` | a position's legal moves, status and frozen pieces |
 //! | `POST` | `/v1/verify` | plays a list of moves, stopping at the first illegal one |
 //! | `POST` | `/v1/solve` | proves "mate in N": keys, cooks, short solutions, soundness, the solution tree |
-//! | `POST` | `/v1/puzzles` | verifies and stores a puzzle (bearer token) |
+//! | `POST` | `/v1/puzzles` | verifies and stores a puzzle, or the games of a PGN body (bearer token) |
 //! | `GET` | `/v1/puzzles` | lists stored puzzles, filtered, a page at a time |
 //! | `GET`, `DELETE` | `/v1/puzzles/{id}` | one puzzle; removes one (bearer token) |
 //! | `GET` | `/v1/diagram.svg` | a position (FEN) as an SVG image with marks and arrows |
@@ -14,7 +14,7 @@
 //! | `GET`, `DELETE` | `/v1/jobs/{id}` | a generation job's progress; asks it to stop (bearer token) |
 //! | `GET` | `/v1/collections` | the collections |
 //! | `GET` | `/v1/collections/{name}` | one collection and its puzzles in order |
-//! | `GET` | `/v1/collections/{name}/export` | a collection's complete puzzles as JSON lines |
+//! | `GET` | `/v1/collections/{name}/export` | a collection's complete puzzles as JSON lines, PGN or CSV |
 //! | `GET` | `/v1/rules` | the rule presets and options |
 //! | `GET` | `/health` | liveness |
 //! | `GET` | `/openapi.json` | the OpenAPI 3.1 document (also committed as `openapi/openapi.json`) |

@@ -47,7 +47,7 @@ pub struct Problem {
     /// `/problems/too-many-moves`, `/problems/invalid-mate-in`, `/problems/invalid-limits`,
     /// `/problems/invalid-key`, `/problems/not-applicable`, `/problems/solver-busy`,
     /// `/problems/rate-limited`, `/problems/store-unavailable`, `/problems/puzzle-not-verified`,
-    /// `/problems/solver-budget-exhausted`, `/problems/unauthorized`,
+    /// `/problems/solver-budget-exhausted`, `/problems/invalid-pgn`, `/problems/unauthorized`,
     /// `/problems/writes-disabled`, `/problems/not-found`,
     /// `/problems/method-not-allowed`, `/problems/internal`, or `about:blank` for any other HTTP
     /// status.
@@ -85,6 +85,14 @@ pub struct Problem {
     /// For `method-not-allowed`: the methods the resource accepts (also in the `Allow` header).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub allow: Option<Vec<String>>,
+    /// For `invalid-pgn`: the line of the PGN body (from 1) where reading stopped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = 7)]
+    pub line: Option<usize>,
+    /// For `invalid-pgn`: the game of the PGN body (from 1) that could not be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = 1)]
+    pub game: Option<usize>,
     /// For `invalid-parameter`: the query parameter whose value is unusable.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = "marks")]
@@ -206,6 +214,14 @@ pub enum ApiError {
     /// the cause is logged and named.
     #[error("the puzzle store cannot do this now: {0}; retry in {retry} s", retry = STORE_RETRY_AFTER)]
     StoreUnavailable(String),
+    /// A PGN body, or one of its games, that cannot be read as a puzzle: the game (from 1) and the
+    /// line.
+    #[error("{}line {line}: {message}", .game.map_or(String::new(), |g| format!("game {g}, ")))]
+    InvalidPgn {
+        game: Option<usize>,
+        line: usize,
+        message: String,
+    },
     /// The engine or the solver contradicts a submitted puzzle.
     #[error("the puzzle does not verify, so nothing was stored: {}", .0.join("; "))]
     PuzzleNotVerified(Vec<String>),
@@ -296,6 +312,12 @@ impl ApiError {
             },
             ApiError::StoreUnavailable("the disk is full".into()),
             ApiError::PuzzleNotVerified(vec!["Pc2xc4 captures nc5, rd4, expected nc5".into()]),
+            ApiError::InvalidPgn {
+                game: Some(1),
+                line: 7,
+                message: "move 3 is not a legal move: `Nc4-g7`: a Long Leaper on c4 cannot move to g7"
+                    .into(),
+            },
             ApiError::SolverBudgetExhausted(
                 "the solver's budget (50000000 nodes, 10000 ms) ran out before the mate was proven or refuted".into(),
             ),
@@ -441,6 +463,11 @@ impl ApiError {
                 "Puzzle does not verify",
                 StatusCode::UNPROCESSABLE_ENTITY,
             ),
+            ApiError::InvalidPgn { .. } => (
+                "/problems/invalid-pgn",
+                "Unreadable PGN",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
             ApiError::SolverBudgetExhausted(_) => (
                 "/problems/solver-budget-exhausted",
                 "Solver budget exhausted",
@@ -491,6 +518,8 @@ impl ApiError {
             limit: None,
             reasons: None,
             allow: None,
+            line: None,
+            game: None,
             parameter: None,
             request_id: None,
         };
@@ -514,6 +543,10 @@ impl ApiError {
             ApiError::NotApplicable { field, .. } => p.field = Some((*field).into()),
             ApiError::MethodNotAllowed { allow, .. } => p.allow = Some(allow.clone()),
             ApiError::PuzzleNotVerified(reasons) => p.reasons = Some(reasons.clone()),
+            ApiError::InvalidPgn { game, line, .. } => {
+                p.line = Some(*line);
+                p.game = *game;
+            }
             ApiError::InvalidParameter { parameter, .. } => {
                 p.parameter = Some((*parameter).to_string());
             }
@@ -748,4 +781,15 @@ pub fn ensure_problem_json<B>(
     }
     let res: ServiceResponse<EitherBody<B>> = ServiceResponse::new(req, new).map_into_right_body();
     Ok(ErrorHandlerResponse::Response(res))
+}
+
+/// A game of a PGN body (or the body as a whole) that cannot be read.
+impl From<crate::formats::ReadError> for ApiError {
+    fn from(e: crate::formats::ReadError) -> ApiError {
+        ApiError::InvalidPgn {
+            game: e.place.number,
+            line: e.place.line,
+            message: e.message,
+        }
+    }
 }

@@ -1,8 +1,9 @@
 //! The use cases, between the engine and the edges (HTTP, command line): verifying a puzzle and
-//! storing it, seeding the store from the fixtures, generating a collection. They use the store to
-//! persist; the store itself only persists and reads.
+//! storing it, seeding the store from the fixtures, generating a collection, importing puzzles read
+//! from PGN or CSV. They use the store to persist; the store itself only persists and reads.
 
 pub mod collections;
+pub mod import;
 pub mod seed;
 
 use crate::puzzle::{verify, NewPuzzle, VerifyError};

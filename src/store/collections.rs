@@ -224,6 +224,18 @@ impl super::Store {
         Ok(stored)
     }
 
+    /// Appends a stored puzzle to a collection unless it is in it already; whether it was
+    /// appended.
+    pub fn add_to_collection(&self, name: &str, puzzle_id: i64) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn.execute(
+            "INSERT OR IGNORE INTO collection_puzzles (collection, position, puzzle_id)
+             VALUES (?1, (SELECT coalesce(max(position), 0) + 1 FROM collection_puzzles
+                          WHERE collection = ?1), ?2)",
+            params![name, puzzle_id],
+        )? == 1)
+    }
+
     /// Records how a collection's run ended.
     pub fn finish_collection(
         &self,

@@ -7,6 +7,7 @@ mod cors;
 mod diagram;
 mod docs;
 mod errors;
+mod formats;
 mod helpers;
 mod openapi;
 mod play;

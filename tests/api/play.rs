@@ -247,6 +247,15 @@ fn bad_play_requests_are_refused_with_problems() {
     .problem(422, "/problems/invalid-stipulation");
     app.post_json("/v1/play", &json!({"fen": CHAMELEON, "moves": "Bg6xc6"}))
         .problem(400, "/problems/invalid-request");
+    // A budget is an object: serde alone would read one from an array.
+    for path in ["/v1/play", "/v1/solve"] {
+        let mut body = json!({"fen": CHAMELEON, "mate_in": 2, "limits": [null, null]});
+        if path == "/v1/play" {
+            body["moves"] = json!([]);
+        }
+        app.post_json(path, &body)
+            .problem(400, "/problems/invalid-request");
+    }
     let many: Vec<&str> = vec!["Ka1-a2"; 501];
     app.post_json(
         "/v1/play",

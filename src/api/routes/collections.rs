@@ -12,6 +12,7 @@ use crate::api::routes::puzzles::Puzzle;
 use crate::api::routes::solve::SearchLimits;
 use crate::api::work::{Slot as SolveSlot, Slots as SolveSlots};
 use crate::app::collections::{fill_collection, CollectionError};
+use crate::formats::Format;
 use crate::generate::{GenerateOptions, Progress, Stop};
 use crate::rules::{GameKind, Rules, Variant};
 use crate::store::collections::{valid_name, Collection};
@@ -72,7 +73,7 @@ pub struct CollectionRequest {
     /// The solver's budget for one candidate (default: 2,000,000 nodes and 10,000 ms; clamped to the
     /// server's solve maxima). A candidate the solver cannot settle within it is dropped. The nodes
     /// decide; the time is a safety net (a run where it bites may not be reproduced by its seed).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::api::common::object_option")]
     pub candidate_limits: Option<SearchLimits>,
     /// The largest share of the puzzles whose key piece is of one kind (above 0, at most 1;
     /// default 0.4 for `#N`, 1 for selfmates and helpmates). The key piece makes the key (a
@@ -711,23 +712,76 @@ pub async fn get_one(
     }))
 }
 
+/// An export's format, as `?format=` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "pgn")]
+pub enum ExportFormat {
+    /// One JSON puzzle per line (the default).
+    Jsonl,
+    /// PGN, one game per puzzle.
+    Pgn,
+    /// Lichess's puzzle CSV.
+    Csv,
+}
+
+/// `GET /v1/collections/{name}/export` parameters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ExportQuery {
+    /// `jsonl` (the default), `pgn` or `csv`.
+    #[param(value_type = Option<ExportFormat>, inline)]
+    pub format: Option<String>,
+}
+
 /// Export a collection
 ///
-/// The collection's puzzles as JSON lines (`application/x-ndjson`): one puzzle per line, in order,
-/// each complete (with its verified outcome and solution tree), as `GET /v1/puzzles/{id}` gives it.
-/// A strong `ETag` (a hash of the export) comes with it; a request whose `If-None-Match` names it
-/// gets 304 without a body (a collection still being filled changes its tag).
+/// The collection's puzzles in order, as `format` asks:
+///
+/// - `jsonl` (the default, `application/x-ndjson`): one puzzle per line, each complete (with its
+///   verified outcome and solution tree), as `GET /v1/puzzles/{id}` gives it;
+/// - `pgn` (`application/x-chess-pgn`): a game per puzzle: the tags `Event` (the title, or
+///   `baroque puzzle <id>`), `Site` (the source, or `?`), `Date`, `Round`, `White`, `Black`,
+///   `Result` (the side that mates: `1-0` or `0-1`), `Variant` (`Baroque`, `Rococo`), `SetUp "1"`,
+///   `FEN` (the stored FEN), `Stipulation` (`#2`, `s#3`, `h#2`, `h#2.5`), `Rules` (Baroque),
+///   `Caption`, `Tags` (space-separated) and `BaroqueId`; the movetext is the main line in
+///   canonical notation (the first key, then at each step the defence that resists longest and
+///   the quickest mate; a helpmate's first solution) with every other defence, dual, key or
+///   solution as a variation;
+/// - `csv` (`text/csv`): Lichess's puzzle CSV, `PuzzleId,FEN,Moves,Rating,RatingDeviation,
+///   Popularity,NbPlays,Themes,GameUrl,OpeningTags`: `Moves` is the main line as from and to
+///   squares, the key first (Lichess puts the opponent's last move first; a composed puzzle has
+///   none), `Rating` 1500 without a difficulty, `RatingDeviation` 500, `Themes` the tags,
+///   `GameUrl` the source, `OpeningTags` `game:baroque rules:abbott stipulation:#2`.
+///
+/// PGN and CSV carry stipulated problems only: diagram puzzles are left out, named in the
+/// `X-Baroque-Skipped` header (and, in PGN, in a `%` line at the top). `POST /v1/puzzles` with
+/// `Content-Type: application/x-chess-pgn` and `baroque import` read them back. A strong `ETag`
+/// (a hash of the export, so one per format) comes with it; a request whose `If-None-Match` names
+/// it gets 304 without a body (a collection still being filled changes its tag).
 #[utoipa::path(
     tag = "collections",
     params(
         ("name" = String, Path, description = "The collection's name"),
+        ExportQuery,
         ("If-None-Match" = Option<String>, Header, description = "An `ETag` of an earlier export: 304 when it is the same"),
     ),
     responses(
-        (status = 200, description = "One JSON puzzle per line", body = String, content_type = "application/x-ndjson",
-            headers(("ETag" = String, description = "Strong: the first 128 bits of the export's SHA-256"))),
+        (status = 200, description = "The export; `Content-Disposition` names a file with the format's extension (`twos.pgn`)",
+            content(
+                (String = "application/x-ndjson"),
+                (String = "application/x-chess-pgn", example = json!(examples::pgn_export())),
+                (String = "text/csv; charset=utf-8", example = json!(examples::csv_export())),
+            ),
+            headers(
+                ("ETag" = String, description = "Strong: the first 128 bits of the export's SHA-256"),
+                ("Content-Disposition" = String, description = "`attachment; filename=\"<name>.<jsonl|pgn|csv>\"`"),
+                ("X-Baroque-Skipped" = Option<String>, description = "PGN and CSV: the ids of the diagram puzzles left out, separated by `, `"),
+            )),
         (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`",
             headers(("ETag" = String, description = "The current ETag"))),
+        (status = 400, description = "An unknown `format`, or an unknown parameter (`invalid-parameter`, naming it; `invalid-request`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such collection (`not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -735,20 +789,84 @@ pub async fn get_one(
 pub async fn export(
     req: HttpRequest,
     name: web::Path<String>,
+    query: web::Query<ExportQuery>,
     store: web::Data<Store>,
 ) -> Result<HttpResponse, ApiError> {
     let name = name.into_inner();
+    let format = match query.into_inner().format {
+        None => Format::Jsonl,
+        Some(text) => Format::parse(&text).ok_or_else(|| ApiError::InvalidParameter {
+            parameter: "format",
+            message: format!(
+                "{text:?} is not an export format: `jsonl` (the default), `pgn` or `csv`"
+            ),
+        })?,
+    };
     let (_, puzzles) = load(&req, name.clone(), store).await?;
-    let mut body = Vec::new();
-    for p in puzzles {
-        serde_json::to_writer(&mut body, &Puzzle::from_stored(p, true))
-            .map_err(|e| ApiError::Internal(e.to_string()))?;
-        body.push(b'\n');
-    }
-    let mut res = tagged_response(&req, "application/x-ndjson", body);
-    if let Ok(v) = header::HeaderValue::from_str(&format!("attachment; filename=\"{name}.jsonl\""))
-    {
+    let (body, skipped) = export_body(format, puzzles).map_err(ApiError::Internal)?;
+    let mut res = tagged_response(&req, format.content_type(), body);
+    let disposition = format!("attachment; filename=\"{name}.{}\"", format.extension());
+    if let Ok(v) = header::HeaderValue::from_str(&disposition) {
         res.headers_mut().insert(header::CONTENT_DISPOSITION, v);
     }
+    if !skipped.is_empty() {
+        let ids = skipped
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        if let Ok(v) = header::HeaderValue::from_str(&ids) {
+            res.headers_mut()
+                .insert(header::HeaderName::from_static(SKIPPED_HEADER), v);
+        }
+    }
     Ok(res)
+}
+
+/// The header of a PGN or CSV export that names the diagram puzzles left out (their ids).
+pub const SKIPPED_HEADER: &str = "x-baroque-skipped";
+
+/// A collection's export body in a format, and the ids of the puzzles it leaves out (diagrams, in
+/// PGN and CSV): the HTTP export's and `baroque export`'s.
+///
+/// # Errors
+/// A puzzle that cannot be written as JSON (never expected).
+pub fn export_body(
+    format: Format,
+    puzzles: Vec<crate::store::StoredPuzzle>,
+) -> Result<(Vec<u8>, Vec<i64>), String> {
+    Ok(match format {
+        Format::Jsonl => {
+            let mut body = Vec::new();
+            for p in puzzles {
+                serde_json::to_writer(&mut body, &Puzzle::from_stored(p, true))
+                    .map_err(|e| e.to_string())?;
+                body.push(b'\n');
+            }
+            (body, Vec::new())
+        }
+        Format::Pgn => {
+            let (text, skipped) = crate::formats::pgn::write_all(&puzzles);
+            (text.into_bytes(), skipped)
+        }
+        Format::Csv => {
+            let (text, skipped) = crate::formats::csv::write_all(&puzzles);
+            (text.into_bytes(), skipped)
+        }
+    })
+}
+
+/// Examples for the OpenAPI document, computed by the engine.
+pub(crate) mod examples {
+    use crate::api::routes::puzzles::examples::chameleon_stored;
+
+    /// A collection of the Chameleon mate in 2 as PGN.
+    pub fn pgn_export() -> String {
+        crate::formats::pgn::write_all(chameleon_stored().as_slice()).0
+    }
+
+    /// A collection of the Chameleon mate in 2 as CSV.
+    pub fn csv_export() -> String {
+        crate::formats::csv::write_all(chameleon_stored().as_slice()).0
+    }
 }

@@ -65,7 +65,7 @@ pub struct PlayRequest {
     #[serde(default)]
     pub hint: bool,
     /// The search budget, as for `/v1/solve`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::api::common::object_option")]
     pub limits: Option<SearchLimits>,
 }
 
@@ -85,7 +85,7 @@ pub struct StoredPlayRequest {
     pub coords: Option<CoordsName>,
     /// The budget of a search, when the stored proof does not settle the line (a wrong move's
     /// refutation, say); as for `/v1/solve`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::api::common::object_option")]
     pub limits: Option<SearchLimits>,
 }
 

@@ -468,6 +468,237 @@ fn page_after(sort: PuzzleSort, cursor: Option<&str>) -> Result<After, ApiError>
     }
 }
 
+/// The most games one PGN body may hold.
+pub const MAX_PGN_GAMES: usize = 100;
+
+/// A puzzle post's body: JSON (`application/json`), or PGN text (`application/x-chess-pgn`). Any
+/// other content type is refused as the JSON extractor refuses it (415).
+#[derive(Clone, Debug)]
+pub enum PuzzleBody {
+    Json(Box<PuzzleRequest>),
+    Pgn(String),
+}
+
+/// Whether a request's body is PGN.
+fn is_pgn(req: &HttpRequest) -> bool {
+    use actix_web::HttpMessage;
+    req.mime_type()
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.essence_str() == crate::formats::pgn::CONTENT_TYPE)
+}
+
+/// A payload's read error as a problem: a late body is 408.
+fn payload_error(e: actix_web::error::PayloadError) -> ApiError {
+    match e {
+        actix_web::error::PayloadError::Overflow => ApiError::PayloadTooLarge { limit: 0 },
+        actix_web::error::PayloadError::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => {
+            ApiError::BodyTimeout {
+                millis: crate::api::body::timeout_millis(&io),
+            }
+        }
+        other => ApiError::Payload(other.to_string()),
+    }
+}
+
+/// Reads a text body of at most `limit` bytes.
+async fn read_text(
+    mut payload: actix_web::dev::Payload,
+    limit: usize,
+    announced: Option<u64>,
+) -> Result<String, ApiError> {
+    use futures_core::Stream;
+    let too_large = ApiError::PayloadTooLarge {
+        limit: limit as u64,
+    };
+    if announced.is_some_and(|n| n > limit as u64) {
+        return Err(too_large);
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) =
+        std::future::poll_fn(|cx| std::pin::Pin::new(&mut payload).poll_next(cx)).await
+    {
+        let chunk = chunk.map_err(payload_error)?;
+        if body.len() + chunk.len() > limit {
+            return Err(too_large);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    String::from_utf8(body).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        ApiError::InvalidPgn {
+            game: None,
+            line: e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1,
+            message: "the body is not UTF-8 text".into(),
+        }
+    })
+}
+
+impl actix_web::FromRequest for PuzzleBody {
+    type Error = actix_web::Error;
+    type Future =
+        std::pin::Pin<Box<dyn std::future::Future<Output = Result<PuzzleBody, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        if is_pgn(req) {
+            let limit = req.app_data::<web::Data<Limits>>().map_or(
+                crate::api::configuration::DEFAULT_MAX_BODY_BYTES as usize,
+                |l| l.max_body_bytes,
+            );
+            let announced = req
+                .headers()
+                .get(header::CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.trim().parse::<u64>().ok());
+            let payload = payload.take();
+            Box::pin(async move {
+                read_text(payload, limit, announced)
+                    .await
+                    .map(PuzzleBody::Pgn)
+                    .map_err(Into::into)
+            })
+        } else {
+            let json = web::Json::<Object<PuzzleRequest>>::from_request(req, payload);
+            Box::pin(async move {
+                json.await
+                    .map(|j| PuzzleBody::Json(Box::new(j.into_inner().0)))
+            })
+        }
+    }
+}
+
+/// A puzzle to verify and store: posted as JSON, or read from a PGN game (with the line it
+/// states, checked against the proof).
+enum Pending {
+    Posted(crate::puzzle::NewPuzzle),
+    Read(crate::formats::ReadPuzzle),
+}
+
+impl Pending {
+    fn kind(&self) -> Kind {
+        match self {
+            Pending::Posted(p) => p.claim.kind(),
+            Pending::Read(r) => r.puzzle.claim.kind(),
+        }
+    }
+
+    fn verify_and_store(
+        self,
+        store: &Store,
+        solve: &crate::solver::SolveOptions,
+    ) -> Result<(crate::store::StoredPuzzle, bool), crate::app::StoreOutcomeError> {
+        match self {
+            Pending::Posted(p) => crate::app::verify_and_store(store, p, solve),
+            Pending::Read(r) => crate::app::import::verify_and_store_read(store, r, solve),
+        }
+    }
+}
+
+/// Verifies and stores one puzzle: a mate counts against the client's rate limit as a solve does,
+/// takes a search slot and runs on the search threads, stopped if the client goes away; a diagram
+/// is replayed on the blocking pool.
+async fn store_one(
+    req: &HttpRequest,
+    store: &web::Data<Store>,
+    limits: &Limits,
+    searches: &Searches,
+    peer: Peer,
+    pending: Pending,
+) -> Result<(crate::store::StoredPuzzle, bool), ApiError> {
+    let solve = limits.solve.options();
+    let store = store.clone().into_inner();
+    let (stored, inserted) = if pending.kind() == Kind::Mate {
+        if let Some(limiter) = req.app_data::<web::Data<RateLimiter>>() {
+            limiter.check(req)?;
+        }
+        let slot = searches.try_acquire()?;
+        let verified = searches
+            .run(slot, peer, move |cancel| {
+                let solve = crate::solver::SolveOptions {
+                    cancel: cancel.clone(),
+                    ..solve
+                };
+                pending.verify_and_store(&store, &solve)
+            })
+            .await;
+        let outcome = match &verified {
+            Ok(Ok(_)) => "puzzle_verified",
+            Ok(Err(_)) => "puzzle_refused",
+            Err(_) => "stopped",
+        };
+        metrics::counter!("baroque_solver_searches_total", "outcome" => outcome).increment(1);
+        verified??
+    } else {
+        web::block(move || pending.verify_and_store(&store, &solve)).await??
+    };
+    if inserted {
+        metrics::counter!("baroque_puzzles_stored_total").increment(1);
+    }
+    Ok((stored, inserted))
+}
+
+/// 201 with the new puzzle and its `Location`, or 200 with the one stored before.
+fn stored_response(stored: crate::store::StoredPuzzle, inserted: bool) -> HttpResponse {
+    let id = stored.id;
+    let body = Puzzle::from_stored(stored, true);
+    if inserted {
+        HttpResponse::Created()
+            .insert_header((header::LOCATION, format!("/v1/puzzles/{id}")))
+            .json(body)
+    } else {
+        HttpResponse::Ok().json(body)
+    }
+}
+
+/// What became of one game of a PGN body of several games.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(examples(examples::pgn_game_result))]
+pub struct PgnGameResult {
+    /// The game's number in the body, from 1.
+    #[schema(example = 2)]
+    pub game: usize,
+    /// The line of the body it starts on.
+    #[schema(example = 17)]
+    pub line: usize,
+    /// What a post of this game alone would have been answered: 201 stored, 200 already stored,
+    /// or the status of `problem`.
+    #[schema(example = 201)]
+    pub status: u16,
+    /// The stored puzzle (201, 200).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub puzzle: Option<Puzzle>,
+    /// Why it was not stored (`invalid-pgn`, `puzzle-not-verified`, `solver-budget-exhausted`,
+    /// `rate-limited`, `solver-busy`, `store-unavailable`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<Problem>,
+}
+
+/// The answer to a PGN body of several games: a result per game, in order, and the counts.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(examples(examples::pgn_results))]
+pub struct PgnResults {
+    pub results: Vec<PgnGameResult>,
+    /// Games verified and stored.
+    #[schema(example = 1)]
+    pub created: u64,
+    /// Games verified and found stored already.
+    #[schema(example = 0)]
+    pub existing: u64,
+    /// Games not stored.
+    #[schema(example = 1)]
+    pub rejected: u64,
+}
+
+/// A 200 answer of `POST /v1/puzzles`: the puzzle (a JSON body, or a PGN body of one game), or a
+/// result per game (a PGN body of several games).
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[serde(untagged)]
+#[schema(examples(examples::puzzle, examples::pgn_results))]
+pub enum PuzzleAnswer {
+    Puzzle(Box<Puzzle>),
+    Results(PgnResults),
+}
+
 /// Store a puzzle
 ///
 /// Verifies the puzzle and stores it: a diagram is replayed with the rules engine (every move but
@@ -482,21 +713,44 @@ fn page_after(sort: PuzzleSort, cursor: Option<&str>) -> Result<After, ApiError>
 /// or 200 with the one already stored when the same content (kind, game, canonical FEN, rules,
 /// moves, stipulation) is there. Needs `Authorization: Bearer <token>`. A mate counts against the
 /// client's rate limit of searches, as `/v1/solve` does (429 with `Retry-After`).
+///
+/// With `Content-Type: application/x-chess-pgn` the body is PGN, a game per puzzle (as
+/// `GET /v1/collections/{name}/export?format=pgn` writes them): `Variant` (`Baroque` or `Rococo`),
+/// `SetUp "1"` and `FEN` are needed; `Rules` (Baroque), `Stipulation` (without it, a main line
+/// that ends in mate stands for `#N`), `Event` (the title), `Site` (the source), `Caption` and
+/// `Tags` (space-separated) are read; the movetext's main line (variations, comments and NAGs are
+/// skipped; moves in any notation `/v1/verify` reads) states a solution: its first move must be
+/// a key (a helpmate's line: one of its solutions), or the game is refused with 422
+/// `puzzle-not-verified`. Each game is verified like a JSON post of it, under the same token,
+/// rate limit (a search per game) and budget. A body of one game is answered as a JSON post is; a
+/// body of several (at most 100) is answered 200 with a result per game (`game`, `line`,
+/// `status`, and `puzzle` or `problem`) and the counts `created`, `existing`, `rejected`. A game
+/// that cannot be read is 422 `invalid-pgn`, naming its `game` and `line`.
 #[utoipa::path(
     tag = "puzzles",
-    request_body(content = PuzzleRequest, description = "A diagram (`moves`, `captures`, optional `status`) or a mate (`mate_in`)"),
+    request_body(
+        description = "A diagram (`moves`, `captures`, optional `status`) or a mate (`mate_in` or `stipulation`) as JSON; or PGN games",
+        content(
+            (PuzzleRequest = "application/json"),
+            (String = "application/x-chess-pgn", example = json!(examples::pgn_game())),
+        )
+    ),
     security(("bearer" = [])),
     responses(
-        (status = 201, description = "Verified and stored", body = Puzzle,
+        (status = 201, description = "Verified and stored (a JSON body, or a PGN body of one game)", body = Puzzle,
             headers(("Location" = String, description = "The stored puzzle's URL"))),
-        (status = 200, description = "Already stored: the existing puzzle", body = Puzzle),
+        (status = 200, description = "A JSON body or a PGN body of one game: already stored, the existing puzzle. A PGN body of several games: a result per game, in order, and the counts", body = PuzzleAnswer,
+            examples(
+                ("Already stored" = (value = json!(examples::puzzle()))),
+                ("Several games" = (value = json!(examples::pgn_results()))),
+            )),
         (status = 400, description = "Malformed JSON or a body that does not match the schema", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No bearer token, or not the write token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "No write token is configured (`writes-disabled`; the detail says how to set one)", body = Problem, content_type = "application/problem+json"),
         (status = 408, description = "The body did not arrive within the server's `--body-timeout-ms` (`body-timeout`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the limit", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not sent as `application/json`", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The puzzle does not verify (`puzzle-not-verified`, with `reasons`), the solver's budget ran out (`solver-budget-exhausted`), an unreadable FEN or impossible position, or `coords: page` with Baroque or `rules` with Rococo (`not-applicable`)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is sent neither as `application/json` nor as `application/x-chess-pgn`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The puzzle does not verify (`puzzle-not-verified`, with `reasons`; for PGN also a main line whose first move is not a key), the solver's budget ran out (`solver-budget-exhausted`), an unreadable FEN or impossible position, `coords: page` with Baroque or `rules` with Rococo (`not-applicable`), or a PGN body or game that cannot be read (`invalid-pgn`, with `line` and `game`: no game, a bad tag, no `Variant` or `FEN`, a move that is not legal, more than 100 games)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "A mate runs a search, and this client has used its searches (`rate-limited`, as for `/v1/solve`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds until the client may search again"))),
         (status = 499, description = "The client closed its side of the connection before the answer was ready (`client-closed`): the work was stopped; a client that shuts down its sending side early is treated as gone", body = Problem, content_type = "application/problem+json"),
@@ -508,53 +762,95 @@ fn page_after(sort: PuzzleSort, cursor: Option<&str>) -> Result<After, ApiError>
 pub async fn create(
     _writer: Writer,
     req: HttpRequest,
-    body: web::Json<Object<PuzzleRequest>>,
+    body: PuzzleBody,
     store: web::Data<Store>,
     limits: web::Data<Limits>,
     searches: web::Data<Searches>,
     peer: Peer,
 ) -> Result<HttpResponse, ApiError> {
-    let new = body.into_inner().0.into_new_puzzle()?;
-    let solve = limits.solve.options();
-    let store = store.into_inner();
-    let (stored, inserted) = if new.claim.kind() == Kind::Mate {
-        // A mate runs a search: it counts against the client's rate limit as a solve does, takes a
-        // search slot and runs on the search threads, stopped if the client goes away.
-        if let Some(limiter) = req.app_data::<web::Data<RateLimiter>>() {
-            limiter.check(&req)?;
+    let text = match body {
+        PuzzleBody::Json(request) => {
+            let new = request.into_new_puzzle()?;
+            let (stored, inserted) =
+                store_one(&req, &store, &limits, &searches, peer, Pending::Posted(new)).await?;
+            return Ok(stored_response(stored, inserted));
         }
-        let slot = searches.try_acquire()?;
-        let verified = searches
-            .run(slot, peer, move |cancel| {
-                let solve = crate::solver::SolveOptions {
-                    cancel: cancel.clone(),
-                    ..solve
-                };
-                crate::app::verify_and_store(&store, new, &solve)
-            })
-            .await;
-        let outcome = match &verified {
-            Ok(Ok(_)) => "puzzle_verified",
-            Ok(Err(_)) => "puzzle_refused",
-            Err(_) => "stopped",
-        };
-        metrics::counter!("baroque_solver_searches_total", "outcome" => outcome).increment(1);
-        verified??
-    } else {
-        web::block(move || crate::app::verify_and_store(&store, new, &solve)).await??
+        PuzzleBody::Pgn(text) => text,
     };
-    if inserted {
-        metrics::counter!("baroque_puzzles_stored_total").increment(1);
+    let mut reads = crate::formats::pgn::read(&text)?;
+    if let Some(extra) = reads.get(MAX_PGN_GAMES) {
+        let line = match extra {
+            Ok(r) => r.place.line,
+            Err(e) => e.start,
+        };
+        return Err(ApiError::InvalidPgn {
+            game: Some(MAX_PGN_GAMES + 1),
+            line,
+            message: format!(
+                "the body holds {} games; a request takes at most {MAX_PGN_GAMES} (send the rest \
+                 in another, or use `baroque import`)",
+                reads.len()
+            ),
+        });
     }
-    let id = stored.id;
-    let body = Puzzle::from_stored(stored, true);
-    Ok(if inserted {
-        HttpResponse::Created()
-            .insert_header((header::LOCATION, format!("/v1/puzzles/{id}")))
-            .json(body)
-    } else {
-        HttpResponse::Ok().json(body)
-    })
+    if reads.len() == 1 {
+        let read = match reads.pop() {
+            Some(Ok(read)) => read,
+            Some(Err(e)) => return Err(e.into()),
+            None => return Err(ApiError::Internal("a game vanished".into())),
+        };
+        let (stored, inserted) =
+            store_one(&req, &store, &limits, &searches, peer, Pending::Read(read)).await?;
+        return Ok(stored_response(stored, inserted));
+    }
+    let mut answer = PgnResults {
+        results: Vec::with_capacity(reads.len()),
+        created: 0,
+        existing: 0,
+        rejected: 0,
+    };
+    for (i, read) in reads.into_iter().enumerate() {
+        let (line, outcome) = match read {
+            Err(e) => (e.start, Err(ApiError::from(e))),
+            Ok(read) => {
+                let line = read.place.line;
+                let stored =
+                    store_one(&req, &store, &limits, &searches, peer, Pending::Read(read)).await;
+                (line, stored)
+            }
+        };
+        let result = match outcome {
+            Ok((stored, inserted)) => {
+                if inserted {
+                    answer.created += 1;
+                } else {
+                    answer.existing += 1;
+                }
+                PgnGameResult {
+                    game: i + 1,
+                    line,
+                    status: if inserted { 201 } else { 200 },
+                    puzzle: Some(Puzzle::from_stored(stored, true)),
+                    problem: None,
+                }
+            }
+            // The client left: nothing more is worked on.
+            Err(ApiError::ClientClosed) => return Err(ApiError::ClientClosed),
+            Err(e) => {
+                answer.rejected += 1;
+                let problem = e.problem();
+                PgnGameResult {
+                    game: i + 1,
+                    line,
+                    status: problem.status,
+                    puzzle: None,
+                    problem: Some(problem),
+                }
+            }
+        };
+        answer.results.push(result);
+    }
+    Ok(HttpResponse::Ok().json(answer))
 }
 
 /// List puzzles
@@ -858,6 +1154,83 @@ pub(crate) mod examples {
             }),
             Err(e) => Value::String(e.to_string()),
         }
+    }
+
+    /// The Chameleon diagram of the Wikipedia article, a sound mate in 2, as the store keeps it
+    /// (id 3 in this example).
+    pub fn chameleon_stored() -> Option<crate::store::StoredPuzzle> {
+        let new = crate::puzzle::NewPuzzle {
+            variant: crate::rules::Variant::Baroque(Rules::default()),
+            fen: "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0".into(),
+            claim: crate::puzzle::Claim::Mate(crate::puzzle::MateClaim {
+                stipulation: crate::solver::Stipulation::Mate(2),
+                ..crate::puzzle::MateClaim::default()
+            }),
+            about: crate::puzzle::About {
+                title: Some("Chameleon: seven captures".into()),
+                source: Some("Wikipedia: Baroque chess".into()),
+                tags: vec!["chameleon".into()],
+                ..crate::puzzle::About::default()
+            },
+        };
+        let v = crate::puzzle::verify(new, &crate::solver::SolveOptions::default()).ok()?;
+        Some(crate::store::StoredPuzzle {
+            id: 3,
+            kind: v.kind,
+            game: v.game,
+            rules: crate::store::rules_columns(v.game, &v.rules).0,
+            fen: v.fen,
+            moves: v.moves,
+            captures: v.captures,
+            mate_in: v.mate_in,
+            stipulation: v.stipulation.map(|s| s.to_string()),
+            outcome: v.outcome,
+            title: v.title,
+            source: v.source,
+            caption: v.caption,
+            tags: v.tags,
+            fixture: None,
+            created_at: "2026-11-22T04:30:00.000Z".into(),
+            content_hash: v.content_hash,
+            difficulty: v.difficulty,
+        })
+    }
+
+    /// The Chameleon mate in 2 as a PGN game.
+    pub fn pgn_game() -> String {
+        chameleon_stored()
+            .and_then(|p| crate::formats::pgn::write_puzzle(&p))
+            .unwrap_or_default()
+    }
+
+    /// The answer to a PGN body of two games: the Chameleon mate, and the same game with an
+    /// illegal third move.
+    pub fn pgn_results() -> Value {
+        let game = pgn_game();
+        let second = game.lines().count() + 1;
+        let tags = game.lines().take_while(|l| l.starts_with('[')).count();
+        let problem = ApiError::InvalidPgn {
+            game: Some(2),
+            line: second + tags + 1,
+            message: "move 3 is not a legal move: `Nc4-g7`: a Long Leaper on c4 cannot move to g7"
+                .into(),
+        }
+        .problem();
+        serde_json::json!({
+            "results": [
+                {"game": 1, "line": 1, "status": 201,
+                 "puzzle": chameleon_stored().map(|p| Puzzle::from_stored(p, true))},
+                {"game": 2, "line": second, "status": 422, "problem": problem},
+            ],
+            "created": 1,
+            "existing": 0,
+            "rejected": 1,
+        })
+    }
+
+    /// The result of a game of a PGN body that could not be read.
+    pub fn pgn_game_result() -> Value {
+        pgn_results()["results"][1].clone()
     }
 
     /// A page of one puzzle, the last.

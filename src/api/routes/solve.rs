@@ -71,7 +71,7 @@ pub struct SolveRequest {
     #[serde(default)]
     pub coords: Option<CoordsName>,
     /// The search budget; an absent member takes the server's maximum, a larger one is clamped to it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::api::common::object_option")]
     pub limits: Option<SearchLimits>,
     /// The intended key, in any notation `/v1/verify` reads (`Xg6-e6-c6`, `Bg6xc6`, `g6c6`): the
     /// cooks are then the other first moves that mate in N. It must be a legal move (422 otherwise).

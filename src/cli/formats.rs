@@ -1,0 +1,262 @@
+//! `baroque import` and `baroque export`: a collection of the puzzle store from and to PGN,
+//! Lichess's puzzle CSV and JSON lines (see [`crate::formats`]).
+
+use super::{fail, out};
+use crate::app::import::{import_collection, ImportError, Imported};
+use crate::formats::{self, Format};
+use crate::solver::{Limits, SolveOptions};
+use crate::store::Store;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// A file format `import` reads.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImportFormat {
+    /// PGN, a game per puzzle.
+    Pgn,
+    /// Lichess's puzzle CSV.
+    Csv,
+}
+
+/// A format `export` writes.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// One JSON puzzle per line, as `GET /v1/collections/{name}/export` gives them.
+    #[default]
+    Jsonl,
+    /// PGN, a game per puzzle.
+    Pgn,
+    /// Lichess's puzzle CSV.
+    Csv,
+}
+
+impl From<ExportFormat> for Format {
+    fn from(f: ExportFormat) -> Format {
+        match f {
+            ExportFormat::Jsonl => Format::Jsonl,
+            ExportFormat::Pgn => Format::Pgn,
+            ExportFormat::Csv => Format::Csv,
+        }
+    }
+}
+
+/// The flags of `baroque import`.
+#[derive(clap::Args, Debug)]
+pub struct ImportArgs {
+    /// The file: PGN (`.pgn`) or Lichess's puzzle CSV (`.csv`), told by its extension unless
+    /// `--format` says.
+    pub file: PathBuf,
+    /// The collection the puzzles go into (1 to 64 letters, digits, `-`, `_`, `.`): made when
+    /// absent, else appended to.
+    #[arg(long)]
+    pub collection: String,
+    /// The file's format, whatever its extension.
+    #[arg(long, value_enum)]
+    pub format: Option<ImportFormat>,
+    /// The SQLite puzzle store (created when missing).
+    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB)]
+    pub db: PathBuf,
+    /// The solver's node budget for each puzzle (a puzzle it cannot settle is rejected).
+    #[arg(long, default_value_t = 50_000_000)]
+    pub nodes: u64,
+    /// The solver's time budget for each puzzle, in milliseconds.
+    #[arg(long, default_value_t = 10_000)]
+    pub millis: u64,
+    /// Search threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// The flags of `baroque export`.
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    /// The collection to write.
+    #[arg(long)]
+    pub collection: String,
+    /// The format: `jsonl` (the HTTP export's body), `pgn` or `csv`.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Jsonl)]
+    pub format: ExportFormat,
+    /// The SQLite puzzle store (it must exist).
+    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB)]
+    pub db: PathBuf,
+    /// Write to this file instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// The format of a file to import: `--format`, else its extension.
+fn format_of(path: &Path, asked: Option<ImportFormat>) -> Result<ImportFormat, String> {
+    if let Some(f) = asked {
+        return Ok(f);
+    }
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("pgn") => Ok(ImportFormat::Pgn),
+        Some("csv") => Ok(ImportFormat::Csv),
+        _ => Err(format!(
+            "{}: cannot tell the format from the extension (.pgn or .csv): give --format pgn or \
+             --format csv",
+            path.display()
+        )),
+    }
+}
+
+/// Runs `baroque import`: a line per game or row and a summary; exit 0 when every one was stored
+/// (created or found stored), 1 when some were rejected, 2 when the input cannot be used.
+pub fn run_import(args: ImportArgs) -> ExitCode {
+    let format = match format_of(&args.file, args.format) {
+        Ok(f) => f,
+        Err(e) => return fail(e),
+    };
+    let bytes = match std::fs::read(&args.file) {
+        Ok(b) => b,
+        Err(e) => return fail(format!("{}: {e}", args.file.display())),
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+            return fail(format!(
+                "{}: line {line}: the file is not UTF-8 text",
+                args.file.display()
+            ));
+        }
+    };
+    let (name, reads) = match format {
+        ImportFormat::Pgn => ("pgn", formats::pgn::read(&text)),
+        ImportFormat::Csv => ("csv", formats::csv::read(&text)),
+    };
+    let reads = match reads {
+        Ok(r) => r,
+        Err(e) => return fail(format!("{}: {e}", args.file.display())),
+    };
+    if !crate::store::collections::valid_name(&args.collection) {
+        return fail(format!(
+            "`{}` is not a collection name: use 1 to 64 letters, digits, `-`, `_` or `.`",
+            args.collection
+        ));
+    }
+    let store = match Store::open(&args.db) {
+        Ok(s) => s,
+        Err(e) => return fail(format!("{}: {e}", args.db.display())),
+    };
+    let mut solve = SolveOptions {
+        limits: Limits {
+            nodes: args.nodes,
+            time: Duration::from_millis(args.millis),
+        },
+        ..SolveOptions::default()
+    };
+    if let Some(t) = args.threads {
+        solve.threads = t.max(1);
+    }
+    let file = args.file.display().to_string();
+    let result = import_collection(
+        &store,
+        &args.collection,
+        reads,
+        &solve,
+        (name, &file),
+        |place, outcome| {
+            let unit = match format {
+                ImportFormat::Pgn => "game",
+                ImportFormat::Csv => "row",
+            };
+            let at = match place.number {
+                Some(n) => format!("{unit} {n} (line {})", place.line),
+                None => format!("line {}", place.line),
+            };
+            let said = |p: &crate::store::StoredPuzzle| {
+                format!(
+                    "puzzle {} ({} {})",
+                    p.id,
+                    p.stipulation.as_deref().unwrap_or("?"),
+                    p.fen
+                )
+            };
+            match outcome {
+                Imported::Created(p) => out!("{at}: created {}", said(p)),
+                Imported::Existing(p) => out!("{at}: existing {}", said(p)),
+                Imported::Rejected(why) => out!("{at}: rejected: {why}"),
+            }
+        },
+    );
+    let summary = match result {
+        Ok(s) => s,
+        Err(ImportError::Store(e)) => return fail(format!("{}: {e}", args.db.display())),
+        Err(e) => return fail(e),
+    };
+    out!(
+        "collection {}: {} read, {} created, {} existing, {} rejected",
+        args.collection,
+        summary.read,
+        summary.created,
+        summary.existing,
+        summary.rejected
+    );
+    if summary.rejected > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Runs `baroque export`: the collection in the format asked, to standard output or `--out`;
+/// diagram puzzles, which PGN and CSV cannot carry, are named on standard error. Exit 0, or 2 when
+/// the store or the collection is missing or the output cannot be written.
+pub fn run_export(args: ExportArgs) -> ExitCode {
+    if !args.db.exists() {
+        return fail(format!(
+            "{}: no such puzzle store (give --db PATH)",
+            args.db.display()
+        ));
+    }
+    let store = match Store::open(&args.db) {
+        Ok(s) => s,
+        Err(e) => return fail(format!("{}: {e}", args.db.display())),
+    };
+    let puzzles = match store.collection(&args.collection) {
+        Ok(Some((_, puzzles))) => puzzles,
+        Ok(None) => {
+            return fail(format!(
+                "no collection named `{}` in {}",
+                args.collection,
+                args.db.display()
+            ))
+        }
+        Err(e) => return fail(format!("{}: {e}", args.db.display())),
+    };
+    let (body, skipped) =
+        match crate::api::routes::collections::export_body(args.format.into(), puzzles) {
+            Ok(b) => b,
+            Err(e) => return fail(e),
+        };
+    for id in skipped {
+        eprintln!(
+            "note: puzzle {id} is a diagram (a move and its outcome, not a stipulated problem): \
+             left out of the {}",
+            Format::from(args.format).name()
+        );
+    }
+    let written = match &args.out {
+        Some(path) => std::fs::write(path, &body).map_err(|e| format!("{}: {e}", path.display())),
+        None => {
+            use std::io::Write;
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(&body)
+                .and_then(|()| stdout.flush())
+                .map_err(|e| format!("standard output: {e}"))
+        }
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
+}

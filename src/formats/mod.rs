@@ -1,0 +1,664 @@
+//! Exchange formats: stored puzzles written as PGN or as Lichess's puzzle CSV, and PGN or CSV read
+//! back into puzzles to verify. Pure text work over [`crate::puzzle`] and [`crate::rules`]: no web
+//! and no database code (the use cases of [`crate::app::import`] verify and store what is read
+//! here).
+//!
+//! Both formats carry a mate puzzle (`#N`, `s#N`, `h#N`, `h#N.5`): its position, its stipulation,
+//! and a line of its solution, the "main line" ([`Solution`]): for `#N` and `s#N` the first key
+//! followed, at each defence, by the defence that resists longest (the one whose quickest mating
+//! reply is the longest; the first of the proof's order on a tie) and the quickest mating reply
+//! (the first on a tie); for a helpmate its first solution. What is read back is verified like a
+//! JSON post, and the line it states must hold: its first move must be a key (every move of a
+//! helpmate's line: one of its solutions) ([`check_line`]). Diagram puzzles (a position and a
+//! move with its outcome) are no stipulated problems: the writers leave them out
+//! ([`exportable`]).
+
+pub mod csv;
+pub mod pgn;
+
+use crate::puzzle::{Kind, NewPuzzle, VerifiedPuzzle};
+use crate::rules::{Color, GamePosition, Naming, Variant, VariantPosition};
+use crate::solver::Stipulation;
+use crate::store::StoredPuzzle;
+use serde::Deserialize;
+
+/// An export format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// One JSON puzzle per line, as `GET /v1/puzzles/{id}` gives it.
+    Jsonl,
+    /// PGN, one game per puzzle ([`pgn`]).
+    Pgn,
+    /// Lichess's puzzle CSV ([`csv`]).
+    Csv,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 3] = [Format::Jsonl, Format::Pgn, Format::Csv];
+
+    /// The name requests and flags use: `jsonl`, `pgn`, `csv`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Jsonl => "jsonl",
+            Format::Pgn => "pgn",
+            Format::Csv => "csv",
+        }
+    }
+
+    /// Reads a name of [`Format::name`].
+    pub fn parse(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// The media type of an export.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Format::Jsonl => "application/x-ndjson",
+            Format::Pgn => pgn::CONTENT_TYPE,
+            Format::Csv => csv::CONTENT_TYPE,
+        }
+    }
+
+    /// The file name extension of an export (without the dot).
+    pub fn extension(self) -> &'static str {
+        self.name()
+    }
+}
+
+/// The rating a puzzle is given in the CSV's `Rating` column: 1500 without a difficulty, else
+/// `600 + 24 * difficulty` for a difficulty of 0 to 100 (600 to 3000; above 100 counts as 100).
+pub fn lichess_rating(difficulty: Option<u8>) -> u32 {
+    match difficulty {
+        None => 1500,
+        Some(d) => 600 + 24 * u32::from(d.min(100)),
+    }
+}
+
+/// Whether a stored puzzle can be written as PGN or CSV: a mate puzzle with its stipulation (a
+/// diagram is a move and its outcome, not a stipulated problem).
+pub fn exportable(p: &StoredPuzzle) -> bool {
+    p.kind == Kind::Mate && stipulation_of(p).is_some()
+}
+
+/// A stored mate puzzle's stipulation (rows stored before stipulations hold only N: `#N`).
+pub fn stipulation_of(p: &StoredPuzzle) -> Option<Stipulation> {
+    match &p.stipulation {
+        Some(s) => Stipulation::parse(s),
+        None => p.mate_in.map(Stipulation::Mate),
+    }
+}
+
+/// The rule set of a stored puzzle as its `rules` column holds it: `None` for Rococo.
+fn rules_text(p: &StoredPuzzle) -> Option<&str> {
+    Variant::has_rule_sets(p.game).then_some(p.rules.as_str())
+}
+
+/// The side that mates in a stipulation's solution, `to_move` being the side to move: the side to
+/// move in `#N`, Black in `s#N`, White in a helpmate.
+pub fn mating_side(stipulation: Stipulation, to_move: Color) -> Color {
+    match stipulation {
+        Stipulation::Mate(_) => to_move,
+        Stipulation::SelfMate(_) => Color::Black,
+        Stipulation::HelpMate { .. } => Color::White,
+    }
+}
+
+/// The side to move of a stored FEN (its second field), White when it cannot be told.
+fn side_to_move(fen: &str) -> Color {
+    match fen.split_whitespace().nth(1) {
+        Some("b") => Color::Black,
+        _ => Color::White,
+    }
+}
+
+/// A move of a written line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// Canonical notation (`Bg6xc6`).
+    pub notation: String,
+    /// From and to squares (`g6c6`).
+    pub uci: String,
+    /// Other moves in this move's place, each with what follows it (PGN variations).
+    pub alternatives: Vec<Vec<Step>>,
+}
+
+/// A stored puzzle's solution as written out: the main line, with the other defences, replies,
+/// keys or helpmate solutions as alternatives along it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Solution {
+    pub line: Vec<Step>,
+}
+
+impl Solution {
+    /// The main line's moves from and to squares (the CSV's `Moves`).
+    pub fn main_uci(&self) -> Vec<&str> {
+        self.line.iter().map(|s| s.uci.as_str()).collect()
+    }
+}
+
+/// A move of a stored outcome.
+#[derive(Clone, Debug, Deserialize)]
+struct OutMove {
+    notation: String,
+    uci: String,
+}
+
+/// An attacker move of a stored solution tree.
+#[derive(Clone, Debug, Deserialize)]
+struct Attack {
+    notation: String,
+    uci: String,
+    #[serde(default)]
+    mate_in: u32,
+    #[serde(default)]
+    defences: Vec<Defence>,
+}
+
+/// A defender move of a stored solution tree.
+#[derive(Clone, Debug, Deserialize)]
+struct Defence {
+    notation: String,
+    uci: String,
+    #[serde(default)]
+    mates: bool,
+    #[serde(default)]
+    replies: Vec<Attack>,
+}
+
+/// What a stored outcome holds of the solution.
+#[derive(Clone, Debug, Default, Deserialize)]
+struct Outcome {
+    #[serde(default)]
+    keys: Vec<OutMove>,
+    #[serde(default)]
+    tree: Vec<Attack>,
+    #[serde(default)]
+    solutions: Vec<Vec<OutMove>>,
+}
+
+fn step(notation: &str, uci: &str) -> Step {
+    Step {
+        notation: notation.to_string(),
+        uci: uci.to_string(),
+        alternatives: Vec::new(),
+    }
+}
+
+/// The quickest reply's length after a defence (0 when it mates or has no reply).
+fn resistance(d: &Defence) -> u32 {
+    if d.mates {
+        return 0;
+    }
+    d.replies.iter().map(|r| r.mate_in).min().unwrap_or(0)
+}
+
+/// An attacker move and what follows it: the defence that resists longest, the others as
+/// alternatives.
+fn attack_line(a: &Attack) -> Vec<Step> {
+    let mut line = vec![step(&a.notation, &a.uci)];
+    let mut best: Option<usize> = None;
+    for (i, d) in a.defences.iter().enumerate() {
+        if best.is_none_or(|b| resistance(d) > resistance(&a.defences[b])) {
+            best = Some(i);
+        }
+    }
+    if let Some(b) = best {
+        let main = &a.defences[b];
+        let mut first = step(&main.notation, &main.uci);
+        first.alternatives = a
+            .defences
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != b)
+            .map(|(_, d)| defence_line(d))
+            .collect();
+        line.push(first);
+        line.extend(reply_line(main));
+    }
+    line
+}
+
+/// A defence and what follows it.
+fn defence_line(d: &Defence) -> Vec<Step> {
+    let mut line = vec![step(&d.notation, &d.uci)];
+    line.extend(reply_line(d));
+    line
+}
+
+/// The quickest mating reply to a defence, the other replies (duals) as alternatives.
+fn reply_line(d: &Defence) -> Vec<Step> {
+    let mut best: Option<usize> = None;
+    for (i, r) in d.replies.iter().enumerate() {
+        if best.is_none_or(|b| r.mate_in < d.replies[b].mate_in) {
+            best = Some(i);
+        }
+    }
+    let Some(b) = best else {
+        return Vec::new();
+    };
+    let mut line = attack_line(&d.replies[b]);
+    line[0].alternatives = d
+        .replies
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != b)
+        .map(|(_, r)| attack_line(r))
+        .collect();
+    line
+}
+
+/// Adds a line to a line with alternatives: it follows the moves they share and branches where
+/// they part.
+fn insert_line(line: &mut Vec<Step>, moves: &[OutMove]) {
+    let Some((first, rest)) = moves.split_first() else {
+        return;
+    };
+    let fresh = || -> Vec<Step> { moves.iter().map(|m| step(&m.notation, &m.uci)).collect() };
+    match line.first() {
+        None => *line = fresh(),
+        Some(s) if s.notation == first.notation => {
+            let mut tail = line.split_off(1);
+            insert_line(&mut tail, rest);
+            line.extend(tail);
+        }
+        Some(_) => {
+            let head = &mut line[0];
+            match head
+                .alternatives
+                .iter_mut()
+                .find(|alt| alt.first().is_some_and(|s| s.notation == first.notation))
+            {
+                Some(alt) => insert_line(alt, moves),
+                None => head.alternatives.push(fresh()),
+            }
+        }
+    }
+}
+
+/// A stored mate puzzle's solution: for `#N` and `s#N` the first key's main line (the tree's, or
+/// the key alone when the outcome has no tree), the other keys as alternatives of the first move;
+/// for a helpmate its first solution, the others branching from it where they part.
+pub fn solution(p: &StoredPuzzle) -> Solution {
+    let outcome: Outcome = serde_json::from_value(p.outcome.clone()).unwrap_or_default();
+    let Some(stipulation) = stipulation_of(p) else {
+        return Solution::default();
+    };
+    if stipulation.is_help() {
+        let mut line = Vec::new();
+        for s in &outcome.solutions {
+            insert_line(&mut line, s);
+        }
+        return Solution { line };
+    }
+    let Some(first) = outcome.keys.first() else {
+        return Solution::default();
+    };
+    let node = |k: &OutMove| outcome.tree.iter().find(|a| a.notation == k.notation);
+    let mut line = match node(first) {
+        Some(a) => attack_line(a),
+        None => vec![step(&first.notation, &first.uci)],
+    };
+    line[0].alternatives = outcome.keys[1..]
+        .iter()
+        .map(|k| match node(k) {
+            Some(a) => attack_line(a),
+            None => vec![step(&k.notation, &k.uci)],
+        })
+        .collect();
+    Solution { line }
+}
+
+/// Where something read was found: a game of a PGN or a row of a CSV, and a line of the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The game's or row's number, from 1 (`None` for the text as a whole).
+    pub number: Option<usize>,
+    /// The line, from 1.
+    pub line: usize,
+}
+
+/// Why a game or row, or a whole text, could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}line {}: {message}", .place.number.map_or(String::new(), |n| format!("{} {n}, ", .unit)), .place.line)]
+pub struct ReadError {
+    /// `game` (PGN) or `row` (CSV).
+    pub unit: &'static str,
+    /// Where reading stopped.
+    pub place: Place,
+    /// The line its game or row starts on (1 for the whole text).
+    pub start: usize,
+    pub message: String,
+}
+
+/// A puzzle read from a game or a row, to verify: the claim, and the line of the solution it
+/// states (canonical notation), checked against the proof by [`check_line`].
+#[derive(Clone, Debug)]
+pub struct ReadPuzzle {
+    pub place: Place,
+    pub puzzle: NewPuzzle,
+    /// The main line, in canonical notation (possibly empty: no line stated).
+    pub line: Vec<String>,
+}
+
+/// A main line played from a position: its moves in canonical notation, and whether its last move
+/// mates.
+struct Played {
+    line: Vec<String>,
+    mates: bool,
+}
+
+/// Plays a line of moves (any notation the move reader takes, each with its text line) from
+/// `pos`: the first move that is not legal is an error at its line.
+fn play_line(pos: &VariantPosition, moves: &[(String, usize)]) -> Result<Played, (usize, String)> {
+    let mut at = *pos;
+    let mut played = Played {
+        line: Vec::with_capacity(moves.len()),
+        mates: false,
+    };
+    for (i, (text, line)) in moves.iter().enumerate() {
+        if played.mates {
+            return Err((
+                *line,
+                format!(
+                    "move {} `{text}` follows the mate that ends the line",
+                    i + 1
+                ),
+            ));
+        }
+        let mv = at
+            .parse_move(text, Naming::default())
+            .map_err(|e| (*line, format!("move {} is not a legal move: {e}", i + 1)))?;
+        played.line.push(at.move_name(&mv, Naming::default()));
+        let after = at.play(&mv);
+        played.mates = at.mates(&mv, &after);
+        at = after;
+    }
+    Ok(played)
+}
+
+/// The stipulation of a read puzzle: the one stated, or else `#N` for a main line that ends in
+/// mate (N: the moves of the side to move in it).
+fn stipulation_for(
+    stated: Option<Stipulation>,
+    played: &Played,
+    what: &str,
+) -> Result<Stipulation, String> {
+    if let Some(s) = stated {
+        return Ok(s);
+    }
+    if played.mates {
+        let n = played.line.len().div_ceil(2);
+        return Ok(Stipulation::Mate(u32::try_from(n).unwrap_or(u32::MAX)));
+    }
+    Err(format!(
+        "no stipulation is given ({what}), and the main line does not end in mate: state one \
+         (#N, s#N, h#N or h#N.5, such as #2)"
+    ))
+}
+
+/// Checks a verified puzzle against the line it was read with: the first move of a direct mate's
+/// or selfmate's line must be one of its keys, the line no longer than the stipulation and, when
+/// it is that long, ending in mate; a helpmate's line must be one of its solutions. An empty line
+/// states nothing.
+///
+/// # Errors
+/// The reason the line does not hold, in words.
+pub fn check_line(line: &[String], verified: &VerifiedPuzzle) -> Result<(), String> {
+    let Some(first) = line.first() else {
+        return Ok(());
+    };
+    let Some(stipulation) = verified.stipulation else {
+        return Ok(());
+    };
+    let outcome: Outcome = serde_json::from_value(verified.outcome.clone()).unwrap_or_default();
+    let listed = |v: Vec<String>| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    if let Some(plies) = stipulation.help_plies() {
+        let want = line.join(" ");
+        let solutions: Vec<String> = outcome
+            .solutions
+            .iter()
+            .map(|s| {
+                s.iter()
+                    .map(|m| m.notation.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        if solutions.contains(&want) {
+            return Ok(());
+        }
+        let length = if line.len() == plies as usize {
+            String::new()
+        } else {
+            format!(
+                " ({} half-moves where {stipulation} has {plies})",
+                line.len()
+            )
+        };
+        let truncated = verified.outcome["solutions_truncated"] == true;
+        return Err(format!(
+            "the main line `{want}`{length} is not a solution of {stipulation}; {}: {}",
+            if truncated {
+                "the first solutions found"
+            } else {
+                "its solutions"
+            },
+            listed(solutions)
+        ));
+    }
+    let keys: Vec<String> = outcome.keys.iter().map(|k| k.notation.clone()).collect();
+    if !keys.contains(first) {
+        return Err(format!(
+            "the main line's first move `{first}` is not a key of {stipulation}; its keys: {}",
+            listed(keys)
+        ));
+    }
+    let n = stipulation.moves() as usize;
+    let most = match stipulation {
+        Stipulation::SelfMate(_) => 2 * n,
+        _ => (2 * n).saturating_sub(1),
+    };
+    if line.len() > most {
+        return Err(format!(
+            "the main line has {} half-moves; {stipulation} has at most {most}",
+            line.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a read line that is as long as its stipulation ends in mate (checked as it is read).
+fn full_line_mates(stipulation: Stipulation, played: &Played) -> Result<(), String> {
+    let n = stipulation.moves() as usize;
+    let full = match stipulation {
+        Stipulation::Mate(_) => (2 * n).saturating_sub(1),
+        Stipulation::SelfMate(_) => 2 * n,
+        Stipulation::HelpMate { .. } => stipulation.help_plies().unwrap_or(0) as usize,
+    };
+    if full > 0 && played.line.len() == full && !played.mates {
+        return Err(format!(
+            "the main line `{}` has the {full} half-moves of {stipulation} but does not end in mate",
+            played.line.join(" ")
+        ));
+    }
+    Ok(())
+}
+
+/// The variant, canonical FEN, main line and stipulation of a read puzzle, and the position.
+struct Reading {
+    fen: String,
+    played: Played,
+    stipulation: Stipulation,
+}
+
+/// Reads what every format states: a FEN of `variant`, a main line and an optional stipulation.
+/// Errors name the line of the text they come from (`fen_line` for the FEN and the stipulation).
+fn read_puzzle(
+    variant: Variant,
+    fen: &str,
+    fen_line: usize,
+    moves: &[(String, usize)],
+    stated: Option<Stipulation>,
+    what: &str,
+) -> Result<Reading, (usize, String)> {
+    let (pos, _) = variant
+        .position(fen, Naming::default())
+        .map_err(|e| (fen_line, format!("FEN {fen:?}: {e}")))?;
+    let played = play_line(&pos, moves)?;
+    let stipulation = stipulation_for(stated, &played, what).map_err(|m| (fen_line, m))?;
+    if let Some(side) = stipulation.starts() {
+        if pos.turn() != side {
+            return Err((
+                fen_line,
+                format!(
+                    "{stipulation} starts with {side} to move, but the FEN has {} to move",
+                    pos.turn()
+                ),
+            ));
+        }
+    }
+    full_line_mates(stipulation, &played).map_err(|m| (fen_line, m))?;
+    Ok(Reading {
+        fen: pos.fen(Naming::default()),
+        played,
+        stipulation,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratings_map_difficulty_linearly() {
+        assert_eq!(lichess_rating(None), 1500);
+        assert_eq!(lichess_rating(Some(0)), 600);
+        assert_eq!(lichess_rating(Some(50)), 1800);
+        assert_eq!(lichess_rating(Some(100)), 3000);
+        assert_eq!(lichess_rating(Some(255)), 3000);
+    }
+
+    #[test]
+    fn formats_have_names_types_and_extensions() {
+        for f in Format::ALL {
+            assert_eq!(Format::parse(f.name()), Some(f));
+        }
+        assert_eq!(Format::parse("PGN"), None);
+        assert_eq!(Format::Csv.extension(), "csv");
+        assert!(Format::Pgn
+            .content_type()
+            .starts_with("application/x-chess-pgn"));
+    }
+
+    #[test]
+    fn the_mating_side_is_the_results() {
+        use Color::{Black, White};
+        assert_eq!(mating_side(Stipulation::Mate(2), White), White);
+        assert_eq!(mating_side(Stipulation::Mate(2), Black), Black);
+        assert_eq!(mating_side(Stipulation::SelfMate(2), White), Black);
+        let h = |half| Stipulation::HelpMate { moves: 2, half };
+        assert_eq!(mating_side(h(false), Black), White);
+        assert_eq!(mating_side(h(true), White), White);
+    }
+
+    #[test]
+    fn diagrams_are_left_out_and_named() {
+        let diagram = StoredPuzzle {
+            id: 26,
+            kind: Kind::Diagram,
+            game: crate::rules::GameKind::Baroque,
+            fen: "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0".into(),
+            rules: "vchess".into(),
+            moves: vec!["Pc2c4".into()],
+            captures: Vec::new(),
+            mate_in: None,
+            stipulation: None,
+            outcome: serde_json::json!({}),
+            title: None,
+            source: None,
+            caption: None,
+            tags: Vec::new(),
+            fixture: None,
+            created_at: String::new(),
+            content_hash: String::new(),
+            difficulty: None,
+        };
+        assert!(!exportable(&diagram));
+        let (text, skipped) = pgn::write_all([&diagram]);
+        assert_eq!(skipped, [26]);
+        assert!(
+            text.starts_with("% baroque: puzzle 26 is a diagram"),
+            "{text}"
+        );
+        assert!(pgn::read(&text).is_err(), "no game");
+        let (text, skipped) = csv::write_all([&diagram]);
+        assert_eq!(skipped, [26]);
+        assert_eq!(text.lines().count(), 1, "the header alone");
+    }
+
+    fn om(n: &str) -> OutMove {
+        OutMove {
+            notation: n.into(),
+            uci: n.to_lowercase(),
+        }
+    }
+
+    #[test]
+    fn helpmate_solutions_branch_where_they_part() {
+        let mut line = Vec::new();
+        insert_line(&mut line, &[om("A"), om("B"), om("C")]);
+        insert_line(&mut line, &[om("A"), om("D"), om("E")]);
+        insert_line(&mut line, &[om("F"), om("G")]);
+        let names = |l: &[Step]| l.iter().map(|s| s.notation.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&line), ["A", "B", "C"]);
+        assert_eq!(names(&line[0].alternatives[0]), ["F", "G"]);
+        assert_eq!(names(&line[1].alternatives[0]), ["D", "E"]);
+    }
+
+    /// Text made of PGN's and CSV's own characters, in any order.
+    fn text_strategy() -> impl proptest::strategy::Strategy<Value = String> {
+        let pieces = [
+            "[", "]", "\"", "\\", "{", "}", "(", ")", ";", "%", "$1", "1.", "1...", "\n", " ", ",",
+            "\r\n", "1-0", "*", "Variant", "Baroque", "Rococo", "FEN", "Stipulation", "#2", "h#2",
+            "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0", "Bg6xc6", "Kb7xc8", "Nc4-g8", "g6c6", "\u{e9}",
+            "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags",
+            "stipulation:#2", "game:rococo", "x",
+        ];
+        proptest::collection::vec(proptest::sample::select(pieces.to_vec()), 0..40)
+            .prop_map(|v| v.concat())
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        /// No text makes a reader panic, and every error names a line of the text.
+        #[test]
+        fn readers_never_panic_and_errors_are_placed_in_the_text(text in text_strategy()) {
+            let lines = text.lines().count().max(1) + 1;
+            let place = |e: &ReadError| {
+                assert!(e.place.line >= 1 && e.place.line <= lines, "{e} in {text:?}");
+                assert!(e.start >= 1 && e.start <= e.place.line, "{e} in {text:?}");
+            };
+            for read in [pgn::read(&text), csv::read(&text)] {
+                match read {
+                    Err(e) => place(&e),
+                    Ok(items) => {
+                        for item in &items {
+                            match item {
+                                Err(e) => place(e),
+                                Ok(p) => assert!(p.place.line <= lines),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
