@@ -162,10 +162,15 @@ fn a_collection_exported_as_pgn_and_posted_back_gives_the_same_puzzles() {
         assert!(pgn
             .body
             .contains(&format!("[FEN \"{}\"]", p["fen"].as_str().unwrap())));
-        // The movetext starts with the key.
+        // The movetext starts with the key (`1...` when Black is to move).
         let key = p["outcome"]["keys"][0]["notation"].as_str().unwrap();
+        let number = if p["fen"].as_str().unwrap().contains(" b ") {
+            "1..."
+        } else {
+            "1."
+        };
         assert!(
-            pgn.body.contains(&format!("\n\n1. {key} ")),
+            pgn.body.contains(&format!("\n\n{number} {key} ")),
             "{key} in {}",
             pgn.body
         );
@@ -267,7 +272,12 @@ fn a_collection_exported_as_csv_has_lichess_columns() {
         let moves: Vec<&str> = fields[2].split(' ').collect();
         assert_eq!(moves[0], p["outcome"]["keys"][0]["uci"].as_str().unwrap());
         assert_eq!(moves.len(), 3, "key, defence, mate: {row}");
-        assert_eq!(&fields[3..7], ["1500", "500", "0", "0"]);
+        // Rating: 600 + 24 x the puzzle's difficulty.
+        let rating = 600 + 24 * p["difficulty"].as_u64().expect("a mate has a difficulty");
+        assert_eq!(
+            &fields[3..7],
+            [rating.to_string().as_str(), "500", "0", "0"]
+        );
         let tags: Vec<&str> = p["tags"]
             .as_array()
             .unwrap()
