@@ -24,6 +24,9 @@ use super::{Budget, Cancel, Exhausted, Limits, Stipulation};
 use crate::rules::{GamePosition, MoveInfo, Naming, VariantMove, VariantPosition, Visit};
 use serde::Serialize;
 
+/// The most table a judgement uses, in MiB.
+const PLAY_TABLE_MIB: usize = 4;
+
 /// What a line of play comes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -125,7 +128,9 @@ pub fn play_any(start: &VariantPosition, line: &[VariantMove], opts: &PlayOption
 /// stipulation starts with).
 pub fn play<P: GamePosition>(start: &P, line: &[P::Move], opts: &PlayOptions) -> PlayReport {
     let budget = Budget::with_cancel(opts.limits, opts.cancel.clone());
-    let table = Table::new(opts.table_mib);
+    // The searches of one judgement are small: a table of a few MiB serves them, where the
+    // server's full size would cost more to clear than they take.
+    let table = Table::new(opts.table_mib.min(PLAY_TABLE_MIB));
     let goal = match opts.stipulation {
         Stipulation::Mate(_) => Some(Goal::Mate),
         Stipulation::SelfMate(_) => Some(Goal::SelfMate),
