@@ -974,6 +974,14 @@ mod tests {
     use super::*;
     use crate::rules::Letters;
 
+    /// The FENs of a run's puzzles, in order.
+    fn fens(r: &Report) -> Vec<String> {
+        r.puzzles
+            .iter()
+            .map(|p| p.position.fen(Letters::Chess))
+            .collect()
+    }
+
     fn keep(_: &Progress, _: Option<&Generated>) -> Take {
         Take::Kept
     }
@@ -1065,12 +1073,6 @@ mod tests {
             keep,
         )
         .unwrap();
-        let fens = |r: &Report| -> Vec<String> {
-            r.puzzles
-                .iter()
-                .map(|p| p.position.fen(Letters::Chess))
-                .collect()
-        };
         assert_eq!(fens(&first), fens(&again));
     }
 
@@ -1097,12 +1099,6 @@ mod tests {
             keep,
         )
         .unwrap();
-        let fens = |r: &Report| -> Vec<String> {
-            r.puzzles
-                .iter()
-                .map(|p| p.position.fen(Letters::Chess))
-                .collect()
-        };
         assert_eq!(fens(&first), fens(&again));
         assert_eq!(first.progress.varied, again.progress.varied);
     }
