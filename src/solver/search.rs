@@ -198,8 +198,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
                 quiet.push(*m);
             }
         }
-        quiet.sort_by_key(|m| !P::is_capture(m));
-        for m in quiet.iter() {
+        for m in in_two_passes(quiet, |m| P::is_capture(m)) {
             if self.defend(&pos.play(m), n - 1, ply + 1)? {
                 return Ok(true);
             }
@@ -227,12 +226,14 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             let ordered = if n > 1 {
                 self.order_by_replies(pos, &mut moves)
             } else {
-                moves.sort_by_key(|m| !(P::is_capture(m) || P::is_king_move(m)));
                 Ok(())
             };
             let mut all_lose = ordered.map(|()| true);
             let tried: &[P::Move] = if all_lose.is_ok() { &moves } else { &[] };
-            for m in tried {
+            // With one attacker move left, captures and King moves first (above, the order by
+            // replies).
+            let first = |m: &P::Move| n == 1 && (P::is_capture(m) || P::is_king_move(m));
+            for m in in_two_passes(tried, first) {
                 let after = pos.play(m);
                 if let Err(e) = self.tick() {
                     all_lose = Err(e);
@@ -309,11 +310,9 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
                 return Ok(false);
             }
         }
-        if n == 0 {
-            // Moves that cannot mate first: a refutation ends the node.
-            moves.sort_by_key(|m| P::is_capture(m) || P::is_king_move(m));
-        }
-        for m in &moves {
+        // With no White move left, moves that cannot mate first: a refutation ends the node.
+        let first = |m: &P::Move| n == 0 && !(P::is_capture(m) || P::is_king_move(m));
+        for m in in_two_passes(&moves, first) {
             let after = pos.play(m);
             if let Err(e) = self.tick() {
                 result = Err(e);
@@ -397,4 +396,13 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         }
         Ok(())
     }
+}
+
+/// The moves for which `first` holds, then the others, each in their order: what a stable sort on
+/// `!first` gives, without sorting (these lists are ordered at every node).
+fn in_two_passes<M>(moves: &[M], first: impl Fn(&M) -> bool + Copy) -> impl Iterator<Item = &M> {
+    moves
+        .iter()
+        .filter(move |m| first(m))
+        .chain(moves.iter().filter(move |m| !first(m)))
 }
