@@ -359,7 +359,7 @@ impl GenerateOptions {
         if !(v.max_key_share > 0.0 && v.max_key_share <= 1.0) {
             return Err(OptionsError::KeyShare(v.max_key_share));
         }
-        let kinds = key_kinds(self.variant.kind());
+        let kinds = self.variant.kind().piece_kinds();
         let cap = v.key_cap(self.count);
         if cap * kinds < self.count {
             return Err(OptionsError::KeyShareUnreachable {
@@ -401,14 +401,6 @@ pub fn parse_share(text: &str) -> Result<f64, String> {
         Err(format!(
             "{text:?} is not a share between 0 and 1 (0% and 100%)"
         ))
-    }
-}
-
-/// The kinds of piece of a game (the King included): the kinds a key can be made by.
-pub fn key_kinds(game: crate::rules::GameKind) -> usize {
-    1 + match game {
-        crate::rules::GameKind::Baroque => crate::rules::symmetry::BAROQUE_KINDS.len(),
-        crate::rules::GameKind::Rococo => crate::rules::symmetry::ROCOCO_KINDS.len(),
     }
 }
 

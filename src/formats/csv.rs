@@ -221,7 +221,7 @@ pub fn puzzle(fields: &[String], number: usize, line: usize) -> Result<ReadPuzzl
             HEADER.len()
         )));
     }
-    let (mut kind, mut rules, mut stated) = (GameKind::Baroque, None, None);
+    let (mut kind, mut rules, mut stated) = (GameKind::default(), None, None);
     for item in fields[9].split_whitespace() {
         if let Some(g) = item.strip_prefix("game:") {
             kind = GameKind::parse(g).ok_or_else(|| {

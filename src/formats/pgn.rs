@@ -162,14 +162,7 @@ pub fn write_puzzle(p: &StoredPuzzle) -> Option<String> {
         ("White", "?".into()),
         ("Black", "?".into()),
         ("Result", result.into()),
-        (
-            "Variant",
-            match p.game {
-                GameKind::Baroque => "Baroque",
-                GameKind::Rococo => "Rococo",
-            }
-            .into(),
-        ),
+        ("Variant", p.game.pgn_variant().into()),
         ("SetUp", "1".into()),
         ("FEN", p.fen.clone()),
         ("Stipulation", stipulation.to_string()),
@@ -630,15 +623,6 @@ pub fn games(text: &str) -> Vec<Result<Game, ReadError>> {
     out
 }
 
-/// The game of a `Variant` tag's value.
-fn variant_kind(value: &str) -> Option<GameKind> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "baroque" | "baroque chess" | "ultima" => Some(GameKind::Baroque),
-        "rococo" => Some(GameKind::Rococo),
-        _ => None,
-    }
-}
-
 /// A game's puzzle, to verify: its position, stipulation and main line.
 ///
 /// # Errors
@@ -661,7 +645,7 @@ pub fn puzzle(game: &Game) -> Result<ReadPuzzle, ReadError> {
                 .into(),
         )
     })?;
-    let kind = variant_kind(variant_text).ok_or_else(|| {
+    let kind = GameKind::from_pgn_variant(variant_text).ok_or_else(|| {
         fail(
             variant_line,
             format!(
@@ -670,18 +654,21 @@ pub fn puzzle(game: &Game) -> Result<ReadPuzzle, ReadError> {
             ),
         )
     })?;
-    let rules = match (kind, game.tag("Rules")) {
-        (GameKind::Baroque, Some((text, line))) => Some(
+    let rules = match game.tag("Rules") {
+        Some((text, line)) if Variant::has_rule_sets(kind) => Some(
             text.parse::<Rules>()
                 .map_err(|e| fail(line, format!("[Rules {text:?}]: {e}")))?,
         ),
-        (GameKind::Rococo, Some((_, line))) => {
+        Some((_, line)) => {
             return Err(fail(
                 line,
-                "[Rules] does not apply to Rococo, which has one rule set".into(),
+                format!(
+                    "[Rules] does not apply to {}, which has one rule set",
+                    kind.title()
+                ),
             ))
         }
-        (_, None) => None,
+        None => None,
     };
     let variant = Variant::of(kind, rules).map_err(|e| fail(variant_line, e))?;
     if let Some((setup, line)) = game.tag("SetUp") {

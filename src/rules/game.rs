@@ -74,6 +74,37 @@ impl GameKind {
         }
     }
 
+    /// The game's name in a PGN `Variant` tag: `Baroque`, `Rococo`.
+    pub fn pgn_variant(self) -> &'static str {
+        match self {
+            GameKind::Baroque => "Baroque",
+            GameKind::Rococo => "Rococo",
+        }
+    }
+
+    /// Reads a PGN `Variant` tag's value: [`GameKind::pgn_variant`] in any case, or Baroque's
+    /// other names (`Baroque chess`, `Ultima`).
+    pub fn from_pgn_variant(value: &str) -> Option<GameKind> {
+        let value = value.trim();
+        GameKind::ALL
+            .into_iter()
+            .find(|g| g.pgn_variant().eq_ignore_ascii_case(value))
+            .or_else(|| {
+                ["baroque chess", "ultima"]
+                    .iter()
+                    .any(|alias| alias.eq_ignore_ascii_case(value))
+                    .then_some(GameKind::Baroque)
+            })
+    }
+
+    /// The kinds of piece of the game, the King included.
+    pub fn piece_kinds(self) -> usize {
+        1 + match self {
+            GameKind::Baroque => super::symmetry::BAROQUE_KINDS.len(),
+            GameKind::Rococo => super::symmetry::ROCOCO_KINDS.len(),
+        }
+    }
+
     /// The board's width (and height) in squares.
     pub fn files(self) -> u8 {
         match self {
@@ -1074,6 +1105,24 @@ pub fn is_suicide(m: &Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pgn_variant_names_read_back_in_any_case() {
+        for g in GameKind::ALL {
+            assert_eq!(GameKind::from_pgn_variant(g.pgn_variant()), Some(g));
+            let upper = g.pgn_variant().to_uppercase();
+            assert_eq!(GameKind::from_pgn_variant(&upper), Some(g));
+        }
+        assert_eq!(
+            GameKind::from_pgn_variant(" Ultima "),
+            Some(GameKind::Baroque)
+        );
+        assert_eq!(
+            GameKind::from_pgn_variant("Baroque Chess"),
+            Some(GameKind::Baroque)
+        );
+        assert_eq!(GameKind::from_pgn_variant("chess"), None);
+    }
 
     #[test]
     fn the_variant_policies_are_each_games_own() {
