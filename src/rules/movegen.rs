@@ -37,8 +37,8 @@ impl Guard {
             }
     }
 
-    /// The enemy's unfrozen pieces after a move of ours that neither moves an Immobilizer nor
-    /// takes an enemy Immobilizer or Chameleon: those of now, less the captured. Only our
+    /// The enemy's unfrozen pieces after a move of ours (or a suicide) that neither moves an
+    /// Immobilizer nor takes an enemy Immobilizer or Chameleon: those of now, less the captured. Only our
     /// Immobilizers freeze the enemy's capturing pieces (our Chameleons freeze only Immobilizers,
     /// which capture nothing), and only an enemy Immobilizer or Chameleon can cancel that
     /// (Cambridge freezing): taking one may freeze more. `None`: work it out afresh.
@@ -89,8 +89,7 @@ impl Position {
 
     /// The number of legal moves (perft's last ply), counted as they are generated (`buf` is
     /// left untouched).
-    pub fn count_legal(&self, buf: &mut MoveList) -> u64 {
-        let _ = buf;
+    pub fn count_legal(&self, _buf: &mut MoveList) -> u64 {
         let mut count = LegalCount {
             pos: self,
             guard: self.guard(),
@@ -145,7 +144,14 @@ impl Position {
     fn king_guard(&self, us: Color, known_safe: bool, only_we_move: bool) -> Guard {
         let them = us.other();
         let b = &self.board;
-        let live = b.by_color(them) & !frozen(b, them, self.rules.freezing());
+        // The enemy's unfrozen pieces, where they are used: for the legality test (the lines
+        // watched, the reuse by `is_safe_with`) and the test of the King now. The check filter
+        // watches every line and asks neither.
+        let live = if only_we_move || !known_safe {
+            b.by_color(them) & !frozen(b, them, self.rules.freezing())
+        } else {
+            b.by_color(them)
+        };
         let cancellers = b.pieces(them, Role::Immobilizer) | b.pieces(them, Role::Chameleon);
         let every = Guard {
             relevant: !0,
@@ -216,7 +222,7 @@ impl Position {
         let held = b.by_color(them) & !live & !b.by_role(Role::Immobilizer);
         let mut freeing = 0;
         for i in b.pieces(us, Role::Immobilizer).squares() {
-            if t.neighbours[i as usize] & held != 0 {
+            if held != 0 && t.neighbours[i as usize] & held != 0 {
                 freeing |= Bits::bit(i);
             }
         }
@@ -285,32 +291,30 @@ impl Position {
     /// Whether a pseudo-legal move leaves the mover's King safe.
     #[inline]
     pub fn is_safe(&self, mv: &Move) -> bool {
-        let us = self.turn;
-        let mut b = self.board;
-        match mv.kind {
-            MoveKind::Normal => b.trial_move(us, mv.role, mv.from, mv.to, mv.captures),
-            MoveKind::Suicide => b.toggle(mv.from, super::piece::Piece::new(us, mv.role)),
-        }
-        match b.king(us) {
-            Some(k) => !capturable(&b, k, us.other(), &self.rules),
-            None => true,
-        }
+        self.safe_after(mv, None)
     }
 
     /// [`Position::is_safe`], reusing the enemy's unfrozen pieces of the guard where the move
     /// leaves them as they were (less its captures).
     #[inline]
     fn is_safe_with(&self, mv: &Move, guard: &Guard) -> bool {
-        let live = match (mv.kind, guard.live_after(mv)) {
-            (MoveKind::Normal, Some(live)) => live,
-            _ => return self.is_safe(mv),
-        };
+        self.safe_after(mv, guard.live_after(mv))
+    }
+
+    /// Whether the mover's King is safe after `mv`; `live`, the enemy's unfrozen pieces after it
+    /// when known (else they are worked out).
+    #[inline]
+    fn safe_after(&self, mv: &Move, live: Option<Bits>) -> bool {
         let us = self.turn;
         let mut b = self.board;
-        b.trial_move(us, mv.role, mv.from, mv.to, mv.captures);
-        match b.king(us) {
-            Some(k) => !capturable_by(&b, k, us.other(), live, &self.rules),
-            None => true,
+        match mv.kind {
+            MoveKind::Normal => b.trial_move(us, mv.role, mv.from, mv.to, mv.captures),
+            MoveKind::Suicide => b.toggle(mv.from, super::piece::Piece::new(us, mv.role)),
+        }
+        let Some(k) = b.king(us) else { return true };
+        match live {
+            Some(live) => !capturable_by(&b, k, us.other(), live, &self.rules),
+            None => !capturable(&b, k, us.other(), &self.rules),
         }
     }
 
