@@ -9,11 +9,11 @@ use crate::api::ratelimit::{Metered, RateLimiter};
 use crate::api::routes::solve::{
     AppliedLimits, BudgetLimit, Budgets, SearchLimits, SolutionMove, SolveQuery, SolveRequest,
 };
-use crate::api::routes::verify::{verify_line, IllegalMove};
+use crate::api::routes::verify::{verify_line_moves, IllegalMove};
 use crate::api::work::{Peer, Searches};
 use crate::play::StoredProof;
 use crate::puzzle::Kind;
-use crate::rules::{GamePosition, Naming, Rules, Variant, VariantMove};
+use crate::rules::{GamePosition, Naming, Rules, Variant};
 use crate::solver::play::{NoProof, PlayOptions, Proof, Verdict};
 use crate::solver::{Cancel, Stipulation};
 use crate::store::Store;
@@ -311,22 +311,18 @@ fn check_moves(moves: &[String], limits: &Limits) -> Result<(), ApiError> {
 pub fn play_query(q: &PlayQuery, proof: &dyn Proof, search: bool, cancel: &Cancel) -> PlayOutcome {
     let start = &q.position.position;
     let naming = q.position.naming;
-    let verified = verify_line(start, naming, q.moves.iter(), &q.position.warnings);
-    let mut moves: Vec<SolutionMove> = Vec::new();
-    let mut line: Vec<VariantMove> = Vec::new();
-    let mut at = *start;
-    for text in q
+    let (verified, line) = verify_line_moves(start, naming, q.moves.iter(), &q.position.warnings);
+    let moves: Vec<SolutionMove> = verified
         .moves
         .iter()
-        .take(verified.moves.iter().filter(|m| m.legal).count())
-    {
-        let Ok(mv) = at.parse_move(text, naming) else {
-            break;
-        };
-        moves.push(SolutionMove::from(&at.move_info(&mv, naming)));
-        line.push(mv);
-        at = at.play(&mv);
-    }
+        .filter(|m| m.legal)
+        .map(|m| SolutionMove {
+            notation: m.notation.clone().unwrap_or_default(),
+            uci: m.uci.clone().unwrap_or_default(),
+            captures: m.captures.clone(),
+        })
+        .collect();
+    let at = line.iter().fold(*start, |p, m| p.play(m));
     let mut response = PlayResponse {
         game: q.position.game(),
         puzzle_id: q.puzzle_id,

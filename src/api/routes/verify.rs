@@ -264,7 +264,18 @@ pub fn verify_line<'a, P: GamePosition>(
     texts: impl Iterator<Item = &'a String>,
     warnings: &[Warning],
 ) -> VerifyResponse {
+    verify_line_moves(start, naming, texts, warnings).0
+}
+
+/// [`verify_line`], with the legal moves played (those before the first illegal one).
+pub fn verify_line_moves<'a, P: GamePosition>(
+    start: &P,
+    naming: Naming,
+    texts: impl Iterator<Item = &'a String>,
+    warnings: &[Warning],
+) -> (VerifyResponse, Vec<P::Move>) {
     let mut pos = *start;
+    let mut line = Vec::new();
     let mut moves = Vec::new();
     let mut first_illegal = None;
     // Set once a move ended the game (in Rococo, took the King).
@@ -294,6 +305,7 @@ pub fn verify_line<'a, P: GamePosition>(
                         .to_string()
                 });
                 moves.push(m);
+                line.push(mv);
                 pos = after;
             }
             Err(e) => {
@@ -304,7 +316,7 @@ pub fn verify_line<'a, P: GamePosition>(
             }
         }
     }
-    VerifyResponse {
+    let response = VerifyResponse {
         game: pos.variant().kind().into(),
         rules: pos.variant().rules().map(|r| ResolvedRules::from(&r)),
         moves,
@@ -312,7 +324,8 @@ pub fn verify_line<'a, P: GamePosition>(
         final_fen: pos.fen(naming),
         final_status: GameStatus::from(final_status.unwrap_or_else(|| pos.status())),
         warnings: warnings.to_vec(),
-    }
+    };
+    (response, line)
 }
 
 /// A legal move as the answer lists it.
