@@ -275,13 +275,16 @@ impl<P: GamePosition> Judge<'_, P> {
         if goal == Goal::SelfMate && Searcher::<P>::defender_lost(pos) {
             return Ok(Some(0));
         }
-        // A stored proof that settles every answer settles the defence.
-        let moves = ordered_moves(pos);
+        if left == 0 {
+            return Ok(None);
+        }
+        // A stored proof that settles every answer settles the defence (the first answer it does
+        // not know ends the look: each is named only when asked about).
         let mut best: Option<u32> = None;
         let mut settled = true;
-        for (n, _) in &moves {
-            line.push(n.clone());
-            let known = self.proof.lookup(line, left.saturating_sub(1));
+        for m in pos.legal_moves() {
+            line.push(name(pos, &m));
+            let known = self.proof.lookup(line, left - 1);
             line.pop();
             match known {
                 Some(Some(k)) => best = Some(best.map_or(k + 1, |b| b.min(k + 1))),
@@ -292,7 +295,7 @@ impl<P: GamePosition> Judge<'_, P> {
                 }
             }
         }
-        if settled && left > 0 {
+        if settled {
             return Ok(best);
         }
         self.may_search()?;
@@ -317,27 +320,6 @@ impl<P: GamePosition> Judge<'_, P> {
             None => opts.stipulation.moves(),
         };
         let mut names: Vec<String> = Vec::new();
-        if line.is_empty() {
-            // The start: correct when the solver has a move that wins in time.
-            report.remaining = total;
-            report.verdict = Verdict::Correct;
-            let found = self.winning(&mut names, start, total)?;
-            if found.is_empty() {
-                report.verdict = Verdict::Wrong;
-            }
-            if opts.hint {
-                report.hint = found
-                    .iter()
-                    .min_by_key(|(_, k)| *k)
-                    .map(|(m, _)| start.square_name(P::squares(m).0, self.naming));
-            }
-            report.accepted = found
-                .iter()
-                .map(|(m, _)| start.move_info(m, self.naming))
-                .collect();
-            report.complete = true;
-            return Ok(());
-        }
         let mut pos = *start;
         // Solver moves (helpmate: plies) left before the next solver move.
         let mut left = total;
@@ -395,9 +377,17 @@ impl<P: GamePosition> Judge<'_, P> {
                 }
             }
         }
-        if opts.hint && report.verdict == Verdict::Correct && left > 0 {
-            let found = self.winning(&mut names, &here, left)?;
-            report.hint = found
+        // `accepted` is about the solver move judged when one ends the line (or, in a helpmate,
+        // was played); else about the solver's next move, here, as the hint always is.
+        let at_judged = judged.filter(|_| ends_with_solver || help);
+        let correct = report.verdict == Verdict::Correct;
+        let next = if correct && ((opts.hint && left > 0) || at_judged.is_none()) {
+            self.winning(&mut names, &here, left)?
+        } else {
+            Vec::new()
+        };
+        if opts.hint && correct {
+            report.hint = next
                 .iter()
                 .min_by_key(|(_, k)| *k)
                 .map(|(m, _)| here.square_name(P::squares(m).0, self.naming));
@@ -405,14 +395,17 @@ impl<P: GamePosition> Judge<'_, P> {
         if report.reply.is_some() {
             names.pop();
         }
-        report.accepted = match judged {
-            Some((i, before, before_left)) if ends_with_solver || help => {
+        report.accepted = match at_judged {
+            Some((i, before, before_left)) => {
                 let mut prefix = names[..i].to_vec();
                 self.accepted(&mut prefix, &before, before_left)?
             }
-            _ if report.verdict == Verdict::Correct => self.accepted(&mut names, &pos, left)?,
-            _ => Vec::new(),
+            None => self.named(&here, &next),
         };
+        if line.is_empty() && next.is_empty() {
+            // No move played, and none that wins in time: the position does not win.
+            report.verdict = Verdict::Wrong;
+        }
         report.complete = true;
         Ok(())
     }
@@ -424,11 +417,16 @@ impl<P: GamePosition> Judge<'_, P> {
         pos: &P,
         left: u32,
     ) -> Result<Vec<MoveInfo>, Stopped> {
-        Ok(self
-            .winning(line, pos, left)?
+        let found = self.winning(line, pos, left)?;
+        Ok(self.named(pos, &found))
+    }
+
+    /// Moves of `pos` (with their lengths), named.
+    fn named(&self, pos: &P, found: &[(P::Move, u32)]) -> Vec<MoveInfo> {
+        found
             .iter()
             .map(|(m, _)| pos.move_info(m, self.naming))
-            .collect())
+            .collect()
     }
 
     /// The defence to play in `pos` (the defender to move after the solver's correct move that ends
