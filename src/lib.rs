@@ -25,6 +25,7 @@ pub mod extract;
 pub mod formats;
 pub mod generate;
 pub mod play;
+pub mod proof;
 pub mod puzzle;
 pub mod puzzles;
 #[warn(missing_docs)]

@@ -3,6 +3,7 @@
 //! judged without a new search. Lines that leave the proof (a wrong move and its refutation, the
 //! alternatives after a short key) are searched as for any position.
 
+use crate::proof::{Attack, Move, Outcome, Short};
 use crate::solver::play::Proof;
 use crate::solver::Stipulation;
 use serde_json::Value;
@@ -15,7 +16,7 @@ pub enum StoredProof {
     Keys {
         n: u32,
         keys: Vec<(String, u32)>,
-        tree: Option<Vec<Value>>,
+        tree: Option<Vec<Attack>>,
     },
     /// A helpmate: every line that ends in mate within the stipulation.
     Lines(Vec<Vec<String>>),
@@ -23,69 +24,50 @@ pub enum StoredProof {
     None,
 }
 
-/// The notations of a JSON list of moves.
-fn notations(v: &Value) -> Option<Vec<String>> {
-    v.as_array()?
-        .iter()
-        .map(|m| m["notation"].as_str().map(str::to_string))
-        .collect()
+/// The notations of a line of moves.
+fn notations(line: &[Move]) -> Vec<String> {
+    line.iter().map(|m| m.notation.clone()).collect()
 }
 
 impl StoredProof {
     /// The proof in a stored mate puzzle's outcome (see
     /// [`crate::puzzle::VerifiedPuzzle::outcome`]).
     pub fn of_outcome(stipulation: Stipulation, outcome: &Value) -> StoredProof {
-        if outcome["result"] != "mate" {
+        let o = Outcome::of(outcome);
+        if o.result.as_deref() != Some("mate") {
             return StoredProof::None;
         }
         if stipulation.is_help() {
-            if outcome["solutions_truncated"] != false {
+            if o.solutions_truncated != Some(false) {
                 return StoredProof::None;
             }
-            let mut lines = Vec::new();
-            for list in ["solutions", "short_solutions"] {
-                let Some(found) = outcome[list].as_array() else {
-                    return StoredProof::None;
-                };
-                for line in found {
-                    match notations(line) {
-                        Some(l) => lines.push(l),
-                        None => return StoredProof::None,
-                    }
-                }
-            }
-            return StoredProof::Lines(lines);
+            let short = match &o.short_solutions {
+                Short::Lines(lines) => lines.as_slice(),
+                Short::Keys(keys) if keys.is_empty() => &[],
+                Short::Keys(_) => return StoredProof::None,
+            };
+            return StoredProof::Lines(
+                o.solutions
+                    .iter()
+                    .chain(short)
+                    .map(|l| notations(l))
+                    .collect(),
+            );
         }
-        let Some(keys) = outcome["keys"].as_array() else {
-            return StoredProof::None;
-        };
-        let keys: Option<Vec<(String, u32)>> = keys
+        let keys: Option<Vec<(String, u32)>> = o
+            .keys
             .iter()
-            .map(|k| {
-                Some((
-                    k["notation"].as_str()?.to_string(),
-                    u32::try_from(k["mate_in"].as_u64()?).ok()?,
-                ))
-            })
+            .map(|k| Some((k.notation.clone(), k.mate_in?)))
             .collect();
         let Some(keys) = keys else {
             return StoredProof::None;
         };
-        let tree = match (&outcome["tree"], &outcome["tree_truncated"]) {
-            (Value::Array(t), Value::Bool(false)) => Some(t.clone()),
-            _ => None,
-        };
         StoredProof::Keys {
             n: stipulation.moves(),
             keys,
-            tree,
+            tree: (o.tree_truncated == Some(false)).then_some(o.tree),
         }
     }
-}
-
-/// The item of `list` whose `notation` is `name`.
-fn find<'a>(list: &'a Value, name: &str) -> Option<&'a Value> {
-    list.as_array()?.iter().find(|m| m["notation"] == name)
 }
 
 impl Proof for StoredProof {
@@ -118,23 +100,82 @@ impl Proof for StoredProof {
                 }
                 // The tree of a key lists every reply that still wins in time only when the key
                 // itself needs all N moves (a short key's tree is built for its own length).
-                let tree = tree.as_ref()?;
-                let mut node = tree.iter().find(|t| t["notation"] == line[0].as_str())?;
-                if node["mate_in"].as_u64() != Some(u64::from(*n)) {
+                let mut node = tree.as_ref()?.iter().find(|t| t.notation == line[0])?;
+                if node.mate_in != *n {
                     return None;
                 }
                 for (t, pair) in line[1..].chunks(2).enumerate() {
-                    let defence = find(&node["defences"], &pair[0])?;
-                    match find(&defence["replies"], &pair[1]) {
+                    let defence = node.defences.iter().find(|d| d.notation == pair[0])?;
+                    match defence.replies.iter().find(|r| r.notation == pair[1]) {
                         Some(reply) => node = reply,
                         // Every reply that wins in time is listed: this one does not.
                         None if t + 1 == j as usize => return Some(None),
                         None => return None,
                     }
                 }
-                let length = u32::try_from(node["mate_in"].as_u64()?).ok()?;
-                Some(Some(length.checked_sub(1)?))
+                Some(Some(node.mate_in.checked_sub(1)?))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn mv(n: &str) -> Value {
+        json!({"notation": n, "uci": "a1a2", "captures": []})
+    }
+
+    fn line(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_helpmates_lines_settle_every_prefix() {
+        let outcome = json!({"result": "mate", "solutions": [[mv("Kd3-c2"), mv("Kb4-c3")]],
+            "short_solutions": [], "solutions_truncated": false, "count": 1});
+        let h1 = Stipulation::HelpMate {
+            moves: 1,
+            half: false,
+        };
+        let p = StoredProof::of_outcome(h1, &outcome);
+        assert_eq!(p.lookup(&line(&["Kd3-c2"]), 1), Some(Some(1)));
+        assert_eq!(p.lookup(&line(&["Kd3-c2", "Kb4-c3"]), 0), Some(Some(0)));
+        assert_eq!(p.lookup(&line(&["Kd3-e2"]), 1), Some(None));
+        let cut = json!({"result": "mate", "solutions": [], "short_solutions": [],
+            "solutions_truncated": true});
+        assert_eq!(
+            StoredProof::of_outcome(h1, &cut).lookup(&line(&["Kd3-c2"]), 1),
+            None
+        );
+    }
+
+    #[test]
+    fn a_tree_settles_lines_only_below_a_key_of_full_length() {
+        let reply = json!({"notation": "Nc4-g8", "uci": "c4g8", "mate_in": 1, "mates": true, "defences": []});
+        let key = json!({"notation": "Bg6xc6", "uci": "g6c6", "mate_in": 2, "mates": false,
+            "defences": [{"notation": "Kb7xc8", "uci": "b7c8", "mates": false, "dual": false, "replies": [reply]}]});
+        let short = json!({"notation": "Ka1-a2", "uci": "a1a2", "mate_in": 1, "mates": true, "defences": []});
+        let outcome = json!({"result": "mate",
+            "keys": [{"notation": "Ka1-a2", "uci": "a1a2", "mate_in": 1}, {"notation": "Bg6xc6", "uci": "g6c6", "mate_in": 2}],
+            "tree": [short, key], "tree_truncated": false});
+        let p = StoredProof::of_outcome(Stipulation::Mate(2), &outcome);
+        assert_eq!(p.lookup(&line(&["Bg6xc6"]), 1), Some(Some(1)));
+        assert_eq!(p.lookup(&line(&["Ka1-a2"]), 1), Some(Some(0)));
+        assert_eq!(p.lookup(&line(&["Ka1-b1"]), 1), Some(None));
+        assert_eq!(
+            p.lookup(&line(&["Bg6xc6", "Kb7xc8", "Nc4-g8"]), 0),
+            Some(Some(0))
+        );
+        assert_eq!(
+            p.lookup(&line(&["Bg6xc6", "Kb7xc8", "Bc6-c5"]), 0),
+            Some(None)
+        );
+        // Below a short key the tree was built for its own length: not settled.
+        assert_eq!(p.lookup(&line(&["Ka1-a2", "Kb7-b8", "Bc6-c7"]), 0), None);
+        // A defence the tree does not hold is not settled either.
+        assert_eq!(p.lookup(&line(&["Bg6xc6", "Kb7-a7", "Nc4-g8"]), 0), None);
     }
 }

@@ -16,11 +16,11 @@
 pub mod csv;
 pub mod pgn;
 
+use crate::proof::{Attack, Defence, Move as ProofMove, Outcome};
 use crate::puzzle::{Kind, NewPuzzle, VerifiedPuzzle};
 use crate::rules::{Color, GamePosition, Naming, Variant, VariantPosition};
 use crate::solver::Stipulation;
 use crate::store::StoredPuzzle;
-use serde::Deserialize;
 
 /// An export format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,46 +137,6 @@ impl Solution {
     }
 }
 
-/// A move of a stored outcome.
-#[derive(Clone, Debug, Deserialize)]
-struct OutMove {
-    notation: String,
-    uci: String,
-}
-
-/// An attacker move of a stored solution tree.
-#[derive(Clone, Debug, Deserialize)]
-struct Attack {
-    notation: String,
-    uci: String,
-    #[serde(default)]
-    mate_in: u32,
-    #[serde(default)]
-    defences: Vec<Defence>,
-}
-
-/// A defender move of a stored solution tree.
-#[derive(Clone, Debug, Deserialize)]
-struct Defence {
-    notation: String,
-    uci: String,
-    #[serde(default)]
-    mates: bool,
-    #[serde(default)]
-    replies: Vec<Attack>,
-}
-
-/// What a stored outcome holds of the solution.
-#[derive(Clone, Debug, Default, Deserialize)]
-struct Outcome {
-    #[serde(default)]
-    keys: Vec<OutMove>,
-    #[serde(default)]
-    tree: Vec<Attack>,
-    #[serde(default)]
-    solutions: Vec<Vec<OutMove>>,
-}
-
 fn step(notation: &str, uci: &str) -> Step {
     Step {
         notation: notation.to_string(),
@@ -250,7 +210,7 @@ fn reply_line(d: &Defence) -> Vec<Step> {
 
 /// Adds a line to a line with alternatives: it follows the moves they share and branches where
 /// they part.
-fn insert_line(line: &mut Vec<Step>, moves: &[OutMove]) {
+fn insert_line(line: &mut Vec<Step>, moves: &[ProofMove]) {
     let Some((first, rest)) = moves.split_first() else {
         return;
     };
@@ -280,7 +240,7 @@ fn insert_line(line: &mut Vec<Step>, moves: &[OutMove]) {
 /// the key alone when the outcome has no tree), the other keys as alternatives of the first move;
 /// for a helpmate its first solution, the others branching from it where they part.
 pub fn solution(p: &StoredPuzzle) -> Solution {
-    let outcome: Outcome = serde_json::from_value(p.outcome.clone()).unwrap_or_default();
+    let outcome = Outcome::of(&p.outcome);
     let Some(stipulation) = stipulation_of(p) else {
         return Solution::default();
     };
@@ -294,7 +254,7 @@ pub fn solution(p: &StoredPuzzle) -> Solution {
     let Some(first) = outcome.keys.first() else {
         return Solution::default();
     };
-    let node = |k: &OutMove| outcome.tree.iter().find(|a| a.notation == k.notation);
+    let node = |k: &ProofMove| outcome.tree.iter().find(|a| a.notation == k.notation);
     let mut line = match node(first) {
         Some(a) => attack_line(a),
         None => vec![step(&first.notation, &first.uci)],
@@ -411,7 +371,7 @@ pub fn check_line(line: &[String], verified: &VerifiedPuzzle) -> Result<(), Stri
     let Some(stipulation) = verified.stipulation else {
         return Ok(());
     };
-    let outcome: Outcome = serde_json::from_value(verified.outcome.clone()).unwrap_or_default();
+    let outcome = Outcome::of(&verified.outcome);
     let listed = |v: Vec<String>| {
         if v.is_empty() {
             "none".to_string()
@@ -603,10 +563,11 @@ mod tests {
         assert_eq!(text.lines().count(), 1, "the header alone");
     }
 
-    fn om(n: &str) -> OutMove {
-        OutMove {
+    fn om(n: &str) -> ProofMove {
+        ProofMove {
             notation: n.into(),
             uci: n.to_lowercase(),
+            mate_in: None,
         }
     }
 
