@@ -89,11 +89,11 @@ fn piece_points(fen: &str) -> f64 {
     (PER_PIECE * f64::from(pieces(fen).saturating_sub(3))).min(MAX_PIECES)
 }
 
-fn array(v: &Value, key: &str) -> Vec<Value> {
+/// The array member `key` of `v` (empty when absent), borrowed.
+fn array<'a>(v: &'a Value, key: &str) -> &'a [Value] {
     v.get(key)
         .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default()
+        .map_or(&[], Vec::as_slice)
 }
 
 /// Defender moves in a tree of attack nodes (every level).
@@ -107,11 +107,8 @@ fn defences(attack: &Value) -> u64 {
 fn key_points(stipulation: Stipulation, outcome: &Value) -> Option<f64> {
     let n = f64::from(stipulation.moves().max(1));
     let tree = array(outcome, "tree");
-    let key = tree
-        .first()
-        .cloned()
-        .or_else(|| array(outcome, "keys").first().cloned())?;
-    let d = defences(&key) as f64;
+    let key = tree.first().or_else(|| array(outcome, "keys").first())?;
+    let d = defences(key) as f64;
     let defence_points = (PER_DEFENCE_BIT * (1.0 + d).log2()).min(MAX_DEFENCES);
     let try_points = array(outcome, "tries")
         .iter()
@@ -129,7 +126,7 @@ fn key_points(stipulation: Stipulation, outcome: &Value) -> Option<f64> {
     let mates = key.get("mates").and_then(Value::as_bool) == Some(true);
     let in_tree = !tree.is_empty();
     let checks = mates || (in_tree && key.get("threat").is_none());
-    let captures = !array(&key, "captures").is_empty();
+    let captures = !array(key, "captures").is_empty();
     let key_kind = if checks {
         CHECKING_KEY
     } else if captures {
