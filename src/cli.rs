@@ -250,7 +250,7 @@ fn run_serve(settings: crate::api::Settings) -> ExitCode {
     );
     let seeded = app.seeded();
     tracing::info!(
-        db = %settings.db.display(),
+        db = %settings.db,
         seed = %settings.seed_source().map_or_else(|| "none (--no-seed)".to_string(), |f| f.to_string()),
         verified = seeded.verified,
         inserted = seeded.inserted,

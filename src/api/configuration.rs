@@ -3,7 +3,7 @@
 //! | flag | variable | default | meaning |
 //! |---|---|---|---|
 //! | `--addr` | `BAROQUE_ADDR` | `127.0.0.1:8080` | address to listen on (`HOST:PORT`; port 0 picks a free port) |
-//! | `--db` | `BAROQUE_DB` | `baroque.db` | the SQLite puzzle store, created when missing |
+//! | `--db` | `BAROQUE_DB` | `baroque.db` | the puzzle store: a SQLite file path (created when missing), or a `postgres://user:password@host:port/dbname` URL (also `postgresql://`) for a PostgreSQL database several replicas share; the password is never logged |
 //! | `--fixtures` | `BAROQUE_FIXTURES` | the fixtures built in | the directory whose `diagrams/` and `puzzles/` seed the store at start-up |
 //! | `--no-seed` | `BAROQUE_NO_SEED` | `false` | start without seeding the store |
 //! | `--write-token` | `BAROQUE_WRITE_TOKEN` | none | the bearer token of `POST`/`DELETE /v1/puzzles` (writes get 403 without one); prefer the variable |
@@ -29,6 +29,7 @@
 //! | `--shutdown-timeout` | `BAROQUE_SHUTDOWN_TIMEOUT` | `30` | seconds in-flight requests and running jobs get to finish after SIGTERM or SIGINT |
 //! | `--trust-forwarded-for` | `BAROQUE_TRUST_FORWARDED_FOR` | `false` | count requests against the last `X-Forwarded-For` address instead of the peer (only behind a proxy that sets it) |
 
+use crate::store::Database;
 use std::path::PathBuf;
 
 /// The default listening address.
@@ -83,8 +84,8 @@ pub struct Settings {
     #[arg(long, env = "BAROQUE_ADDR", default_value = DEFAULT_ADDR, value_name = "HOST:PORT")]
     pub addr: String,
     /// The SQLite puzzle store (created when missing; WAL, so `PATH-wal` and `PATH-shm` sit beside it).
-    #[arg(long, env = "BAROQUE_DB", default_value = DEFAULT_DB, value_name = "PATH")]
-    pub db: PathBuf,
+    #[arg(long, env = "BAROQUE_DB", default_value = DEFAULT_DB, value_name = "PATH|URL")]
+    pub db: Database,
     /// A fixtures directory to seed the store from instead of the fixtures built in (this
     /// package's document diagrams and puzzles): its diagrams/*.json and puzzles/*.json are
     /// verified and stored at start-up (idempotently); one the engine contradicts stops start-up.
@@ -239,7 +240,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             addr: DEFAULT_ADDR.into(),
-            db: DEFAULT_DB.into(),
+            db: Database::Sqlite(DEFAULT_DB.into()),
             fixtures: None,
             no_seed: false,
             write_token: None,
@@ -351,7 +352,7 @@ impl Settings {
         ));
         Settings {
             addr: "127.0.0.1:0".into(),
-            db,
+            db: Database::Sqlite(db),
             workers: Some(2),
             solve_table_mib: 16,
             rate_limit_per_minute: 0,

@@ -43,7 +43,7 @@ impl Application {
     /// use baroque::api::{Application, Settings};
     ///
     /// let dir = tempfile::tempdir()?; // removed, with the store, at the end
-    /// let settings = Settings { db: dir.path().join("baroque.db"), ..Settings::for_tests() };
+    /// let settings = Settings { db: dir.path().join("baroque.db").into(), ..Settings::for_tests() };
     /// let app = Application::build(settings)?; // 127.0.0.1:0
     /// assert_ne!(app.port(), 0);
     /// // actix_web::rt::System::new().block_on(app.run_until_stopped())?;
@@ -61,9 +61,8 @@ impl Application {
         let listener = TcpListener::bind(&settings.addr).map_err(|e| {
             io::Error::new(e.kind(), format!("cannot listen on {}: {e}", settings.addr))
         })?;
-        let store = Store::open(&settings.db).map_err(|e| {
-            io::Error::other(format!("the puzzle store {}: {e}", settings.db.display()))
-        })?;
+        let store = Store::connect(&settings.db)
+            .map_err(|e| io::Error::other(format!("the puzzle store {}: {e}", settings.db)))?;
         let solve = Limits::from(&settings).solve.options();
         // Mate rows stored before difficulties (or under another formula) get theirs.
         let filled = seed::fill_difficulties(&store).map_err(io::Error::other)?;
@@ -77,7 +76,7 @@ impl Application {
         // Jobs do not outlive the process: a collection a previous run left `running` is stopped.
         let abandoned = store
             .stop_abandoned_collections()
-            .map_err(|e| io::Error::other(format!("{}: {e}", settings.db.display())))?;
+            .map_err(|e| io::Error::other(format!("{}: {e}", settings.db)))?;
         if abandoned > 0 {
             tracing::warn!(
                 abandoned,
@@ -124,6 +123,18 @@ impl Application {
     /// # Errors
     /// When the server cannot start on the listener.
     pub async fn run_until_stopped(self) -> io::Result<()> {
+        self.run_until(shutdown_signal()).await
+    }
+
+    /// Serves until `stop` completes (it names the cause, for the log), then shuts down as
+    /// [`Application::run_until_stopped`] does: an embedder's or a test's own stop signal.
+    ///
+    /// # Errors
+    /// When the server cannot start on the listener.
+    pub async fn run_until(
+        self,
+        stop: impl std::future::Future<Output = &'static str> + 'static,
+    ) -> io::Result<()> {
         let limits = Limits::from(&self.settings);
         let jobs = web::Data::new(routes::Jobs::new(limits.max_jobs));
         let grace = std::time::Duration::from_secs(self.settings.shutdown_timeout);
@@ -131,7 +142,7 @@ impl Application {
         let handle = server.handle();
         let stopping = jobs.clone();
         actix_web::rt::spawn(async move {
-            let signal = shutdown_signal().await;
+            let signal = stop.await;
             tracing::info!(
                 signal,
                 grace_seconds = grace.as_secs(),

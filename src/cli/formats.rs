@@ -55,8 +55,8 @@ pub struct ImportArgs {
     #[arg(long, value_enum)]
     pub format: Option<ImportFormat>,
     /// The SQLite puzzle store (created when missing).
-    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB)]
-    pub db: PathBuf,
+    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB, value_name = "PATH|URL")]
+    pub db: crate::store::Database,
     /// The solver's node budget for each puzzle (a puzzle it cannot settle is rejected).
     #[arg(long, default_value_t = 50_000_000)]
     pub nodes: u64,
@@ -78,8 +78,8 @@ pub struct ExportArgs {
     #[arg(long, value_enum, default_value_t = ExportFormat::Jsonl)]
     pub format: ExportFormat,
     /// The SQLite puzzle store (it must exist).
-    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB)]
-    pub db: PathBuf,
+    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB, value_name = "PATH|URL")]
+    pub db: crate::store::Database,
     /// Write to this file instead of standard output.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -142,9 +142,9 @@ pub fn run_import(args: ImportArgs) -> ExitCode {
             args.collection
         ));
     }
-    let store = match Store::open(&args.db) {
+    let store = match Store::connect(&args.db) {
         Ok(s) => s,
-        Err(e) => return fail(format!("{}: {e}", args.db.display())),
+        Err(e) => return fail(format!("{}: {e}", args.db)),
     };
     let mut solve = SolveOptions {
         limits: Limits {
@@ -189,7 +189,7 @@ pub fn run_import(args: ImportArgs) -> ExitCode {
     );
     let summary = match result {
         Ok(s) => s,
-        Err(ImportError::Store(e)) => return fail(format!("{}: {e}", args.db.display())),
+        Err(ImportError::Store(e)) => return fail(format!("{}: {e}", args.db)),
         Err(e) => return fail(e),
     };
     out!(
@@ -211,26 +211,27 @@ pub fn run_import(args: ImportArgs) -> ExitCode {
 /// diagram puzzles, which PGN and CSV cannot carry, are named on standard error. Exit 0, or 2 when
 /// the store or the collection is missing or the output cannot be written.
 pub fn run_export(args: ExportArgs) -> ExitCode {
-    if !args.db.exists() {
-        return fail(format!(
-            "{}: no such puzzle store (give --db PATH)",
-            args.db.display()
-        ));
+    if let crate::store::Database::Sqlite(path) = &args.db {
+        if !path.exists() {
+            return fail(format!(
+                "{}: no such puzzle store (give --db PATH or URL)",
+                path.display()
+            ));
+        }
     }
-    let store = match Store::open(&args.db) {
+    let store = match Store::connect(&args.db) {
         Ok(s) => s,
-        Err(e) => return fail(format!("{}: {e}", args.db.display())),
+        Err(e) => return fail(format!("{}: {e}", args.db)),
     };
     let puzzles = match store.collection(&args.collection) {
         Ok(Some((_, puzzles))) => puzzles,
         Ok(None) => {
             return fail(format!(
                 "no collection named `{}` in {}",
-                args.collection,
-                args.db.display()
+                args.collection, args.db
             ))
         }
-        Err(e) => return fail(format!("{}: {e}", args.db.display())),
+        Err(e) => return fail(format!("{}: {e}", args.db)),
     };
     let (body, skipped) =
         match crate::api::routes::collections::export_body(args.format.into(), puzzles) {

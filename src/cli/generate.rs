@@ -6,7 +6,6 @@ use crate::generate::{GenerateOptions, Progress, Stop};
 use crate::solver::{Cancel, Limits, SolveOptions};
 use crate::store::Store;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -76,8 +75,8 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// The SQLite puzzle store (created when missing).
-    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB)]
-    pub db: PathBuf,
+    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB, value_name = "PATH|URL")]
+    pub db: crate::store::Database,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
@@ -148,13 +147,13 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     if let Err(e) = opts.validate() {
         return fail(e);
     }
-    let store = match Store::open(&args.db) {
+    let store = match Store::connect(&args.db) {
         Ok(s) => s,
-        Err(e) => return fail(format!("{}: {e}", args.db.display())),
+        Err(e) => return fail(format!("{}: {e}", args.db)),
     };
     // Mate rows of an older store get their difficulty, as at a server's start-up.
     if let Err(e) = crate::app::seed::fill_difficulties(&store) {
-        return fail(format!("{}: {e}", args.db.display()));
+        return fail(format!("{}: {e}", args.db));
     }
     // The full solve that confirms each puzzle before it is stored.
     let solve = SolveOptions {
@@ -208,7 +207,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     bar.finish_and_clear();
     let run = match result {
         Ok(run) => run,
-        Err(CollectionError::Store(e)) => return fail(format!("{}: {e}", args.db.display())),
+        Err(CollectionError::Store(e)) => return fail(format!("{}: {e}", args.db)),
         Err(e) => return fail(e),
     };
     let secs = started.elapsed().as_secs_f64();

@@ -3,8 +3,7 @@
 //! stored puzzles (verified again by the full solver before they are written, tagged with their
 //! themes), so every puzzle endpoint serves them.
 
-use super::{get_in, insert_in, StoreError, StoredPuzzle};
-use rusqlite::{params, OptionalExtension};
+use super::StoreError;
 use serde::Serialize;
 
 /// The migration that adds collections (applied after the puzzle tables).
@@ -34,27 +33,48 @@ pub(super) const MIGRATION_STIPULATION: &str =
     "ALTER TABLE collections ADD COLUMN stipulation TEXT;
     UPDATE collections SET stipulation = '#' || mate_in WHERE stipulation IS NULL;";
 
-/// This process, as `pid:start` (its start time in clock ticks since boot, from `/proc`, so that a
-/// reused process id is told apart), or `pid` where `/proc` is missing.
-fn this_process() -> String {
+/// This process, as `host/pid:start` (its start time in clock ticks since boot, from `/proc`, so
+/// that a reused process id is told apart; the host, so that replicas on several machines sharing
+/// one PostgreSQL store do not judge each other's processes), or `host/pid` where `/proc` is
+/// missing.
+pub fn this_process() -> String {
     let pid = std::process::id();
+    let host = host_name();
     match process_start(pid) {
-        Some(start) => format!("{pid}:{start}"),
-        None => pid.to_string(),
+        Some(start) => format!("{host}/{pid}:{start}"),
+        None => format!("{host}/{pid}"),
     }
 }
 
+/// This machine's name (`/proc/sys/kernel/hostname`, else `HOSTNAME`, else `localhost`), without
+/// `/`.
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().replace('/', "-"))
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".into())
+}
+
 /// The start time of process `pid` (field 22 of `/proc/<pid>/stat`).
-fn process_start(pid: u32) -> Option<u64> {
+pub(super) fn process_start(pid: u32) -> Option<u64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name (field 2) is in parentheses and may hold spaces or parentheses itself.
     let rest = &stat[stat.rfind(')')? + 1..];
     rest.split_whitespace().nth(19)?.parse().ok()
 }
 
-/// Whether the process a collection's `runner` names is still running.
-fn is_running(runner: Option<&str>) -> bool {
+/// Whether the process a collection's `runner` names is still running. A process of another
+/// machine is taken to be running: this one cannot tell.
+pub(super) fn is_running(runner: Option<&str>) -> bool {
     let Some(runner) = runner else { return false };
+    // Rows written before the host was recorded name a process of this machine.
+    let runner = match runner.split_once('/') {
+        Some((host, _)) if host != host_name() => return true,
+        Some((_, process)) => process,
+        None => runner,
+    };
     let (pid, start) = match runner.split_once(':') {
         Some((pid, start)) => (pid, start.parse::<u64>().ok()),
         None => (runner, None),
@@ -120,33 +140,15 @@ pub fn valid_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
 }
 
-fn read_collection(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Collection, String)> {
-    Ok((
-        Collection {
-            name: r.get(0)?,
-            game: r.get(1)?,
-            rules: r.get(2)?,
-            mate_in: r.get(3)?,
-            stipulation: r
-                .get::<_, Option<String>>(10)?
-                .unwrap_or_else(|| format!("#{}", r.get::<_, u32>(3).unwrap_or(0))),
-            seed: r.get::<_, i64>(4)? as u64,
-            max_pieces: r.get(5)?,
-            state: r.get(6)?,
-            summary: serde_json::Value::Null,
-            puzzles: r.get::<_, i64>(8)? as u64,
-            created_at: r.get(9)?,
-        },
-        r.get(7)?,
-    ))
-}
-
-const SELECT: &str = "SELECT c.name, c.game, c.rules, c.mate_in, c.seed, c.max_pieces, c.state,
+pub(super) const SELECT: &str =
+    "SELECT c.name, c.game, c.rules, c.mate_in, c.seed, c.max_pieces, c.state,
         c.summary, (SELECT count(*) FROM collection_puzzles p WHERE p.collection = c.name),
         c.created_at, c.stipulation
     FROM collections c";
 
-fn with_summary((mut c, summary): (Collection, String)) -> Result<Collection, StoreError> {
+pub(super) fn with_summary(
+    (mut c, summary): (Collection, String),
+) -> Result<Collection, StoreError> {
     c.summary = serde_json::from_str(&summary)
         .map_err(|e| StoreError::Corrupt(format!("collection {}: summary: {e}", c.name)))?;
     Ok(c)
@@ -163,215 +165,4 @@ pub struct NewCollection {
     pub max_pieces: usize,
     /// Puzzles asked for.
     pub count: usize,
-}
-
-impl super::Store {
-    /// Creates an empty collection in state `running`; `Ok(false)` when the name is taken.
-    pub fn create_collection(&self, name: &str, c: &NewCollection) -> Result<bool, StoreError> {
-        let conn = self.pool.get()?;
-        let n = conn.execute(
-            "INSERT INTO collections (name, game, rules, mate_in, seed, max_pieces, state, summary,
-                                      created_at, runner, stipulation)
-             VALUES (?1, ?7, ?2, ?3, ?4, ?5, 'running', ?6,
-                     strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?8, ?9)
-             ON CONFLICT (name) DO NOTHING",
-            params![
-                name,
-                c.rules,
-                c.stipulation.moves(),
-                c.seed as i64,
-                c.max_pieces as i64,
-                serde_json::json!({"count": c.count}).to_string(),
-                c.game.name(),
-                this_process(),
-                c.stipulation.to_string(),
-            ],
-        )?;
-        Ok(n == 1)
-    }
-
-    /// Stores a verified puzzle (or finds the same one stored) and appends it to a collection, in
-    /// one transaction.
-    pub fn append_to_collection(
-        &self,
-        name: &str,
-        puzzle: &super::VerifiedPuzzle,
-    ) -> Result<StoredPuzzle, StoreError> {
-        let mut conn = self.pool.get()?;
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        insert_in(&tx, puzzle)?;
-        let id: i64 = tx.query_row(
-            "SELECT id FROM puzzles WHERE content_hash = ?1",
-            [&puzzle.content_hash],
-            |r| r.get(0),
-        )?;
-        // A puzzle stored before (by another collection, or posted) gets this run's themes too.
-        for tag in &puzzle.tags {
-            tx.execute(
-                "INSERT OR IGNORE INTO puzzle_tags (puzzle_id, tag) VALUES (?1, ?2)",
-                params![id, tag],
-            )?;
-        }
-        tx.execute(
-            "INSERT OR IGNORE INTO collection_puzzles (collection, position, puzzle_id)
-             VALUES (?1, (SELECT coalesce(max(position), 0) + 1 FROM collection_puzzles
-                          WHERE collection = ?1), ?2)",
-            params![name, id],
-        )?;
-        let stored = get_in(&tx, id)?
-            .ok_or_else(|| StoreError::Corrupt(format!("puzzle {id} vanished in its insert")))?;
-        tx.commit()?;
-        Ok(stored)
-    }
-
-    /// Appends a stored puzzle to a collection unless it is in it already; whether it was
-    /// appended.
-    pub fn add_to_collection(&self, name: &str, puzzle_id: i64) -> Result<bool, StoreError> {
-        let conn = self.pool.get()?;
-        Ok(conn.execute(
-            "INSERT OR IGNORE INTO collection_puzzles (collection, position, puzzle_id)
-             VALUES (?1, (SELECT coalesce(max(position), 0) + 1 FROM collection_puzzles
-                          WHERE collection = ?1), ?2)",
-            params![name, puzzle_id],
-        )? == 1)
-    }
-
-    /// Records how a collection's run ended.
-    pub fn finish_collection(
-        &self,
-        name: &str,
-        state: &str,
-        summary: &serde_json::Value,
-    ) -> Result<(), StoreError> {
-        let conn = self.pool.get()?;
-        conn.execute(
-            "UPDATE collections SET state = ?2, summary = ?3 WHERE name = ?1",
-            params![name, state, summary.to_string()],
-        )?;
-        Ok(())
-    }
-
-    /// Every collection, by name.
-    pub fn collections(&self) -> Result<Vec<Collection>, StoreError> {
-        let conn = self.pool.get()?;
-        let mut stmt = conn.prepare(&format!("{SELECT} ORDER BY c.name"))?;
-        let rows = stmt
-            .query_map([], read_collection)?
-            .collect::<Result<Vec<_>, _>>()?;
-        rows.into_iter().map(with_summary).collect()
-    }
-
-    /// One collection and its puzzles in order.
-    pub fn collection(
-        &self,
-        name: &str,
-    ) -> Result<Option<(Collection, Vec<StoredPuzzle>)>, StoreError> {
-        let conn = self.pool.get()?;
-        let Some(row) = conn
-            .query_row(
-                &format!("{SELECT} WHERE c.name = ?1"),
-                [name],
-                read_collection,
-            )
-            .optional()?
-        else {
-            return Ok(None);
-        };
-        let collection = with_summary(row)?;
-        let mut stmt = conn.prepare_cached(
-            "SELECT puzzle_id FROM collection_puzzles WHERE collection = ?1 ORDER BY position",
-        )?;
-        let ids = stmt
-            .query_map([name], |r| r.get::<_, i64>(0))?
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut puzzles = Vec::with_capacity(ids.len());
-        for id in ids {
-            puzzles.extend(get_in(&conn, id)?);
-        }
-        Ok(Some((collection, puzzles)))
-    }
-
-    /// Marks collections left `running` by a process that ended (a crash, a restart) as `stopped`;
-    /// how many. Called at start-up, before any new run; a run of another live process (a
-    /// `baroque generate` beside the server) is left alone.
-    pub fn stop_abandoned_collections(&self) -> Result<usize, StoreError> {
-        let mut conn = self.pool.get()?;
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let running: Vec<(String, Option<String>)> = tx
-            .prepare("SELECT name, runner FROM collections WHERE state = 'running'")?
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?;
-        let mut stopped = 0;
-        for (name, runner) in running {
-            if !is_running(runner.as_deref()) {
-                stopped += tx.execute(
-                    "UPDATE collections SET state = 'stopped',
-                         summary = json_set(summary, '$.stop', 'interrupted')
-                     WHERE name = ?1 AND state = 'running'",
-                    [&name],
-                )?;
-            }
-        }
-        tx.commit()?;
-        Ok(stopped)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::Store;
-
-    fn new(count: usize) -> NewCollection {
-        NewCollection {
-            game: crate::rules::GameKind::Baroque,
-            rules: "abbott".into(),
-            stipulation: crate::solver::Stipulation::Mate(2),
-            seed: 1,
-            max_pieces: 7,
-            count,
-        }
-    }
-
-    #[test]
-    fn runs_whose_process_ended_are_marked_stopped() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("t.db")).unwrap();
-        store.create_collection("left", &new(1)).unwrap();
-        // One run of a process still going (the parent of this test, say), one of a process
-        // whose id came back for another program, one of a process that ended.
-        let parent = std::os::unix::process::parent_id();
-        let alive = match process_start(parent) {
-            Some(start) => format!("{parent}:{start}"),
-            None => parent.to_string(),
-        };
-        for (name, runner) in [
-            ("beside", alive.clone()),
-            ("reused", format!("{parent}:1")),
-            ("ended", "999999999:5".to_string()),
-        ] {
-            store.create_collection(name, &new(1)).unwrap();
-            store
-                .pool
-                .get()
-                .unwrap()
-                .execute(
-                    "UPDATE collections SET runner = ?2 WHERE name = ?1",
-                    [name, runner.as_str()],
-                )
-                .unwrap();
-        }
-        assert_eq!(store.stop_abandoned_collections().unwrap(), 3);
-        let (c, _) = store.collection("beside").unwrap().unwrap();
-        assert_eq!(c.state, "running");
-        for name in ["reused", "ended"] {
-            let (c, _) = store.collection(name).unwrap().unwrap();
-            assert_eq!(c.state, "stopped", "{name}");
-        }
-        let (c, _) = store.collection("left").unwrap().unwrap();
-        assert_eq!(
-            (c.state.as_str(), &c.summary["stop"]),
-            ("stopped", &serde_json::json!("interrupted"))
-        );
-    }
 }

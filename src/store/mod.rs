@@ -1,122 +1,40 @@
-//! The puzzle store: SQLite (bundled), an r2d2 pool of connections, versioned migrations applied at
-//! open, WAL journal with `synchronous = FULL` (an acknowledged write is on disk), foreign keys on,
-//! a busy timeout so that concurrent writers wait instead of
-//! failing with "database is locked".
+//! The puzzle store: one interface ([`Backend`]) with two implementations, chosen by the database
+//! location ([`Database`]): SQLite (embedded, one file, the default; [`sqlite`]) and PostgreSQL
+//! (one server shared by several replicas of the service; [`postgres`]).
+//!
+//! Either applies its versioned migrations at open (the same numbered steps, one SQL dialect
+//! each), keeps the content hash unique (the same puzzle stored twice, even by two replicas at
+//! once, is one row), makes an acknowledged write durable, pages by cursor, and tells a fault of
+//! the environment (a full disk, a server gone away) from a bug ([`StoreError::unavailable`]).
 //!
 //! It persists and reads, nothing more: what to store is decided above it ([`crate::puzzle::verify`]
 //! confirms every puzzle; the use cases of [`crate::app`] store them). Every call blocks: the HTTP
-//! handlers run them on the blocking pool (`web::block`). The content hash (unique) makes the same
-//! puzzle stored twice one row.
+//! handlers run them on the blocking pool (`web::block`).
 
 pub mod collections;
+pub mod database;
+pub mod postgres;
+pub mod sqlite;
 
 use crate::cases::{Game, SquarePiece};
 pub use crate::puzzle::{Kind, VerifiedPuzzle};
-use r2d2_sqlite::SqliteConnectionManager;
-use rusqlite::{params, OptionalExtension};
-use rusqlite_migration::{Migrations, M};
+use collections::{Collection, NewCollection};
+pub use database::Database;
+pub use sqlite::{BUSY_TIMEOUT, POOL_SIZE};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
-/// How long a connection waits for another writer's lock before giving up.
-pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-/// Connections in the pool.
-pub const POOL_SIZE: u32 = 8;
-
-/// The migrations, in order; the database's `user_version` records how many are applied.
-fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![
-        M::up(
-            "CREATE TABLE puzzles (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            kind TEXT NOT NULL CHECK (kind IN ('diagram', 'mate')),
-            game TEXT NOT NULL CHECK (game IN ('baroque', 'rococo')),
-            fen TEXT NOT NULL,
-            rules TEXT NOT NULL,
-            preset TEXT NOT NULL,
-            moves TEXT NOT NULL,
-            captures TEXT NOT NULL,
-            mate_in INTEGER,
-            outcome TEXT NOT NULL,
-            title TEXT,
-            source TEXT,
-            caption TEXT,
-            fixture TEXT,
-            created_at TEXT NOT NULL,
-            content_hash TEXT NOT NULL UNIQUE
-        );
-        CREATE INDEX puzzles_kind ON puzzles (kind, id);
-        CREATE INDEX puzzles_preset ON puzzles (preset, id);
-        CREATE INDEX puzzles_source ON puzzles (source, id);
-        CREATE TABLE puzzle_tags (
-            puzzle_id INTEGER NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
-            tag TEXT NOT NULL,
-            PRIMARY KEY (puzzle_id, tag)
-        ) WITHOUT ROWID;
-        CREATE INDEX puzzle_tags_tag ON puzzle_tags (tag, puzzle_id);",
-        ),
-        // Rococo has no Baroque rule set: its rows said `abbott` as a placeholder; they now say
-        // `rococo` in `rules` and `preset` (so a `rules=abbott` listing holds Baroque puzzles only).
-        M::up(
-            "UPDATE puzzles SET rules = 'rococo', preset = 'rococo' WHERE game = 'rococo';
-             CREATE INDEX puzzles_game ON puzzles (game, id);",
-        ),
-        M::up(collections::MIGRATION),
-        // The process filling a running collection, so that a server starting up stops only the
-        // runs whose process has ended (not a `baroque generate` running beside it).
-        M::up(collections::MIGRATION_RUNNER),
-        // Facts about the store itself (which upgrades of its rows are done).
-        M::up(
-            "CREATE TABLE store_facts (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;",
-        ),
-        // Stipulations beyond the direct mate: every mate row names its own; the rows stored
-        // before were all direct mates, `#N`.
-        M::up(
-            "ALTER TABLE puzzles ADD COLUMN stipulation TEXT;
-             UPDATE puzzles SET stipulation = '#' || mate_in
-                 WHERE kind = 'mate' AND mate_in IS NOT NULL;
-             CREATE INDEX puzzles_stipulation ON puzzles (stipulation, id);",
-        ),
-        M::up(collections::MIGRATION_STIPULATION),
-        // The difficulty of a mate puzzle (0 to 100; NULL for a diagram), computed above the
-        // store (see `crate::difficulty`): rows stored before are filled at start-up.
-        M::up(
-            "ALTER TABLE puzzles ADD COLUMN difficulty INTEGER;
-             CREATE INDEX puzzles_difficulty ON puzzles (difficulty, id);",
-        ),
-    ])
-}
-
-/// An error opening the store, with what to check for the usual causes.
-fn open_error(what: &str, e: &rusqlite::Error) -> StoreError {
-    use rusqlite::ErrorCode as C;
-    let hint = match e.sqlite_error_code() {
-        Some(C::CannotOpen) => " (does its directory exist, and may this user write in it?)",
-        Some(C::ReadOnly) => {
-            " (may this user write the file, and create files in its directory, for the WAL?)"
-        }
-        Some(C::DiskFull | C::SystemIoFailure) => " (is the disk full, or the file size limited?)",
-        Some(C::NotADatabase) => " (the file is not a SQLite database)",
-        Some(C::DatabaseBusy | C::DatabaseLocked) => " (another process holds it locked)",
-        _ => "",
-    };
-    StoreError::Open(format!("{what}: {e}{hint}"))
-}
-
-/// The settings of every connection: the busy timeout, foreign keys, and `synchronous = FULL` (in
-/// WAL mode, each commit syncs the WAL: acknowledged writes are durable).
-fn init(c: &mut rusqlite::Connection) -> rusqlite::Result<()> {
-    c.busy_timeout(BUSY_TIMEOUT)?;
-    c.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;")
-}
-
-/// A store error: the pool, SQLite or a migration. Callers log it and answer 500.
+/// A store error: the pool, SQLite, PostgreSQL or a migration. Callers log it and answer 500, or
+/// 503 when [`StoreError::unavailable`] says the environment is at fault.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("the database pool: {0}")]
     Pool(#[from] r2d2::Error),
     #[error("SQLite: {0}")]
     Sql(#[from] rusqlite::Error),
+    #[error("PostgreSQL: {0}")]
+    Postgres(#[from] ::postgres::Error),
     #[error("migrating the database: {0}")]
     Migration(#[from] rusqlite_migration::Error),
     #[error("a stored row is unreadable: {0}")]
@@ -136,6 +54,7 @@ impl StoreError {
         let code = match self {
             StoreError::Pool(_) => return Some("no database connection came free in time"),
             StoreError::Open(_) => return Some("the database cannot be opened"),
+            StoreError::Postgres(e) => return postgres::unavailable(e),
             StoreError::Sql(e) => e.sqlite_error_code(),
             StoreError::Migration(rusqlite_migration::Error::RusqliteError { err, .. }) => {
                 err.sqlite_error_code()
@@ -210,279 +129,8 @@ pub enum After {
     Difficulty(Option<(u8, i64)>),
 }
 
-/// The store: a pool of connections to one database file.
-#[derive(Clone, Debug)]
-pub struct Store {
-    pool: r2d2::Pool<SqliteConnectionManager>,
-}
-
 fn json_text<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".into())
-}
-
-/// The `user_version` of a database with every migration of this build applied (found once, on an
-/// in-memory database).
-fn latest_schema_version() -> i64 {
-    static LATEST: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
-    *LATEST.get_or_init(|| {
-        let applied = rusqlite::Connection::open_in_memory().and_then(|mut c| {
-            migrations()
-                .to_latest(&mut c)
-                .map_err(|_| rusqlite::Error::InvalidQuery)?;
-            c.query_row("PRAGMA user_version", [], |r| r.get(0))
-        });
-        applied.unwrap_or(-1)
-    })
-}
-
-impl Store {
-    /// Opens (creating if needed) the database at `path`, switches it to WAL and applies the
-    /// migrations. Connections run with `synchronous = FULL`: a commit returns once the WAL is on
-    /// disk, so a write the service acknowledged survives a killed process and a power cut.
-    ///
-    /// The file is opened once outside the pool first, so that what keeps the store from working
-    /// (a missing or unwritable directory, a read-only file, a full disk, a file that is not a
-    /// database) is reported at once, in words, rather than as a pool timeout.
-    ///
-    /// # Errors
-    /// [`StoreError::Open`] when the file cannot be opened, created or written, or a migration
-    /// fails.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let mut conn = rusqlite::Connection::open(path)
-            .map_err(|e| open_error("cannot open or create the database file", &e))?;
-        init(&mut conn).map_err(|e| open_error("cannot use the database file", &e))?;
-        if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) {
-            return Err(StoreError::Open(
-                "the database file is read-only, and the service writes to it: check the \
-                 permissions of the file and of its directory"
-                    .into(),
-            ));
-        }
-        let mode: String = conn
-            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
-            .map_err(|e| open_error("cannot use the database in WAL mode", &e))?;
-        if !mode.eq_ignore_ascii_case("wal") {
-            tracing::warn!(mode = %mode, "the database did not switch to WAL");
-        }
-        migrations().to_latest(&mut conn).map_err(|e| match &e {
-            rusqlite_migration::Error::RusqliteError { err, .. } => {
-                open_error("cannot apply the migrations", err)
-            }
-            other => StoreError::Open(format!("cannot apply the migrations: {other}")),
-        })?;
-        drop(conn);
-        let manager = SqliteConnectionManager::file(path).with_init(init);
-        let pool = r2d2::Pool::builder()
-            .max_size(POOL_SIZE)
-            .connection_timeout(Duration::from_secs(30))
-            .build(manager)?;
-        Ok(Store { pool })
-    }
-
-    /// Stores a verified puzzle unless its content is already there: `(puzzle, true)` when it was
-    /// inserted, `(the existing one, false)` otherwise. One transaction.
-    pub fn insert(&self, p: &VerifiedPuzzle) -> Result<(StoredPuzzle, bool), StoreError> {
-        let mut conn = self.pool.get()?;
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let inserted = insert_in(&tx, p)?;
-        tx.commit()?;
-        let id = self
-            .id_of_hash(&conn, &p.content_hash)?
-            .ok_or_else(|| StoreError::Corrupt("a row vanished after its insert".into()))?;
-        let stored = get_in(&conn, id)?
-            .ok_or_else(|| StoreError::Corrupt("a row vanished after its insert".into()))?;
-        Ok((stored, inserted))
-    }
-
-    /// Stores many verified puzzles in one transaction (seeding); returns how many were new.
-    pub fn insert_all(&self, puzzles: &[VerifiedPuzzle]) -> Result<usize, StoreError> {
-        let mut conn = self.pool.get()?;
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let mut new = 0;
-        for p in puzzles {
-            if insert_in(&tx, p)? {
-                new += 1;
-            }
-        }
-        tx.commit()?;
-        Ok(new)
-    }
-
-    fn id_of_hash(
-        &self,
-        conn: &rusqlite::Connection,
-        hash: &str,
-    ) -> Result<Option<i64>, StoreError> {
-        Ok(conn
-            .query_row(
-                "SELECT id FROM puzzles WHERE content_hash = ?1",
-                [hash],
-                |r| r.get(0),
-            )
-            .optional()?)
-    }
-
-    /// The puzzle with this id.
-    pub fn get(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
-        let conn = self.pool.get()?;
-        get_in(&conn, id)
-    }
-
-    /// A fact recorded about the store (see [`Store::set_fact`]).
-    pub fn fact(&self, name: &str) -> Result<Option<String>, StoreError> {
-        let conn = self.pool.get()?;
-        Ok(conn
-            .query_row(
-                "SELECT value FROM store_facts WHERE name = ?1",
-                [name],
-                |r| r.get(0),
-            )
-            .optional()?)
-    }
-
-    /// Records a fact about the store (which upgrade of its rows is done, say).
-    pub fn set_fact(&self, name: &str, value: &str) -> Result<(), StoreError> {
-        let conn = self.pool.get()?;
-        conn.execute(
-            "INSERT INTO store_facts (name, value) VALUES (?1, ?2)
-             ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-            [name, value],
-        )?;
-        Ok(())
-    }
-
-    /// Gives a puzzle another content hash (when the rule that makes hashes changed), unless
-    /// another puzzle has that hash already; whether it changed.
-    pub fn set_content_hash(&self, id: i64, hash: &str) -> Result<bool, StoreError> {
-        let conn = self.pool.get()?;
-        Ok(conn.execute(
-            "UPDATE puzzles SET content_hash = ?2 WHERE id = ?1
-             AND NOT EXISTS (SELECT 1 FROM puzzles WHERE content_hash = ?2)",
-            rusqlite::params![id, hash],
-        )? > 0)
-    }
-
-    /// Deletes a puzzle (and its tags); whether it existed.
-    pub fn delete(&self, id: i64) -> Result<bool, StoreError> {
-        let conn = self.pool.get()?;
-        Ok(conn.execute("DELETE FROM puzzles WHERE id = ?1", [id])? > 0)
-    }
-
-    /// Up to `limit` puzzles matching `filter` with an id above `after`, by increasing id; and
-    /// whether more follow.
-    pub fn list(
-        &self,
-        filter: &Filter,
-        after: i64,
-        limit: u32,
-    ) -> Result<(Vec<StoredPuzzle>, bool), StoreError> {
-        self.list_page(filter, After::Id(after), limit)
-    }
-
-    /// Up to `limit` puzzles matching `filter` after `after`, in its order; and whether more
-    /// follow.
-    pub fn list_page(
-        &self,
-        filter: &Filter,
-        after: After,
-        limit: u32,
-    ) -> Result<(Vec<StoredPuzzle>, bool), StoreError> {
-        let conn = self.pool.get()?;
-        // Fixed statements: every filter is a bound parameter that matches everything when NULL,
-        // so no SQL text is ever built from input. A NULL difficulty (a diagram) fails both
-        // difficulty bounds.
-        const FILTER: &str = "(?2 IS NULL OR kind = ?2)
-            AND (?3 IS NULL OR game = ?3)
-            AND (?4 IS NULL OR preset = ?4)
-            AND (?5 IS NULL OR mate_in = ?5)
-            AND (?6 IS NULL OR source = ?6)
-            AND (?7 IS NULL OR EXISTS
-                 (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = ?7))
-            AND (?9 IS NULL OR stipulation = ?9)
-            AND (?10 IS NULL OR difficulty >= ?10)
-            AND (?11 IS NULL OR difficulty <= ?11)";
-        // ?1 is the id to list after, ?12 the difficulty (NULL, and unused but for the count of
-        // parameters, when listing by id).
-        let (sql, after_id, after_difficulty) = match after {
-            After::Id(id) => (
-                format!(
-                    "SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.id > ?1 AND ?12 IS NULL
-                     AND {FILTER} ORDER BY p.id LIMIT ?8"
-                ),
-                id,
-                None,
-            ),
-            After::Difficulty(from) => (
-                format!(
-                    "SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.difficulty IS NOT NULL
-                     AND (p.difficulty > ?12 OR (p.difficulty = ?12 AND p.id > ?1))
-                     AND {FILTER} ORDER BY p.difficulty, p.id LIMIT ?8"
-                ),
-                from.map_or(0, |(_, id)| id),
-                Some(from.map_or(-1, |(d, _)| i64::from(d))),
-            ),
-        };
-        let mut stmt = conn.prepare_cached(&sql)?;
-        let mut rows = stmt.query(params![
-            after_id,
-            filter.kind.map(|k| k.name()),
-            filter.game.map(game_name),
-            filter.preset.as_deref(),
-            filter.mate_in.map(i64::from),
-            filter.source.as_deref(),
-            filter.tag.as_deref(),
-            i64::from(limit) + 1,
-            filter.stipulation.as_deref(),
-            filter.difficulty_min,
-            filter.difficulty_max,
-            after_difficulty,
-        ])?;
-        let mut items = Vec::new();
-        while let Some(r) = rows.next()? {
-            items.push(decode(r)?);
-        }
-        let more = items.len() > limit as usize;
-        items.truncate(limit as usize);
-        Ok((items, more))
-    }
-
-    /// Sets a puzzle's difficulty (filling rows stored before difficulties, or after a change of
-    /// the formula); whether the puzzle exists.
-    pub fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool, StoreError> {
-        let conn = self.pool.get()?;
-        Ok(conn.execute(
-            "UPDATE puzzles SET difficulty = ?2 WHERE id = ?1",
-            params![id, difficulty],
-        )? > 0)
-    }
-
-    /// Whether the store can serve: a connection comes within `wait`, answers a query, and the
-    /// database has every migration of this build applied. The readiness probe.
-    ///
-    /// # Errors
-    /// The store's error, or [`StoreError::Open`] naming the schema version when migrations are
-    /// missing.
-    pub fn readiness(&self, wait: Duration) -> Result<(), StoreError> {
-        let conn = self.pool.get_timeout(wait)?;
-        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        // A query of the table that costs the same whatever the store holds.
-        conn.query_row("SELECT EXISTS (SELECT 1 FROM puzzles)", [], |r| {
-            r.get::<_, i64>(0)
-        })?;
-        let latest = latest_schema_version();
-        if version != latest {
-            return Err(StoreError::Open(format!(
-                "the database is at schema version {version}, this build needs {latest}"
-            )));
-        }
-        Ok(())
-    }
-
-    /// The number of stored puzzles.
-    pub fn count(&self) -> Result<u64, StoreError> {
-        let conn = self.pool.get()?;
-        Ok(conn.query_row("SELECT count(*) FROM puzzles", [], |r| r.get::<_, i64>(0))? as u64)
-    }
 }
 
 /// The `rules` and `preset` columns of a puzzle of `game`: its rule set and preset, or the game's
@@ -499,204 +147,149 @@ pub(crate) fn game_name(g: Game) -> &'static str {
     g.name()
 }
 
-/// Inserts unless the content hash is there; whether it inserted.
-fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool, StoreError> {
-    let game = game_name(p.game);
-    let (rules, preset) = rules_columns(p.game, &p.rules);
-    // Looked for first, so that a puzzle already stored takes no id of the sequence (an ignored
-    // insert would, and ids would jump after every start-up's seeding).
-    let stored: bool = tx.query_row(
-        "SELECT EXISTS (SELECT 1 FROM puzzles WHERE content_hash = ?1)",
-        [&p.content_hash],
-        |r| r.get(0),
-    )?;
-    if stored {
-        return Ok(false);
+/// What a store does: the puzzles, facts about the store itself, collections and generation jobs.
+/// Every guarantee holds on both implementations; `tests/store.rs` runs one suite against each.
+pub trait Backend: Send + Sync + std::fmt::Debug {
+    /// `sqlite` or `postgresql`.
+    fn engine(&self) -> &'static str;
+
+    /// Stores a verified puzzle unless its content is already there: `(puzzle, true)` when it was
+    /// inserted, `(the existing one, false)` otherwise (also when another writer stored the same
+    /// content at the same moment). One transaction.
+    fn insert(&self, p: &VerifiedPuzzle) -> Result<(StoredPuzzle, bool), StoreError>;
+
+    /// Stores many verified puzzles in one transaction (seeding); returns how many were new.
+    fn insert_all(&self, puzzles: &[VerifiedPuzzle]) -> Result<usize, StoreError>;
+
+    /// The puzzle with this id.
+    fn get(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError>;
+
+    /// A fact recorded about the store (see [`Backend::set_fact`]).
+    fn fact(&self, name: &str) -> Result<Option<String>, StoreError>;
+
+    /// Records a fact about the store (which upgrade of its rows is done, say).
+    fn set_fact(&self, name: &str, value: &str) -> Result<(), StoreError>;
+
+    /// Gives a puzzle another content hash (when the rule that makes hashes changed), unless
+    /// another puzzle has that hash already; whether it changed.
+    fn set_content_hash(&self, id: i64, hash: &str) -> Result<bool, StoreError>;
+
+    /// Deletes a puzzle (and its tags); whether it existed.
+    fn delete(&self, id: i64) -> Result<bool, StoreError>;
+
+    /// Up to `limit` puzzles matching `filter` with an id above `after`, by increasing id; and
+    /// whether more follow.
+    fn list(
+        &self,
+        filter: &Filter,
+        after: i64,
+        limit: u32,
+    ) -> Result<(Vec<StoredPuzzle>, bool), StoreError> {
+        self.list_page(filter, After::Id(after), limit)
     }
-    let n = tx.execute(
-        "INSERT INTO puzzles (kind, game, fen, rules, preset, moves, captures, mate_in, outcome,
-                              title, source, caption, fixture, created_at, content_hash,
-                              stipulation, difficulty)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,
-                 strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?14, ?15, ?16)
-         ON CONFLICT (content_hash) DO NOTHING",
-        params![
-            p.kind.name(),
-            game,
-            p.fen,
-            rules,
-            preset,
-            json_text(&p.moves),
-            json_text(&p.captures),
-            p.mate_in,
-            json_text(&p.outcome),
-            p.title,
-            p.source,
-            p.caption,
-            p.fixture,
-            p.content_hash,
-            p.stipulation.map(|s| s.to_string()),
-            p.difficulty,
-        ],
-    )?;
-    if n == 0 {
-        return Ok(false);
-    }
-    let id = tx.last_insert_rowid();
-    for tag in &p.tags {
-        tx.execute(
-            "INSERT OR IGNORE INTO puzzle_tags (puzzle_id, tag) VALUES (?1, ?2)",
-            params![id, tag],
-        )?;
-    }
-    Ok(true)
+
+    /// Up to `limit` puzzles matching `filter` after `after`, in its order; and whether more
+    /// follow.
+    fn list_page(
+        &self,
+        filter: &Filter,
+        after: After,
+        limit: u32,
+    ) -> Result<(Vec<StoredPuzzle>, bool), StoreError>;
+
+    /// Sets a puzzle's difficulty (filling rows stored before difficulties, or after a change of
+    /// the formula); whether the puzzle exists.
+    fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool, StoreError>;
+
+    /// Whether the store can serve: a connection comes within `wait`, answers a query, and the
+    /// database has every migration of this build applied. The readiness probe.
+    ///
+    /// # Errors
+    /// The store's error, or [`StoreError::Open`] naming the schema version when migrations are
+    /// missing.
+    fn readiness(&self, wait: Duration) -> Result<(), StoreError>;
+
+    /// The number of stored puzzles.
+    fn count(&self) -> Result<u64, StoreError>;
+
+    /// Creates an empty collection in state `running`; `Ok(false)` when the name is taken.
+    fn create_collection(&self, name: &str, c: &NewCollection) -> Result<bool, StoreError>;
+
+    /// Stores a verified puzzle (or finds the same one stored) and appends it to a collection
+    /// unless it is in it already, in one transaction; the stored puzzle.
+    fn append_to_collection(
+        &self,
+        name: &str,
+        puzzle: &VerifiedPuzzle,
+    ) -> Result<StoredPuzzle, StoreError>;
+
+    /// Appends a stored puzzle to a collection unless it is in it already; whether it was
+    /// appended.
+    fn add_to_collection(&self, name: &str, puzzle_id: i64) -> Result<bool, StoreError>;
+
+    /// Records how a collection's run ended.
+    fn finish_collection(
+        &self,
+        name: &str,
+        state: &str,
+        summary: &serde_json::Value,
+    ) -> Result<(), StoreError>;
+
+    /// Every collection, by name.
+    fn collections(&self) -> Result<Vec<Collection>, StoreError>;
+
+    /// One collection and its puzzles in order.
+    fn collection(&self, name: &str)
+        -> Result<Option<(Collection, Vec<StoredPuzzle>)>, StoreError>;
+
+    /// Marks collections left `running` by a process of this machine that ended (a crash, a
+    /// restart) as `stopped`; how many. Called at start-up, before any new run; a run of another
+    /// live process (a `baroque generate` beside the server) is left alone, and so is a
+    /// collection a generation job fills (the job's lease decides who goes on with it).
+    fn stop_abandoned_collections(&self) -> Result<usize, StoreError>;
 }
 
-/// The columns a puzzle is read from (table `p`), its tags as one JSON array: one statement reads
-/// a puzzle or a whole page of them.
-const PUZZLE_COLUMNS: &str = "p.id, p.kind, p.game, p.fen, p.rules, p.moves, p.captures, p.mate_in,
-    p.outcome, p.title, p.source, p.caption, p.fixture, p.created_at, p.content_hash,
-    (SELECT json_group_array(tag) FROM
-        (SELECT tag FROM puzzle_tags t WHERE t.puzzle_id = p.id ORDER BY tag)),
-    p.stipulation, p.difficulty";
-
-/// A puzzle from a row of [`PUZZLE_COLUMNS`].
-fn decode(r: &rusqlite::Row<'_>) -> Result<StoredPuzzle, StoreError> {
-    let id: i64 = r.get(0)?;
-    let corrupt = |what: &str| StoreError::Corrupt(format!("puzzle {id}: {what}"));
-    let text = |i: usize| r.get::<_, String>(i);
-    let json = |i: usize, what: &str| -> Result<serde_json::Value, StoreError> {
-        serde_json::from_str(&text(i)?).map_err(|_| corrupt(what))
-    };
-    let tags: Vec<String> = serde_json::from_str(&text(15)?).map_err(|_| corrupt("tags"))?;
-    Ok(StoredPuzzle {
-        id,
-        kind: Kind::parse(&text(1)?).ok_or_else(|| corrupt("kind"))?,
-        game: Game::parse(&text(2)?).ok_or_else(|| corrupt("game"))?,
-        fen: text(3)?,
-        rules: text(4)?,
-        moves: serde_json::from_value(json(5, "moves")?).map_err(|_| corrupt("moves"))?,
-        captures: serde_json::from_value(json(6, "captures")?).map_err(|_| corrupt("captures"))?,
-        mate_in: r.get(7)?,
-        stipulation: r.get(16)?,
-        outcome: json(8, "outcome")?,
-        difficulty: r.get(17)?,
-        title: r.get(9)?,
-        source: r.get(10)?,
-        caption: r.get(11)?,
-        fixture: r.get(12)?,
-        created_at: text(13)?,
-        content_hash: text(14)?,
-        tags,
-    })
+/// The store: a shared handle on one of the two implementations. It dereferences to [`Backend`].
+#[derive(Clone, Debug)]
+pub struct Store {
+    backend: Arc<dyn Backend>,
 }
 
-fn get_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
-    let sql = format!("SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.id = ?1");
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let mut rows = stmt.query([id])?;
-    match rows.next()? {
-        Some(r) => decode(r).map(Some),
-        None => Ok(None),
+impl std::ops::Deref for Store {
+    type Target = dyn Backend;
+    fn deref(&self) -> &Self::Target {
+        &*self.backend
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+impl Store {
+    /// Opens (creating if needed) the SQLite store at `path` (see [`sqlite::SqliteStore::open`]).
+    ///
+    /// # Errors
+    /// [`StoreError::Open`] when the file cannot be opened, created or written, or a migration
+    /// fails.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        Ok(Store::from(sqlite::SqliteStore::open(path)?))
+    }
 
-    #[test]
-    fn the_second_migration_records_rococo_rows_as_rococo() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("old.db");
-        {
-            // A store as the first migration left it, with a Rococo row under the old placeholder.
-            let mut conn = rusqlite::Connection::open(&path).unwrap();
-            migrations().to_version(&mut conn, 1).unwrap();
-            for (game, rules, hash) in [("rococo", "abbott", "h1"), ("baroque", "vchess", "h2")] {
-                conn.execute(
-                    "INSERT INTO puzzles (kind, game, fen, rules, preset, moves, captures, outcome,
-                                          created_at, content_hash)
-                     VALUES ('diagram', ?1, 'f', ?2, ?2, '[]', '[]', '{}', 'now', ?3)",
-                    params![game, rules, hash],
-                )
-                .unwrap();
-            }
+    /// Opens the store at `db`: a SQLite file, or a PostgreSQL database (whose migrations are
+    /// applied at once, by one replica at a time).
+    ///
+    /// # Errors
+    /// [`StoreError::Open`] with the cause in one line (a missing directory, an unreachable
+    /// server, a refused password, a missing database); never the password.
+    pub fn connect(db: &Database) -> Result<Store, StoreError> {
+        match db {
+            Database::Sqlite(path) => Store::open(path),
+            Database::Postgres(url) => Ok(Store::from(postgres::PgStore::connect(url)?)),
         }
-        let store = Store::open(&path).unwrap();
-        let all = |f: Filter| {
-            store
-                .list(&f, 0, 10)
-                .unwrap()
-                .0
-                .into_iter()
-                .map(|p| (p.game, p.rules))
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(
-            all(Filter::default()),
-            [
-                (Game::Rococo, "rococo".to_string()),
-                (Game::Baroque, "vchess".to_string())
-            ]
-        );
-        let abbott = Filter {
-            preset: Some("abbott".into()),
-            ..Filter::default()
-        };
-        assert!(all(abbott).is_empty());
-        let rococo = Filter {
-            game: Some(Game::Rococo),
-            ..Filter::default()
-        };
-        assert_eq!(all(rococo), [(Game::Rococo, "rococo".to_string())]);
     }
+}
 
-    #[test]
-    fn mate_rows_stored_before_stipulations_read_as_direct_mates() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("old.db");
-        {
-            let mut conn = rusqlite::Connection::open(&path).unwrap();
-            migrations().to_version(&mut conn, 5).unwrap();
-            conn.execute(
-                "INSERT INTO puzzles (kind, game, fen, rules, preset, moves, captures, mate_in,
-                                      outcome, created_at, content_hash)
-                 VALUES ('mate', 'baroque', 'f', 'abbott', 'abbott', '[]', '[]', 3, '{}', 'now',
-                         'h1')",
-                [],
-            )
-            .unwrap();
+impl<B: Backend + 'static> From<B> for Store {
+    fn from(backend: B) -> Store {
+        Store {
+            backend: Arc::new(backend),
         }
-        let store = Store::open(&path).unwrap();
-        let threes = Filter {
-            stipulation: Some("#3".into()),
-            ..Filter::default()
-        };
-        let (rows, _) = store.list(&threes, 0, 10).unwrap();
-        assert_eq!(rows.len(), 1);
-        assert_eq!(rows[0].stipulation.as_deref(), Some("#3"));
-        let selfmates = Filter {
-            stipulation: Some("s#3".into()),
-            ..Filter::default()
-        };
-        assert!(store.list(&selfmates, 0, 10).unwrap().0.is_empty());
-        // Stored before difficulties: none until one is set; the listing by difficulty leaves it
-        // out until then.
-        assert_eq!(rows[0].difficulty, None);
-        let by_difficulty = |store: &Store| {
-            store
-                .list_page(&Filter::default(), After::Difficulty(None), 10)
-                .unwrap()
-                .0
-        };
-        assert!(by_difficulty(&store).is_empty());
-        assert!(store.set_difficulty(rows[0].id, Some(40)).unwrap());
-        assert_eq!(by_difficulty(&store)[0].difficulty, Some(40));
-        let easy = Filter {
-            difficulty_max: Some(39),
-            ..Filter::default()
-        };
-        assert!(store.list(&easy, 0, 10).unwrap().0.is_empty());
     }
 }

@@ -1,7 +1,9 @@
 //! `spawn_app()`: the real server on a free port, in a background thread with its own actix
-//! `System`, and a small blocking client for it.
+//! `System`, and a small blocking client for it. `BAROQUE_TEST_DB=postgres` puts its store in a
+//! fresh database of a throwaway PostgreSQL cluster instead of a SQLite file.
 
 use baroque::api::{Application, Settings};
+use baroque::store::Database;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -10,10 +12,12 @@ pub struct TestApp {
     /// `http://127.0.0.1:<port>`.
     pub base: String,
     agent: ureq::Agent,
-    /// The server's database file.
-    pub db: std::path::PathBuf,
+    /// The server's database: a SQLite file, or a PostgreSQL database.
+    pub db: Database,
     /// The directory of the server's fresh database, removed with the app.
     _dir: tempfile::TempDir,
+    /// Stops the server (and closes its store's connections) when the app is dropped.
+    _stop: tokio::sync::oneshot::Sender<()>,
 }
 
 /// What the server answered.
@@ -62,13 +66,17 @@ pub fn spawn_app() -> TestApp {
 /// directory.
 pub fn spawn_app_with(mut settings: Settings) -> TestApp {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    settings.db = dir.path().join("baroque.db");
+    settings.db = fresh_database(&dir);
     let db = settings.db.clone();
     let app = Application::build(settings).expect("open the store and bind a free port");
     let port = app.port();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     std::thread::spawn(move || {
         actix_web::rt::System::new()
-            .block_on(app.run_until_stopped())
+            .block_on(app.run_until(async move {
+                let _ = stopped.await;
+                "the test ended"
+            }))
             .expect("the server runs");
     });
     let config = ureq::Agent::config_builder()
@@ -81,6 +89,32 @@ pub fn spawn_app_with(mut settings: Settings) -> TestApp {
         agent: ureq::Agent::new_with_config(config),
         db,
         _dir: dir,
+        _stop: stop,
+    }
+}
+
+/// Whether the suite runs against PostgreSQL (`BAROQUE_TEST_DB=postgres`) rather than SQLite.
+pub fn on_postgres() -> bool {
+    match std::env::var("BAROQUE_TEST_DB").as_deref() {
+        Ok("postgres" | "postgresql") => true,
+        Ok("" | "sqlite") | Err(_) => false,
+        Ok(other) => panic!("BAROQUE_TEST_DB={other}: use sqlite or postgres"),
+    }
+}
+
+/// A fresh store of the backend under test: a file in `dir`, or a new PostgreSQL database.
+pub fn fresh_database(dir: &tempfile::TempDir) -> Database {
+    if on_postgres() {
+        assert!(
+            crate::pg::available(),
+            "BAROQUE_TEST_DB=postgres, but the PostgreSQL server binaries are missing"
+        );
+        crate::pg::cluster()
+            .fresh_database()
+            .parse()
+            .expect("a PostgreSQL URL")
+    } else {
+        Database::Sqlite(dir.path().join("baroque.db"))
     }
 }
 
@@ -107,6 +141,24 @@ fn reply(res: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Reply {
 }
 
 impl TestApp {
+    /// Records the store's schema as migrated to `version`, as another build would leave it.
+    pub fn set_schema_version(&self, version: i64) {
+        match &self.db {
+            Database::Sqlite(path) => rusqlite::Connection::open(path)
+                .unwrap()
+                .execute_batch(&format!("PRAGMA user_version = {version}"))
+                .unwrap(),
+            Database::Postgres(url) => {
+                let mut c = postgres::Client::connect(url.secret(), postgres::NoTls).unwrap();
+                c.execute(
+                    "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, 'test')",
+                    &[&version],
+                )
+                .unwrap();
+            }
+        }
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }

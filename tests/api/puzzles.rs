@@ -396,7 +396,7 @@ fn a_contradicted_fixture_stops_start_up_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("baroque.db");
     let err = baroque::api::Application::build(Settings {
-        db: db.clone(),
+        db: db.clone().into(),
         fixtures: Some(fixtures.path().to_path_buf()),
         ..Settings::for_tests()
     })
@@ -409,7 +409,7 @@ fn a_contradicted_fixture_stops_start_up_naming_it() {
     assert_eq!(store.count().unwrap(), 0);
     // A missing fixtures directory is an error too.
     let err = baroque::api::Application::build(Settings {
-        db,
+        db: db.into(),
         fixtures: Some(fixtures.path().join("nowhere")),
         ..Settings::for_tests()
     })

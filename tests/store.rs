@@ -1,0 +1,384 @@
+//! The store's promises on both backends. The same operations on a SQLite file and on a fresh
+//! PostgreSQL database (of a throwaway cluster the test starts, `tests/common/postgres.rs`) give
+//! the same answers; concurrent writes of one puzzle make one row; PostgreSQL's start-up errors are
+//! one line without the password; a server gone away is `unavailable` (503 above) and the store
+//! recovers when it returns. Without the PostgreSQL server binaries the PostgreSQL halves are
+//! skipped with a message (CI installs them, and checks they ran).
+
+#[path = "common/postgres.rs"]
+mod pg;
+
+use baroque::app::seed::{verified_fixtures, Fixtures};
+use baroque::solver::SolveOptions;
+use baroque::store::collections::NewCollection;
+use baroque::store::{After, Database, Filter, Kind, Store, StoredPuzzle, VerifiedPuzzle};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// Whether the PostgreSQL halves can run; says so when they cannot.
+fn postgres_here() -> bool {
+    let here = pg::available();
+    if !here {
+        eprintln!("skipped: the PostgreSQL server binaries are missing (install postgresql)");
+    }
+    here
+}
+
+fn fixtures() -> &'static [VerifiedPuzzle] {
+    static ALL: OnceLock<Vec<VerifiedPuzzle>> = OnceLock::new();
+    ALL.get_or_init(|| verified_fixtures(&Fixtures::Embedded, &SolveOptions::default()).unwrap())
+}
+
+fn postgres_store() -> Store {
+    let url: Database = pg::cluster().fresh_database().parse().unwrap();
+    Store::connect(&url).unwrap()
+}
+
+/// A puzzle as compared across backends: everything but the time it was written.
+fn comparable(mut p: StoredPuzzle) -> StoredPuzzle {
+    assert!(
+        p.created_at.len() == 24 && p.created_at.ends_with('Z'),
+        "{}",
+        p.created_at
+    );
+    p.created_at.clear();
+    p
+}
+
+fn page(store: &Store, f: &Filter, after: After, limit: u32) -> (Vec<StoredPuzzle>, bool) {
+    let (items, more) = store.list_page(f, after, limit).unwrap();
+    (items.into_iter().map(comparable).collect(), more)
+}
+
+/// Every page of a listing, walked by its cursor.
+fn walk(store: &Store, f: &Filter, by_difficulty: bool, limit: u32) -> Vec<StoredPuzzle> {
+    let mut all = Vec::new();
+    let mut after = if by_difficulty {
+        After::Difficulty(None)
+    } else {
+        After::Id(0)
+    };
+    loop {
+        let (items, more) = page(store, f, after, limit);
+        let Some(last) = items.last() else { break };
+        after = if by_difficulty {
+            After::Difficulty(Some((last.difficulty.unwrap(), last.id)))
+        } else {
+            After::Id(last.id)
+        };
+        all.extend(items);
+        if !more {
+            break;
+        }
+    }
+    all
+}
+
+/// Everything a store answers about what it holds, for the comparison.
+fn answers(store: &Store) -> Vec<String> {
+    let sample = fixtures()
+        .iter()
+        .find(|p| p.kind == Kind::Mate && !p.tags.is_empty())
+        .expect("a mate fixture with tags");
+    let filters = [
+        Filter::default(),
+        Filter {
+            kind: Some(Kind::Mate),
+            ..Filter::default()
+        },
+        Filter {
+            kind: Some(Kind::Diagram),
+            game: Some(baroque::cases::Game::Rococo),
+            ..Filter::default()
+        },
+        Filter {
+            preset: Some("vchess".into()),
+            ..Filter::default()
+        },
+        Filter {
+            mate_in: Some(2),
+            stipulation: Some("#2".into()),
+            ..Filter::default()
+        },
+        Filter {
+            tag: Some(sample.tags[0].clone()),
+            ..Filter::default()
+        },
+        Filter {
+            source: sample.source.clone(),
+            ..Filter::default()
+        },
+        Filter {
+            difficulty_min: Some(20),
+            difficulty_max: Some(70),
+            ..Filter::default()
+        },
+        Filter {
+            tag: Some("no-such-tag".into()),
+            ..Filter::default()
+        },
+    ];
+    let mut out = vec![format!("count {}", store.count().unwrap())];
+    for f in &filters {
+        for limit in [1, 7, 500] {
+            out.push(format!("{f:?} {limit} {:?}", walk(store, f, false, limit)));
+            out.push(format!("{f:?} {limit} {:?}", walk(store, f, true, limit)));
+        }
+        out.push(format!("{:?}", page(store, f, After::Id(5), 3)));
+        out.push(format!(
+            "{:?}",
+            page(store, f, After::Difficulty(Some((30, 4))), 3)
+        ));
+    }
+    for id in [0, 1, 2, 9, 10_000] {
+        out.push(format!("{id} {:?}", store.get(id).unwrap().map(comparable)));
+    }
+    out
+}
+
+/// The same writes on a store; what it answers after each step.
+fn exercise(store: &Store) -> Vec<String> {
+    let all = fixtures();
+    let mut out = vec![store.engine().to_string()];
+    out.push(format!(
+        "new {}",
+        store.insert_all(&all[..all.len() / 2]).unwrap()
+    ));
+    // Insert the rest one by one (and the first half again: nothing new).
+    for p in all {
+        let (stored, new) = store.insert(p).unwrap();
+        out.push(format!("{} {new}", stored.id));
+    }
+    out.push(format!("again {}", store.insert_all(all).unwrap()));
+    out.extend(answers(store));
+    // Facts, difficulties, hashes, deletions.
+    out.push(format!("{:?}", store.fact("f").unwrap()));
+    store.set_fact("f", "1").unwrap();
+    store.set_fact("f", "2").unwrap();
+    out.push(format!("{:?}", store.fact("f").unwrap()));
+    out.push(format!("{:?}", store.set_difficulty(3, Some(99)).unwrap()));
+    out.push(format!("{:?}", store.set_difficulty(3, None).unwrap()));
+    out.push(format!(
+        "{:?}",
+        store.set_difficulty(99_999, Some(1)).unwrap()
+    ));
+    let taken = store.get(2).unwrap().unwrap().content_hash;
+    out.push(format!("{:?}", store.set_content_hash(1, &taken).unwrap()));
+    out.push(format!("{:?}", store.set_content_hash(1, "fresh").unwrap()));
+    out.push(format!("{:?}", store.delete(4).unwrap()));
+    out.push(format!("{:?}", store.delete(4).unwrap()));
+    out.extend(answers(store));
+    // Collections: made, filled (a new puzzle and stored ones), listed, finished.
+    let new = NewCollection {
+        game: baroque::rules::GameKind::Baroque,
+        rules: "abbott".into(),
+        stipulation: baroque::solver::Stipulation::Mate(2),
+        seed: u64::MAX >> 1,
+        max_pieces: 7,
+        count: 3,
+    };
+    out.push(format!(
+        "{:?}",
+        store.create_collection("b-twos", &new).unwrap()
+    ));
+    out.push(format!(
+        "{:?}",
+        store.create_collection("b-twos", &new).unwrap()
+    ));
+    out.push(format!(
+        "{:?}",
+        store.create_collection("A.twos", &new).unwrap()
+    ));
+    let mates: Vec<&VerifiedPuzzle> = all.iter().filter(|p| p.kind == Kind::Mate).collect();
+    for p in [mates[0], mates[1], mates[0]] {
+        let mut tagged = p.clone();
+        tagged.tags.push("collected".into());
+        let stored = store.append_to_collection("b-twos", &tagged).unwrap();
+        out.push(format!("{:?}", comparable(stored)));
+    }
+    out.push(format!(
+        "{:?}",
+        store.add_to_collection("b-twos", 5).unwrap()
+    ));
+    out.push(format!(
+        "{:?}",
+        store.add_to_collection("b-twos", 5).unwrap()
+    ));
+    store
+        .finish_collection(
+            "b-twos",
+            "done",
+            &serde_json::json!({"count": 3, "stop": "done"}),
+        )
+        .unwrap();
+    let strip = |mut c: baroque::store::collections::Collection| {
+        c.created_at.clear();
+        c
+    };
+    for c in store.collections().unwrap() {
+        out.push(format!("{:?}", strip(c)));
+    }
+    let (c, puzzles) = store.collection("b-twos").unwrap().unwrap();
+    out.push(format!(
+        "{:?} {:?}",
+        strip(c),
+        puzzles.into_iter().map(comparable).collect::<Vec<_>>()
+    ));
+    out.push(format!("{:?}", store.collection("nothing").unwrap()));
+    // The run of this very process is not running yet (it is starting up): stopped.
+    out.push(format!("{:?}", store.stop_abandoned_collections().unwrap()));
+    let (c, _) = store.collection("A.twos").unwrap().unwrap();
+    out.push(format!("{} {}", c.state, c.summary));
+    out.extend(answers(store));
+    store.readiness(Duration::from_secs(5)).unwrap();
+    out
+}
+
+#[test]
+fn both_backends_answer_the_same_queries_the_same_way() {
+    if !postgres_here() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite = Store::open(&dir.path().join("s.db")).unwrap();
+    let postgres = postgres_store();
+    let (a, b) = (exercise(&sqlite), exercise(&postgres));
+    assert_eq!(a.len(), b.len());
+    assert_eq!((a[0].as_str(), b[0].as_str()), ("sqlite", "postgresql"));
+    for (x, y) in a.iter().zip(&b).skip(1) {
+        assert_eq!(x, y);
+    }
+}
+
+/// Fifty threads store one puzzle at once: one row, one `true`, the same id for all.
+fn one_row_from_concurrent_inserts(store: &Store) {
+    let p = &fixtures()[0];
+    let before = store.count().unwrap();
+    let results: Vec<(i64, bool)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..50)
+            .map(|_| {
+                s.spawn(|| {
+                    let (stored, new) = store.insert(p).unwrap();
+                    (stored.id, new)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(results.iter().filter(|(_, new)| *new).count(), 1);
+    assert!(results.iter().all(|(id, _)| *id == results[0].0));
+    assert_eq!(store.count().unwrap(), before + 1);
+}
+
+#[test]
+fn concurrent_inserts_of_one_puzzle_make_one_row() {
+    let dir = tempfile::tempdir().unwrap();
+    one_row_from_concurrent_inserts(&Store::open(&dir.path().join("c.db")).unwrap());
+    if postgres_here() {
+        one_row_from_concurrent_inserts(&postgres_store());
+    }
+}
+
+#[test]
+fn replicas_starting_together_migrate_once() {
+    if !postgres_here() {
+        return;
+    }
+    let url: Database = pg::cluster().fresh_database().parse().unwrap();
+    let stores: Vec<Store> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| Store::connect(&url).unwrap()))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for store in &stores {
+        store.readiness(Duration::from_secs(5)).unwrap();
+    }
+    let Database::Postgres(u) = &url else {
+        unreachable!()
+    };
+    let mut c = postgres::Client::connect(u.secret(), postgres::NoTls).unwrap();
+    let versions: Vec<i64> = c
+        .query(
+            "SELECT version FROM schema_migrations ORDER BY version",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(versions, (1..=8).collect::<Vec<_>>());
+}
+
+#[test]
+fn start_up_errors_are_one_line_and_never_show_the_password() {
+    if !postgres_here() {
+        return;
+    }
+    let cluster = pg::cluster();
+    let free = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let cases = [
+        (
+            format!("postgres://u:hunter2@127.0.0.1:{free}/x"),
+            "cannot reach the server",
+        ),
+        (
+            format!(
+                "postgres://postgres:hunter2@127.0.0.1:{}/no_such_db",
+                cluster.port()
+            ),
+            "`no_such_db` does not exist",
+        ),
+    ];
+    for (url, expected) in cases {
+        let db: Database = url.parse().unwrap();
+        let e = Store::connect(&db).unwrap_err();
+        let line = format!("{db}: {e}");
+        assert!(line.contains(expected), "{line}");
+        assert!(!line.contains("hunter2"), "{line}");
+        assert!(!line.contains('\n'), "{line}");
+        assert!(e.unavailable().is_some(), "{line}");
+    }
+}
+
+#[test]
+fn a_server_gone_away_is_unavailable_and_the_store_recovers() {
+    if !postgres_here() {
+        return;
+    }
+    let cluster = pg::private_cluster();
+    let url: Database = cluster.fresh_database().parse().unwrap();
+    let store = Store::connect(&url).unwrap();
+    let all = fixtures();
+    store.insert(&all[0]).unwrap();
+    cluster.stop();
+    for _ in 0..3 {
+        let e = store.insert(&all[1]).unwrap_err();
+        assert!(e.unavailable().is_some(), "{e}");
+        let e = store.get(1).unwrap_err();
+        assert!(e.unavailable().is_some(), "{e}");
+        assert!(store.readiness(Duration::from_millis(500)).is_err());
+    }
+    cluster.start();
+    // Pooled connections to the old server are found broken and replaced.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        match store.insert(&all[1]) {
+            Ok((_, new)) => {
+                assert!(new);
+                break;
+            }
+            Err(e) => {
+                assert!(e.unavailable().is_some(), "{e}");
+                assert!(std::time::Instant::now() < deadline, "no recovery: {e}");
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        }
+    }
+    assert_eq!(store.count().unwrap(), 2);
+    store.readiness(Duration::from_secs(5)).unwrap();
+}
