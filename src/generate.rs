@@ -262,7 +262,7 @@ pub struct Generated<P: GamePosition = Position> {
 }
 
 /// How far a run has got.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Progress {
     /// Candidates made and screened.
     pub tried: u64,
@@ -281,7 +281,7 @@ pub struct Progress {
 }
 
 /// Why a run stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stop {
     /// As many puzzles as asked were found.

@@ -38,7 +38,7 @@ fn serve_runs_from_a_directory_without_fixtures_and_seeds_the_ones_built_in() {
     let dir2 = tempfile::tempdir().unwrap();
     let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
     let from_dir = Served::start_at(
-        &dir2.path().join("store.db"),
+        dir2.path().join("store.db"),
         &["--fixtures", fixtures],
         &[],
         tempfile::tempdir().unwrap(),
@@ -210,7 +210,7 @@ fn wait_for_exit(
 fn the_cors_variable_takes_a_comma_separated_list() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::start_at(
-        &dir.path().join("cors.db"),
+        dir.path().join("cors.db"),
         &["--no-seed"],
         &[(
             "BAROQUE_CORS_ALLOW_ORIGIN",

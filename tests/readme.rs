@@ -197,7 +197,7 @@ fn every_console_example_gives_what_the_readme_shows() {
     // The examples run back to back, faster than anyone types them: more costly requests than the
     // default burst of the rate limit (10 at once) would be refused, so the limit is lifted.
     let server = common::Served::start_in(
-        &work.path().join("baroque.db"),
+        work.path().join("baroque.db"),
         &[],
         &[
             ("BAROQUE_WRITE_TOKEN", token),

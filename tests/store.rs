@@ -230,6 +230,88 @@ fn exercise(store: &Store) -> Vec<String> {
     let (c, _) = store.collection("A.twos").unwrap().unwrap();
     out.push(format!("{} {}", c.state, c.summary));
     out.extend(answers(store));
+    // Jobs: made, renewed, claimed when their lease ran out, cancelled, finished by their holder.
+    let view = serde_json::json!({"progress": {"tried": 0}});
+    let request = serde_json::json!({"seed": 7});
+    let id = store
+        .create_job("b-twos", &request, &view, "one", Duration::from_secs(60))
+        .unwrap();
+    let row = |store: &Store| format!("{:?}", store.job(id).unwrap());
+    out.push(row(store));
+    let later = serde_json::json!({"progress": {"tried": 5}});
+    out.push(format!(
+        "{:?}",
+        store
+            .renew_job(id, "one", Duration::from_secs(60), &later)
+            .unwrap()
+    ));
+    out.push(format!(
+        "{:?}",
+        store
+            .renew_job(id, "two", Duration::from_secs(60), &later)
+            .unwrap()
+    ));
+    // Held: nobody claims it. Its lease run out: another runner claims it, once.
+    out.push(format!(
+        "{:?}",
+        store.claim_job("two", Duration::from_secs(60)).unwrap()
+    ));
+    store.renew_job(id, "one", Duration::ZERO, &later).unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    out.push(format!(
+        "{:?}",
+        store.claim_job("two", Duration::from_secs(60)).unwrap()
+    ));
+    out.push(format!(
+        "{:?}",
+        store.claim_job("three", Duration::from_secs(60)).unwrap()
+    ));
+    // The first runner lost it: its renewal and its end are refused.
+    out.push(format!(
+        "{:?}",
+        store
+            .renew_job(id, "one", Duration::from_secs(60), &later)
+            .unwrap()
+    ));
+    let summary = serde_json::json!({"count": 3, "stop": "done"});
+    out.push(format!(
+        "{:?}",
+        store
+            .finish_job(id, "one", "done", &later, &summary)
+            .unwrap()
+    ));
+    out.push(format!("{:?}", store.cancel_job(id).unwrap()));
+    out.push(format!(
+        "{:?}",
+        store
+            .renew_job(id, "two", Duration::from_secs(60), &later)
+            .unwrap()
+    ));
+    out.push(format!(
+        "{:?}",
+        store
+            .finish_job(id, "two", "stopped", &later, &summary)
+            .unwrap()
+    ));
+    out.push(row(store));
+    out.push(format!("{:?}", store.cancel_job(id).unwrap()));
+    out.push(format!("{:?}", store.cancel_job(99).unwrap()));
+    let (c, _) = store.collection("b-twos").unwrap().unwrap();
+    out.push(format!("{} {}", c.state, c.summary));
+    // What the answers must be, on either backend.
+    let n = out.len();
+    let tail: Vec<&str> = out[n - 15..].iter().map(String::as_str).collect();
+    assert!(tail[0].contains("state: \"running\"") && tail[0].contains("attempts: 1"));
+    assert_eq!(&tail[1..4], ["Some(false)", "None", "None"]);
+    assert!(tail[4].starts_with("Some(JobRow") && tail[4].contains("owner: Some(\"two\")"));
+    assert!(tail[4].contains("attempts: 2"), "{}", tail[4]);
+    assert_eq!(&tail[5..8], ["None", "None", "false"]);
+    assert!(tail[8].contains("cancel: true"), "{}", tail[8]);
+    assert_eq!(&tail[9..11], ["Some(true)", "true"]);
+    assert!(tail[11].contains("state: \"stopped\""), "{}", tail[11]);
+    assert!(tail[12].contains("state: \"stopped\""), "{}", tail[12]);
+    assert_eq!(tail[13], "None");
+    assert!(tail[14].starts_with("stopped "), "{}", tail[14]);
     store.readiness(Duration::from_secs(5)).unwrap();
     out
 }
@@ -307,7 +389,7 @@ fn replicas_starting_together_migrate_once() {
         .iter()
         .map(|r| r.get(0))
         .collect();
-    assert_eq!(versions, (1..=8).collect::<Vec<_>>());
+    assert_eq!(versions, (1..=9).collect::<Vec<_>>());
 }
 
 #[test]

@@ -19,8 +19,9 @@
 //! | `--solve-max-tree-nodes` | `BAROQUE_SOLVE_MAX_TREE_NODES` | `2000` | most moves in a solution tree (larger asks are clamped) |
 //! | `--solve-table-mib` | `BAROQUE_SOLVE_TABLE_MIB` | `64` | transposition table of each search, MiB (0: none) |
 //! | `--solve-concurrency` | `BAROQUE_SOLVE_CONCURRENCY` | `2` | searches at once; one more gets 503 with `Retry-After` |
-//! | `--max-jobs` | `BAROQUE_MAX_JOBS` | `1` | generation jobs (`POST /v1/collections`) at once; one more gets 503 with `Retry-After` |
+//! | `--max-jobs` | `BAROQUE_MAX_JOBS` | `1` | generation jobs (`POST /v1/collections`) this replica runs at once; one more gets 503 with `Retry-After` |
 //! | `--job-max-seconds` | `BAROQUE_JOB_MAX_SECONDS` | `600` | longest run of one generation job |
+//! | `--job-lease-seconds` | `BAROQUE_JOB_LEASE_SECONDS` | `15` | how long a generation job's lease lasts unrenewed: a job whose replica died (or whose server was killed) is taken over by another replica, or by the server restarted, once it runs out |
 //! | `--job-max-count` | `BAROQUE_JOB_MAX_COUNT` | `200` | most puzzles one job may be asked for (422 above) |
 //! | `--solve-threads` | `BAROQUE_SOLVE_THREADS` | one per CPU core | threads of one search (root split) |
 //! | `--rate-limit-per-minute` | `BAROQUE_RATE_LIMIT_PER_MINUTE` | `60` | costly requests (`/v1/solve`, a mate posted to `/v1/puzzles`, `POST /v1/collections`) one client gets back per minute; 429 with `Retry-After` when it has none (0: no limit) |
@@ -160,6 +161,12 @@ pub struct Settings {
     #[arg(long, env = "BAROQUE_JOB_MAX_SECONDS", default_value_t = 600,
           value_parser = clap::value_parser!(u64).range(1..=86_400), value_name = "S")]
     pub job_max_seconds: u64,
+    /// Seconds a generation job's lease lasts without renewal (its runner renews it every quarter
+    /// of that): a job whose replica died is taken over by another replica (or by this one,
+    /// restarted) once it runs out.
+    #[arg(long, env = "BAROQUE_JOB_LEASE_SECONDS", default_value_t = 15,
+          value_parser = clap::value_parser!(u64).range(1..=3_600), value_name = "S")]
+    pub job_lease_seconds: u64,
     /// Most puzzles one generation job may be asked for (more gets 422).
     #[arg(long, env = "BAROQUE_JOB_MAX_COUNT", default_value_t = 200,
           value_parser = clap::value_parser!(u64).range(1..=100_000), value_name = "N")]
@@ -226,6 +233,7 @@ impl std::fmt::Debug for Settings {
             .field("solve_threads", &self.solve_threads)
             .field("max_jobs", &self.max_jobs)
             .field("job_max_seconds", &self.job_max_seconds)
+            .field("job_lease_seconds", &self.job_lease_seconds)
             .field("job_max_count", &self.job_max_count)
             .field("rate_limit_per_minute", &self.rate_limit_per_minute)
             .field("rate_limit_burst", &self.rate_limit_burst)
@@ -259,6 +267,7 @@ impl Default for Settings {
             solve_threads: None,
             max_jobs: 1,
             job_max_seconds: 600,
+            job_lease_seconds: 15,
             job_max_count: 200,
             rate_limit_per_minute: DEFAULT_RATE_LIMIT_PER_MINUTE,
             rate_limit_burst: DEFAULT_RATE_LIMIT_BURST,

@@ -136,7 +136,14 @@ impl Application {
         stop: impl std::future::Future<Output = &'static str> + 'static,
     ) -> io::Result<()> {
         let limits = Limits::from(&self.settings);
-        let jobs = web::Data::new(routes::Jobs::new(limits.max_jobs));
+        let jobs = web::Data::from(crate::app::jobs::Jobs::start(
+            self.store.clone(),
+            crate::app::jobs::JobsConfig {
+                max_running: limits.max_jobs,
+                lease: std::time::Duration::from_secs(self.settings.job_lease_seconds),
+                solve: limits.solve.options(),
+            },
+        ));
         let grace = std::time::Duration::from_secs(self.settings.shutdown_timeout);
         let server = server(self.listener, &self.settings, self.store, jobs.clone())?;
         let handle = server.handle();
@@ -154,12 +161,12 @@ impl Application {
         server.await?;
         // The jobs run on threads of their own: wait for them to record where they stopped.
         let deadline = std::time::Instant::now() + grace;
-        while jobs.running() > 0 && std::time::Instant::now() < deadline {
+        while jobs.active() > 0 && std::time::Instant::now() < deadline {
             actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
         }
-        if jobs.running() > 0 {
+        if jobs.active() > 0 {
             tracing::warn!(
-                running = jobs.running(),
+                running = jobs.active(),
                 "generation jobs still running at the end of the grace period"
             );
         }
@@ -253,7 +260,7 @@ pub fn server(
     listener: TcpListener,
     settings: &Settings,
     store: Store,
-    jobs: web::Data<routes::Jobs>,
+    jobs: web::Data<crate::app::jobs::Jobs>,
 ) -> io::Result<Server> {
     let store = web::Data::new(store);
     let token = web::Data::new(WriteToken(

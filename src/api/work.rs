@@ -144,17 +144,7 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// Lowers the calling thread's scheduling priority (nice 10 on Linux; nothing elsewhere): the
-/// threads of searches and generation jobs give way to the HTTP workers.
-pub fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: gettid and setpriority take plain integers and touch only the calling thread's
-    // scheduling attributes; a failure (a sandbox forbidding it) leaves the priority as it was.
-    unsafe {
-        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
-        libc::setpriority(libc::PRIO_PROCESS, tid, 10);
-    }
-}
+pub use crate::app::lower_priority;
 
 /// Runs `work` on `pool` and awaits its answer; `work` gets a cancel flag raised when the client
 /// of `peer` goes away or the awaiting future is dropped. A panic in `work` is an internal error

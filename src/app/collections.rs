@@ -185,12 +185,17 @@ pub fn generate_collection(
     fill_collection(store, name, opts, solve, cancel, observe)
 }
 
-/// Fills collection `name`, made by [`Store::create_collection`]: generates puzzles with
+/// Fills collection `name`, made by [`Backend::create_collection`](crate::store::Backend::create_collection): generates puzzles with
 /// `opts`, verifies each again with the full solver (`solve`: budget and table), stores it with its
 /// themes as tags and appends it; only puzzles so stored count toward `opts.count`. `observe` sees
 /// the progress after each batch and each puzzle stored, and returns `false` to stop; `cancel` stops
 /// the run from another thread. The collection's final state and summary are recorded however the
 /// run ends.
+///
+/// A collection that holds puzzles already (a run taken over after its runner died) is gone on
+/// with: the same seed makes the same candidates, so the run finds its puzzles again in the same
+/// order (they are not solved again, and count as found) and then goes on; the collection ends as
+/// one uninterrupted run would have made it.
 ///
 /// # Errors
 /// When the options are out of range or the store fails.
@@ -202,6 +207,34 @@ pub fn fill_collection(
     cancel: &Cancel,
     observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
 ) -> Result<RunSummary, CollectionError> {
+    fill_collection_then(
+        store,
+        name,
+        opts,
+        solve,
+        cancel,
+        observe,
+        &|state, summary| store.finish_collection(name, state, summary),
+    )
+}
+
+/// How a run's end is recorded: its state (`done`, `stopped`, `failed`) and summary.
+pub type Finish<'a> = &'a dyn Fn(&str, &serde_json::Value) -> Result<(), StoreError>;
+
+/// [`fill_collection`], with the run's end recorded by `finish` (a generation job records its own
+/// end and its collection's in one transaction).
+///
+/// # Errors
+/// When the options are out of range or the store fails.
+pub fn fill_collection_then(
+    store: &Store,
+    name: &str,
+    opts: &GenerateOptions,
+    solve: &SolveOptions,
+    cancel: &Cancel,
+    observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
+    finish: Finish<'_>,
+) -> Result<RunSummary, CollectionError> {
     /// The run on the concrete position type of the options' game.
     struct Fill<'a, F> {
         store: &'a Store,
@@ -210,6 +243,7 @@ pub fn fill_collection(
         solve: &'a SolveOptions,
         cancel: &'a Cancel,
         observe: F,
+        finish: Finish<'a>,
     }
     impl<F: FnMut(&Progress, Option<&StoredPuzzle>) -> bool> Visit for Fill<'_, F> {
         type Output = Result<RunSummary, CollectionError>;
@@ -221,6 +255,7 @@ pub fn fill_collection(
                 self.solve,
                 self.cancel,
                 self.observe,
+                self.finish,
             )
         }
     }
@@ -231,6 +266,7 @@ pub fn fill_collection(
         solve,
         cancel,
         observe,
+        finish,
     })
 }
 
@@ -241,8 +277,14 @@ fn fill_with<P: GamePosition>(
     solve: &SolveOptions,
     cancel: &Cancel,
     mut observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
+    finish: Finish<'_>,
 ) -> Result<RunSummary, CollectionError> {
     let mut failure: Option<StoreError> = None;
+    // What an earlier run of this collection stored, by position.
+    let mut stored_before: std::collections::HashMap<String, StoredPuzzle> = store
+        .collection(name)?
+        .map(|(_, puzzles)| puzzles.into_iter().map(|p| (p.fen.clone(), p)).collect())
+        .unwrap_or_default();
     // The confirming solves stop with the run too: at its cancel, and at its time limit.
     let deadline = std::time::Instant::now() + opts.max_time;
     let solve_until = |solve: &SolveOptions| {
@@ -263,7 +305,12 @@ fn fill_with<P: GamePosition>(
         let Some(found) = found else {
             return go_on(observe(progress, None));
         };
-        match store_one(store, name, opts, &solve_until(solve), found) {
+        let again = stored_before.remove(&found.position.fen(Naming::default()));
+        let stored = match again {
+            Some(p) => Ok(Some(p)),
+            None => store_one(store, name, opts, &solve_until(solve), found),
+        };
+        match stored {
             Ok(Some(stored)) => {
                 ids.push(stored.id);
                 let go = go_on(observe(progress, Some(&stored)));
@@ -286,7 +333,7 @@ fn fill_with<P: GamePosition>(
         Ok(run) => run,
         Err(e) => {
             let summary = serde_json::json!({"count": opts.count, "error": e.to_string()});
-            store.finish_collection(name, "failed", &summary)?;
+            finish("failed", &summary)?;
             return Err(e.into());
         }
     };
@@ -314,7 +361,7 @@ fn fill_with<P: GamePosition>(
     if let Some(e) = &failure {
         json["error"] = e.to_string().into();
     }
-    store.finish_collection(name, state, &json)?;
+    finish(state, &json)?;
     match failure {
         Some(e) => Err(e.into()),
         None => Ok(summary),

@@ -4,6 +4,7 @@
 
 pub mod collections;
 pub mod import;
+pub mod jobs;
 pub mod seed;
 
 use crate::puzzle::{verify, NewPuzzle, VerifyError};
@@ -33,4 +34,16 @@ pub fn verify_and_store(
 ) -> Result<(StoredPuzzle, bool), StoreOutcomeError> {
     let verified = verify(new, solve)?;
     Ok(store.insert(&verified)?)
+}
+
+/// Lowers the calling thread's scheduling priority (nice 10 on Linux; nothing elsewhere): the
+/// threads of searches and generation jobs give way to the HTTP workers.
+pub fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid and setpriority take plain integers and touch only the calling thread's
+    // scheduling attributes; a failure (a sandbox forbidding it) leaves the priority as it was.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, tid, 10);
+    }
 }

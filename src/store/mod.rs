@@ -13,6 +13,7 @@
 
 pub mod collections;
 pub mod database;
+pub mod jobs;
 pub mod postgres;
 pub mod sqlite;
 
@@ -20,6 +21,7 @@ use crate::cases::{Game, SquarePiece};
 pub use crate::puzzle::{Kind, VerifiedPuzzle};
 use collections::{Collection, NewCollection};
 pub use database::Database;
+use jobs::JobRow;
 pub use sqlite::{BUSY_TIMEOUT, POOL_SIZE};
 use std::path::Path;
 use std::sync::Arc;
@@ -247,6 +249,50 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     /// live process (a `baroque generate` beside the server) is left alone, and so is a
     /// collection a generation job fills (the job's lease decides who goes on with it).
     fn stop_abandoned_collections(&self) -> Result<usize, StoreError>;
+
+    /// Records a running generation job filling `collection`, held by `owner` for `lease` (the
+    /// database's clock); its id.
+    fn create_job(
+        &self,
+        collection: &str,
+        request: &serde_json::Value,
+        view: &serde_json::Value,
+        owner: &str,
+        lease: Duration,
+    ) -> Result<i64, StoreError>;
+
+    /// The job with this id.
+    fn job(&self, id: i64) -> Result<Option<JobRow>, StoreError>;
+
+    /// Extends `owner`'s lease on a running job and records its view: `Some(cancel asked)`, or
+    /// `None` when the job is no longer `owner`'s (another runner took it over, or it ended).
+    fn renew_job(
+        &self,
+        id: i64,
+        owner: &str,
+        lease: Duration,
+        view: &serde_json::Value,
+    ) -> Result<Option<bool>, StoreError>;
+
+    /// Ends a running job of `owner`: its state and view, and its collection's state and
+    /// summary, in one transaction; `false` (and nothing written) when the job is no longer
+    /// `owner`'s.
+    fn finish_job(
+        &self,
+        id: i64,
+        owner: &str,
+        state: &str,
+        view: &serde_json::Value,
+        summary: &serde_json::Value,
+    ) -> Result<bool, StoreError>;
+
+    /// Asks a running job to stop (its runner sees it at its next renewal); the job, or `None`
+    /// when there is no such job.
+    fn cancel_job(&self, id: i64) -> Result<Option<JobRow>, StoreError>;
+
+    /// Claims the oldest running job whose lease ran out, for `owner`, for `lease`: another
+    /// runner waiting on the same job skips it (`FOR UPDATE SKIP LOCKED` on PostgreSQL).
+    fn claim_job(&self, owner: &str, lease: Duration) -> Result<Option<JobRow>, StoreError>;
 }
 
 /// The store: a shared handle on one of the two implementations. It dereferences to [`Backend`].

@@ -7,6 +7,7 @@
 //! lock at the start of their transaction (`BEGIN IMMEDIATE`), so they are serialised.
 
 use super::collections::{self, Collection, NewCollection};
+use super::jobs::{JobRow, RawJob, JOB_COLUMNS};
 use super::{
     game_name, json_text, rules_columns, After, Backend, Filter, Kind, StoreError, StoredPuzzle,
     VerifiedPuzzle,
@@ -83,6 +84,22 @@ fn migrations() -> Migrations<'static> {
         M::up(
             "ALTER TABLE puzzles ADD COLUMN difficulty INTEGER;
              CREATE INDEX puzzles_difficulty ON puzzles (difficulty, id);",
+        ),
+        // Generation jobs as rows (see `super::jobs`): leases in milliseconds since 1970.
+        M::up(
+            "CREATE TABLE jobs (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                collection TEXT NOT NULL REFERENCES collections (name) ON DELETE CASCADE,
+                request TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('running', 'done', 'stopped', 'failed')),
+                view TEXT NOT NULL,
+                owner TEXT,
+                lease_until INTEGER NOT NULL,
+                cancel INTEGER NOT NULL DEFAULT 0,
+                attempts INTEGER NOT NULL DEFAULT 1,
+                created_at TEXT NOT NULL
+            );
+            CREATE INDEX jobs_running ON jobs (state, lease_until);",
         ),
     ])
 }
@@ -181,8 +198,6 @@ impl Backend for SqliteStore {
         "sqlite"
     }
 
-    /// Stores a verified puzzle unless its content is already there: `(puzzle, true)` when it was
-    /// inserted, `(the existing one, false)` otherwise. One transaction.
     fn insert(&self, p: &VerifiedPuzzle) -> Result<(StoredPuzzle, bool), StoreError> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -195,7 +210,6 @@ impl Backend for SqliteStore {
         Ok((stored, inserted))
     }
 
-    /// Stores many verified puzzles in one transaction (seeding); returns how many were new.
     fn insert_all(&self, puzzles: &[VerifiedPuzzle]) -> Result<usize, StoreError> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -209,13 +223,11 @@ impl Backend for SqliteStore {
         Ok(new)
     }
 
-    /// The puzzle with this id.
     fn get(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
         let conn = self.pool.get()?;
         get_in(&conn, id)
     }
 
-    /// A fact recorded about the store (see [`Store::set_fact`]).
     fn fact(&self, name: &str) -> Result<Option<String>, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn
@@ -227,7 +239,6 @@ impl Backend for SqliteStore {
             .optional()?)
     }
 
-    /// Records a fact about the store (which upgrade of its rows is done, say).
     fn set_fact(&self, name: &str, value: &str) -> Result<(), StoreError> {
         let conn = self.pool.get()?;
         conn.execute(
@@ -238,8 +249,6 @@ impl Backend for SqliteStore {
         Ok(())
     }
 
-    /// Gives a puzzle another content hash (when the rule that makes hashes changed), unless
-    /// another puzzle has that hash already; whether it changed.
     fn set_content_hash(&self, id: i64, hash: &str) -> Result<bool, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn.execute(
@@ -249,14 +258,11 @@ impl Backend for SqliteStore {
         )? > 0)
     }
 
-    /// Deletes a puzzle (and its tags); whether it existed.
     fn delete(&self, id: i64) -> Result<bool, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn.execute("DELETE FROM puzzles WHERE id = ?1", [id])? > 0)
     }
 
-    /// Up to `limit` puzzles matching `filter` after `after`, in its order; and whether more
-    /// follow.
     fn list_page(
         &self,
         filter: &Filter,
@@ -322,8 +328,6 @@ impl Backend for SqliteStore {
         Ok((items, more))
     }
 
-    /// Sets a puzzle's difficulty (filling rows stored before difficulties, or after a change of
-    /// the formula); whether the puzzle exists.
     fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn.execute(
@@ -332,12 +336,6 @@ impl Backend for SqliteStore {
         )? > 0)
     }
 
-    /// Whether the store can serve: a connection comes within `wait`, answers a query, and the
-    /// database has every migration of this build applied. The readiness probe.
-    ///
-    /// # Errors
-    /// The store's error, or [`StoreError::Open`] naming the schema version when migrations are
-    /// missing.
     fn readiness(&self, wait: Duration) -> Result<(), StoreError> {
         let conn = self.pool.get_timeout(wait)?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
@@ -354,13 +352,11 @@ impl Backend for SqliteStore {
         Ok(())
     }
 
-    /// The number of stored puzzles.
     fn count(&self) -> Result<u64, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn.query_row("SELECT count(*) FROM puzzles", [], |r| r.get::<_, i64>(0))? as u64)
     }
 
-    /// Creates an empty collection in state `running`; `Ok(false)` when the name is taken.
     fn create_collection(&self, name: &str, c: &NewCollection) -> Result<bool, StoreError> {
         let conn = self.pool.get()?;
         let n = conn.execute(
@@ -384,8 +380,6 @@ impl Backend for SqliteStore {
         Ok(n == 1)
     }
 
-    /// Stores a verified puzzle (or finds the same one stored) and appends it to a collection, in
-    /// one transaction.
     fn append_to_collection(
         &self,
         name: &str,
@@ -418,8 +412,6 @@ impl Backend for SqliteStore {
         Ok(stored)
     }
 
-    /// Appends a stored puzzle to a collection unless it is in it already; whether it was
-    /// appended.
     fn add_to_collection(&self, name: &str, puzzle_id: i64) -> Result<bool, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn.execute(
@@ -430,7 +422,6 @@ impl Backend for SqliteStore {
         )? == 1)
     }
 
-    /// Records how a collection's run ended.
     fn finish_collection(
         &self,
         name: &str,
@@ -445,7 +436,6 @@ impl Backend for SqliteStore {
         Ok(())
     }
 
-    /// Every collection, by name.
     fn collections(&self) -> Result<Vec<Collection>, StoreError> {
         let conn = self.pool.get()?;
         let mut stmt = conn.prepare(&format!("{} ORDER BY c.name", collections::SELECT))?;
@@ -455,7 +445,6 @@ impl Backend for SqliteStore {
         rows.into_iter().map(collections::with_summary).collect()
     }
 
-    /// One collection and its puzzles in order.
     fn collection(
         &self,
         name: &str,
@@ -485,14 +474,15 @@ impl Backend for SqliteStore {
         Ok(Some((collection, puzzles)))
     }
 
-    /// Marks collections left `running` by a process that ended (a crash, a restart) as `stopped`;
-    /// how many. Called at start-up, before any new run; a run of another live process (a
-    /// `baroque generate` beside the server) is left alone.
     fn stop_abandoned_collections(&self) -> Result<usize, StoreError> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let running: Vec<(String, Option<String>)> = tx
-            .prepare("SELECT name, runner FROM collections WHERE state = 'running'")?
+            .prepare(
+                "SELECT name, runner FROM collections c WHERE state = 'running'
+                 AND NOT EXISTS (SELECT 1 FROM jobs j
+                                 WHERE j.collection = c.name AND j.state = 'running')",
+            )?
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
         let mut stopped = 0;
@@ -508,6 +498,110 @@ impl Backend for SqliteStore {
         }
         tx.commit()?;
         Ok(stopped)
+    }
+
+    fn create_job(
+        &self,
+        collection: &str,
+        request: &serde_json::Value,
+        view: &serde_json::Value,
+        owner: &str,
+        lease: Duration,
+    ) -> Result<i64, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn.query_row(
+            &format!(
+                "INSERT INTO jobs (collection, request, state, view, owner, lease_until, created_at)
+                 VALUES (?1, ?2, 'running', ?3, ?4, {NOW_MS} + ?5,
+                         strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+                 RETURNING id"
+            ),
+            params![
+                collection,
+                request.to_string(),
+                view.to_string(),
+                owner,
+                millis(lease)
+            ],
+            |r| r.get(0),
+        )?)
+    }
+
+    fn job(&self, id: i64) -> Result<Option<JobRow>, StoreError> {
+        let conn = self.pool.get()?;
+        job_in(&conn, id)
+    }
+
+    fn renew_job(
+        &self,
+        id: i64,
+        owner: &str,
+        lease: Duration,
+        view: &serde_json::Value,
+    ) -> Result<Option<bool>, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn
+            .query_row(
+                &format!(
+                    "UPDATE jobs SET lease_until = {NOW_MS} + ?3, view = ?4
+                     WHERE id = ?1 AND owner = ?2 AND state = 'running' RETURNING cancel"
+                ),
+                params![id, owner, millis(lease), view.to_string()],
+                |r| r.get::<_, i64>(0),
+            )
+            .optional()?
+            .map(|c| c != 0))
+    }
+
+    fn finish_job(
+        &self,
+        id: i64,
+        owner: &str,
+        state: &str,
+        view: &serde_json::Value,
+        summary: &serde_json::Value,
+    ) -> Result<bool, StoreError> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let ended = tx.execute(
+            "UPDATE jobs SET state = ?3, view = ?4
+             WHERE id = ?1 AND owner = ?2 AND state = 'running'",
+            params![id, owner, state, view.to_string()],
+        )?;
+        if ended == 1 {
+            tx.execute(
+                "UPDATE collections SET state = ?2, summary = ?3
+                 WHERE name = (SELECT collection FROM jobs WHERE id = ?1)",
+                params![id, state, summary.to_string()],
+            )?;
+        }
+        tx.commit()?;
+        Ok(ended == 1)
+    }
+
+    fn cancel_job(&self, id: i64) -> Result<Option<JobRow>, StoreError> {
+        let conn = self.pool.get()?;
+        conn.execute(
+            "UPDATE jobs SET cancel = 1 WHERE id = ?1 AND state = 'running'",
+            [id],
+        )?;
+        job_in(&conn, id)
+    }
+
+    fn claim_job(&self, owner: &str, lease: Duration) -> Result<Option<JobRow>, StoreError> {
+        let conn = self.pool.get()?;
+        // One statement: SQLite runs writers one at a time, so two claimers never take one job.
+        let mut stmt = conn.prepare_cached(&format!(
+            "UPDATE jobs SET owner = ?1, lease_until = {NOW_MS} + ?2, attempts = attempts + 1
+             WHERE id = (SELECT id FROM jobs WHERE state = 'running' AND lease_until < {NOW_MS}
+                         ORDER BY id LIMIT 1)
+             RETURNING {JOB_COLUMNS}"
+        ))?;
+        let mut rows = stmt.query(params![owner, millis(lease)])?;
+        match rows.next()? {
+            Some(r) => read_job(r).map(Some),
+            None => Ok(None),
+        }
     }
 }
 
@@ -540,6 +634,37 @@ fn read_collection(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Collection, Strin
         },
         r.get(7)?,
     ))
+}
+
+/// The database's clock, in milliseconds since 1970.
+const NOW_MS: &str = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
+
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+fn read_job(r: &rusqlite::Row<'_>) -> Result<JobRow, StoreError> {
+    let (request, view): (String, String) = (r.get(2)?, r.get(4)?);
+    RawJob {
+        id: r.get(0)?,
+        collection: r.get(1)?,
+        request: &request,
+        state: r.get(3)?,
+        view: &view,
+        owner: r.get(5)?,
+        cancel: r.get(6)?,
+        attempts: r.get(7)?,
+    }
+    .read()
+}
+
+fn job_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<JobRow>, StoreError> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?1"))?;
+    let mut rows = stmt.query([id])?;
+    match rows.next()? {
+        Some(r) => read_job(r).map(Some),
+        None => Ok(None),
+    }
 }
 
 /// Inserts unless the content hash is there; whether it inserted.

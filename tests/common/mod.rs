@@ -57,7 +57,7 @@ impl Served {
     /// Starts `serve` on the database `db` with `args` and environment variables `envs`; `dir` is
     /// removed when the server is dropped.
     pub fn start_at(
-        db: &std::path::Path,
+        db: impl AsRef<std::ffi::OsStr>,
         args: &[&str],
         envs: &[(&str, &str)],
         dir: tempfile::TempDir,
@@ -73,7 +73,7 @@ impl Served {
 
     /// [`Served::start_at`] with `cwd` as the server's working directory.
     pub fn start_in(
-        db: &std::path::Path,
+        db: impl AsRef<std::ffi::OsStr>,
         args: &[&str],
         envs: &[(&str, &str)],
         dir: tempfile::TempDir,
@@ -84,7 +84,7 @@ impl Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_baroque"))
             .current_dir(cwd)
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-            .arg(db)
+            .arg(db.as_ref())
             .args(args)
             .envs(envs.iter().copied())
             .env("NO_COLOR", "1")

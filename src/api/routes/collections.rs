@@ -10,8 +10,7 @@ use crate::api::problem::{ApiError, Problem};
 use crate::api::ratelimit::Metered;
 use crate::api::routes::puzzles::Puzzle;
 use crate::api::routes::solve::SearchLimits;
-use crate::api::work::{Slot as SolveSlot, Slots as SolveSlots};
-use crate::app::collections::{fill_collection, CollectionError};
+use crate::app::jobs::{JobRecord, Jobs, StartError};
 use crate::formats::Format;
 use crate::generate::{GenerateOptions, Progress, Stop};
 use crate::rules::{GameKind, Rules, Variant};
@@ -20,13 +19,8 @@ use crate::store::Store;
 use actix_web::http::header;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use utoipa::ToSchema;
-
-/// Finished jobs kept for `GET /v1/jobs/{id}`; older ones are forgotten (their collections stay).
-const KEPT_JOBS: usize = 200;
 
 /// A request to generate a collection.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -177,87 +171,37 @@ pub struct Job {
     #[schema(value_type = Option<Object>)]
     pub summary: Option<serde_json::Value>,
     pub error: Option<String>,
+    /// How many replicas have run the job: 1, or more when a replica that died (or a server that
+    /// was killed) left it and another took it over, going on from the puzzles already stored.
+    #[schema(example = 1)]
+    pub attempts: u32,
 }
 
-/// A job and its cancel flag.
-struct Entry {
-    job: Mutex<Job>,
-    cancel: crate::solver::Cancel,
-}
-
-/// The server's jobs: the running ones and the last finished ones.
-pub struct Jobs {
-    slots: SolveSlots,
-    entries: Mutex<(u64, BTreeMap<u64, Arc<Entry>>)>,
-}
-
-impl Jobs {
-    pub fn new(max_running: usize) -> Jobs {
-        Jobs {
-            slots: SolveSlots::new(max_running),
-            entries: Mutex::new((0, BTreeMap::new())),
+impl From<JobRecord> for Job {
+    fn from(r: JobRecord) -> Job {
+        let v = r.view;
+        Job {
+            id: u64::try_from(r.id).unwrap_or_default(),
+            url: format!("/v1/jobs/{}", r.id),
+            state: match r.state.as_str() {
+                "done" => JobState::Done,
+                "stopped" => JobState::Stopped,
+                "failed" => JobState::Failed,
+                _ => JobState::Running,
+            },
+            collection_url: format!("/v1/collections/{}", v.collection),
+            collection: v.collection,
+            mate_in: v.mate_in,
+            stipulation: v.stipulation,
+            count: v.count,
+            seed: v.seed,
+            progress: JobProgress::from(&v.progress),
+            stop: v.stop,
+            puzzle_ids: v.puzzle_ids,
+            summary: v.summary,
+            error: v.error,
+            attempts: r.attempts,
         }
-    }
-
-    /// Asks every running job to stop (at shutdown): each stops after its current candidate and
-    /// records its collection `stopped`, keeping what it found.
-    pub fn stop_all(&self) {
-        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        for e in entries.1.values() {
-            if e.view().state == JobState::Running {
-                e.cancel.cancel();
-            }
-        }
-    }
-
-    /// The jobs still running.
-    pub fn running(&self) -> usize {
-        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries
-            .1
-            .values()
-            .filter(|e| e.view().state == JobState::Running)
-            .count()
-    }
-
-    fn get(&self, id: u64) -> Option<Arc<Entry>> {
-        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries.1.get(&id).cloned()
-    }
-
-    fn add(&self, job: impl FnOnce(u64) -> Job) -> Arc<Entry> {
-        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries.0 += 1;
-        let id = entries.0;
-        let entry = Arc::new(Entry {
-            job: Mutex::new(job(id)),
-            cancel: crate::solver::Cancel::new(),
-        });
-        entries.1.insert(id, Arc::clone(&entry));
-        // Forget the oldest finished jobs beyond the number kept.
-        let finished: Vec<u64> = entries
-            .1
-            .iter()
-            .filter(|(_, e)| e.view().state != JobState::Running)
-            .map(|(id, _)| *id)
-            .collect();
-        for id in finished
-            .iter()
-            .take(finished.len().saturating_sub(KEPT_JOBS))
-        {
-            entries.1.remove(id);
-        }
-        entry
-    }
-}
-
-impl Entry {
-    fn view(&self) -> Job {
-        self.job.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-
-    fn update(&self, f: impl FnOnce(&mut Job)) {
-        f(&mut self.job.lock().unwrap_or_else(|e| e.into_inner()));
     }
 }
 
@@ -382,58 +326,23 @@ pub async fn create(
     _writer: Writer,
     _metered: Metered,
     body: web::Json<Object<CollectionRequest>>,
-    store: web::Data<Store>,
     limits: web::Data<Limits>,
     jobs: web::Data<Jobs>,
 ) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner().0;
     let opts = options(&request, &limits)?;
     let name = request.name;
-    let slot = jobs.slots.try_acquire().ok_or(ApiError::JobsBusy {
-        limit: jobs.slots.max() as u64,
-        retry_after: 5,
-    })?;
-    // The collection's row is made here, so that a second request for the name gets 409 at once.
-    let created = {
-        let store = store.clone().into_inner();
-        let (name, opts) = (name.clone(), opts.clone());
-        web::block(move || crate::app::collections::create_collection(&store, &name, &opts))
-            .await??
-    };
-    if !created {
-        return Err(ApiError::Conflict(format!(
-            "a collection named `{name}` exists already; choose another name"
-        )));
-    }
-    let entry = jobs.add(|id| Job {
-        id,
-        url: format!("/v1/jobs/{id}"),
-        state: JobState::Running,
-        collection_url: format!("/v1/collections/{name}"),
-        collection: name.clone(),
-        mate_in: opts.mate_in(),
-        stipulation: opts.stipulation.to_string(),
-        count: opts.count as u32,
-        seed: opts.seed,
-        progress: JobProgress::default(),
-        stop: None,
-        puzzle_ids: Vec::new(),
-        summary: None,
-        error: None,
-    });
-    let job = entry.view();
-    let solve = limits.solve.options();
-    let store = store.into_inner();
-    let span = tracing::Span::current();
-    std::thread::Builder::new()
-        .name(format!("job-{}", job.id))
-        .spawn(move || {
-            let _request = span.enter();
-            // Below the HTTP workers, as searches are; the job's screening threads inherit it.
-            crate::api::work::lower_priority();
-            run_job(&store, &entry, &name, &opts, &solve, slot)
-        })
-        .map_err(|e| ApiError::Internal(format!("cannot start a job thread: {e}")))?;
+    let jobs = jobs.into_inner();
+    let started = web::block(move || jobs.begin(&name, &opts)).await?;
+    let job = Job::from(started.map_err(|e| match e {
+        StartError::Busy(limit) => ApiError::JobsBusy {
+            limit: limit as u64,
+            retry_after: 5,
+        },
+        StartError::Exists(_) => ApiError::Conflict(e.to_string()),
+        StartError::Store(e) => ApiError::from(e),
+        StartError::Thread(m) => ApiError::Internal(format!("cannot start a job thread: {m}")),
+    })?);
     Ok(HttpResponse::Accepted()
         .insert_header((header::LOCATION, job.url.clone()))
         .json(job))
@@ -520,80 +429,12 @@ pub fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions
     Ok(opts)
 }
 
-/// The job's thread: fills the collection, records progress, and gives its slot back at the end.
-/// A panic in the run (a bug) is caught: the job and its collection are marked failed.
-fn run_job(
-    store: &Store,
-    entry: &Entry,
-    name: &str,
-    opts: &GenerateOptions,
-    solve: &crate::solver::SolveOptions,
-    slot: SolveSlot,
-) {
-    metrics::gauge!("baroque_jobs_running").increment(1.0);
-    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        fill_collection(
-            store,
-            name,
-            opts,
-            solve,
-            &entry.cancel,
-            |progress, stored| {
-                entry.update(|job| {
-                    job.progress = JobProgress::from(progress);
-                    if let Some(p) = stored {
-                        metrics::counter!("baroque_puzzles_stored_total").increment(1);
-                        job.puzzle_ids.push(p.id);
-                    }
-                });
-                true
-            },
-        )
-    }));
-    // The slot is free before the job says it ended: a client that sees the end may start another.
-    drop(slot);
-    metrics::gauge!("baroque_jobs_running").decrement(1.0);
-    let result = match run {
-        Ok(result) => result,
-        Err(_) => {
-            tracing::error!(collection = name, "a generation job panicked");
-            let summary = serde_json::json!({"count": opts.count, "error": "the job failed; the cause is logged"});
-            if let Err(e) = store.finish_collection(name, "failed", &summary) {
-                tracing::error!(collection = name, error = %e, "cannot record a failed job");
-            }
-            Err(CollectionError::Aborted)
-        }
-    };
-    entry.update(|job| match result {
-        Ok(run) => {
-            job.progress = JobProgress::from(&run.progress);
-            job.puzzle_ids = run.puzzle_ids;
-            job.summary = serde_json::to_value(&run.distributions).ok();
-            job.stop = Some(run.stop);
-            job.state = if run.stop == Stop::Done {
-                JobState::Done
-            } else {
-                JobState::Stopped
-            };
-        }
-        Err(e) => {
-            tracing::error!(job = job.id, collection = name, error = %e, "a generation job failed");
-            job.state = JobState::Failed;
-            job.error = Some(match e {
-                CollectionError::Store(_) | CollectionError::Aborted => {
-                    "the job failed; the cause is logged".into()
-                }
-                other => other.to_string(),
-            });
-        }
-    });
-}
-
 /// Follow a job
 ///
 /// A generation job: its state (`running`, `done`, `stopped`, `failed`), progress, the stored
-/// puzzles so far, and why it stopped. Jobs are kept in memory: after a restart (or once 200 newer
-/// jobs have finished) only the collection remains, marked `stopped` if it was interrupted.
+/// puzzles so far, why it stopped, and how many replicas have run it. Jobs are kept in the store:
+/// any replica sharing it answers for any job, and a job whose replica died is taken over by
+/// another (or by the server restarted) once its lease runs out (`--job-lease-seconds`).
 #[utoipa::path(
     tag = "collections",
     params(("id" = u64, Path, description = "The job's id")),
@@ -608,8 +449,15 @@ pub async fn get_job(
     id: web::Path<u64>,
     jobs: web::Data<Jobs>,
 ) -> Result<HttpResponse, ApiError> {
-    match jobs.get(id.into_inner()) {
-        Some(e) => Ok(HttpResponse::Ok().json(e.view())),
+    let found = match i64::try_from(id.into_inner()) {
+        Ok(id) => {
+            let jobs = jobs.into_inner();
+            web::block(move || jobs.get(id)).await??
+        }
+        Err(_) => None,
+    };
+    match found {
+        Some(job) => Ok(HttpResponse::Ok().json(Job::from(job))),
         None => Err(ApiError::NotFound {
             path: req.path().to_string(),
         }),
@@ -618,8 +466,9 @@ pub async fn get_job(
 
 /// Cancel a job
 ///
-/// Asks a running job to stop after its current batch of candidates; what it stored stays in the
-/// collection, which is marked `stopped`. 202 with the job; a finished job is left as it is (200).
+/// Asks a running job to stop after its current batch of candidates (through any replica: the
+/// one running it sees the request within a quarter of the job lease); what it stored stays in
+/// the collection, which is marked `stopped`. 202 with the job; a finished job is left as it is (200).
 /// Needs `Authorization: Bearer <token>`.
 #[utoipa::path(
     tag = "collections",
@@ -640,14 +489,20 @@ pub async fn cancel_job(
     id: web::Path<u64>,
     jobs: web::Data<Jobs>,
 ) -> Result<HttpResponse, ApiError> {
-    let Some(entry) = jobs.get(id.into_inner()) else {
+    let found = match i64::try_from(id.into_inner()) {
+        Ok(id) => {
+            let jobs = jobs.into_inner();
+            web::block(move || jobs.cancel(id)).await??
+        }
+        Err(_) => None,
+    };
+    let Some(job) = found else {
         return Err(ApiError::NotFound {
             path: req.path().to_string(),
         });
     };
-    let job = entry.view();
+    let job = Job::from(job);
     if job.state == JobState::Running {
-        entry.cancel.cancel();
         Ok(HttpResponse::Accepted().json(job))
     } else {
         Ok(HttpResponse::Ok().json(job))

@@ -10,8 +10,8 @@ pub mod rules;
 pub mod solve;
 pub mod verify;
 
+pub use crate::app::jobs::Jobs;
 pub use analyze::{analysis, analyze_checked};
-pub use collections::Jobs;
 pub use solve::solve_query;
 pub use verify::verify_moves;
 

@@ -1,0 +1,569 @@
+//! Generation jobs: a collection filled on a thread of its own, recorded as a row of the store so
+//! that any replica sharing the store can follow it, cancel it, or take it over.
+//!
+//! A replica runs at most `max_running` jobs. It holds each under a lease in the store and renews
+//! it (with the job's progress) every quarter of the lease, from a supervisor thread; the same
+//! thread sees a cancel asked through any replica, and, when a slot is free, claims a job whose
+//! lease ran out (its runner died): the job goes on from the puzzles already stored, as
+//! [`fill_collection_then`] describes. A runner that finds its lease taken stops, and writes
+//! nothing more. The end of a job and of its collection is written in one transaction, by the
+//! runner that still holds the lease.
+
+use crate::app::collections::{create_collection, fill_collection_then, CollectionError};
+use crate::generate::{GenerateOptions, Progress, Stop, Variety};
+use crate::rules::{GameKind, Rules, Variant};
+use crate::solver::{Cancel, Limits, SolveOptions, Stipulation};
+use crate::store::jobs::JobRow;
+use crate::store::{Store, StoreError};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+/// What a job shows besides its id and state, as its runner records it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct JobView {
+    pub collection: String,
+    pub mate_in: u32,
+    pub stipulation: String,
+    pub count: u32,
+    pub seed: u64,
+    pub progress: Progress,
+    pub stop: Option<Stop>,
+    /// The stored puzzles, in order.
+    pub puzzle_ids: Vec<i64>,
+    /// Once the run ended, what its puzzles are like (the collection's summary without `count`,
+    /// `progress` and `stop`).
+    pub summary: Option<serde_json::Value>,
+    pub error: Option<String>,
+}
+
+/// A job as read: its id, state, view and how many runners have held it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobRecord {
+    pub id: i64,
+    /// `running`, `done`, `stopped` or `failed`.
+    pub state: String,
+    pub view: JobView,
+    pub attempts: u32,
+}
+
+/// What a job runs, stored with it so that another replica can run it again: the generation
+/// options, in words and numbers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Plan {
+    game: String,
+    rules: Option<String>,
+    stipulation: String,
+    count: usize,
+    seed: u64,
+    max_pieces: usize,
+    allow_check: bool,
+    candidate_nodes: u64,
+    candidate_millis: u64,
+    max_candidates: u64,
+    max_millis: u64,
+    threads: usize,
+    max_key_share: f64,
+    min_defenders: usize,
+    min_defenders_share: f64,
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+impl Plan {
+    fn of(o: &GenerateOptions) -> Plan {
+        Plan {
+            game: o.variant.name().into(),
+            rules: o.variant.rules().map(|r| r.to_string()),
+            stipulation: o.stipulation.to_string(),
+            count: o.count,
+            seed: o.seed,
+            max_pieces: o.max_pieces,
+            allow_check: o.allow_check,
+            candidate_nodes: o.candidate_limits.nodes,
+            candidate_millis: millis(o.candidate_limits.time),
+            max_candidates: o.max_candidates,
+            max_millis: millis(o.max_time),
+            threads: o.threads,
+            max_key_share: o.variety.max_key_share,
+            min_defenders: o.variety.min_defenders,
+            min_defenders_share: o.variety.min_defenders_share,
+        }
+    }
+
+    fn options(&self) -> Result<GenerateOptions, String> {
+        let kind = GameKind::parse(&self.game).ok_or(format!("game `{}`", self.game))?;
+        let rules = match &self.rules {
+            Some(r) => Some(
+                r.parse::<Rules>()
+                    .map_err(|e| format!("rules `{r}`: {e}"))?,
+            ),
+            None => None,
+        };
+        let opts = GenerateOptions {
+            variant: Variant::of(kind, rules)?,
+            stipulation: Stipulation::parse(&self.stipulation)
+                .ok_or(format!("stipulation `{}`", self.stipulation))?,
+            count: self.count,
+            seed: self.seed,
+            max_pieces: self.max_pieces,
+            allow_check: self.allow_check,
+            candidate_limits: Limits {
+                nodes: self.candidate_nodes,
+                time: Duration::from_millis(self.candidate_millis),
+            },
+            max_candidates: self.max_candidates,
+            max_time: Duration::from_millis(self.max_millis),
+            threads: self.threads,
+            variety: Variety {
+                max_key_share: self.max_key_share,
+                min_defenders: self.min_defenders,
+                min_defenders_share: self.min_defenders_share,
+            },
+        };
+        opts.validate().map_err(|e| e.to_string())?;
+        Ok(opts)
+    }
+}
+
+/// How a replica runs jobs.
+#[derive(Clone, Debug)]
+pub struct JobsConfig {
+    /// Jobs this replica runs at once.
+    pub max_running: usize,
+    /// How long a lease lasts without renewal: a dead runner's job is taken over after it.
+    pub lease: Duration,
+    /// The full solve that confirms each puzzle (budget, table, threads) on this replica.
+    pub solve: SolveOptions,
+}
+
+/// Why a job did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("{0} generation jobs are already running, the most this server runs at once")]
+    Busy(usize),
+    #[error("a collection named `{0}` exists already; choose another name")]
+    Exists(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("cannot start a job thread: {0}")]
+    Thread(String),
+}
+
+/// A job this replica runs: its cancel flag and its view as the run goes.
+struct Local {
+    cancel: Cancel,
+    view: Mutex<JobView>,
+}
+
+/// This replica's jobs.
+pub struct Jobs {
+    store: Store,
+    config: JobsConfig,
+    /// This runner in the store's `owner` column.
+    owner: String,
+    running: AtomicUsize,
+    local: Mutex<BTreeMap<i64, Arc<Local>>>,
+    stopping: AtomicBool,
+}
+
+/// The error of a job that failed on the store or a bug: the cause is logged, not shown.
+const LOGGED: &str = "the job failed; the cause is logged";
+
+impl Jobs {
+    /// This replica's jobs on `store`, with a supervisor thread that renews their leases and
+    /// takes over abandoned jobs (it ends with the last handle on the jobs).
+    pub fn start(store: Store, config: JobsConfig) -> Arc<Jobs> {
+        let jobs = Arc::new(Jobs {
+            store,
+            owner: crate::store::collections::this_process(),
+            config,
+            running: AtomicUsize::new(0),
+            local: Mutex::new(BTreeMap::new()),
+            stopping: AtomicBool::new(false),
+        });
+        let weak = Arc::downgrade(&jobs);
+        let tick = (jobs.config.lease / 4).max(Duration::from_millis(50));
+        let _ = std::thread::Builder::new()
+            .name("jobs-supervisor".into())
+            .spawn(move || supervise(&weak, tick));
+        jobs
+    }
+
+    /// The most jobs this replica runs at once.
+    pub fn max_running(&self) -> usize {
+        self.config.max_running
+    }
+
+    /// The jobs running on this replica (their slots: a job gives its slot back just before it
+    /// records its end).
+    pub fn running(&self) -> usize {
+        self.running.load(Ordering::Acquire)
+    }
+
+    /// The jobs of this replica that have not recorded their end yet.
+    pub fn active(&self) -> usize {
+        self.local.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// Asks every job of this replica to stop (at shutdown), and claims no more: each stops after
+    /// its current candidate and records its collection `stopped`, keeping what it found.
+    pub fn stop_all(&self) {
+        self.stopping.store(true, Ordering::Release);
+        for l in self.locals() {
+            l.cancel.cancel();
+        }
+    }
+
+    fn locals(&self) -> Vec<Arc<Local>> {
+        let local = self.local.lock().unwrap_or_else(|e| e.into_inner());
+        local.values().cloned().collect()
+    }
+
+    fn take_slot(&self) -> bool {
+        self.running
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < self.config.max_running).then_some(n + 1)
+            })
+            .is_ok()
+    }
+
+    fn free_slot(&self) {
+        self.running.fetch_sub(1, Ordering::AcqRel);
+    }
+
+    /// Starts a job that makes collection `name` with `opts` (checked by the caller); the job as
+    /// it starts.
+    ///
+    /// # Errors
+    /// This replica runs as many jobs as it may, the name is taken, the store failed, or no thread
+    /// could be made.
+    pub fn begin(
+        self: &Arc<Self>,
+        name: &str,
+        opts: &GenerateOptions,
+    ) -> Result<JobRecord, StartError> {
+        if !self.take_slot() {
+            return Err(StartError::Busy(self.config.max_running));
+        }
+        let started = self.create(name, opts);
+        if started.is_err() {
+            self.free_slot();
+        }
+        started
+    }
+
+    fn create(
+        self: &Arc<Self>,
+        name: &str,
+        opts: &GenerateOptions,
+    ) -> Result<JobRecord, StartError> {
+        if !create_collection(&self.store, name, opts)? {
+            return Err(StartError::Exists(name.to_string()));
+        }
+        let view = JobView {
+            collection: name.to_string(),
+            mate_in: opts.mate_in(),
+            stipulation: opts.stipulation.to_string(),
+            count: u32::try_from(opts.count).unwrap_or(u32::MAX),
+            seed: opts.seed,
+            ..JobView::default()
+        };
+        let plan = serde_json::to_value(Plan::of(opts)).unwrap_or_default();
+        let id = self.store.create_job(
+            name,
+            &plan,
+            &serde_json::to_value(&view).unwrap_or_default(),
+            &self.owner,
+            self.config.lease,
+        )?;
+        self.spawn(id, view.clone(), opts.clone())?;
+        Ok(JobRecord {
+            id,
+            state: "running".into(),
+            view,
+            attempts: 1,
+        })
+    }
+
+    /// Runs job `id` on a thread of its own; the slot is taken already.
+    fn spawn(
+        self: &Arc<Self>,
+        id: i64,
+        view: JobView,
+        opts: GenerateOptions,
+    ) -> Result<(), StartError> {
+        let local = Arc::new(Local {
+            cancel: Cancel::new(),
+            view: Mutex::new(view),
+        });
+        self.local
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, Arc::clone(&local));
+        let jobs = Arc::clone(self);
+        let span = tracing::Span::current();
+        std::thread::Builder::new()
+            .name(format!("job-{id}"))
+            .spawn(move || {
+                let _request = span.enter();
+                super::lower_priority();
+                jobs.run(id, &local, &opts);
+                jobs.local
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(&id);
+            })
+            .map(|_| ())
+            .map_err(|e| {
+                self.local
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(&id);
+                StartError::Thread(e.to_string())
+            })
+    }
+
+    /// The job's thread: fills the collection, and records the end of the job and of its
+    /// collection together. A panic in the run (a bug) is caught: both are marked failed.
+    fn run(&self, id: i64, local: &Local, opts: &GenerateOptions) {
+        metrics::gauge!("baroque_jobs_running").increment(1.0);
+        let name = local
+            .view
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .collection
+            .clone();
+        let slot = AtomicBool::new(true);
+        // The slot is free before the job says it ended: a client that sees the end may start
+        // another.
+        let release = || {
+            if slot.swap(false, Ordering::AcqRel) {
+                self.free_slot();
+                metrics::gauge!("baroque_jobs_running").decrement(1.0);
+            }
+        };
+        let finish = |state: &str, summary: &serde_json::Value| -> Result<(), StoreError> {
+            release();
+            let mut view = local.view.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            if let Ok(p) = serde_json::from_value(summary["progress"].clone()) {
+                view.progress = p;
+            }
+            view.stop = serde_json::from_value(summary["stop"].clone()).ok();
+            if state == "failed" {
+                view.error = Some(LOGGED.into());
+            } else {
+                let mut s = summary.clone();
+                if let Some(o) = s.as_object_mut() {
+                    for k in ["count", "progress", "stop", "error"] {
+                        o.remove(k);
+                    }
+                }
+                view.summary = Some(s);
+            }
+            self.end(id, state, &view, summary)
+        };
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            fill_collection_then(
+                &self.store,
+                &name,
+                opts,
+                &self.config.solve,
+                &local.cancel,
+                |progress, stored| {
+                    let mut view = local.view.lock().unwrap_or_else(|e| e.into_inner());
+                    view.progress = progress.clone();
+                    if let Some(p) = stored {
+                        metrics::counter!("baroque_puzzles_stored_total").increment(1);
+                        if !view.puzzle_ids.contains(&p.id) {
+                            view.puzzle_ids.push(p.id);
+                        }
+                    }
+                    true
+                },
+                &finish,
+            )
+        }));
+        release();
+        match run {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => {
+                tracing::error!(job = id, collection = name, error = %e, "a generation job failed");
+                if !matches!(e, CollectionError::Store(_)) {
+                    let summary = serde_json::json!({"count": opts.count, "error": e.to_string()});
+                    let _ = finish("failed", &summary);
+                }
+            }
+            Err(_) => {
+                tracing::error!(job = id, collection = name, "a generation job panicked");
+                let summary = serde_json::json!({"count": opts.count, "error": LOGGED});
+                if let Err(e) = finish("failed", &summary) {
+                    tracing::error!(job = id, error = %e, "cannot record a failed job");
+                }
+            }
+        }
+    }
+
+    /// Records the end of job `id` and of its collection, if this replica still holds it.
+    fn end(
+        &self,
+        id: i64,
+        state: &str,
+        view: &JobView,
+        summary: &serde_json::Value,
+    ) -> Result<(), StoreError> {
+        let json = serde_json::to_value(view).unwrap_or_default();
+        if !self
+            .store
+            .finish_job(id, &self.owner, state, &json, summary)?
+        {
+            tracing::warn!(
+                job = id,
+                "the job was taken over by another runner; its end is theirs"
+            );
+        }
+        Ok(())
+    }
+
+    /// The job with this id, as the store has it (with this replica's latest progress when it
+    /// runs the job).
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub fn get(&self, id: i64) -> Result<Option<JobRecord>, StoreError> {
+        let Some(row) = self.store.job(id)? else {
+            return Ok(None);
+        };
+        Ok(Some(self.record(row)))
+    }
+
+    fn record(&self, row: JobRow) -> JobRecord {
+        let mut view: JobView = serde_json::from_value(row.view).unwrap_or_default();
+        if row.state == "running" {
+            let local = self.local.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(l) = local.get(&row.id) {
+                view = l.view.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            }
+        }
+        JobRecord {
+            id: row.id,
+            state: row.state,
+            view,
+            attempts: row.attempts,
+        }
+    }
+
+    /// Asks job `id` to stop, wherever it runs (at once here; at its runner's next renewal
+    /// elsewhere); the job, or `None` when there is none.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub fn cancel(&self, id: i64) -> Result<Option<JobRecord>, StoreError> {
+        let Some(row) = self.store.cancel_job(id)? else {
+            return Ok(None);
+        };
+        if let Some(l) = self
+            .local
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&id)
+        {
+            l.cancel.cancel();
+        }
+        Ok(Some(self.record(row)))
+    }
+
+    /// One round of the supervisor: renews the leases of this replica's jobs (stopping those asked
+    /// to stop, or lost to another runner), then claims abandoned jobs while slots are free.
+    fn tick(self: &Arc<Self>) {
+        let locals: Vec<(i64, Arc<Local>)> = {
+            let local = self.local.lock().unwrap_or_else(|e| e.into_inner());
+            local.iter().map(|(id, l)| (*id, Arc::clone(l))).collect()
+        };
+        for (id, l) in locals {
+            let view = serde_json::to_value(&*l.view.lock().unwrap_or_else(|e| e.into_inner()))
+                .unwrap_or_default();
+            match self
+                .store
+                .renew_job(id, &self.owner, self.config.lease, &view)
+            {
+                Ok(Some(false)) => {}
+                Ok(Some(true)) => {
+                    l.cancel.cancel();
+                }
+                Ok(None) => {
+                    tracing::warn!(job = id, "the job's lease was lost: it stops here");
+                    l.cancel.cancel();
+                }
+                Err(e) => tracing::warn!(job = id, error = %e, "cannot renew the job's lease"),
+            }
+        }
+        while !self.stopping.load(Ordering::Acquire) && self.take_slot() {
+            match self.store.claim_job(&self.owner, self.config.lease) {
+                Ok(Some(row)) => self.resume(row),
+                Ok(None) => {
+                    self.free_slot();
+                    break;
+                }
+                Err(e) => {
+                    self.free_slot();
+                    tracing::warn!(error = %e, "cannot look for abandoned jobs");
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Goes on with a job claimed from a runner that died (the slot is taken).
+    fn resume(self: &Arc<Self>, row: JobRow) {
+        let id = row.id;
+        tracing::info!(
+            job = id,
+            collection = row.collection,
+            attempts = row.attempts,
+            "taking over an abandoned generation job"
+        );
+        let view: JobView = serde_json::from_value(row.view).unwrap_or_default();
+        let plan: Result<Plan, String> =
+            serde_json::from_value(row.request).map_err(|e| e.to_string());
+        let opts = plan.and_then(|p| p.options());
+        let ended = |mut view: JobView, state: &str, stop: Option<Stop>, error: Option<String>| {
+            self.free_slot();
+            view.stop = stop;
+            view.error = error.clone();
+            let summary = serde_json::json!({
+                "count": view.count, "progress": view.progress, "stop": stop, "error": error,
+            });
+            if let Err(e) = self.end(id, state, &view, &summary) {
+                tracing::error!(job = id, error = %e, "cannot record the end of a job");
+            }
+        };
+        match opts {
+            Err(e) => {
+                tracing::error!(job = id, error = %e, "an abandoned job's plan is unreadable");
+                ended(view, "failed", None, Some(LOGGED.into()));
+            }
+            // Cancelled while nobody ran it: it ends as a cancelled run does.
+            Ok(_) if row.cancel => ended(view, "stopped", Some(Stop::Cancelled), None),
+            Ok(opts) => {
+                if let Err(e) = self.spawn(id, view, opts) {
+                    self.free_slot();
+                    tracing::error!(job = id, error = %e, "cannot take over a job");
+                }
+            }
+        }
+    }
+}
+
+/// The supervisor's loop, until the jobs are dropped.
+fn supervise(jobs: &Weak<Jobs>, tick: Duration) {
+    loop {
+        std::thread::sleep(tick);
+        let Some(jobs) = jobs.upgrade() else { return };
+        jobs.tick();
+    }
+}

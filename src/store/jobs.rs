@@ -1,0 +1,59 @@
+//! Generation jobs as rows, so that every replica sharing a store can follow, cancel and take over
+//! any of them. A running job is held by its runner (`owner`) under a lease that the runner renews
+//! while it works; a job whose lease ran out (its runner died) may be claimed by another. The store
+//! keeps what a job is (its request and its view, both JSON that the application layer writes and
+//! reads) and decides nothing about it.
+
+/// A job as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobRow {
+    pub id: i64,
+    /// The collection it fills.
+    pub collection: String,
+    /// What it was asked (JSON), enough for another runner to run it again.
+    pub request: serde_json::Value,
+    /// `running`, `done`, `stopped` or `failed`.
+    pub state: String,
+    /// What `GET /v1/jobs/{id}` shows (JSON), as its runner last recorded it.
+    pub view: serde_json::Value,
+    /// The runner that holds (or last held) it.
+    pub owner: Option<String>,
+    /// Whether a cancel was asked for.
+    pub cancel: bool,
+    /// How many runners have held it (1, or more after takeovers).
+    pub attempts: u32,
+}
+
+/// The columns a job is read from.
+pub(super) const JOB_COLUMNS: &str =
+    "id, collection, request, state, view, owner, cancel, attempts";
+
+/// A job's columns as a backend reads them (JSON as text, flags and counts as integers).
+pub(super) struct RawJob<'a> {
+    pub id: i64,
+    pub collection: String,
+    pub request: &'a str,
+    pub state: String,
+    pub view: &'a str,
+    pub owner: Option<String>,
+    pub cancel: i64,
+    pub attempts: i64,
+}
+
+impl RawJob<'_> {
+    /// The job, or what is unreadable in it.
+    pub(super) fn read(self) -> Result<JobRow, super::StoreError> {
+        let id = self.id;
+        let corrupt = |what: &str| super::StoreError::Corrupt(format!("job {id}: {what}"));
+        Ok(JobRow {
+            id,
+            collection: self.collection,
+            request: serde_json::from_str(self.request).map_err(|_| corrupt("request"))?,
+            state: self.state,
+            view: serde_json::from_str(self.view).map_err(|_| corrupt("view"))?,
+            owner: self.owner,
+            cancel: self.cancel != 0,
+            attempts: u32::try_from(self.attempts).map_err(|_| corrupt("attempts"))?,
+        })
+    }
+}
