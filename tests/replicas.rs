@@ -270,3 +270,37 @@ fn postgres_stopped_while_serving_is_503_until_it_returns() {
     let (status, read) = server.get(&format!("/v1/puzzles/{}", stored["id"]));
     assert_eq!((status, &read["fen"]), (200, &stored["fen"]));
 }
+
+#[test]
+fn a_job_is_followed_and_cancelled_through_the_other_replica() {
+    if !postgres_here() {
+        return;
+    }
+    let url = pg::cluster().fresh_database();
+    let (a, b) = (replica(&url), replica(&url));
+    let request =
+        json!({"name": "cancelled", "mate_in": 2, "count": 200, "seed": 5, "max_pieces": 8});
+    let (status, job) = send(&a, "POST", "/v1/collections", Some(&request)).unwrap();
+    assert_eq!(status, 202, "{job}");
+    let job_url = job["url"].as_str().unwrap().to_string();
+    let (status, seen) = send(&b, "DELETE", &job_url, None).unwrap();
+    assert_eq!(status, 202, "{seen}");
+    assert_eq!(seen["id"], job["id"]);
+    wait_for("the cancel", Duration::from_secs(60), || {
+        a.get(&job_url).1["state"] != "running"
+    });
+    for server in [&a, &b] {
+        let (_, j) = server.get(&job_url);
+        assert_eq!(
+            (&j["state"], &j["stop"]),
+            (&json!("stopped"), &json!("cancelled")),
+            "{j}"
+        );
+        assert_eq!(j["attempts"], 1, "{j}");
+    }
+    let (_, c) = b.get("/v1/collections/cancelled");
+    assert_eq!(c["state"], "stopped", "{c}");
+    // A finished job is left as it is, through either replica.
+    assert_eq!(send(&b, "DELETE", &job_url, None).unwrap().0, 200);
+    assert_eq!(b.get("/v1/jobs/999").0, 404);
+}

@@ -464,3 +464,49 @@ fn a_server_gone_away_is_unavailable_and_the_store_recovers() {
     assert_eq!(store.count().unwrap(), 2);
     store.readiness(Duration::from_secs(5)).unwrap();
 }
+
+#[test]
+fn a_refused_password_is_said_without_the_password() {
+    if !postgres_here() {
+        return;
+    }
+    // A cluster of its own that asks for passwords over TCP (the shared one trusts everyone).
+    let cluster = pg::private_cluster();
+    let trusted = cluster.fresh_database();
+    let mut admin = postgres::Client::connect(&trusted, postgres::NoTls).unwrap();
+    admin
+        .batch_execute("CREATE ROLE app LOGIN PASSWORD 'right-one'")
+        .unwrap();
+    let hba = cluster.dir().join("data/pg_hba.conf");
+    std::fs::write(
+        &hba,
+        "local all all trust\nhost all all 127.0.0.1/32 scram-sha-256\n",
+    )
+    .unwrap();
+    admin.batch_execute("SELECT pg_reload_conf()").unwrap();
+    let name = trusted.rsplit('/').next().unwrap();
+    let port = cluster.port();
+    let wrong: Database = format!("postgres://app:hunter2@127.0.0.1:{port}/{name}")
+        .parse()
+        .unwrap();
+    let e = Store::connect(&wrong).unwrap_err();
+    let line = format!("{wrong}: {e}");
+    assert!(
+        line.contains("refused the password of user `app`"),
+        "{line}"
+    );
+    assert!(!line.contains("hunter2") && !line.contains('\n'), "{line}");
+    // The right password opens it.
+    admin
+        .batch_execute(&format!(
+            "GRANT ALL ON SCHEMA public TO app; ALTER DATABASE \"{name}\" OWNER TO app"
+        ))
+        .unwrap();
+    let right: Database = format!("postgres://app:right-one@127.0.0.1:{port}/{name}")
+        .parse()
+        .unwrap();
+    Store::connect(&right)
+        .unwrap()
+        .readiness(Duration::from_secs(5))
+        .unwrap();
+}
