@@ -5,17 +5,9 @@ mod postgres;
 
 use ::postgres::{Client, NoTls};
 
-fn skip() -> bool {
-    if postgres::available() {
-        return false;
-    }
-    eprintln!("skipped: the PostgreSQL server binaries (initdb, pg_ctl) are not installed");
-    true
-}
-
 #[test]
 fn fresh_databases_are_distinct_and_usable() {
-    if skip() {
+    if !postgres::here_or_skip() {
         return;
     }
     let cluster = postgres::cluster();
@@ -56,7 +48,7 @@ fn fresh_databases_are_distinct_and_usable() {
 
 #[test]
 fn private_cluster_stops_and_starts_again() {
-    if skip() {
+    if !postgres::here_or_skip() {
         return;
     }
     let cluster = postgres::private_cluster();

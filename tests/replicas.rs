@@ -17,14 +17,6 @@ use std::time::{Duration, Instant};
 const TOKEN: &str = "replicas-test-token";
 const AUTH: (&str, &str) = ("authorization", "Bearer replicas-test-token");
 
-fn postgres_here() -> bool {
-    let here = pg::available();
-    if !here {
-        eprintln!("skipped: the PostgreSQL server binaries are missing (install postgresql)");
-    }
-    here
-}
-
 /// A replica on database `url`, with a short job lease.
 fn replica(url: &str) -> Served {
     Served::start_at(
@@ -77,7 +69,7 @@ fn diagram(i: usize) -> Value {
 
 #[test]
 fn replicas_share_puzzles_and_one_puzzle_posted_fifty_times_is_one_row() {
-    if !postgres_here() {
+    if !pg::here_or_skip() {
         return;
     }
     let url = pg::cluster().fresh_database();
@@ -133,7 +125,7 @@ fn fens(collection: &Value) -> Vec<Value> {
 
 #[test]
 fn a_job_whose_replica_is_killed_is_finished_by_the_other() {
-    if !postgres_here() {
+    if !pg::here_or_skip() {
         return;
     }
     // Long enough (a few seconds) to be killed in the middle.
@@ -191,7 +183,7 @@ fn a_job_whose_replica_is_killed_is_finished_by_the_other() {
 
 #[test]
 fn a_replica_killed_during_writes_loses_none_it_acknowledged() {
-    if !postgres_here() {
+    if !pg::here_or_skip() {
         return;
     }
     let url = pg::cluster().fresh_database();
@@ -233,7 +225,7 @@ fn a_replica_killed_during_writes_loses_none_it_acknowledged() {
 
 #[test]
 fn postgres_stopped_while_serving_is_503_until_it_returns() {
-    if !postgres_here() {
+    if !pg::here_or_skip() {
         return;
     }
     let cluster = pg::private_cluster();
@@ -273,7 +265,7 @@ fn postgres_stopped_while_serving_is_503_until_it_returns() {
 
 #[test]
 fn a_job_is_followed_and_cancelled_through_the_other_replica() {
-    if !postgres_here() {
+    if !pg::here_or_skip() {
         return;
     }
     let url = pg::cluster().fresh_database();

@@ -15,15 +15,6 @@ use baroque::store::{After, Database, Filter, Kind, Store, StoredPuzzle, Verifie
 use std::sync::OnceLock;
 use std::time::Duration;
 
-/// Whether the PostgreSQL halves can run; says so when they cannot.
-fn postgres_here() -> bool {
-    let here = pg::available();
-    if !here {
-        eprintln!("skipped: the PostgreSQL server binaries are missing (install postgresql)");
-    }
-    here
-}
-
 fn fixtures() -> &'static [VerifiedPuzzle] {
     static ALL: OnceLock<Vec<VerifiedPuzzle>> = OnceLock::new();
     ALL.get_or_init(|| verified_fixtures(&Fixtures::Embedded, &SolveOptions::default()).unwrap())
@@ -318,7 +309,7 @@ fn exercise(store: &Store) -> Vec<String> {
 
 #[test]
 fn both_backends_answer_the_same_queries_the_same_way() {
-    if !postgres_here() {
+    if !pg::here_or_skip() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -356,14 +347,14 @@ fn one_row_from_concurrent_inserts(store: &Store) {
 fn concurrent_inserts_of_one_puzzle_make_one_row() {
     let dir = tempfile::tempdir().unwrap();
     one_row_from_concurrent_inserts(&Store::open(&dir.path().join("c.db")).unwrap());
-    if postgres_here() {
+    if pg::here_or_skip() {
         one_row_from_concurrent_inserts(&postgres_store());
     }
 }
 
 #[test]
 fn replicas_starting_together_migrate_once() {
-    if !postgres_here() {
+    if !pg::here_or_skip() {
         return;
     }
     let url: Database = pg::cluster().fresh_database().parse().unwrap();
@@ -394,7 +385,7 @@ fn replicas_starting_together_migrate_once() {
 
 #[test]
 fn start_up_errors_are_one_line_and_never_show_the_password() {
-    if !postgres_here() {
+    if !pg::here_or_skip() {
         return;
     }
     let cluster = pg::cluster();
@@ -429,7 +420,7 @@ fn start_up_errors_are_one_line_and_never_show_the_password() {
 
 #[test]
 fn a_server_gone_away_is_unavailable_and_the_store_recovers() {
-    if !postgres_here() {
+    if !pg::here_or_skip() {
         return;
     }
     let cluster = pg::private_cluster();
@@ -467,7 +458,7 @@ fn a_server_gone_away_is_unavailable_and_the_store_recovers() {
 
 #[test]
 fn a_refused_password_is_said_without_the_password() {
-    if !postgres_here() {
+    if !pg::here_or_skip() {
         return;
     }
     // A cluster of its own that asks for passwords over TCP (the shared one trusts everyone).

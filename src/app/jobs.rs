@@ -9,7 +9,7 @@
 //! nothing more. The end of a job and of its collection is written in one transaction, by the
 //! runner that still holds the lease.
 
-use crate::app::collections::{create_collection, fill_collection_then, CollectionError};
+use crate::app::collections::{create_collection, fill_collection_then};
 use crate::generate::{GenerateOptions, Progress, Stop, Variety};
 use crate::rules::{GameKind, Rules, Variant};
 use crate::solver::{Cancel, Limits, SolveOptions, Stipulation};
@@ -391,12 +391,10 @@ impl Jobs {
         release();
         match run {
             Ok(Ok(_)) => {}
+            // The run recorded its end when it could; a job whose store failed before that is
+            // taken over once its lease runs out.
             Ok(Err(e)) => {
                 tracing::error!(job = id, collection = name, error = %e, "a generation job failed");
-                if !matches!(e, CollectionError::Store(_)) {
-                    let summary = serde_json::json!({"count": opts.count, "error": e.to_string()});
-                    let _ = finish("failed", &summary);
-                }
             }
             Err(_) => {
                 tracing::error!(job = id, collection = name, "a generation job panicked");

@@ -146,12 +146,25 @@ pub(super) const SELECT: &str =
         c.created_at, c.stipulation
     FROM collections c";
 
-pub(super) fn with_summary(
-    (mut c, summary): (Collection, String),
-) -> Result<Collection, StoreError> {
-    c.summary = serde_json::from_str(&summary)
-        .map_err(|e| StoreError::Corrupt(format!("collection {}: summary: {e}", c.name)))?;
-    Ok(c)
+/// A collection from a row of [`SELECT`].
+pub(super) fn read_collection(r: &impl super::Columns) -> Result<Collection, StoreError> {
+    let name = r.text(0)?;
+    let corrupt = |what: &str| StoreError::Corrupt(format!("collection {name}: {what}"));
+    let mate_in = r.int(3)?;
+    Ok(Collection {
+        game: r.text(1)?,
+        rules: r.text(2)?,
+        mate_in: u32::try_from(mate_in).map_err(|_| corrupt("mate_in"))?,
+        stipulation: r.opt_text(10)?.unwrap_or_else(|| format!("#{mate_in}")),
+        seed: r.int(4)? as u64,
+        max_pieces: u32::try_from(r.int(5)?).map_err(|_| corrupt("max_pieces"))?,
+        state: r.text(6)?,
+        summary: serde_json::from_str(&r.text(7)?)
+            .map_err(|e| corrupt(&format!("summary: {e}")))?,
+        puzzles: r.int(8)? as u64,
+        created_at: r.text(9)?,
+        name,
+    })
 }
 
 /// A collection about to be filled: how its puzzles are made.

@@ -28,32 +28,18 @@ pub struct JobRow {
 pub(super) const JOB_COLUMNS: &str =
     "id, collection, request, state, view, owner, cancel, attempts";
 
-/// A job's columns as a backend reads them (JSON as text, flags and counts as integers).
-pub(super) struct RawJob<'a> {
-    pub id: i64,
-    pub collection: String,
-    pub request: &'a str,
-    pub state: String,
-    pub view: &'a str,
-    pub owner: Option<String>,
-    pub cancel: i64,
-    pub attempts: i64,
-}
-
-impl RawJob<'_> {
-    /// The job, or what is unreadable in it.
-    pub(super) fn read(self) -> Result<JobRow, super::StoreError> {
-        let id = self.id;
-        let corrupt = |what: &str| super::StoreError::Corrupt(format!("job {id}: {what}"));
-        Ok(JobRow {
-            id,
-            collection: self.collection,
-            request: serde_json::from_str(self.request).map_err(|_| corrupt("request"))?,
-            state: self.state,
-            view: serde_json::from_str(self.view).map_err(|_| corrupt("view"))?,
-            owner: self.owner,
-            cancel: self.cancel != 0,
-            attempts: u32::try_from(self.attempts).map_err(|_| corrupt("attempts"))?,
-        })
-    }
+/// A job from a row of [`JOB_COLUMNS`].
+pub(super) fn read_job(r: &impl super::Columns) -> Result<JobRow, super::StoreError> {
+    let id = r.int(0)?;
+    let corrupt = |what: &str| super::StoreError::Corrupt(format!("job {id}: {what}"));
+    Ok(JobRow {
+        id,
+        collection: r.text(1)?,
+        request: serde_json::from_str(&r.text(2)?).map_err(|_| corrupt("request"))?,
+        state: r.text(3)?,
+        view: serde_json::from_str(&r.text(4)?).map_err(|_| corrupt("view"))?,
+        owner: r.opt_text(5)?,
+        cancel: r.int(6)? != 0,
+        attempts: u32::try_from(r.int(7)?).map_err(|_| corrupt("attempts"))?,
+    })
 }

@@ -149,6 +149,52 @@ pub(crate) fn game_name(g: Game) -> &'static str {
     g.name()
 }
 
+/// A row as either backend reads it, by column index: the store's columns are text and integers
+/// (JSON is stored as text), so one reader of each row serves both.
+pub(crate) trait Columns {
+    fn text(&self, i: usize) -> Result<String, StoreError>;
+    fn opt_text(&self, i: usize) -> Result<Option<String>, StoreError>;
+    fn int(&self, i: usize) -> Result<i64, StoreError>;
+    fn opt_int(&self, i: usize) -> Result<Option<i64>, StoreError>;
+}
+
+/// A puzzle from a row of the backend's puzzle columns: id, kind, game, fen, rules, moves,
+/// captures, mate_in, outcome, title, source, caption, fixture, created_at, content_hash, tags (a
+/// JSON array), stipulation, difficulty.
+pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle, StoreError> {
+    let id = r.int(0)?;
+    let corrupt = |what: &str| StoreError::Corrupt(format!("puzzle {id}: {what}"));
+    let json = |i: usize, what: &str| -> Result<serde_json::Value, StoreError> {
+        serde_json::from_str(&r.text(i)?).map_err(|_| corrupt(what))
+    };
+    Ok(StoredPuzzle {
+        id,
+        kind: Kind::parse(&r.text(1)?).ok_or_else(|| corrupt("kind"))?,
+        game: Game::parse(&r.text(2)?).ok_or_else(|| corrupt("game"))?,
+        fen: r.text(3)?,
+        rules: r.text(4)?,
+        moves: serde_json::from_str(&r.text(5)?).map_err(|_| corrupt("moves"))?,
+        captures: serde_json::from_str(&r.text(6)?).map_err(|_| corrupt("captures"))?,
+        mate_in: r
+            .opt_int(7)?
+            .map(|n| u32::try_from(n).map_err(|_| corrupt("mate_in")))
+            .transpose()?,
+        stipulation: r.opt_text(16)?,
+        outcome: json(8, "outcome")?,
+        difficulty: r
+            .opt_int(17)?
+            .map(|d| u8::try_from(d).map_err(|_| corrupt("difficulty")))
+            .transpose()?,
+        title: r.opt_text(9)?,
+        source: r.opt_text(10)?,
+        caption: r.opt_text(11)?,
+        fixture: r.opt_text(12)?,
+        created_at: r.text(13)?,
+        content_hash: r.text(14)?,
+        tags: serde_json::from_str(&r.text(15)?).map_err(|_| corrupt("tags"))?,
+    })
+}
+
 /// What a store does: the puzzles, facts about the store itself, collections and generation jobs.
 /// Every guarantee holds on both implementations; `tests/store.rs` runs one suite against each.
 pub trait Backend: Send + Sync + std::fmt::Debug {

@@ -10,14 +10,14 @@
 //! PostgreSQL's defaults (`synchronous_commit = on`). Text is ordered byte-wise (`COLLATE "C"`),
 //! as SQLite orders it, whatever the database's locale.
 
+use super::collections::read_collection;
 use super::collections::{self, Collection, NewCollection};
 use super::database::PostgresUrl;
-use super::jobs::{JobRow, RawJob, JOB_COLUMNS};
+use super::jobs::{read_job, JobRow, JOB_COLUMNS};
 use super::{
-    game_name, json_text, rules_columns, After, Backend, Filter, Kind, StoreError, StoredPuzzle,
-    VerifiedPuzzle, POOL_SIZE,
+    decode, game_name, json_text, rules_columns, After, Backend, Columns, Filter, StoreError,
+    StoredPuzzle, VerifiedPuzzle, POOL_SIZE,
 };
-use crate::cases::Game;
 use postgres::error::SqlState;
 use postgres::types::ToSql;
 use postgres::{GenericClient, NoTls};
@@ -310,61 +310,23 @@ fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
-fn read_job(r: &postgres::Row) -> Result<JobRow, StoreError> {
-    RawJob {
-        id: r.try_get(0)?,
-        collection: r.try_get(1)?,
-        request: r.try_get(2)?,
-        state: r.try_get(3)?,
-        view: r.try_get(4)?,
-        owner: r.try_get(5)?,
-        cancel: r.try_get(6)?,
-        attempts: r.try_get(7)?,
+impl Columns for postgres::Row {
+    fn text(&self, i: usize) -> Result<String, StoreError> {
+        Ok(self.try_get(i)?)
     }
-    .read()
+    fn opt_text(&self, i: usize) -> Result<Option<String>, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn int(&self, i: usize) -> Result<i64, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn opt_int(&self, i: usize) -> Result<Option<i64>, StoreError> {
+        Ok(self.try_get(i)?)
+    }
 }
 
 fn opt_i64<T: Into<i64>>(v: Option<T>) -> Option<i64> {
     v.map(Into::into)
-}
-
-/// A puzzle from a row of [`PUZZLE_COLUMNS`].
-fn decode(r: &postgres::Row) -> Result<StoredPuzzle, StoreError> {
-    let id: i64 = r.try_get(0)?;
-    let corrupt = |what: &str| StoreError::Corrupt(format!("puzzle {id}: {what}"));
-    let text = |i: usize| r.try_get::<_, String>(i);
-    let json = |i: usize, what: &str| -> Result<serde_json::Value, StoreError> {
-        serde_json::from_str(&text(i)?).map_err(|_| corrupt(what))
-    };
-    let tags: Vec<String> = serde_json::from_str(&text(15)?).map_err(|_| corrupt("tags"))?;
-    let mate_in = match r.try_get::<_, Option<i64>>(7)? {
-        Some(n) => Some(u32::try_from(n).map_err(|_| corrupt("mate_in"))?),
-        None => None,
-    };
-    let difficulty = match r.try_get::<_, Option<i64>>(17)? {
-        Some(d) => Some(u8::try_from(d).map_err(|_| corrupt("difficulty"))?),
-        None => None,
-    };
-    Ok(StoredPuzzle {
-        id,
-        kind: Kind::parse(&text(1)?).ok_or_else(|| corrupt("kind"))?,
-        game: Game::parse(&text(2)?).ok_or_else(|| corrupt("game"))?,
-        fen: text(3)?,
-        rules: text(4)?,
-        moves: serde_json::from_value(json(5, "moves")?).map_err(|_| corrupt("moves"))?,
-        captures: serde_json::from_value(json(6, "captures")?).map_err(|_| corrupt("captures"))?,
-        mate_in,
-        stipulation: r.try_get(16)?,
-        outcome: json(8, "outcome")?,
-        difficulty,
-        title: r.try_get(9)?,
-        source: r.try_get(10)?,
-        caption: r.try_get(11)?,
-        fixture: r.try_get(12)?,
-        created_at: text(13)?,
-        content_hash: text(14)?,
-        tags,
-    })
 }
 
 fn get_in(c: &mut impl GenericClient, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
@@ -450,28 +412,6 @@ fn append_in(tx: &mut postgres::Transaction<'_>, name: &str, id: i64) -> Result<
          ON CONFLICT DO NOTHING",
         &[&name, &id],
     )? == 1)
-}
-
-fn read_collection(r: &postgres::Row) -> Result<Collection, StoreError> {
-    let name: String = r.try_get(0)?;
-    let mate_in: i64 = r.try_get(3)?;
-    let corrupt = |what: &str| StoreError::Corrupt(format!("collection {name}: {what}"));
-    let c = Collection {
-        game: r.try_get(1)?,
-        rules: r.try_get(2)?,
-        mate_in: u32::try_from(mate_in).map_err(|_| corrupt("mate_in"))?,
-        stipulation: r
-            .try_get::<_, Option<String>>(10)?
-            .unwrap_or_else(|| format!("#{mate_in}")),
-        seed: r.try_get::<_, i64>(4)? as u64,
-        max_pieces: u32::try_from(r.try_get::<_, i64>(5)?).map_err(|_| corrupt("max_pieces"))?,
-        state: r.try_get(6)?,
-        summary: serde_json::Value::Null,
-        puzzles: r.try_get::<_, i64>(8)? as u64,
-        created_at: r.try_get(9)?,
-        name,
-    };
-    collections::with_summary((c, r.try_get(7)?))
 }
 
 impl Backend for PgStore {

@@ -6,13 +6,13 @@
 //! The content hash (unique) makes the same puzzle stored twice one row: writers take the database
 //! lock at the start of their transaction (`BEGIN IMMEDIATE`), so they are serialised.
 
+use super::collections::read_collection;
 use super::collections::{self, Collection, NewCollection};
-use super::jobs::{JobRow, RawJob, JOB_COLUMNS};
+use super::jobs::{read_job, JobRow, JOB_COLUMNS};
 use super::{
-    game_name, json_text, rules_columns, After, Backend, Filter, Kind, StoreError, StoredPuzzle,
-    VerifiedPuzzle,
+    decode, game_name, json_text, rules_columns, After, Backend, Columns, Filter, StoreError,
+    StoredPuzzle, VerifiedPuzzle,
 };
-use crate::cases::Game;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{params, OptionalExtension};
 use rusqlite_migration::{Migrations, M};
@@ -439,10 +439,12 @@ impl Backend for SqliteStore {
     fn collections(&self) -> Result<Vec<Collection>, StoreError> {
         let conn = self.pool.get()?;
         let mut stmt = conn.prepare(&format!("{} ORDER BY c.name", collections::SELECT))?;
-        let rows = stmt
-            .query_map([], read_collection)?
-            .collect::<Result<Vec<_>, _>>()?;
-        rows.into_iter().map(collections::with_summary).collect()
+        let mut rows = stmt.query([])?;
+        let mut all = Vec::new();
+        while let Some(r) = rows.next()? {
+            all.push(read_collection(r)?);
+        }
+        Ok(all)
     }
 
     fn collection(
@@ -450,26 +452,20 @@ impl Backend for SqliteStore {
         name: &str,
     ) -> Result<Option<(Collection, Vec<StoredPuzzle>)>, StoreError> {
         let conn = self.pool.get()?;
-        let Some(row) = conn
-            .query_row(
-                &format!("{} WHERE c.name = ?1", collections::SELECT),
-                [name],
-                read_collection,
-            )
-            .optional()?
-        else {
-            return Ok(None);
+        let mut stmt =
+            conn.prepare_cached(&format!("{} WHERE c.name = ?1", collections::SELECT))?;
+        let collection = match stmt.query([name])?.next()? {
+            Some(r) => read_collection(r)?,
+            None => return Ok(None),
         };
-        let collection = collections::with_summary(row)?;
-        let mut stmt = conn.prepare_cached(
-            "SELECT puzzle_id FROM collection_puzzles WHERE collection = ?1 ORDER BY position",
-        )?;
-        let ids = stmt
-            .query_map([name], |r| r.get::<_, i64>(0))?
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut puzzles = Vec::with_capacity(ids.len());
-        for id in ids {
-            puzzles.extend(get_in(&conn, id)?);
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {PUZZLE_COLUMNS} FROM collection_puzzles c JOIN puzzles p ON p.id = c.puzzle_id
+             WHERE c.collection = ?1 ORDER BY c.position"
+        ))?;
+        let mut rows = stmt.query([name])?;
+        let mut puzzles = Vec::new();
+        while let Some(r) = rows.next()? {
+            puzzles.push(decode(r)?);
         }
         Ok(Some((collection, puzzles)))
     }
@@ -615,47 +611,11 @@ fn id_of_hash(conn: &rusqlite::Connection, hash: &str) -> Result<Option<i64>, St
         .optional()?)
 }
 
-fn read_collection(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Collection, String)> {
-    Ok((
-        Collection {
-            name: r.get(0)?,
-            game: r.get(1)?,
-            rules: r.get(2)?,
-            mate_in: r.get(3)?,
-            stipulation: r
-                .get::<_, Option<String>>(10)?
-                .unwrap_or_else(|| format!("#{}", r.get::<_, u32>(3).unwrap_or(0))),
-            seed: r.get::<_, i64>(4)? as u64,
-            max_pieces: r.get(5)?,
-            state: r.get(6)?,
-            summary: serde_json::Value::Null,
-            puzzles: r.get::<_, i64>(8)? as u64,
-            created_at: r.get(9)?,
-        },
-        r.get(7)?,
-    ))
-}
-
 /// The database's clock, in milliseconds since 1970.
 const NOW_MS: &str = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
 
 fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
-}
-
-fn read_job(r: &rusqlite::Row<'_>) -> Result<JobRow, StoreError> {
-    let (request, view): (String, String) = (r.get(2)?, r.get(4)?);
-    RawJob {
-        id: r.get(0)?,
-        collection: r.get(1)?,
-        request: &request,
-        state: r.get(3)?,
-        view: &view,
-        owner: r.get(5)?,
-        cancel: r.get(6)?,
-        attempts: r.get(7)?,
-    }
-    .read()
 }
 
 fn job_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<JobRow>, StoreError> {
@@ -720,6 +680,21 @@ fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool,
     Ok(true)
 }
 
+impl Columns for rusqlite::Row<'_> {
+    fn text(&self, i: usize) -> Result<String, StoreError> {
+        Ok(self.get(i)?)
+    }
+    fn opt_text(&self, i: usize) -> Result<Option<String>, StoreError> {
+        Ok(self.get(i)?)
+    }
+    fn int(&self, i: usize) -> Result<i64, StoreError> {
+        Ok(self.get(i)?)
+    }
+    fn opt_int(&self, i: usize) -> Result<Option<i64>, StoreError> {
+        Ok(self.get(i)?)
+    }
+}
+
 /// The columns a puzzle is read from (table `p`), its tags as one JSON array: one statement reads
 /// a puzzle or a whole page of them.
 const PUZZLE_COLUMNS: &str = "p.id, p.kind, p.game, p.fen, p.rules, p.moves, p.captures, p.mate_in,
@@ -727,37 +702,6 @@ const PUZZLE_COLUMNS: &str = "p.id, p.kind, p.game, p.fen, p.rules, p.moves, p.c
     (SELECT json_group_array(tag) FROM
         (SELECT tag FROM puzzle_tags t WHERE t.puzzle_id = p.id ORDER BY tag)),
     p.stipulation, p.difficulty";
-
-/// A puzzle from a row of [`PUZZLE_COLUMNS`].
-fn decode(r: &rusqlite::Row<'_>) -> Result<StoredPuzzle, StoreError> {
-    let id: i64 = r.get(0)?;
-    let corrupt = |what: &str| StoreError::Corrupt(format!("puzzle {id}: {what}"));
-    let text = |i: usize| r.get::<_, String>(i);
-    let json = |i: usize, what: &str| -> Result<serde_json::Value, StoreError> {
-        serde_json::from_str(&text(i)?).map_err(|_| corrupt(what))
-    };
-    let tags: Vec<String> = serde_json::from_str(&text(15)?).map_err(|_| corrupt("tags"))?;
-    Ok(StoredPuzzle {
-        id,
-        kind: Kind::parse(&text(1)?).ok_or_else(|| corrupt("kind"))?,
-        game: Game::parse(&text(2)?).ok_or_else(|| corrupt("game"))?,
-        fen: text(3)?,
-        rules: text(4)?,
-        moves: serde_json::from_value(json(5, "moves")?).map_err(|_| corrupt("moves"))?,
-        captures: serde_json::from_value(json(6, "captures")?).map_err(|_| corrupt("captures"))?,
-        mate_in: r.get(7)?,
-        stipulation: r.get(16)?,
-        outcome: json(8, "outcome")?,
-        difficulty: r.get(17)?,
-        title: r.get(9)?,
-        source: r.get(10)?,
-        caption: r.get(11)?,
-        fixture: r.get(12)?,
-        created_at: text(13)?,
-        content_hash: text(14)?,
-        tags,
-    })
-}
 
 fn get_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
     let sql = format!("SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.id = ?1");
@@ -772,6 +716,7 @@ fn get_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<StoredPuzzle>, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases::Game;
     use crate::store::Store;
 
     #[test]

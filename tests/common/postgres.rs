@@ -43,6 +43,15 @@ pub fn available() -> bool {
     here
 }
 
+/// [`available`], saying on standard error that the test is skipped when it is not.
+pub fn here_or_skip() -> bool {
+    let here = available();
+    if !here {
+        eprintln!("skipped: the PostgreSQL server binaries are missing (install postgresql)");
+    }
+    here
+}
+
 /// The cluster shared by this test process, started on first use.
 ///
 /// Panics with the server's log when it cannot be started (every caller panics alike; the
