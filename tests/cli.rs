@@ -424,3 +424,59 @@ fn solve_takes_a_stipulation() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_database_url_password_is_never_shown() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let refused = format!("postgres://app:hunter2@127.0.0.1:{closed}/puzzles");
+    for (args, expected) in [
+        (
+            vec![
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                "--db",
+                "mysql://app:hunter2@h/d",
+            ],
+            "the scheme `mysql` is not postgres",
+        ),
+        (
+            vec![
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                "--db",
+                "postgres://app:hunter2@h:x/d",
+            ],
+            "not a usable PostgreSQL URL",
+        ),
+        (
+            vec![
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                "--no-seed",
+                "--db",
+                &refused,
+            ],
+            "cannot reach the server",
+        ),
+        (
+            vec!["export", "--collection", "c", "--db", &refused],
+            "cannot reach the server",
+        ),
+    ] {
+        let (code, out, err) = run(baroque().args(&args).env_remove("BAROQUE_DB"));
+        assert_ne!(code, 0, "{args:?}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(err.contains("app:***@"), "{args:?}: {err}");
+        assert!(
+            !err.contains("hunter2") && !out.contains("hunter2"),
+            "{err}"
+        );
+    }
+}

@@ -33,6 +33,33 @@
 use crate::store::Database;
 use std::path::PathBuf;
 
+/// Reads `--db` / `BAROQUE_DB` without ever repeating the value: clap's own message quotes what
+/// it was given, a URL's password with it. A path that is not UTF-8 is a SQLite file.
+#[derive(Clone, Copy, Debug)]
+pub struct DatabaseParser;
+
+impl clap::builder::TypedValueParser for DatabaseParser {
+    type Value = Database;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Database, clap::Error> {
+        let Some(text) = value.to_str() else {
+            return Ok(Database::Sqlite(PathBuf::from(value)));
+        };
+        text.parse().map_err(|e| {
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("invalid value for --db: {e}\n"),
+            )
+            .with_cmd(cmd)
+        })
+    }
+}
+
 /// The default listening address.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 /// The default puzzle store file.
@@ -85,7 +112,7 @@ pub struct Settings {
     #[arg(long, env = "BAROQUE_ADDR", default_value = DEFAULT_ADDR, value_name = "HOST:PORT")]
     pub addr: String,
     /// The SQLite puzzle store (created when missing; WAL, so `PATH-wal` and `PATH-shm` sit beside it).
-    #[arg(long, env = "BAROQUE_DB", default_value = DEFAULT_DB, value_name = "PATH|URL")]
+    #[arg(long, env = "BAROQUE_DB", default_value = DEFAULT_DB, value_name = "PATH|URL", value_parser = DatabaseParser)]
     pub db: Database,
     /// A fixtures directory to seed the store from instead of the fixtures built in (this
     /// package's document diagrams and puzzles): its diagrams/*.json and puzzles/*.json are

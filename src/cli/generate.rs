@@ -75,7 +75,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// The SQLite puzzle store (created when missing).
-    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB, value_name = "PATH|URL")]
+    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::api::configuration::DatabaseParser)]
     pub db: crate::store::Database,
     /// Print the summary as JSON.
     #[arg(long)]
