@@ -161,6 +161,9 @@ proptest! {
         let mut checks = Vec::new();
         pos.generate_legal_checks(&mut checks);
         let expected: Vec<Move> = kept.iter().filter(|m| legal.contains(m)).copied().collect();
+        // A legal move the filter drops exists exactly when the quiet-move test (which tests
+        // the legality of dropped moves only) says so.
+        prop_assert_eq!(pos.has_legal_quiet_move(), legal.len() > checks.len());
         prop_assert_eq!(checks, expected);
         for m in pos.pseudo_legal_moves() {
             let after = pos.after(&m);

@@ -444,6 +444,16 @@ pub trait GamePosition:
     fn retain_possible_checks(&self, moves: &mut Vec<Self::Move>) {
         let _ = moves;
     }
+    /// Whether some search move cannot give check: one that
+    /// [`GamePosition::retain_possible_checks`] drops (a game may answer without generating every
+    /// search move). What refutes "every move mates" at once.
+    fn has_quiet_search_move(&self) -> bool {
+        let mut moves = Vec::new();
+        self.search_moves(&mut moves);
+        let all = moves.len();
+        self.retain_possible_checks(&mut moves);
+        moves.len() < all
+    }
     /// The search moves that may give check: [`GamePosition::search_moves`] kept by
     /// [`GamePosition::retain_possible_checks`] (a game may find them faster).
     fn search_checks(&self, out: &mut Vec<Self::Move>) {
@@ -614,6 +624,9 @@ impl GamePosition for Position {
     }
     fn search_checks(&self, out: &mut Vec<Move>) {
         self.generate_legal_checks(out);
+    }
+    fn has_quiet_search_move(&self) -> bool {
+        self.has_legal_quiet_move()
     }
     fn null_move(&self) -> Option<Position> {
         Position::null_move(self)
@@ -1049,6 +1062,9 @@ impl GamePosition for VariantPosition {
     }
     fn only_checks_mate(&self) -> bool {
         forward!(self, p => p.only_checks_mate())
+    }
+    fn has_quiet_search_move(&self) -> bool {
+        forward!(self, p => p.has_quiet_search_move())
     }
     fn null_move(&self) -> Option<VariantPosition> {
         match self {

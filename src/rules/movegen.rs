@@ -250,12 +250,19 @@ impl Position {
     /// is frozen among the enemy's pieces, which does not change what our pieces can take. Without
     /// an opponent King nothing gives check.
     pub fn retain_possible_checks(&self, moves: &mut MoveList) {
+        match self.check_squares() {
+            Some(relevant) => moves.retain(|m| touches(m, relevant)),
+            None => moves.clear(),
+        }
+    }
+
+    /// The squares a move must touch (leave, reach or capture on) to possibly give check, as
+    /// [`Position::retain_possible_checks`] argues; `None` without an opponent King (nothing
+    /// gives check).
+    fn check_squares(&self) -> Option<Bits> {
         let them = self.turn.other();
         let b = &self.board;
-        if b.king(them).is_none() {
-            moves.clear();
-            return;
-        }
+        b.king(them)?;
         let mut relevant = self.king_guard(them, true, false).relevant;
         let immobilizers = b.pieces(them, Role::Immobilizer);
         relevant |= immobilizers | b.pieces(them, Role::Chameleon);
@@ -265,7 +272,28 @@ impl Position {
                 relevant |= t.neighbours[sq as usize];
             }
         }
-        moves.retain(|m| (Bits::bit(m.from) | Bits::bit(m.to) | m.captures) & relevant != 0);
+        Some(relevant)
+    }
+
+    /// Whether some legal move cannot give check (is one that
+    /// [`Position::retain_possible_checks`] drops): what refutes "every move mates" at once (the
+    /// last move of a selfmate). Only such moves are tested for legality, until one passes; the
+    /// guard is worked out only if one is met.
+    pub fn has_legal_quiet_move(&self) -> bool {
+        let Some(relevant) = self.check_squares() else {
+            return self.has_legal_move();
+        };
+        let mut sink = QuietLegal {
+            pos: self,
+            relevant,
+            guard: None,
+            found: false,
+        };
+        self.generate_pseudo(self.movers(), &mut sink);
+        if !sink.found {
+            self.generate_suicides(&mut sink);
+        }
+        sink.found
     }
 
     /// The legal moves that may give check (see [`Position::retain_possible_checks`]): the
@@ -512,6 +540,34 @@ impl Sink for LegalCount<'_> {
             self.n += 1;
         }
     }
+}
+
+/// Looks, among the moves generated, for a legal one that touches none of the squares a check
+/// needs (see [`Position::has_legal_quiet_move`]).
+struct QuietLegal<'a> {
+    pos: &'a Position,
+    relevant: Bits,
+    /// The mover's King guard, made when the first quiet move is met.
+    guard: Option<Guard>,
+    found: bool,
+}
+
+impl Sink for QuietLegal<'_> {
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        if self.found || touches(&m, self.relevant) {
+            return;
+        }
+        let pos = self.pos;
+        let guard = self.guard.get_or_insert_with(|| pos.guard());
+        self.found = guard.passes(&m) || pos.is_safe_with(&m, guard);
+    }
+}
+
+/// Whether a move leaves, reaches or captures on one of `squares`.
+#[inline(always)]
+fn touches(m: &Move, squares: Bits) -> bool {
+    (Bits::bit(m.from) | Bits::bit(m.to) | m.captures) & squares != 0
 }
 
 /// Custodian capture by a piece arriving on `to` by a move in direction `d`: every piece of

@@ -298,18 +298,14 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
                 return Ok(known);
             }
         }
+        if n == 0 && pos.only_checks_mate() && pos.has_quiet_search_move() {
+            // Every move must mate, so every one must give check: one that cannot refutes (found
+            // without testing the legality of the others).
+            return Ok(false);
+        }
         let mut moves = self.take_buf(ply);
         pos.search_moves(&mut moves);
         let mut result = Ok(!moves.is_empty());
-        if n == 0 && !moves.is_empty() && pos.only_checks_mate() {
-            // Every move must mate, so every one must give check: one that cannot refutes.
-            let all = moves.len();
-            pos.retain_possible_checks(&mut moves);
-            if moves.len() < all {
-                self.give_buf(ply, moves);
-                return Ok(false);
-            }
-        }
         // With no White move left, moves that cannot mate first: a refutation ends the node.
         let first = |m: &P::Move| n == 0 && !(P::is_capture(m) || P::is_king_move(m));
         for m in in_two_passes(&moves, first) {
