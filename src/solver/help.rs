@@ -12,11 +12,13 @@ use super::search::{Searcher, Stopped};
 use super::{Budget, Exhausted, SolveOptions, Stipulation};
 use crate::rules::{GamePosition, MoveInfo, Naming, VariantMove, VariantPosition, Visit};
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Most solution lines kept of one helpmate length (the rest are counted): the answer stays a few
 /// megabytes at most whatever the position.
 pub const MAX_LINES: usize = 10_000;
-/// Most positions remembered as leading to no mate: about 100 MB at most.
+/// Most positions remembered as leading to no mate: about 40 MB at most (8 bytes each, in a table
+/// of up to 2^22 slots).
 const MAX_DEAD: usize = 2_000_000;
 
 /// A helpmate solve's report: lines of moves, not names ([`HelpSolution::named`] names them).
@@ -106,11 +108,34 @@ fn name_line<P: GamePosition>(pos: &P, line: &[P::Move], naming: Naming) -> Vec<
         .collect()
 }
 
+/// A hasher for keys that are already Zobrist hashes: it passes them through.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// The key of a position with `plies` left: its Zobrist key with the plies mixed in.
+fn dead_key(key: u64, plies: u32) -> u64 {
+    key ^ u64::from(plies).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 /// The enumeration of helpmate lines.
 struct Lines<'a, P: GamePosition> {
     searcher: Searcher<'a, P>,
-    /// (position key, plies left) shown to lead to no mate.
-    dead: HashSet<(u64, u32)>,
+    /// Positions with so many plies left ([`dead_key`]) shown to lead to no mate.
+    dead: HashSet<u64, BuildHasherDefault<KeyHasher>>,
     line: Vec<P::Move>,
     found: Vec<Vec<P::Move>>,
     /// Lines found, kept or not.
@@ -125,8 +150,8 @@ impl<P: GamePosition> Lines<'_, P> {
     /// Adds every line of `plies` moves from `pos` that ends in mate of the side to move after
     /// it (and in no mate before); whether it found one.
     fn search(&mut self, pos: &P, plies: u32) -> Result<bool, Stopped> {
-        let key = pos.key();
-        if self.dead.contains(&(key, plies)) {
+        let key = dead_key(pos.key(), plies);
+        if self.dead.contains(&key) {
             return Ok(false);
         }
         let mut moves = std::mem::take(&mut self.bufs[plies as usize]);
@@ -141,7 +166,7 @@ impl<P: GamePosition> Lines<'_, P> {
         let any = r?;
         // A search cut short (more lines than needed) proves nothing of what it left.
         if !any && self.dead.len() < MAX_DEAD && self.count <= self.enough {
-            self.dead.insert((key, plies));
+            self.dead.insert(key);
         }
         Ok(any)
     }
@@ -197,7 +222,7 @@ fn lines_of<P: GamePosition>(
 ) -> Result<Found<P::Move>, Stopped> {
     let mut lines = Lines {
         searcher: Searcher::<P>::new(table, budget),
-        dead: HashSet::new(),
+        dead: HashSet::default(),
         line: Vec::new(),
         found: Vec::new(),
         count: 0,
