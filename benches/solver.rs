@@ -1,5 +1,6 @@
 //! Mate search: the documents' Chameleon #2, a sound #3 with a dual, and midgame #3 proofs (no mate,
-//! the costly case), with the transposition table and threads as the solver's defaults.
+//! the costly case), with the transposition table and threads as the solver's defaults; generated
+//! sound mates in 4 and 5 (one thread).
 
 use baroque::rules::{Position, Rules};
 use baroque::solver::{solve, SolveOptions};
@@ -40,7 +41,41 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, dfs_vs_pns);
+/// Sound mates in 4 and 5 of at most 12 pieces (`fixtures/bench/deep_mates.json`, made by the
+/// generator with the seed and flags its `about` gives): a full solve each, one thread, no budget.
+fn deep_mates(c: &mut Criterion) {
+    use baroque::solver::{Limits, Stipulation};
+    use std::time::Duration;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/bench/deep_mates.json"
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut group = c.benchmark_group("deep mates");
+    group.sample_size(10);
+    for (field, n) in [("mate_in_4", 4), ("mate_in_5", 5)] {
+        let opts = SolveOptions {
+            stipulation: Stipulation::Mate(n),
+            threads: 1,
+            limits: Limits {
+                nodes: u64::MAX,
+                time: Duration::from_secs(3600),
+            },
+            ..SolveOptions::default()
+        };
+        for (i, fen) in doc[field].as_array().unwrap().iter().enumerate() {
+            let pos =
+                Position::from_fen_validated(fen.as_str().unwrap(), Rules::default()).unwrap();
+            group.bench_function(format!("#{n} {i}"), |b| {
+                b.iter(|| solve(black_box(&pos), &opts).nodes)
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, dfs_vs_pns, deep_mates);
 criterion_main!(benches);
 
 /// Depth-first proof search with its table against proof-number search, on the question "is there a

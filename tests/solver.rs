@@ -320,3 +320,58 @@ fn a_cancelled_solve_stops_and_says_so() {
     assert!(s.budget_exhausted);
     assert_eq!(s.exhausted_by, Some(Exhausted::Cancelled));
 }
+
+/// The bench sets are what their `about` says: every mate in 4 and 5 of
+/// `fixtures/bench/deep_mates.json` is sound (one key, no shorter mate) at its length, and every
+/// helpmate of `fixtures/bench/stipulations.json` has exactly one solution and no shorter one.
+#[test]
+fn the_bench_sets_are_sound() {
+    use baroque::solver::help::solve_help;
+    use baroque::solver::Stipulation;
+    let read = |name: &str| -> serde_json::Value {
+        let path = format!("{}/fixtures/bench/{name}", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let fens = |doc: &serde_json::Value, field: &str| -> Vec<Position> {
+        doc[field]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| Position::from_fen_validated(f.as_str().unwrap(), Rules::default()).unwrap())
+            .collect()
+    };
+    let unbounded = Limits {
+        nodes: u64::MAX,
+        time: Duration::from_secs(600),
+    };
+    let deep = read("deep_mates.json");
+    for (field, n) in [("mate_in_4", 4), ("mate_in_5", 5)] {
+        let set = fens(&deep, field);
+        assert!(set.len() >= 9, "{field}");
+        for pos in set {
+            let opts = SolveOptions {
+                stipulation: baroque::solver::Stipulation::Mate(n),
+                limits: unbounded,
+                max_tree_nodes: 0,
+                ..SolveOptions::default()
+            };
+            let s = solve(&pos, &opts);
+            assert_eq!(s.result, Outcome::Mate, "{}", pos.fen(Letters::Chess));
+            assert_eq!(s.mate_in, Some(n), "{}", pos.fen(Letters::Chess));
+            assert_eq!(s.sound, Some(true), "{}", pos.fen(Letters::Chess));
+        }
+    }
+    let stips = read("stipulations.json");
+    for (field, stip) in [("helpmates", "h#2"), ("helpmates_3", "h#3")] {
+        for pos in fens(&stips, field) {
+            let opts = SolveOptions {
+                stipulation: Stipulation::parse(stip).unwrap(),
+                limits: unbounded,
+                ..SolveOptions::default()
+            };
+            let h = solve_help(&pos, &opts, 1);
+            assert_eq!(h.sound, Some(true), "{stip} {}", pos.fen(Letters::Chess));
+            assert_eq!(h.count, 1, "{stip} {}", pos.fen(Letters::Chess));
+        }
+    }
+}
