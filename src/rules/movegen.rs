@@ -106,13 +106,25 @@ impl Position {
             /// A buffer per thread, so that the test does not allocate once warm.
             static SCRATCH: std::cell::RefCell<MoveList> = std::cell::RefCell::new(Vec::with_capacity(256));
         }
+        // The King's moves first: in check (where this test is asked most, to tell mate), a King
+        // step is the likeliest way out, and finding one spares generating the other moves.
         let test = |buf: &mut MoveList| {
-            buf.clear();
-            self.generate_pseudo(self.movers(), buf);
-            self.generate_suicides(buf);
             let guard = self.guard();
-            buf.iter()
-                .any(|m| guard.passes(m) || self.is_safe_with(m, &guard))
+            let legal = |buf: &MoveList| {
+                buf.iter()
+                    .any(|m| guard.passes(m) || self.is_safe_with(m, &guard))
+            };
+            let movers = self.movers();
+            let kings = movers & self.board.by_role(Role::King);
+            buf.clear();
+            self.generate_pseudo(kings, buf);
+            if legal(buf) {
+                return true;
+            }
+            buf.clear();
+            self.generate_pseudo(movers & !kings, buf);
+            self.generate_suicides(buf);
+            legal(buf)
         };
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
             Ok(mut buf) => test(&mut buf),
