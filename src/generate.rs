@@ -459,7 +459,7 @@ pub fn generate<P: GamePosition>(
         .num_threads(threads)
         .build()
         .ok();
-    let batch = (threads * 8) as u64;
+    let batch = (threads * 32) as u64;
     let mut seen: HashSet<String> = HashSet::new();
     let mut report = Report {
         puzzles: Vec::new(),
