@@ -163,7 +163,12 @@ proptest! {
         let expected: Vec<Move> = kept.iter().filter(|m| legal.contains(m)).copied().collect();
         // A legal move the filter drops exists exactly when the quiet-move test (which tests
         // the legality of dropped moves only) says so.
-        prop_assert_eq!(pos.has_legal_quiet_move(), legal.len() > checks.len());
+        let quiet = pos.legal_quiet_move();
+        prop_assert_eq!(quiet.is_some(), legal.len() > checks.len());
+        // And the move it names is one of them.
+        if let Some(q) = quiet {
+            prop_assert!(legal.contains(&q) && !checks.contains(&q));
+        }
         prop_assert_eq!(checks, expected);
         for m in pos.pseudo_legal_moves() {
             let after = pos.after(&m);
@@ -198,6 +203,30 @@ proptest! {
         for role in Role::BAROQUE {
             let m = Move { from, to, role, kind: baroque::rules::MoveKind::Normal, captures: 0 };
             prop_assert_eq!(pos.is_legal(&m), legal.contains(&m));
+        }
+    }
+
+    #[test]
+    fn a_move_made_like_another_is_the_legal_move_between_the_same_squares(
+        pos in any_position(), from in 0u8..64, to in 0u8..64, captures in any::<u64>()
+    ) {
+        // What the search's killer moves rest on: a move of another position (any captures) made
+        // for this one is the legal move of the same piece between the same squares, or nothing
+        // when there is none.
+        let legal = pos.legal_moves();
+        for role in Role::BAROQUE {
+            let like = Move { from, to, role, kind: baroque::rules::MoveKind::Normal, captures };
+            let expected = legal
+                .iter()
+                .find(|m| m.from == from && m.to == to && m.role == role && m.kind == like.kind)
+                .copied();
+            prop_assert_eq!(pos.legal_move_like(&like), expected);
+        }
+        for m in &legal {
+            let like = Move { captures: !m.captures, ..*m };
+            if m.kind == baroque::rules::MoveKind::Normal {
+                prop_assert_eq!(pos.legal_move_like(&like), Some(*m));
+            }
         }
     }
 

@@ -432,6 +432,14 @@ pub trait GamePosition:
         let _ = in_check;
         self.has_search_move()
     }
+    /// The search move of this position that moves the piece of `like` (a move of another
+    /// position) between the same squares, whatever it captures here; `None` when there is none,
+    /// or when the game does not answer without generating every move (the default). What tries a
+    /// killer move (one that refuted elsewhere) before the others are generated.
+    fn search_move_like(&self, like: &Self::Move) -> Option<Self::Move> {
+        let _ = like;
+        None
+    }
     /// Whether the side to move is in check (its King could be taken now).
     fn in_check(&self) -> bool;
     /// Whether the side to move, without search moves, has lost (rather than drawn).
@@ -444,15 +452,15 @@ pub trait GamePosition:
     fn retain_possible_checks(&self, moves: &mut Vec<Self::Move>) {
         let _ = moves;
     }
-    /// Whether some search move cannot give check: one that
+    /// A search move that cannot give check: one that
     /// [`GamePosition::retain_possible_checks`] drops (a game may answer without generating every
-    /// search move). What refutes "every move mates" at once.
-    fn has_quiet_search_move(&self) -> bool {
+    /// search move), if there is one. What refutes "every move mates" at once.
+    fn quiet_search_move(&self) -> Option<Self::Move> {
         let mut moves = Vec::new();
         self.search_moves(&mut moves);
-        let all = moves.len();
-        self.retain_possible_checks(&mut moves);
-        moves.len() < all
+        let mut checks = moves.clone();
+        self.retain_possible_checks(&mut checks);
+        moves.into_iter().find(|m| !checks.contains(m))
     }
     /// The search moves that may give check: [`GamePosition::search_moves`] kept by
     /// [`GamePosition::retain_possible_checks`] (a game may find them faster).
@@ -610,6 +618,9 @@ impl GamePosition for Position {
     fn has_search_move(&self) -> bool {
         self.has_legal_move()
     }
+    fn search_move_like(&self, like: &Move) -> Option<Move> {
+        self.legal_move_like(like)
+    }
     fn in_check(&self) -> bool {
         self.is_check()
     }
@@ -625,8 +636,8 @@ impl GamePosition for Position {
     fn search_checks(&self, out: &mut Vec<Move>) {
         self.generate_legal_checks(out);
     }
-    fn has_quiet_search_move(&self) -> bool {
-        self.has_legal_quiet_move()
+    fn quiet_search_move(&self) -> Option<Move> {
+        self.legal_quiet_move()
     }
     fn null_move(&self) -> Option<Position> {
         Position::null_move(self)
@@ -1063,8 +1074,22 @@ impl GamePosition for VariantPosition {
     fn only_checks_mate(&self) -> bool {
         forward!(self, p => p.only_checks_mate())
     }
-    fn has_quiet_search_move(&self) -> bool {
-        forward!(self, p => p.has_quiet_search_move())
+    fn search_move_like(&self, like: &VariantMove) -> Option<VariantMove> {
+        match (self, like) {
+            (VariantPosition::Baroque(p), VariantMove::Baroque(m)) => {
+                p.search_move_like(m).map(VariantMove::Baroque)
+            }
+            (VariantPosition::Rococo(p), VariantMove::Rococo(m)) => {
+                p.search_move_like(m).map(VariantMove::Rococo)
+            }
+            _ => None,
+        }
+    }
+    fn quiet_search_move(&self) -> Option<VariantMove> {
+        match self {
+            VariantPosition::Baroque(p) => p.quiet_search_move().map(VariantMove::Baroque),
+            VariantPosition::Rococo(p) => p.quiet_search_move().map(VariantMove::Rococo),
+        }
     }
     fn null_move(&self) -> Option<VariantPosition> {
         match self {

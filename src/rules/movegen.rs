@@ -287,24 +287,29 @@ impl Position {
         Some(relevant)
     }
 
-    /// Whether some legal move cannot give check (is one that
-    /// [`Position::retain_possible_checks`] drops): what refutes "every move mates" at once (the
-    /// last move of a selfmate). Only such moves are tested for legality, until one passes; the
-    /// guard is worked out only if one is met.
-    pub fn has_legal_quiet_move(&self) -> bool {
+    /// A legal move that cannot give check (one that [`Position::retain_possible_checks`] drops),
+    /// if there is one: what refutes "every move mates" at once (the last move of a selfmate).
+    /// Only such moves are tested for legality, until one passes; the guard is worked out only if
+    /// one is met. A piece standing on a square a check needs makes no such move (each of its
+    /// moves leaves that square), so only the others are generated, one piece at a time, until
+    /// one has a legal quiet move.
+    pub fn legal_quiet_move(&self) -> Option<Move> {
         let Some(relevant) = self.check_squares() else {
-            return self.has_legal_move();
+            return self.legal_moves().first().copied();
         };
         let mut sink = QuietLegal {
             pos: self,
             relevant,
             guard: None,
-            found: false,
+            found: None,
         };
-        self.generate_pseudo(self.movers(), &mut sink);
-        if !sink.found {
-            self.generate_suicides(&mut sink);
+        for s in (self.movers() & !relevant).squares() {
+            self.generate_pseudo(Bits::bit(s), &mut sink);
+            if sink.found.is_some() {
+                return sink.found;
+            }
         }
+        self.generate_suicides(&mut sink);
         sink.found
     }
 
@@ -363,6 +368,24 @@ impl Position {
         let mut buf = Vec::new();
         self.generate_pseudo_from(mv.from, &mut buf);
         buf.iter().any(|m| m == mv) && self.is_safe(mv)
+    }
+
+    /// The legal move that takes the piece of `like` (a move of any position) from its square to
+    /// the same destination here, with what it captures here; `None` when that piece is not
+    /// there, is frozen, or cannot legally make that move. Only that piece's moves are generated.
+    pub fn legal_move_like(&self, like: &Move) -> Option<Move> {
+        if like.kind != MoveKind::Normal
+            || !self.movers().has(like.from)
+            || self.board.role_at(like.from) != Some(like.role)
+        {
+            return None;
+        }
+        let mut sink = Reaching {
+            to: like.to,
+            found: None,
+        };
+        self.generate_pseudo(Bits::bit(like.from), &mut sink);
+        sink.found.filter(|m| self.is_safe(m))
     }
 
     /// Pseudo-legal moves of the piece on `from` (of the side to move), frozen or not, suicides of
@@ -554,25 +577,42 @@ impl Sink for LegalCount<'_> {
     }
 }
 
+/// Keeps the first move generated that reaches `to` (see [`Position::legal_move_like`]).
+struct Reaching {
+    to: u8,
+    found: Option<Move>,
+}
+
+impl Sink for Reaching {
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        if m.to == self.to && self.found.is_none() {
+            self.found = Some(m);
+        }
+    }
+}
+
 /// Looks, among the moves generated, for a legal one that touches none of the squares a check
-/// needs (see [`Position::has_legal_quiet_move`]).
+/// needs (see [`Position::legal_quiet_move`]).
 struct QuietLegal<'a> {
     pos: &'a Position,
     relevant: Bits,
     /// The mover's King guard, made when the first quiet move is met.
     guard: Option<Guard>,
-    found: bool,
+    found: Option<Move>,
 }
 
 impl Sink for QuietLegal<'_> {
     #[inline(always)]
     fn add(&mut self, m: Move) {
-        if self.found || touches(&m, self.relevant) {
+        if self.found.is_some() || touches(&m, self.relevant) {
             return;
         }
         let pos = self.pos;
         let guard = self.guard.get_or_insert_with(|| pos.guard());
-        self.found = guard.passes(&m) || pos.is_safe_with(&m, guard);
+        if guard.passes(&m) || pos.is_safe_with(&m, guard) {
+            self.found = Some(m);
+        }
     }
 }
 

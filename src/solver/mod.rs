@@ -468,20 +468,30 @@ impl<M: Copy> Solution<M> {
 /// `run` on every item, by `threads` workers taking the next item as they finish one (root moves
 /// differ widely in cost): the calling thread and `threads - 1` scoped helpers of its own, which
 /// inherit its scheduling priority. A search's helpers never take up another search's work (as the
-/// threads of a shared pool would while they wait), so each search keeps to its own budget. The
-/// results come in any order.
-fn in_parallel<T: Sync, R: Send>(
+/// threads of a shared pool would while they wait), so each search keeps to its own budget. Each
+/// worker keeps one state made by `init` for all its items (a searcher, whose killer moves carry
+/// from one root move to the next). With one thread (or one item) the items are run in order on
+/// the calling thread. The results come in any order.
+fn in_parallel<S, T: Sync, R: Send>(
     items: &[T],
     threads: usize,
-    run: impl Fn(&T) -> R + Sync,
+    init: impl Fn() -> S + Sync,
+    run: impl Fn(&mut S, &T) -> R + Sync,
 ) -> Vec<R> {
+    if threads <= 1 || items.len() <= 1 {
+        let mut state = init();
+        return items.iter().map(|item| run(&mut state, item)).collect();
+    }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::with_capacity(items.len()));
-    let work = || loop {
-        let k = next.fetch_add(1, Ordering::Relaxed);
-        let Some(item) = items.get(k) else { break };
-        let r = run(item);
-        results.lock().unwrap_or_else(|e| e.into_inner()).push(r);
+    let work = || {
+        let mut state = init();
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(k) else { break };
+            let r = run(&mut state, item);
+            results.lock().unwrap_or_else(|e| e.into_inner()).push(r);
+        }
     };
     std::thread::scope(|scope| {
         for _ in 1..threads.min(items.len()) {
@@ -533,6 +543,8 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
     let mut roots = Vec::new();
     pos.search_moves(&mut roots);
     let mut states: Vec<Option<RootState>> = vec![None; roots.len()];
+    // The defence that refuted each first move last (a hint for the tries: where to look first).
+    let mut refuted_by: Vec<Option<P::Move>> = vec![None; roots.len()];
     let mut completed = 0;
     // Nodes of the search before this iteration, and of the iteration before the last.
     let (mut before, mut previous) = (0u64, 1u64);
@@ -543,8 +555,7 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
         let open: Vec<usize> = (0..roots.len())
             .filter(|&i| !matches!(states[i], Some(RootState::Mates(_))))
             .collect();
-        let run = |&i: &usize| -> (usize, Result<bool, Stopped>) {
-            let mut s = Searcher::<P>::new(&table, &budget);
+        let run = |s: &mut Searcher<P>, &i: &usize| {
             let after = pos.play(&roots[i]);
             let r = s.tick().and_then(|_| {
                 if selfmate {
@@ -554,15 +565,23 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
                 }
             });
             let _ = s.flush();
-            (i, r)
+            // The newest killer after a refuted first move: most often its refutation.
+            let refutation = if r == Ok(false) {
+                s.killers_at(1)[0]
+            } else {
+                None
+            };
+            (i, r, refutation)
         };
-        let results: Vec<_> = if opts.threads > 1 && open.len() > 1 {
-            in_parallel(&open, opts.threads, run)
-        } else {
-            open.iter().map(run).collect()
-        };
+        let results = in_parallel(
+            &open,
+            opts.threads,
+            || Searcher::<P>::new(&table, &budget),
+            run,
+        );
         let mut stopped = false;
-        for (i, r) in results {
+        for (i, r, refutation) in results {
+            refuted_by[i] = refutation;
             match r {
                 Ok(true) => states[i] = Some(RootState::Mates(n)),
                 Ok(false) => states[i] = Some(RootState::NoMateWithin(n)),
@@ -671,7 +690,17 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
     let (tries, tries_truncated) = if screening || opts.max_refutations == 0 {
         (Vec::new(), false)
     } else {
-        find_tries(pos, &roots, &states, &table, &budget, goal, mate_in, opts)
+        find_tries(
+            pos,
+            &roots,
+            &states,
+            &refuted_by,
+            &table,
+            &budget,
+            goal,
+            mate_in,
+            opts,
+        )
     };
     Solution {
         result,
@@ -701,6 +730,7 @@ fn find_tries<P: GamePosition>(
     pos: &P,
     roots: &[P::Move],
     states: &[Option<RootState>],
+    refuted_by: &[Option<P::Move>],
     table: &Table,
     budget: &Budget,
     goal: Goal,
@@ -711,20 +741,28 @@ fn find_tries<P: GamePosition>(
         .filter(|&i| states[i] == Some(RootState::NoMateWithin(n)))
         .collect();
     let mut unsettled = states.iter().any(Option::is_none);
-    let run = |&i: &usize| -> Result<Option<Try<P::Move>>, Stopped> {
-        let mut s = Searcher::<P>::new(table, budget);
-        let r = tries::refutations(&mut s, goal, pos, &roots[i], n, opts.max_refutations);
+    let run = |s: &mut Searcher<P>, &i: &usize| -> Result<Option<Try<P::Move>>, Stopped> {
+        let r = tries::refutations(
+            s,
+            goal,
+            pos,
+            &roots[i],
+            refuted_by[i],
+            n,
+            opts.max_refutations,
+        );
         let _ = s.flush();
         Ok(r?.map(|refutations| Try {
             mv: roots[i],
             refutations,
         }))
     };
-    let results: Vec<_> = if opts.threads > 1 && failing.len() > 1 {
-        in_parallel(&failing, opts.threads, run)
-    } else {
-        failing.iter().map(run).collect()
-    };
+    let results = in_parallel(
+        &failing,
+        opts.threads,
+        || Searcher::<P>::new(table, budget),
+        run,
+    );
     let mut tries = Vec::new();
     for r in results {
         match r {

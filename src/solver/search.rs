@@ -48,6 +48,8 @@ pub struct Searcher<'a, P: GamePosition> {
     bufs: Vec<Vec<P::Move>>,
     /// Per ply: the attacker's non-checking moves, tried after the checks.
     quiet: Vec<Vec<P::Move>>,
+    /// Per ply: the last defences that refuted there (killer moves), newest first.
+    killers: Vec<[Option<P::Move>; 2]>,
 }
 
 impl<'a, P: GamePosition> Searcher<'a, P> {
@@ -60,6 +62,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             since_clock: 0,
             bufs: Vec::new(),
             quiet: Vec::new(),
+            killers: Vec::new(),
         }
     }
 
@@ -215,44 +218,104 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         if let Some(known) = self.table.probe(key).answer(n) {
             return Ok(known);
         }
+        let lost = self.every_defence_loses(pos, n, ply)?;
+        self.table.store(key, n, lost);
+        Ok(lost)
+    }
+
+    /// The work of [`Searcher::defend`] once the table has no answer.
+    ///
+    /// The defences that refuted at this ply elsewhere in the tree (killers) are tried first, each
+    /// made for this position by [`GamePosition::search_move_like`] without generating the other
+    /// moves: one defence often refutes many attacker moves (the King stepping out, the capture of
+    /// the attacking piece, or, where the attacker threatens nothing, any move at all), and
+    /// finding it first spares the generation and the ordering below. A killer so made is a legal
+    /// move of this position; the order changes the work, never the answer.
+    fn every_defence_loses(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, [None; 2]);
+        }
+        let mut tried = [None; 2];
+        for (slot, k) in tried.iter_mut().zip(self.killers[ply]) {
+            let Some(m) = k.and_then(|k| pos.search_move_like(&k)) else {
+                continue;
+            };
+            self.tick()?;
+            if !self.attack(&pos.play(&m), n, ply + 1)? {
+                self.remember_refutation(ply, m);
+                return Ok(false);
+            }
+            *slot = Some(m);
+        }
         let mut moves = self.take_buf(ply);
         pos.search_moves(&mut moves);
         let result = if moves.is_empty() {
             Ok(pos.lost_without_moves())
         } else {
-            // With more than one attacker move left: the defences that leave the attacker the fewest
-            // replies first (a cheap proof-number estimate; measured: 35-42% fewer nodes on midgame
-            // #3 proofs). With one left: captures and King moves first, which refute most often.
-            let ordered = if n > 1 {
-                self.order_by_replies(pos, &mut moves)
-            } else {
-                Ok(())
-            };
-            let mut all_lose = ordered.map(|()| true);
-            let tried: &[P::Move] = if all_lose.is_ok() { &moves } else { &[] };
-            // With one attacker move left, captures and King moves first (above, the order by
-            // replies).
-            let first = |m: &P::Move| n == 1 && (P::is_capture(m) || P::is_king_move(m));
-            for m in in_two_passes(tried, first) {
-                let after = pos.play(m);
-                if let Err(e) = self.tick() {
-                    all_lose = Err(e);
-                    break;
-                }
-                match self.attack(&after, n, ply + 1) {
-                    Ok(true) => {}
-                    other => {
-                        all_lose = other;
-                        break;
-                    }
-                }
-            }
-            all_lose
+            self.refute(pos, &mut moves, &tried, n, ply)
+                .map(|refuted| !refuted)
         };
         self.give_buf(ply, moves);
-        let lost = result?;
-        self.table.store(key, n, lost);
-        Ok(lost)
+        result
+    }
+
+    /// Whether some defence among `moves` (the defender's moves in `pos`, not empty), other than
+    /// those `tried`, escapes a mate within `n` attacker moves.
+    fn refute(
+        &mut self,
+        pos: &P,
+        moves: &mut [P::Move],
+        tried: &[Option<P::Move>],
+        n: u32,
+        ply: usize,
+    ) -> Result<bool, Stopped> {
+        // With more than one attacker move left: the defences that leave the attacker the fewest
+        // replies first (a cheap proof-number estimate; measured: 35-42% fewer nodes on midgame
+        // #3 proofs). With one left: captures and King moves first, which refute most often.
+        if n > 1 {
+            self.order_by_replies(pos, moves)?;
+        }
+        let first = |m: &P::Move| n == 1 && (P::is_capture(m) || P::is_king_move(m));
+        for m in in_two_passes(moves, first) {
+            if tried.contains(&Some(*m)) {
+                continue;
+            }
+            self.tick()?;
+            if !self.attack(&pos.play(m), n, ply + 1)? {
+                self.remember_refutation(ply, *m);
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether a killer of `ply`, made for `pos`, is a move that does not give check.
+    fn killer_does_not_check(&mut self, pos: &P, ply: usize) -> bool {
+        let Some(killers) = self.killers.get(ply).copied() else {
+            return false;
+        };
+        killers
+            .iter()
+            .flatten()
+            .filter_map(|k| pos.search_move_like(k))
+            .any(|m| !pos.play(&m).in_check())
+    }
+
+    /// The killers of `ply`, newest first.
+    pub fn killers_at(&self, ply: usize) -> [Option<P::Move>; 2] {
+        self.killers.get(ply).copied().unwrap_or([None; 2])
+    }
+
+    /// Keeps `m` as the newest killer of `ply`.
+    fn remember_refutation(&mut self, ply: usize, m: P::Move) {
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, [None; 2]);
+        }
+        let slot = &mut self.killers[ply];
+        if slot[0] != Some(m) {
+            slot[1] = slot[0];
+            slot[0] = Some(m);
+        }
     }
 
     /// OR node of a selfmate (`s#n`): can the side to move (White) force the other side to mate
@@ -298,10 +361,43 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
                 return Ok(known);
             }
         }
-        if n == 0 && pos.only_checks_mate() && pos.has_quiet_search_move() {
+        if n == 0 && pos.only_checks_mate() {
             // Every move must mate, so every one must give check: one that cannot refutes (found
             // without testing the legality of the others).
-            return Ok(false);
+            if self.killer_does_not_check(pos, ply) {
+                return Ok(false);
+            }
+            if let Some(m) = pos.quiet_search_move() {
+                self.remember_refutation(ply, m);
+                return Ok(false);
+            }
+        }
+        let lost = self.every_self_defence_loses(pos, n, ply)?;
+        if n > 0 {
+            self.table.store(key, n, lost);
+        }
+        Ok(lost)
+    }
+
+    /// The work of [`Searcher::self_defend`] past the table and the quick refutation: the
+    /// killers first (see [`Searcher::every_defence_loses`]), then every move.
+    fn every_self_defence_loses(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, [None; 2]);
+        }
+        let mut tried = [None; 2];
+        // With no attacker move left, the killers were tried (by whether they give check).
+        let killers = if n > 0 { self.killers[ply] } else { [None; 2] };
+        for (slot, k) in tried.iter_mut().zip(killers) {
+            let Some(m) = k.and_then(|k| pos.search_move_like(&k)) else {
+                continue;
+            };
+            self.tick()?;
+            if !self.self_defence_loses(pos, &m, n, ply)? {
+                self.remember_refutation(ply, m);
+                return Ok(false);
+            }
+            *slot = Some(m);
         }
         let mut moves = self.take_buf(ply);
         pos.search_moves(&mut moves);
@@ -309,33 +405,49 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         // With no White move left, moves that cannot mate first: a refutation ends the node.
         let first = |m: &P::Move| n == 0 && !(P::is_capture(m) || P::is_king_move(m));
         for m in in_two_passes(&moves, first) {
-            let after = pos.play(m);
-            if let Err(e) = self.tick() {
-                result = Err(e);
-                break;
-            }
-            if Self::defender_lost(&after) {
+            if tried.contains(&Some(*m)) {
                 continue;
             }
-            let holds = if n == 0 {
-                Ok(false)
-            } else {
-                self.self_attack(&after, n, ply + 1)
-            };
+            let holds = self
+                .tick()
+                .and_then(|()| self.self_defence_loses(pos, m, n, ply));
             match holds {
                 Ok(true) => {}
-                other => {
-                    result = other;
+                Ok(false) => {
+                    // (With no attacker move left, the killers are the quiet moves above.)
+                    if n > 0 {
+                        self.remember_refutation(ply, *m);
+                    }
+                    result = Ok(false);
+                    break;
+                }
+                Err(e) => {
+                    result = Err(e);
                     break;
                 }
             }
         }
         self.give_buf(ply, moves);
-        let lost = result?;
-        if n > 0 {
-            self.table.store(key, n, lost);
+        result
+    }
+
+    /// Whether the defence `m` in `pos` still loses the selfmate: it mates the attacker, or leaves
+    /// the attacker a forced selfmate within `n` of its moves.
+    fn self_defence_loses(
+        &mut self,
+        pos: &P,
+        m: &P::Move,
+        n: u32,
+        ply: usize,
+    ) -> Result<bool, Stopped> {
+        let after = pos.play(m);
+        if Self::defender_lost(&after) {
+            Ok(true)
+        } else if n == 0 {
+            Ok(false)
+        } else {
+            self.self_attack(&after, n, ply + 1)
         }
-        Ok(lost)
     }
 
     /// After an attacker move (the defender to move in `pos`): does the attacker reach `goal`

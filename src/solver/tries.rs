@@ -46,7 +46,7 @@ pub fn threat<P: GamePosition>(
 
 /// The refutations of first move `mv` in `pos` for `goal` in `n` moves, when there are from one
 /// to `max` of them (the move is then a try); `None` when there are more, or none (a key, or a
-/// move that leaves the defender no move).
+/// move that leaves the defender no move). `hint`: a defence that may refute (tried first).
 ///
 /// # Errors
 /// [`Stopped`] when the budget runs out.
@@ -55,18 +55,18 @@ pub fn refutations<P: GamePosition>(
     goal: Goal,
     pos: &P,
     mv: &P::Move,
+    hint: Option<P::Move>,
     n: u32,
     max: usize,
 ) -> Result<Option<Vec<P::Move>>, Stopped> {
     let after = pos.play(mv);
     let mut defences = Vec::new();
     after.search_moves(&mut defences);
-    // Likely refutations first, so that a move with more than `max` is left early: those the
-    // keys' proofs already stored as refutations, then captures and King moves.
+    // Likely refutations first, so that a move with more than `max` is left early: the hint (the
+    // defence that refuted the move in the proof), then captures and King moves. (Ordering them
+    // by what the table knows would play every defence twice.)
     let likely = |d: &P::Move| -> u8 {
-        let known =
-            goal == Goal::Mate && s.table.probe(after.play(d).key()).answer(n - 1) == Some(false);
-        if known {
+        if hint == Some(*d) {
             0
         } else if P::is_capture(d) || P::is_king_move(d) {
             1
@@ -74,7 +74,7 @@ pub fn refutations<P: GamePosition>(
             2
         }
     };
-    defences.sort_by_cached_key(likely);
+    defences.sort_by_key(likely);
     let mut refuting = Vec::new();
     for d in &defences {
         s.tick()?;
