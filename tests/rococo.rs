@@ -296,6 +296,29 @@ mod properties {
             prop_assert_eq!(p.has_move(), !p.legal_moves().is_empty());
         }
 
+        /// A move of another position made for this one (what the search's killer moves rest
+        /// on) is the keeping move of the same piece between the same squares in the same way,
+        /// whatever it captured there.
+        #[test]
+        fn a_move_made_like_another_is_the_keeping_move_of_that_piece(
+            p in prop_oneof![position_of(1..30), position_of(60..98)],
+            other in prop_oneof![position_of(1..30), position_of(60..98)]
+        ) {
+            let mut kept = Vec::new();
+            p.keeping_moves(&mut kept);
+            for m in &kept {
+                let like = RococoMove { captures: !m.captures, ..*m };
+                prop_assert_eq!(p.keeping_move_like(&like), Some(*m));
+            }
+            for like in other.legal_moves() {
+                let expected = kept.iter().find(|m| {
+                    m.from == like.from && m.to == like.to && m.role == like.role
+                        && m.kind == like.kind && m.promotion == like.promotion
+                }).copied();
+                prop_assert_eq!(p.keeping_move_like(&like), expected);
+            }
+        }
+
         #[test]
         fn parsers_never_panic(p in position(), s in "[0-9.]{0,2}[KPIWALXSUQ]?[a-jxy]?[0-9]{0,3}(-|x|<>|\\*)?[a-jxy]?[0-9]{0,3}(=[A-Z])?") {
             let _ = p.parse_move(&s, Coords::Standard);

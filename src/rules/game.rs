@@ -776,6 +776,9 @@ impl GamePosition for RococoPosition {
     fn has_search_move_in(&self, in_check: bool) -> bool {
         self.board().king(self.turn()).is_some() && self.has_keeping_move_in(in_check)
     }
+    fn search_move_like(&self, like: &RococoMove) -> Option<RococoMove> {
+        self.keeping_move_like(like)
+    }
     fn in_check(&self) -> bool {
         self.king_capturable(self.turn())
     }
