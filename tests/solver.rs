@@ -198,7 +198,7 @@ fn a_small_budget_gives_unknown_promptly() {
     let s = solve(
         &start,
         &SolveOptions {
-            stipulation: baroque::solver::Stipulation::Mate(4),
+            stipulation: baroque::solver::Stipulation::Mate(5),
             limits: Limits {
                 nodes: u64::MAX,
                 time: Duration::from_millis(100),

@@ -777,6 +777,8 @@ impl GamePosition for RococoPosition {
         self.board().king(self.turn()).is_some() && self.has_keeping_move_in(in_check)
     }
     fn search_move_like(&self, like: &RococoMove) -> Option<RococoMove> {
+        // Without its King a side has no search move (see `search_moves`).
+        self.board().king(self.turn())?;
         self.keeping_move_like(like)
     }
     fn in_check(&self) -> bool {

@@ -55,7 +55,8 @@ pub type MoveList = Vec<Move>;
 /// What the moving side needs to know while generating.
 struct Ctx {
     occ: Bits,
-    empty: Bits,
+    /// The squares a move may end on: the empty ones among the targets.
+    dest: Bits,
     king: Option<u8>,
     single: bool,
 }
@@ -384,7 +385,7 @@ impl Position {
             to: like.to,
             found: None,
         };
-        self.generate_pseudo(Bits::bit(like.from), &mut sink);
+        self.generate_pseudo_to(Bits::bit(like.from), Bits::bit(like.to), &mut sink);
         sink.found.filter(|m| self.is_safe(m))
     }
 
@@ -434,7 +435,14 @@ impl Position {
     }
 
     /// Pseudo-legal normal moves of the pieces of the side to move in `movers`.
+    #[inline]
     fn generate_pseudo<S: Sink>(&self, movers: Bits, out: &mut S) {
+        self.generate_pseudo_to(movers, !0, out);
+    }
+
+    /// Pseudo-legal normal moves of the pieces of the side to move in `movers` that end on
+    /// `targets` (a King taken by a King or a Chameleon: on its square).
+    fn generate_pseudo_to<S: Sink>(&self, movers: Bits, targets: Bits, out: &mut S) {
         let b = &self.board;
         let us = self.turn;
         let ours = b.by_color(us);
@@ -442,7 +450,7 @@ impl Position {
         let occ = ours | theirs;
         let cx = Ctx {
             occ,
-            empty: !occ,
+            dest: !occ & targets,
             king: b.king(us),
             single: self.rules.leaper == Leaper::Single,
         };
@@ -450,13 +458,13 @@ impl Position {
         let m = movers & ours;
 
         for s in (m & b.by_role(Role::King)).squares() {
-            for to in (t.neighbours[s as usize] & !ours).squares() {
+            for to in (t.neighbours[s as usize] & !ours & targets).squares() {
                 push(out, s, to, Role::King, Bits::bit(to) & theirs);
             }
         }
         for s in (m & b.by_role(Role::Pawn)).squares() {
             for d in ORTHOGONAL {
-                for to in (G8::slide(s, d, occ) & cx.empty).squares() {
+                for to in (G8::slide(s, d, occ) & cx.dest).squares() {
                     let after = ours ^ Bits::bit(s) ^ Bits::bit(to);
                     let caps = pincer(to, d, theirs, after);
                     push(out, s, to, Role::Pawn, caps);
@@ -471,7 +479,7 @@ impl Position {
                 } else {
                     0
                 };
-                for to in (G8::slide(s, d, occ) & cx.empty).squares() {
+                for to in (G8::slide(s, d, occ) & cx.dest).squares() {
                     push(out, s, to, Role::Withdrawer, caps);
                 }
             }
@@ -484,13 +492,13 @@ impl Position {
             }
         }
         for s in (m & b.by_role(Role::Coordinator)).squares() {
-            for to in (G8::queen_reach(s, occ) & cx.empty).squares() {
+            for to in (G8::queen_reach(s, occ) & cx.dest).squares() {
                 let caps = coordination(to, cx.king) & theirs;
                 push(out, s, to, Role::Coordinator, caps);
             }
         }
         for s in (m & b.by_role(Role::Immobilizer)).squares() {
-            for to in (G8::queen_reach(s, occ) & cx.empty).squares() {
+            for to in (G8::queen_reach(s, occ) & cx.dest).squares() {
                 push(out, s, to, Role::Immobilizer, 0);
             }
         }
@@ -529,7 +537,7 @@ impl Position {
                     });
                     // The King is taken the King's way: by stepping onto it.
                     let k = t.step[d][s as usize];
-                    if k != NO_SQUARE && e_king.has(k) {
+                    if k != NO_SQUARE && e_king.has(k) && targets.has(k) {
                         push(out, s, k, Role::Chameleon, Bits::bit(k));
                     }
                 }
@@ -670,7 +678,7 @@ fn leaps(cx: &Ctx, s: u8, d: Dir, jumpable: Bits, mut land: impl FnMut(u8, Bits)
     let mut caps: Bits = 0;
     loop {
         let reach = G8::slide(cur, d, cx.occ);
-        for to in (reach & cx.empty).squares() {
+        for to in (reach & cx.dest).squares() {
             land(to, caps);
         }
         let blockers = reach & cx.occ;
@@ -684,7 +692,9 @@ fn leaps(cx: &Ctx, s: u8, d: Dir, jumpable: Bits, mut land: impl FnMut(u8, Bits)
         }
         caps |= Bits::bit(q);
         if cx.single {
-            land(beyond, caps);
+            if cx.dest.has(beyond) {
+                land(beyond, caps);
+            }
             return;
         }
         cur = q;

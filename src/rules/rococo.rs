@@ -321,23 +321,29 @@ impl RococoPosition {
 
     /// The move that keeps the mover's King (see [`RococoPosition::keeping_moves`]) and takes the
     /// piece of `like` (a move of any position) from its square to the same destination, in the
-    /// same way (kind and promotion), with what it captures here; `None` when there is none. Only
-    /// that piece's moves are generated.
+    /// same way (kind and promotion), with what it captures here (the first such move generated,
+    /// where the piece may capture more or less on the way); `None` when there is none. Only that
+    /// piece's moves are generated.
     pub fn keeping_move_like(&self, like: &RococoMove) -> Option<RococoMove> {
-        if self.board.king(self.turn).is_none()
-            || !self.board.by_color(self.turn).has(like.from)
+        if !self.board.by_color(self.turn).has(like.from)
             || self.board.role_at(like.from) != Some(like.role)
         {
             return None;
         }
-        let found = SCRATCH.with_borrow_mut(|buf| {
+        // (A piece may have more than one such move, capturing more or less: the first that
+        // keeps the King.)
+        SCRATCH.with_borrow_mut(|buf| {
             buf.clear();
             self.generate_raw(buf, Bits128::bit(like.from));
             buf.iter()
-                .find(|m| m.to == like.to && m.kind == like.kind && m.promotion == like.promotion)
+                .find(|m| {
+                    m.to == like.to
+                        && m.kind == like.kind
+                        && m.promotion == like.promotion
+                        && self.keeps_king(m)
+                })
                 .copied()
-        });
-        found.filter(|m| self.keeps_king(m))
+        })
     }
 
     /// Whether the side to move has any move at all (a side without one has drawn).

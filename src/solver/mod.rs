@@ -722,6 +722,10 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
     }
 }
 
+/// The most frequent refutations of the proof tried on each first move before its defences are
+/// generated (see [`find_tries`]).
+const HINTS: usize = 3;
+
 /// The tries among the first moves proven not to reach `goal` within `n` moves, in canonical
 /// notation's order, and whether some first move was left unsettled (by the search or by the
 /// budget while looking for refutations).
@@ -741,16 +745,22 @@ fn find_tries<P: GamePosition>(
         .filter(|&i| states[i] == Some(RootState::NoMateWithin(n)))
         .collect();
     let mut unsettled = states.iter().any(Option::is_none);
+    // The defences that refuted first moves in the proof, the most frequent first (each first
+    // move's own refutation before them): what most likely refutes another first move.
+    let mut frequent: Vec<(usize, P::Move)> = Vec::new();
+    for m in refuted_by.iter().flatten() {
+        match frequent.iter_mut().find(|(_, f)| f == m) {
+            Some((count, _)) => *count += 1,
+            None => frequent.push((1, *m)),
+        }
+    }
+    frequent.sort_by_key(|&(count, _)| std::cmp::Reverse(count));
     let run = |s: &mut Searcher<P>, &i: &usize| -> Result<Option<Try<P::Move>>, Stopped> {
-        let r = tries::refutations(
-            s,
-            goal,
-            pos,
-            &roots[i],
-            refuted_by[i],
-            n,
-            opts.max_refutations,
-        );
+        let hints: Vec<P::Move> = refuted_by[i]
+            .into_iter()
+            .chain(frequent.iter().take(HINTS).map(|&(_, m)| m))
+            .collect();
+        let r = tries::refutations(s, goal, pos, &roots[i], &hints, n, opts.max_refutations);
         let _ = s.flush();
         Ok(r?.map(|refutations| Try {
             mv: roots[i],

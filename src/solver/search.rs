@@ -301,7 +301,8 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             .any(|m| !pos.play(&m).in_check())
     }
 
-    /// The killers of `ply`, newest first.
+    /// The killers of `ply`, newest first (moves of other positions: make them for a position
+    /// with [`GamePosition::search_move_like`]).
     pub fn killers_at(&self, ply: usize) -> [Option<P::Move>; 2] {
         self.killers.get(ply).copied().unwrap_or([None; 2])
     }

@@ -46,7 +46,8 @@ pub fn threat<P: GamePosition>(
 
 /// The refutations of first move `mv` in `pos` for `goal` in `n` moves, when there are from one
 /// to `max` of them (the move is then a try); `None` when there are more, or none (a key, or a
-/// move that leaves the defender no move). `hint`: a defence that may refute (tried first).
+/// move that leaves the defender no move). `hints`: defences (moves of other positions, made for
+/// this one) that may refute, tried first.
 ///
 /// # Errors
 /// [`Stopped`] when the budget runs out.
@@ -55,28 +56,40 @@ pub fn refutations<P: GamePosition>(
     goal: Goal,
     pos: &P,
     mv: &P::Move,
-    hint: Option<P::Move>,
+    hints: &[P::Move],
     n: u32,
     max: usize,
 ) -> Result<Option<Vec<P::Move>>, Stopped> {
     let after = pos.play(mv);
+    let mut refuting = Vec::new();
+    // Likely refutations first, made for this position without generating every defence. Most
+    // first moves have more than `max` refutations, and these often show it.
+    let mut tried: Vec<P::Move> = Vec::new();
+    for d in hints.iter().filter_map(|k| after.search_move_like(k)) {
+        if tried.contains(&d) {
+            continue;
+        }
+        tried.push(d);
+        s.tick()?;
+        if !s.after_defence(goal, &after.play(&d), n - 1, 1)? {
+            refuting.push(d);
+            if refuting.len() > max {
+                return Ok(None);
+            }
+        }
+    }
     let mut defences = Vec::new();
     after.search_moves(&mut defences);
-    // Likely refutations first, so that a move with more than `max` is left early: the hint (the
-    // defence that refuted the move in the proof), then captures and King moves. (Ordering them
-    // by what the table knows would play every defence twice.)
-    let likely = |d: &P::Move| -> u8 {
-        if hint == Some(*d) {
-            0
-        } else if P::is_capture(d) || P::is_king_move(d) {
-            1
-        } else {
-            2
+    // Then captures and King moves, which refute most often, then the others.
+    let first = |d: &P::Move| P::is_capture(d) || P::is_king_move(d);
+    let ordered = defences
+        .iter()
+        .filter(|d| first(d))
+        .chain(defences.iter().filter(|d| !first(d)));
+    for d in ordered {
+        if tried.contains(d) {
+            continue;
         }
-    };
-    defences.sort_by_key(likely);
-    let mut refuting = Vec::new();
-    for d in &defences {
         s.tick()?;
         if !s.after_defence(goal, &after.play(d), n - 1, 1)? {
             refuting.push(*d);
