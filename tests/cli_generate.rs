@@ -135,7 +135,7 @@ fn generate_refuses_bad_flags_and_reports_a_limit() {
 fn an_interrupted_run_keeps_what_it_found_and_is_marked_stopped() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("gen.db");
-    let child = Command::new(env!("CARGO_BIN_EXE_baroque"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_baroque"))
         .args([
             "generate",
             "--collection",
@@ -162,6 +162,14 @@ fn an_interrupted_run_keeps_what_it_found_and_is_marked_stopped() {
                 .is_some();
         if made {
             break;
+        }
+        // A run that ended already (it could not open the store, say) says why.
+        if let Ok(Some(status)) = child.try_wait() {
+            let mut err = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                let _ = std::io::Read::read_to_string(&mut e, &mut err);
+            }
+            panic!("the run ended before its collection row was seen ({status}): {err}");
         }
         assert!(std::time::Instant::now() < deadline, "no collection row");
         std::thread::sleep(std::time::Duration::from_millis(50));

@@ -353,6 +353,29 @@ fn concurrent_inserts_of_one_puzzle_make_one_row() {
 }
 
 #[test]
+fn processes_opening_a_new_sqlite_store_together_all_open_it() {
+    // Two processes started at once on a new file (a server and a `generate`, say) both migrate
+    // it; the one that loses the race must open the store the other made, not fail.
+    for round in 0..20 {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("new.db");
+        let opened: Vec<Result<Store, String>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..4)
+                .map(|_| s.spawn(|| Store::open(&path).map_err(|e| e.to_string())))
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for store in opened {
+            let store = store.unwrap_or_else(|e| panic!("round {round}: {e}"));
+            store.readiness(Duration::from_secs(5)).unwrap();
+            assert!(page(&store, &Filter::default(), After::Id(0), 10)
+                .0
+                .is_empty());
+        }
+    }
+}
+
+#[test]
 fn replicas_starting_together_migrate_once() {
     if !pg::here_or_skip() {
         return;

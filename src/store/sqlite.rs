@@ -177,12 +177,19 @@ impl SqliteStore {
         if !mode.eq_ignore_ascii_case("wal") {
             tracing::warn!(mode = %mode, "the database did not switch to WAL");
         }
-        migrations().to_latest(&mut conn).map_err(|e| match &e {
-            rusqlite_migration::Error::RusqliteError { err, .. } => {
-                open_error("cannot apply the migrations", err)
+        if let Err(e) = migrations().to_latest(&mut conn) {
+            // Two processes opening a new store at once both start to migrate it; the one that
+            // loses the race fails, and finds the schema the other one made complete.
+            let version: Option<i64> = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).ok();
+            if version != Some(latest_schema_version()) {
+                return Err(match &e {
+                    rusqlite_migration::Error::RusqliteError { err, .. } => {
+                        open_error("cannot apply the migrations", err)
+                    }
+                    other => StoreError::Open(format!("cannot apply the migrations: {other}")),
+                });
             }
-            other => StoreError::Open(format!("cannot apply the migrations: {other}")),
-        })?;
+        }
         drop(conn);
         let manager = SqliteConnectionManager::file(path).with_init(init);
         let pool = r2d2::Pool::builder()
