@@ -232,21 +232,10 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
     /// finding it first spares the generation and the ordering below. A killer so made is a legal
     /// move of this position; the order changes the work, never the answer.
     fn every_defence_loses(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
-        if self.killers.len() <= ply {
-            self.killers.resize(ply + 1, [None; 2]);
-        }
-        let mut tried = [None; 2];
-        for (slot, k) in tried.iter_mut().zip(self.killers[ply]) {
-            let Some(m) = k.and_then(|k| pos.search_move_like(&k)) else {
-                continue;
-            };
-            self.tick()?;
-            if !self.attack(&pos.play(&m), n, ply + 1)? {
-                self.remember_refutation(ply, m);
-                return Ok(false);
-            }
-            *slot = Some(m);
-        }
+        let escapes = |s: &mut Self, m: &P::Move| Ok(!s.attack(&pos.play(m), n, ply + 1)?);
+        let Some(tried) = self.try_killers(pos, ply, escapes)? else {
+            return Ok(false);
+        };
         let mut moves = self.take_buf(ply);
         pos.search_moves(&mut moves);
         let result = if moves.is_empty() {
@@ -257,6 +246,30 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         };
         self.give_buf(ply, moves);
         result
+    }
+
+    /// Tries the killers of `ply`, made for `pos`, with `escapes` (whether that defence escapes
+    /// the attacker): `None` once one escapes (it stays the newest killer), else the moves tried,
+    /// for the full list to skip.
+    fn try_killers(
+        &mut self,
+        pos: &P,
+        ply: usize,
+        escapes: impl Fn(&mut Self, &P::Move) -> Result<bool, Stopped>,
+    ) -> Result<Option<[Option<P::Move>; 2]>, Stopped> {
+        let mut tried = [None; 2];
+        for (slot, k) in tried.iter_mut().zip(self.killers_at(ply)) {
+            let Some(m) = k.and_then(|k| pos.search_move_like(&k)) else {
+                continue;
+            };
+            self.tick()?;
+            if escapes(self, &m)? {
+                self.remember_refutation(ply, m);
+                return Ok(None);
+            }
+            *slot = Some(m);
+        }
+        Ok(Some(tried))
     }
 
     /// Whether some defence among `moves` (the defender's moves in `pos`, not empty), other than
@@ -290,11 +303,8 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
     }
 
     /// Whether a killer of `ply`, made for `pos`, is a move that does not give check.
-    fn killer_does_not_check(&mut self, pos: &P, ply: usize) -> bool {
-        let Some(killers) = self.killers.get(ply).copied() else {
-            return false;
-        };
-        killers
+    fn killer_does_not_check(&self, pos: &P, ply: usize) -> bool {
+        self.killers_at(ply)
             .iter()
             .flatten()
             .filter_map(|k| pos.search_move_like(k))
@@ -383,23 +393,18 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
     /// The work of [`Searcher::self_defend`] past the table and the quick refutation: the
     /// killers first (see [`Searcher::every_defence_loses`]), then every move.
     fn every_self_defence_loses(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
-        if self.killers.len() <= ply {
-            self.killers.resize(ply + 1, [None; 2]);
-        }
-        let mut tried = [None; 2];
-        // With no attacker move left, the killers were tried (by whether they give check).
-        let killers = if n > 0 { self.killers[ply] } else { [None; 2] };
-        for (slot, k) in tried.iter_mut().zip(killers) {
-            let Some(m) = k.and_then(|k| pos.search_move_like(&k)) else {
-                continue;
-            };
-            self.tick()?;
-            if !self.self_defence_loses(pos, &m, n, ply)? {
-                self.remember_refutation(ply, m);
+        // With no attacker move left where only checks mate, the killers are the quiet moves
+        // tried above (by whether they give check).
+        let quiet_killers = n == 0 && pos.only_checks_mate();
+        let tried = if quiet_killers {
+            [None; 2]
+        } else {
+            let escapes = |s: &mut Self, m: &P::Move| Ok(!s.self_defence_loses(pos, m, n, ply)?);
+            let Some(tried) = self.try_killers(pos, ply, escapes)? else {
                 return Ok(false);
-            }
-            *slot = Some(m);
-        }
+            };
+            tried
+        };
         let mut moves = self.take_buf(ply);
         pos.search_moves(&mut moves);
         let mut result = Ok(!moves.is_empty());
@@ -415,8 +420,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             match holds {
                 Ok(true) => {}
                 Ok(false) => {
-                    // (With no attacker move left, the killers are the quiet moves above.)
-                    if n > 0 {
+                    if !quiet_killers {
                         self.remember_refutation(ply, *m);
                     }
                     result = Ok(false);
@@ -509,7 +513,10 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
 
 /// The moves for which `first` holds, then the others, each in their order: what a stable sort on
 /// `!first` gives, without sorting (these lists are ordered at every node).
-fn in_two_passes<M>(moves: &[M], first: impl Fn(&M) -> bool + Copy) -> impl Iterator<Item = &M> {
+pub(super) fn in_two_passes<M>(
+    moves: &[M],
+    first: impl Fn(&M) -> bool + Copy,
+) -> impl Iterator<Item = &M> {
     moves
         .iter()
         .filter(move |m| first(m))

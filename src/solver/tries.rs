@@ -11,7 +11,7 @@
 //! Both are answered with the solve's table and budget, so they reuse what the keys' proofs
 //! stored.
 
-use super::search::{Goal, Searcher, Stopped};
+use super::search::{in_two_passes, Goal, Searcher, Stopped};
 use crate::rules::GamePosition;
 
 /// The threat of `key` in `pos`, a key of `goal` in `length` moves: every attacker move that
@@ -82,11 +82,7 @@ pub fn refutations<P: GamePosition>(
     after.search_moves(&mut defences);
     // Then captures and King moves, which refute most often, then the others.
     let first = |d: &P::Move| P::is_capture(d) || P::is_king_move(d);
-    let ordered = defences
-        .iter()
-        .filter(|d| first(d))
-        .chain(defences.iter().filter(|d| !first(d)));
-    for d in ordered {
+    for d in in_two_passes(&defences, first) {
         if tried.contains(d) {
             continue;
         }
