@@ -548,3 +548,37 @@ fn a_generated_collection_is_varied_by_default() {
         assert!(err.contains(message), "{flags:?}: {err}");
     }
 }
+
+#[test]
+fn runs_started_together_on_a_new_store_all_store_their_collections() {
+    // Each run creates the store's tables if the file is new; started at once, they race to
+    // do so, and every one must still run (not fail with "table already exists").
+    for round in 0..10 {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("new.db");
+        let names: Vec<String> = (0..4).map(|i| format!("c{i}")).collect();
+        let outcomes: Vec<(i32, String, String)> = std::thread::scope(|s| {
+            let handles: Vec<_> = names
+                .iter()
+                .map(|name| {
+                    let db = &db;
+                    s.spawn(move || {
+                        generate(
+                            db,
+                            name,
+                            &["--mate-in", "1", "--count", "1", "--max-pieces", "5"],
+                        )
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for (code, out, err) in &outcomes {
+            assert_eq!(*code, 0, "round {round}: {out}{err}");
+        }
+        let store = Store::open(&db).unwrap();
+        for name in &names {
+            assert!(store.collection(name).unwrap().is_some(), "{name}");
+        }
+    }
+}

@@ -120,6 +120,28 @@ fn open_error(what: &str, e: &rusqlite::Error) -> StoreError {
     StoreError::Open(format!("{what}: {e}{hint}"))
 }
 
+/// Switches the database to WAL and says the journal mode it is in. The switch needs the file to
+/// itself, and SQLite answers "locked" at once rather than calling the busy handler: another
+/// process opening the same new file at that moment (a server and a `generate` started together)
+/// is waited for, up to [`BUSY_TIMEOUT`].
+fn switch_to_wal(c: &rusqlite::Connection) -> rusqlite::Result<String> {
+    use rusqlite::ErrorCode as C;
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    loop {
+        match c.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)) {
+            Err(e)
+                if matches!(
+                    e.sqlite_error_code(),
+                    Some(C::DatabaseBusy | C::DatabaseLocked)
+                ) && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            other => return other,
+        }
+    }
+}
+
 /// The settings of every connection: the busy timeout, foreign keys, and `synchronous = FULL` (in
 /// WAL mode, each commit syncs the WAL: acknowledged writes are durable).
 fn init(c: &mut rusqlite::Connection) -> rusqlite::Result<()> {
@@ -171,8 +193,7 @@ impl SqliteStore {
                     .into(),
             ));
         }
-        let mode: String = conn
-            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+        let mode = switch_to_wal(&conn)
             .map_err(|e| open_error("cannot use the database in WAL mode", &e))?;
         if !mode.eq_ignore_ascii_case("wal") {
             tracing::warn!(mode = %mode, "the database did not switch to WAL");
