@@ -21,7 +21,9 @@
 
 use crate::rules::{Color, GamePosition, Piece, Position, Role, Variant};
 use crate::solver::help::{screen_help, HelpSolution};
-use crate::solver::{screen, Cancel, Limits, Outcome, Solution, SolveOptions, Stipulation};
+use crate::solver::{
+    focused_mate, screen, Cancel, Limits, Narrowed, Outcome, Solution, SolveOptions, Stipulation,
+};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::time::{Duration, Instant};
@@ -114,7 +116,24 @@ pub struct GenerateOptions {
     pub threads: usize,
     /// What keeps the collection varied: the share of one key piece kind, the defender's pieces.
     pub variety: Variety,
+    /// For direct mates (`#N`): a candidate is fully screened only when a narrowed search mates
+    /// it, one whose moves before the mating move land near the defender's King (the first
+    /// within `focus` King steps, the later ones within one step more); 0: every candidate is
+    /// fully screened. Most candidates have no mate at all, and proving that takes most of a run;
+    /// the narrowed search proves it for a small share of the work, and most keys of sound mates
+    /// land next to the King. The puzzles whose solution starts farther away are not found
+    /// (see [`DEFAULT_FOCUS`]). Selfmates and helpmates are always fully screened.
+    pub focus: u32,
 }
+
+/// The default [`GenerateOptions::focus`]: 2 King steps. Measured over the first 12,000
+/// candidates of seed 1 (`cargo run --release --example focus`), it keeps about 96% of the sound
+/// `#2` of Baroque (91% of Rococo) and 81% of the sound `#3` (56% of Rococo), and finds sound
+/// puzzles 1.6 to 2.6 times as fast.
+pub const DEFAULT_FOCUS: u32 = 2;
+
+/// The largest [`GenerateOptions::focus`] (beyond the widest board's King steps).
+pub const MAX_FOCUS: u32 = 16;
 
 /// What keeps a collection from feeling like one puzzle many times (see [`generate`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -212,6 +231,7 @@ impl Default for GenerateOptions {
             max_time: Duration::from_secs(600),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             variety: Variety::default(),
+            focus: DEFAULT_FOCUS,
         }
     }
 }
@@ -272,8 +292,10 @@ pub struct Progress {
     pub duplicates: u64,
     /// Candidates the solver could not settle within the candidate budget.
     pub unsettled: u64,
-    /// Sound puzzles passed over to keep the collection varied: their key's kind had its share
+    /// Puzzles passed over to keep the collection varied: their key's kind had its share
     /// already, or the defender kept too few pieces when every remaining puzzle had to keep them.
+    /// Those the narrowed search (see [`GenerateOptions::focus`]) drops for their key's kind are
+    /// counted too: they are sound or not, but would not be kept either way.
     pub varied: u64,
     /// Solver nodes spent.
     pub nodes: u64,
@@ -326,6 +348,8 @@ pub enum OptionsError {
     MinDefenders { min: usize, max_pieces: usize },
     #[error("min_defenders_share must be between 0 and 1 (a fraction, or a percentage such as 80%), not {0}")]
     DefendersShare(f64),
+    #[error("focus must be between 0 (none) and {MAX_FOCUS} King steps, not {0}")]
+    Focus(u32),
 }
 
 impl GenerateOptions {
@@ -354,6 +378,9 @@ impl GenerateOptions {
         }
         if self.count == 0 {
             return Err(OptionsError::Count);
+        }
+        if self.focus > MAX_FOCUS {
+            return Err(OptionsError::Focus(self.focus));
         }
         let v = &self.variety;
         if !(v.max_key_share > 0.0 && v.max_key_share <= 1.0) {
@@ -497,6 +524,11 @@ pub fn generate<P: GamePosition>(
             let kept = report.puzzles.len();
             steer = Steer {
                 all_keep_defenders: needed > 0 && met + (opts.count - kept) <= needed,
+                capped: keys
+                    .iter()
+                    .filter(|&(_, &n)| n >= cap)
+                    .map(|(&k, _)| k)
+                    .collect(),
             };
         }
         let end = (next + batch)
@@ -519,6 +551,7 @@ pub fn generate<P: GamePosition>(
             report.progress.nodes += r.nodes;
             match r.verdict {
                 Verdict::Rejected => {}
+                Verdict::Varied => report.progress.varied += 1,
                 Verdict::Unsettled => report.progress.unsettled += 1,
                 Verdict::Sound(found) => {
                     let key = GamePosition::canonical_key(&found.position);
@@ -583,10 +616,16 @@ pub struct Steer {
     /// Every candidate gives the defender its pieces (every remaining puzzle needs them), not
     /// only the share `min_defenders_share` of them.
     pub all_keep_defenders: bool,
+    /// The key kinds at their cap: a candidate whose key would be of one of them is dropped as
+    /// soon as that is known.
+    pub capped: Vec<Role>,
 }
 
 enum Verdict<P: GamePosition> {
     Rejected,
+    /// Dropped before its full screening for a key of a kind at its cap: were it sound, it would
+    /// be passed over.
+    Varied,
     Unsettled,
     Sound(Box<Generated<P>>),
 }
@@ -624,6 +663,33 @@ fn screen_candidate<P: GamePosition>(
         cancel: cancel.clone(),
         max_refutations: 0,
     };
+    // The narrowed search first (see `GenerateOptions::focus`): without a mate there, the
+    // candidate is dropped; its nodes count as the candidate's. The first move of a mate found
+    // there is the key if the puzzle is sound: when its kind is at its cap, the puzzle would be
+    // passed over, so it is not screened further.
+    let mut probed = 0;
+    if opts.focus > 0 && matches!(opts.stipulation, Stipulation::Mate(_)) {
+        let (found, nodes) = focused_mate(&position, opts.focus, &solve);
+        let verdict = match found {
+            Narrowed::Mate(first) if steer.capped.contains(&P::role(&first)) => {
+                Some(Verdict::Varied)
+            }
+            Narrowed::Mate(_) => None,
+            Narrowed::NoMate => Some(Verdict::Rejected),
+            Narrowed::Stopped => Some(Verdict::Unsettled),
+        };
+        if let Some(verdict) = verdict {
+            return Screened { verdict, nodes };
+        }
+        probed = nodes;
+    }
+    let solve = SolveOptions {
+        limits: Limits {
+            nodes: solve.limits.nodes.saturating_sub(probed),
+            ..solve.limits
+        },
+        ..solve
+    };
     let (nodes, settled, sound, proof) = if opts.stipulation.is_help() {
         let h = screen_help(&position, &solve, 1);
         let sound = h.sound == Some(true) && h.count == 1;
@@ -654,7 +720,10 @@ fn screen_candidate<P: GamePosition>(
     } else {
         Verdict::Rejected
     };
-    Screened { verdict, nodes }
+    Screened {
+        verdict,
+        nodes: nodes + probed,
+    }
 }
 
 /// Candidate `index` of a run before any puzzle is kept: a position the side to move may try to

@@ -317,14 +317,20 @@ fn the_run_time_limit_bounds_every_candidate_search() {
 /// Generates a collection of `stipulation` in `game` and checks each stored puzzle by an
 /// independent full solve: the side to move the stipulation starts with, sound, and the stored
 /// first move or line is the solver's.
-fn generated_puzzles_are_sound(game: &str, stipulation: &str, count: usize, max_pieces: &str) {
+fn generated_puzzles_are_sound(
+    game: &str,
+    stipulation: &str,
+    count: usize,
+    max_pieces: &str,
+    extra: &[&str],
+) {
     use baroque::rules::{GamePosition, Naming, Variant};
     use baroque::solver::Stipulation;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("gen.db");
     let name = format!("{game}-{}", stipulation.replace(['#', '.'], "x"));
     let n = count.to_string();
-    let flags = [
+    let mut flags = vec![
         "--game",
         game,
         "--stipulation",
@@ -334,10 +340,16 @@ fn generated_puzzles_are_sound(game: &str, stipulation: &str, count: usize, max_
         "--max-pieces",
         max_pieces,
     ];
+    flags.extend_from_slice(extra);
     let (code, out, err) = generate(&db, &name, &flags);
     assert_eq!(code, 0, "{out}{err}");
+    // A direct mate is written out: `mate in 3`.
+    let label = match stipulation.strip_prefix('#') {
+        Some(n) => format!("mate in {n}"),
+        None => stipulation.to_string(),
+    };
     assert!(
-        out.contains(&format!("{count} of {count} puzzles ({stipulation}, ")),
+        out.contains(&format!("{count} of {count} puzzles ({label}, ")),
         "{out}"
     );
     let stip = Stipulation::parse(stipulation).unwrap();
@@ -423,11 +435,20 @@ fn pos_line_name(
 
 #[test]
 fn generate_makes_helpmates_and_selfmates() {
-    generated_puzzles_are_sound("baroque", "h#2", 3, "6");
-    generated_puzzles_are_sound("baroque", "h#1.5", 2, "7");
-    generated_puzzles_are_sound("rococo", "h#2", 1, "6");
+    generated_puzzles_are_sound("baroque", "h#2", 3, "6", &[]);
+    generated_puzzles_are_sound("baroque", "h#1.5", 2, "7", &[]);
+    generated_puzzles_are_sound("rococo", "h#2", 1, "6", &[]);
     // Sound selfmates are rare among random positions: seed 42 finds one within 8,098 candidates.
-    generated_puzzles_are_sound("baroque", "s#1", 1, "12");
+    generated_puzzles_are_sound("baroque", "s#1", 1, "12", &[]);
+}
+
+/// Direct mates, with the narrowed search first (the default) and without it (`--focus 0`), in
+/// both games: every puzzle kept is sound by a full solve.
+#[test]
+fn generate_makes_sound_direct_mates_with_and_without_the_narrowed_search() {
+    generated_puzzles_are_sound("baroque", "#3", 3, "8", &[]);
+    generated_puzzles_are_sound("baroque", "#2", 3, "8", &["--focus", "0"]);
+    generated_puzzles_are_sound("rococo", "#2", 2, "8", &["--focus", "3"]);
 }
 
 #[test]
@@ -542,6 +563,8 @@ fn a_generated_collection_is_varied_by_default() {
         (&["--max-key-share", "140%"][..], "--max-key-share"),
         (&["--min-defenders", "8"][..], "min_defenders"),
         (&["--min-defenders-share", "2"][..], "--min-defenders-share"),
+        (&["--focus", "17"][..], "focus"),
+        (&["--focus", "near"][..], "--focus"),
     ] {
         let (code, _, err) = run("bad", flags);
         assert_eq!(code, 2, "{flags:?}");

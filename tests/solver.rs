@@ -375,3 +375,80 @@ fn the_bench_sets_are_sound() {
         }
     }
 }
+
+/// The generator's narrowed search (`focused_mate`): the attacker's moves before its last land
+/// near the defender's King. What it finds is a real mate, and its first move the key of a sound
+/// puzzle; a key landing farther away is missed, and found again with a longer reach.
+#[test]
+fn a_narrowed_search_finds_keys_near_the_king_and_only_real_mates() {
+    use baroque::rules::GamePosition;
+    use baroque::solver::{focused_mate, Narrowed, Stipulation};
+    let opts = |n| SolveOptions {
+        stipulation: Stipulation::Mate(n),
+        threads: 1,
+        ..SolveOptions::default()
+    };
+    let named = |pos: &Position, r: Narrowed<baroque::rules::Move>| match r {
+        Narrowed::Mate(m) => Some(pos.move_name(&m, Letters::Chess)),
+        _ => None,
+    };
+    // #2, key Nh5-h8: h8 is 3 King steps from the King on e8.
+    let fen = "4k3/8/p2Q4/7N/8/8/8/7K w 0";
+    let (pos, s) = run(fen, "vchess", 2);
+    assert_eq!(s.sound, Some(true), "{fen}");
+    assert_eq!(keys(&s), vec![("Nh5-h8".to_string(), 2)], "{fen}");
+    assert_eq!(focused_mate(&pos, 2, &opts(2)).0, Narrowed::NoMate, "{fen}");
+    assert_eq!(
+        named(&pos, focused_mate(&pos, 3, &opts(2)).0).as_deref(),
+        Some("Nh5-h8"),
+        "{fen}"
+    );
+    // #3 whose key lands next to the King: found, and it is the key.
+    let fen = "p2R4/4p2k/8/8/6KM/8/8/8 w 0";
+    let (pos, s) = run(fen, "vchess", 3);
+    assert_eq!(s.sound, Some(true), "{fen}");
+    assert_eq!(
+        named(&pos, focused_mate(&pos, 2, &opts(3)).0),
+        Some(s.keys[0].info.notation.clone()),
+        "{fen}"
+    );
+    // #3 whose key (Nd3-h7) lands 4 steps from the King on d6.
+    let fen = "3P4/8/3k4/1Q6/3P4/3NK3/8/8 w 0";
+    let (pos, s) = run(fen, "vchess", 3);
+    assert_eq!(s.sound, Some(true), "{fen}");
+    assert_eq!(s.keys[0].info.notation, "Nd3-h7", "{fen}");
+    assert_eq!(focused_mate(&pos, 2, &opts(3)).0, Narrowed::NoMate, "{fen}");
+
+    // Over generation candidates of up to 6 pieces: a narrowed mate is a mate by brute force.
+    let gen = baroque::generate::GenerateOptions::default();
+    let (mut mates, mut checked) = (0, 0);
+    for i in 0..12000 {
+        let Some((pos, _)) = baroque::generate::candidate::<Position>(&gen, i) else {
+            continue;
+        };
+        if pos.piece_count() > 6 {
+            continue;
+        }
+        checked += 1;
+        match focused_mate(&pos, 2, &opts(2)).0 {
+            Narrowed::Mate(m) => {
+                mates += 1;
+                assert!(
+                    all_defences_lose(&pos.after(&m), 1),
+                    "{}: {} does not mate in 2",
+                    pos.fen(Letters::Chess),
+                    pos.move_name(&m, Letters::Chess)
+                );
+            }
+            Narrowed::NoMate => {}
+            Narrowed::Stopped => panic!("{}: stopped", pos.fen(Letters::Chess)),
+        }
+        if checked == 1500 {
+            break;
+        }
+    }
+    assert!(
+        mates >= 20,
+        "{mates} narrowed mates in {checked} candidates"
+    );
+}

@@ -49,6 +49,9 @@ pub struct Distributions {
     /// Puzzles by theme (each tag of the generator's themes).
     pub themes: BTreeMap<String, u64>,
     pub difficulty: DifficultySummary,
+    /// The reach of the run's narrowed search, in King steps (0: none; see
+    /// [`GenerateOptions::focus`]).
+    pub focus: u32,
 }
 
 /// The variety rules of a run and how its puzzles met them.
@@ -137,6 +140,7 @@ impl Distributions {
             key_pieces,
             themes,
             difficulty: DifficultySummary::of(&difficulties),
+            focus: opts.focus,
         }
     }
 }
@@ -357,6 +361,7 @@ fn fill_with<P: GamePosition>(
         "key_pieces": summary.distributions.key_pieces,
         "themes": summary.distributions.themes,
         "difficulty": summary.distributions.difficulty,
+        "focus": summary.distributions.focus,
     });
     if let Some(e) = &failure {
         json["error"] = e.to_string().into();

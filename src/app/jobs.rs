@@ -68,6 +68,9 @@ struct Plan {
     max_key_share: f64,
     min_defenders: usize,
     min_defenders_share: f64,
+    /// Absent from the plans of jobs stored before the option: those ran without it (0).
+    #[serde(default)]
+    focus: u32,
 }
 
 fn millis(d: Duration) -> u64 {
@@ -92,6 +95,7 @@ impl Plan {
             max_key_share: o.variety.max_key_share,
             min_defenders: o.variety.min_defenders,
             min_defenders_share: o.variety.min_defenders_share,
+            focus: o.focus,
         }
     }
 
@@ -124,6 +128,7 @@ impl Plan {
                 min_defenders: self.min_defenders,
                 min_defenders_share: self.min_defenders_share,
             },
+            focus: self.focus,
         };
         opts.validate().map_err(|e| e.to_string())?;
         Ok(opts)

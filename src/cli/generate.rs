@@ -58,6 +58,12 @@ pub struct GenerateArgs {
     /// a percentage (80%).
     #[arg(long, value_name = "SHARE", value_parser = crate::generate::parse_share)]
     pub min_defenders_share: Option<f64>,
+    /// For `#N`: screen fully only the candidates mated by a search whose moves before the mating
+    /// move land near the defender's King, the first within this many King steps and the later
+    /// ones within one more (0: screen every candidate fully, so that puzzles whose solution
+    /// starts far from the King are found too, at a fraction of the speed).
+    #[arg(long, value_name = "STEPS", default_value_t = crate::generate::DEFAULT_FOCUS)]
+    pub focus: u32,
     /// The solver's node budget for one candidate (a candidate it cannot settle is dropped).
     #[arg(long, default_value_t = 2_000_000)]
     pub candidate_nodes: u64,
@@ -143,6 +149,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
                 min_defenders_share: args.min_defenders_share.unwrap_or(d.min_defenders_share),
             }
         },
+        focus: args.focus,
     };
     if let Err(e) = opts.validate() {
         return fail(e);
@@ -226,6 +233,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
                 "key_pieces": run.distributions.key_pieces,
                 "themes": run.distributions.themes,
                 "difficulty": run.distributions.difficulty,
+                "focus": run.distributions.focus,
                 "seconds": secs,
                 "puzzles_per_minute": per_minute,
             })

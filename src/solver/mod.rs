@@ -537,6 +537,43 @@ pub fn screen<P: GamePosition>(pos: &P, opts: &SolveOptions) -> Solution<P::Move
     solve_with(pos, opts, true)
 }
 
+/// Whether the side to move mates within the stipulation's N moves when its moves before the
+/// last land near the defender's King, the first within `within` King steps (see
+/// [`Searcher::focused`]), under `opts`' limits and cancel (one thread, a table of at most 1 MiB),
+/// with the nodes it took.
+///
+/// A first move found here is the only key of a sound `#N`: any other key would be a cook, and
+/// a mate shorter than N a short solution.
+pub fn focused_mate<P: GamePosition>(
+    pos: &P,
+    within: u32,
+    opts: &SolveOptions,
+) -> (Narrowed<P::Move>, u64) {
+    let budget = Budget::with_cancel(opts.limits, opts.cancel.clone());
+    let table = Table::new(opts.table_mib.min(START_TABLE_MIB));
+    let mut s = Searcher::<P>::new(&table, &budget).focused(within);
+    let r = s.attack(pos, opts.stipulation.moves(), 0);
+    let _ = s.flush();
+    let answer = match (r, s.first_win) {
+        (Ok(true), Some(m)) => Narrowed::Mate(m),
+        // A win from the root is always by a move of its own list (the table starts empty).
+        (Ok(_), _) => Narrowed::NoMate,
+        (Err(Stopped), _) => Narrowed::Stopped,
+    };
+    (answer, s.nodes)
+}
+
+/// What [`focused_mate`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Narrowed<M> {
+    /// A mate within N, starting with this move.
+    Mate(M),
+    /// No mate of the narrowed attacker (a mate starting farther from the King may exist).
+    NoMate,
+    /// The budget ran out first.
+    Stopped,
+}
+
 fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) -> Solution<P::Move> {
     let budget = Budget::with_cancel(opts.limits, opts.cancel.clone());
     let mut table = Table::new(opts.table_mib.min(START_TABLE_MIB));

@@ -36,6 +36,15 @@ pub enum Goal {
     SelfMate,
 }
 
+/// The King steps between two squares of a board `files` wide (the larger of the file and rank
+/// distances).
+fn king_steps(a: u8, b: u8, files: u32) -> u32 {
+    let (a, b) = (u32::from(a), u32::from(b));
+    (a % files)
+        .abs_diff(b % files)
+        .max((a / files).abs_diff(b / files))
+}
+
 /// One thread's searcher.
 pub struct Searcher<'a, P: GamePosition> {
     pub(crate) table: &'a Table,
@@ -50,6 +59,11 @@ pub struct Searcher<'a, P: GamePosition> {
     quiet: Vec<Vec<P::Move>>,
     /// Per ply: the last defences that refuted there (killer moves), newest first.
     killers: Vec<[Option<P::Move>; 2]>,
+    /// When set, the attacker's moves before its last one only land near the defender's King:
+    /// within this many King steps on its first move (see [`Searcher::focused`]).
+    focus: Option<u32>,
+    /// The move with which the last search from the root ([`Searcher::attack`] at ply 0) won.
+    pub first_win: Option<P::Move>,
 }
 
 impl<'a, P: GamePosition> Searcher<'a, P> {
@@ -63,7 +77,24 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             bufs: Vec::new(),
             quiet: Vec::new(),
             killers: Vec::new(),
+            focus: None,
+            first_win: None,
         }
+    }
+
+    /// A searcher whose attacker, before its last move, only plays moves landing near the
+    /// defender's King: its first move within `within` King steps, its later ones within one step
+    /// more (the King may have stepped away meanwhile); its last move, a mate, is any check as
+    /// always.
+    ///
+    /// Its "no" is not a proof that no mate exists (a mate may start far from the King), but its
+    /// "yes" is a mate: a mate of the narrowed attacker is one of the real attacker, since the
+    /// defender keeps every defence. What a puzzle generator asks first, to spend the full search
+    /// only on candidates with a mate near the King (most keys of generated mates land next to
+    /// it), since most candidates have no mate at all and proving that costs the most.
+    pub fn focused(mut self, within: u32) -> Self {
+        self.focus = Some(within);
+        self
     }
 
     /// Counts a node; fails once the budget has run out.
@@ -146,6 +177,9 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             pos.search_checks(&mut moves);
         } else {
             pos.search_moves(&mut moves);
+            if let (Some(within), true) = (self.focus, n > 1) {
+                self.narrow(pos, &mut moves, within + u32::from(ply > 0));
+            }
         }
         let result = self.attack_moves(pos, &moves, n, ply);
         self.give_buf(ply, moves);
@@ -191,11 +225,11 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
                 // The last move: whether it mates is answered here, quiet ones too where they can
                 // (the order does not matter when no move is searched further).
                 if (check || !only_checks) && Self::defender_lost_in(&after, check) {
-                    return Ok(true);
+                    return Ok(self.wins_with(ply, m));
                 }
             } else if check {
                 if self.defend(&after, n - 1, ply + 1)? {
-                    return Ok(true);
+                    return Ok(self.wins_with(ply, m));
                 }
             } else {
                 quiet.push(*m);
@@ -203,10 +237,26 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         }
         for m in in_two_passes(quiet, |m| P::is_capture(m)) {
             if self.defend(&pos.play(m), n - 1, ply + 1)? {
-                return Ok(true);
+                return Ok(self.wins_with(ply, m));
             }
         }
         Ok(false)
+    }
+
+    /// Notes `m` as the winning first move when `ply` is the root's; true.
+    fn wins_with(&mut self, ply: usize, m: &P::Move) -> bool {
+        if ply == 0 {
+            self.first_win = Some(*m);
+        }
+        true
+    }
+
+    /// Keeps the moves of `pos` landing within `within` King steps of the defender's King.
+    fn narrow(&self, pos: &P, moves: &mut Vec<P::Move>, within: u32) {
+        if let Some(king) = pos.king(pos.turn().other()) {
+            let files = u32::from(pos.variant().kind().files());
+            moves.retain(|m| king_steps(P::squares(m).1, king, files) <= within);
+        }
     }
 
     /// AND node: does every defence lose to a mate within `n` attacker moves?

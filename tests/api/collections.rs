@@ -266,6 +266,17 @@ fn bad_requests_are_refused_with_problems() {
             400,
             "/problems/invalid-request",
         ),
+        // The narrowed search's reach (0 to 16 King steps).
+        (
+            json!({"name": "x", "mate_in": 2, "count": 10, "focus": 17}),
+            422,
+            "/problems/invalid-collection",
+        ),
+        (
+            json!({"name": "x", "mate_in": 2, "count": 10, "focus": 1.5}),
+            400,
+            "/problems/invalid-request",
+        ),
     ] {
         let r = start(&app, &body);
         let p = r.problem(status, kind);
@@ -464,12 +475,13 @@ fn a_generated_collection_is_varied_and_its_summary_says_how() {
         d.iter().filter(|x| (60..=79).contains(*x)).count()
     );
     // The job says the same once it ended.
-    for part in ["variety", "key_pieces", "themes", "difficulty"] {
+    for part in ["variety", "key_pieces", "themes", "difficulty", "focus"] {
         assert_eq!(job["summary"][part], summary[part], "{part}");
     }
-    // Rules asked for are recorded: no limit on keys, no defenders.
+    assert_eq!(summary["focus"], 2, "the default narrowed search");
+    // Rules asked for are recorded: no limit on keys, no defenders, no narrowed search.
     let body = json!({"name": "free", "mate_in": 2, "count": 2, "seed": 7,
-                      "max_key_share": 1, "min_defenders": 0});
+                      "max_key_share": 1, "min_defenders": 0, "focus": 0});
     let r = start(&app, &body);
     assert_eq!(r.status, 202, "{}", r.body);
     let job = finished(&app, r.json()["url"].as_str().unwrap());
@@ -478,4 +490,5 @@ fn a_generated_collection_is_varied_and_its_summary_says_how() {
     assert_eq!(c["summary"]["variety"]["max_key_share"].as_f64(), Some(1.0));
     assert_eq!(c["summary"]["variety"]["min_defenders"], 0);
     assert_eq!(c["summary"]["variety"]["key_cap"], 2);
+    assert_eq!(c["summary"]["focus"], 0);
 }

@@ -87,6 +87,13 @@ pub struct CollectionRequest {
     #[serde(default)]
     #[schema(example = 0.8, minimum = 0.0, maximum = 1.0)]
     pub min_defenders_share: Option<f64>,
+    /// For `#N`: only the candidates mated by a search whose moves before the mating move land
+    /// near the defender's King are screened fully, the first move within `focus` King steps and
+    /// the later ones within one more (default 2). 0: every candidate is screened fully, so that
+    /// puzzles whose solution starts far from the King are found too, at a fraction of the speed.
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[schema(example = 2, minimum = 0, maximum = 16)]
+    pub focus: Option<u32>,
 }
 
 /// How far a job has got.
@@ -101,8 +108,10 @@ pub struct JobProgress {
     pub duplicates: u64,
     /// Candidates the solver could not settle within the candidate budget.
     pub unsettled: u64,
-    /// Sound puzzles passed over to keep the collection varied (their key piece's kind had its
-    /// share, or the defender kept too few pieces when every remaining puzzle had to keep them).
+    /// Puzzles passed over to keep the collection varied (their key piece's kind had its share,
+    /// or the defender kept too few pieces when every remaining puzzle had to keep them). With
+    /// `focus`, a candidate whose key would be of a kind that has its share is dropped before it
+    /// is proven sound, and counted here too.
     pub varied: u64,
     pub nodes: u64,
     pub millis: u64,
@@ -144,7 +153,8 @@ pub enum JobState {
     "stop": "done", "puzzle_ids": [65, 66, 67, 68, 69],
     "summary": {"variety": {"max_key_share": 0.4, "key_cap": 2, "min_defenders": 2, "min_defenders_share": 0.8, "defenders_kept": 5},
         "key_pieces": {"immobilizer": 2, "long-leaper": 2, "chameleon": 1}, "themes": {"mate-in-2": 5, "quiet-key": 4, "key-captures-1": 1},
-        "difficulty": {"min": 34, "median": 55, "max": 67, "buckets": {"0-19": 0, "20-39": 1, "40-59": 2, "60-79": 2, "80-100": 0}}},
+        "difficulty": {"min": 34, "median": 55, "max": 67, "buckets": {"0-19": 0, "20-39": 1, "40-59": 2, "60-79": 2, "80-100": 0}},
+        "focus": 2},
     "error": null})))]
 pub struct Job {
     pub id: u64,
@@ -166,8 +176,8 @@ pub struct Job {
     /// The stored puzzles, in order.
     pub puzzle_ids: Vec<i64>,
     /// Once the run ended, what its puzzles are like (as in the collection's `summary`):
-    /// `variety` (the rules and `defenders_kept`), `key_pieces`, `themes` and `difficulty`
-    /// (`min`, `median`, `max`, `buckets`); null while it runs.
+    /// `variety` (the rules and `defenders_kept`), `key_pieces`, `themes`, `difficulty`
+    /// (`min`, `median`, `max`, `buckets`) and `focus`; null while it runs.
     #[schema(value_type = Option<Object>)]
     pub summary: Option<serde_json::Value>,
     pub error: Option<String>,
@@ -233,7 +243,8 @@ pub struct CollectionInfo {
     /// ended, what its puzzles are like: `variety` (`max_key_share` and the `key_cap` it gives,
     /// `min_defenders`, `min_defenders_share`, and `defenders_kept`: the puzzles whose defender
     /// keeps them), `key_pieces` (puzzles by the kind of their key piece), `themes` (puzzles by
-    /// theme tag) and `difficulty` (`min`, `median`, `max`, and `buckets` `0-19` to `80-100`).
+    /// theme tag), `difficulty` (`min`, `median`, `max`, and `buckets` `0-19` to `80-100`) and
+    /// `focus` (the reach of the narrowed search, 0 for none).
     #[schema(value_type = Object)]
     pub summary: serde_json::Value,
     /// RFC 3339, UTC.
@@ -422,6 +433,7 @@ pub fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions
         max_time: Duration::from_secs(limits.job_max_seconds),
         threads: limits.solve.threads,
         variety,
+        focus: r.focus.unwrap_or(crate::generate::DEFAULT_FOCUS),
     };
     // The variety rules (a share out of range, one no collection can meet, defenders that leave
     // no room within the piece budget).
