@@ -2,12 +2,12 @@
 //! solver and stored one by one in a named collection of the store, with the run's state and
 //! summary recorded however it ends.
 
-use crate::generate::{generate, GenerateOptions, Generated, Progress, Proof, Stop, Take};
-use crate::puzzle::{verify, About, Claim, MateClaim, NewPuzzle};
+use crate::generate::{generate_prepared, GenerateOptions, Generated, Progress, Proof, Stop, Take};
+use crate::puzzle::{verify, About, Claim, MateClaim, NewPuzzle, VerifyError};
 use crate::rules::{GamePosition, Naming, Visit};
 use crate::solver::{Cancel, SolveOptions};
 use crate::store::collections::{valid_name, NewCollection};
-use crate::store::{Store, StoreError, StoredPuzzle};
+use crate::store::{Store, StoreError, StoredPuzzle, VerifiedPuzzle};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -305,14 +305,23 @@ fn fill_with<P: GamePosition>(
     let mut ids = Vec::new();
     let mut kept: Vec<(StoredPuzzle, Option<String>, usize)> = Vec::new();
     let go_on = |b: bool| if b { Take::Kept } else { Take::Stop };
-    let run = generate::<P>(opts, cancel, |progress, found| {
-        let Some(found) = found else {
+    // Each puzzle found is verified again by the full solver on the thread that found it, one
+    // thread per solve (the run's threads are busy with it).
+    let verify_one = |found: &Generated<P>| {
+        let solve = SolveOptions {
+            threads: 1,
+            ..solve_until(solve)
+        };
+        verify(new_puzzle(name, opts, found), &solve)
+    };
+    let run = generate_prepared::<P, _>(opts, cancel, verify_one, |progress, found| {
+        let Some((found, verified)) = found else {
             return go_on(observe(progress, None));
         };
         let again = stored_before.remove(&found.position.fen(Naming::default()));
         let stored = match again {
             Some(p) => Ok(Some(p)),
-            None => store_one(store, name, opts, &solve_until(solve), found),
+            None => store_verified(store, name, found, verified),
         };
         match stored {
             Ok(Some(stored)) => {
@@ -375,14 +384,13 @@ fn fill_with<P: GamePosition>(
 
 /// Verifies a generated puzzle with the full solver and stores it; `None` when the full solve does
 /// not confirm it (it never should).
-fn store_one<P: GamePosition>(
-    store: &Store,
+/// The puzzle a generated one is stored as: its claim (the key, or the helpmate's one line) for
+/// the full solve to confirm, and where it came from.
+fn new_puzzle<P: GamePosition>(
     name: &str,
     opts: &GenerateOptions,
-    solve: &SolveOptions,
     found: &Generated<P>,
-) -> Result<Option<StoredPuzzle>, StoreError> {
-    // The claim the full solve must confirm: the key, or the helpmate's one line.
+) -> NewPuzzle {
     let claim = match &found.solution {
         Proof::Keys(s) => MateClaim {
             stipulation: opts.stipulation,
@@ -406,7 +414,7 @@ fn store_one<P: GamePosition>(
             ..MateClaim::default()
         },
     };
-    let new = NewPuzzle {
+    NewPuzzle {
         variant: opts.variant,
         fen: found.position.fen(Naming::default()),
         claim: Claim::Mate(claim),
@@ -421,8 +429,18 @@ fn store_one<P: GamePosition>(
             tags: found.themes.clone(),
             ..About::default()
         },
-    };
-    match verify(new, solve) {
+    }
+}
+
+/// Appends a generated puzzle the full solve confirmed to the collection; `Ok(None)` (and a
+/// warning) when it did not.
+fn store_verified<P: GamePosition>(
+    store: &Store,
+    name: &str,
+    found: &Generated<P>,
+    verified: Result<VerifiedPuzzle, VerifyError>,
+) -> Result<Option<StoredPuzzle>, StoreError> {
+    match verified {
         Ok(verified) => store.append_to_collection(name, &verified).map(Some),
         Err(e) => {
             tracing::warn!(collection = name, candidate = found.candidate, error = %e,

@@ -539,8 +539,8 @@ pub fn screen<P: GamePosition>(pos: &P, opts: &SolveOptions) -> Solution<P::Move
 
 /// Whether the side to move mates within the stipulation's N moves when its moves before the
 /// last land near the defender's King, the first within `within` King steps (see
-/// [`Searcher::focused`]), under `opts`' limits and cancel (one thread, a table of at most 1 MiB),
-/// with the nodes it took.
+/// [`Searcher::focused`]), under `opts`' limits and cancel (one thread, a table of
+/// [`FOCUSED_TABLE_ENTRIES`] at most), with the nodes it took.
 ///
 /// A first move found here is the only key of a sound `#N`: any other key would be a cook, and
 /// a mate shorter than N a short solution.
@@ -550,7 +550,11 @@ pub fn focused_mate<P: GamePosition>(
     opts: &SolveOptions,
 ) -> (Narrowed<P::Move>, u64) {
     let budget = Budget::with_cancel(opts.limits, opts.cancel.clone());
-    let table = Table::new(opts.table_mib.min(START_TABLE_MIB));
+    let table = if opts.table_mib == 0 {
+        Table::new(0)
+    } else {
+        Table::with_room_for(FOCUSED_TABLE_ENTRIES)
+    };
     let mut s = Searcher::<P>::new(&table, &budget).focused(within);
     let r = s.attack(pos, opts.stipulation.moves(), 0);
     let _ = s.flush();
@@ -562,6 +566,10 @@ pub fn focused_mate<P: GamePosition>(
     };
     (answer, s.nodes)
 }
+
+/// The entries of [`focused_mate`]'s table (256 KiB): a narrowed `#3` takes a few thousand nodes
+/// (most candidates have no narrowed mate, so this is the table cleared most often).
+pub const FOCUSED_TABLE_ENTRIES: usize = 1 << 14;
 
 /// What [`focused_mate`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -107,6 +107,12 @@ impl Table {
         Table::with_entries(entries_in(mib))
     }
 
+    /// A table of `entries` entries, rounded up to a power of two (at least 1): for a search
+    /// known to be small, whose table would cost more to clear than to fill.
+    pub fn with_room_for(entries: usize) -> Table {
+        Table::with_entries(entries.max(1).next_power_of_two())
+    }
+
     fn with_entries(size: usize) -> Table {
         Table {
             words: zeroed_atomics(2 * size),
