@@ -124,6 +124,9 @@ pub struct GenerateOptions {
     /// land next to the King. The puzzles whose solution starts farther away are not found
     /// (see [`DEFAULT_FOCUS`]). Selfmates and helpmates are always fully screened.
     pub focus: u32,
+    /// Candidates between two updates of the steering (see [`generate`]): part of what a seed
+    /// reproduces, so a run taken over by another process keeps the epoch it started with.
+    pub steer_epoch: u64,
 }
 
 /// The default [`GenerateOptions::focus`]: 2 King steps. Over the first 12,000 candidates of seed
@@ -231,6 +234,7 @@ impl Default for GenerateOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             variety: Variety::default(),
             focus: DEFAULT_FOCUS,
+            steer_epoch: STEER_EPOCH,
         }
     }
 }
@@ -349,9 +353,20 @@ pub enum OptionsError {
     DefendersShare(f64),
     #[error("focus must be between 0 (none) and {MAX_FOCUS} King steps, not {0}")]
     Focus(u32),
+    #[error("steer_epoch must be at least 1")]
+    SteerEpoch,
 }
 
 impl GenerateOptions {
+    /// The reach of the narrowed search this run uses: `focus` for a direct mate, 0 (none) for
+    /// the others.
+    pub fn effective_focus(&self) -> u32 {
+        match self.stipulation {
+            Stipulation::Mate(_) => self.focus,
+            _ => 0,
+        }
+    }
+
     /// The N of the stipulation.
     pub fn mate_in(&self) -> u32 {
         self.stipulation.moves()
@@ -380,6 +395,9 @@ impl GenerateOptions {
         }
         if self.focus > MAX_FOCUS {
             return Err(OptionsError::Focus(self.focus));
+        }
+        if self.steer_epoch == 0 {
+            return Err(OptionsError::SteerEpoch);
         }
         let v = &self.variety;
         if !(v.max_key_share > 0.0 && v.max_key_share <= 1.0) {
@@ -468,8 +486,8 @@ pub enum Take {
 
 /// Generates puzzles. `take` is handed each sound, new puzzle (`Some`) and says whether it was
 /// kept, or asks to stop; it also sees the progress after each batch (`None`, where `Stop` ends the
-/// run). `cancel`, when set by another thread, stops the run within one candidate's screening:
-/// candidates not yet screened are skipped.
+/// run). `cancel`, when set by another thread, stops the run within one candidate's screening
+/// (and, with [`generate_prepared`], its preparation): candidates not yet screened are skipped.
 ///
 /// # Errors
 /// When the options are out of range.
@@ -508,6 +526,7 @@ pub fn generate_prepared<P: GamePosition, X: Send>(
         .build()
         .ok();
     let batch = (threads * 128) as u64;
+    let epoch = opts.steer_epoch;
     let mut seen: HashSet<String> = HashSet::new();
     let mut report = Report {
         puzzles: Vec::new(),
@@ -537,11 +556,11 @@ pub fn generate_prepared<P: GamePosition, X: Send>(
             report.stop = Stop::TimeLimit;
             break;
         }
-        // Candidates are steered by what the puzzles kept before their epoch (a run of STEER_EPOCH
+        // Candidates are steered by what the puzzles kept before their epoch (a run of `epoch`
         // candidates that no batch crosses), so that the same seed makes the same candidates on
         // any number of threads: once every remaining puzzle must keep the defender's pieces,
         // every candidate is made with them.
-        if next % STEER_EPOCH == 0 {
+        if next % epoch == 0 {
             let kept = report.puzzles.len();
             steer = Steer {
                 all_keep_defenders: needed > 0 && met + (opts.count - kept) <= needed,
@@ -554,7 +573,7 @@ pub fn generate_prepared<P: GamePosition, X: Send>(
         }
         let end = (next + batch)
             .min(opts.max_candidates)
-            .min((next / STEER_EPOCH + 1) * STEER_EPOCH);
+            .min((next / epoch + 1) * epoch);
         // Each candidate's search stops at the run's deadline or its cancel too.
         let screen_one = |i: u64| {
             let left = opts.max_time.saturating_sub(start.elapsed());
@@ -647,10 +666,11 @@ pub fn generate_prepared<P: GamePosition, X: Send>(
     Ok(report)
 }
 
-/// Candidates between two updates of the steering (see [`generate`]). Each batch of candidates
-/// ends within one, and waits for its slowest candidate: a longer epoch keeps both threads busy
-/// longer (256 against 64 gave 12% more `#3` puzzles a minute for a collection of 100).
-const STEER_EPOCH: u64 = 256;
+/// The default [`GenerateOptions::steer_epoch`]. Each batch of candidates ends within an epoch,
+/// and waits for its slowest candidate: a longer epoch keeps all threads busy longer (256
+/// against the 64 of runs before 2026-11-25 gave 12% more `#3` puzzles a minute for a
+/// collection of 100).
+pub const STEER_EPOCH: u64 = 256;
 
 /// How candidates are made so that what the collection lacks comes up more often.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -709,8 +729,8 @@ fn screen_candidate<P: GamePosition>(
     // candidate is dropped; its nodes count as the candidate's. The first move of a mate found
     // there is the key if the puzzle is sound: when its kind is at its cap, the puzzle would be
     // passed over, so it is not screened further.
-    let mut probed = 0;
-    if opts.focus > 0 && matches!(opts.stipulation, Stipulation::Mate(_)) {
+    let (mut probed, probe_start) = (0, Instant::now());
+    if opts.effective_focus() > 0 {
         let (found, nodes) = focused_mate(&position, opts.focus, &solve);
         let verdict = match found {
             Narrowed::Mate(first) if steer.capped.contains(&P::role(&first)) => {
@@ -725,10 +745,11 @@ fn screen_candidate<P: GamePosition>(
         }
         probed = nodes;
     }
+    // What the narrowed search spent is the candidate's: nodes and time.
     let solve = SolveOptions {
         limits: Limits {
             nodes: solve.limits.nodes.saturating_sub(probed),
-            ..solve.limits
+            time: solve.limits.time.saturating_sub(probe_start.elapsed()),
         },
         ..solve
     };
@@ -1204,6 +1225,52 @@ mod tests {
         .unwrap();
         assert_eq!(fens(&first), fens(&again));
         assert_eq!(first.progress.varied, again.progress.varied);
+    }
+
+    /// `#3` with the narrowed search (the default) and a key cap that bites: the same puzzles on
+    /// one thread and two, each sound by a full solve with the key the screening found; each
+    /// prepared value reaches `take` with its own puzzle.
+    #[test]
+    fn narrowed_mates_in_3_are_sound_and_the_same_on_any_number_of_threads() {
+        let opts = GenerateOptions {
+            stipulation: Stipulation::Mate(3),
+            ..quick(5, 10)
+        };
+        assert_eq!(opts.effective_focus(), DEFAULT_FOCUS);
+        let paired = |_: &Progress, found: Option<(&Generated, u64)>| {
+            if let Some((g, candidate)) = found {
+                assert_eq!(g.candidate, candidate);
+            }
+            Take::Kept
+        };
+        let first =
+            generate_prepared::<Position, _>(&opts, &Cancel::new(), |g| g.candidate, paired)
+                .unwrap();
+        assert_eq!(first.stop, Stop::Done);
+        assert!(first.progress.varied > 0, "{:?}", first.progress);
+        for p in &first.puzzles {
+            let full = crate::solver::solve(
+                &p.position,
+                &SolveOptions {
+                    stipulation: Stipulation::Mate(3),
+                    ..SolveOptions::default()
+                },
+            );
+            assert_eq!(full.sound, Some(true), "{}", p.position.fen(Letters::Chess));
+            assert_eq!(Some(&full.keys[0].mv), p.solution.first_move());
+        }
+        let again = generate::<Position>(
+            &GenerateOptions {
+                threads: 1,
+                ..opts.clone()
+            },
+            &Cancel::new(),
+            keep,
+        )
+        .unwrap();
+        assert_eq!(fens(&first), fens(&again));
+        let counts = |p: &Progress| (p.tried, p.found, p.varied, p.unsettled, p.nodes);
+        assert_eq!(counts(&first.progress), counts(&again.progress));
     }
 
     #[test]

@@ -140,7 +140,7 @@ impl Distributions {
             key_pieces,
             themes,
             difficulty: DifficultySummary::of(&difficulties),
-            focus: opts.focus,
+            focus: opts.effective_focus(),
         }
     }
 }
@@ -306,22 +306,28 @@ fn fill_with<P: GamePosition>(
     let mut kept: Vec<(StoredPuzzle, Option<String>, usize)> = Vec::new();
     let go_on = |b: bool| if b { Take::Kept } else { Take::Stop };
     // Each puzzle found is verified again by the full solver on the thread that found it, one
-    // thread per solve (the run's threads are busy with it).
+    // thread per solve (the run's threads are busy with it); not those an earlier run stored.
+    let before: std::collections::HashSet<String> = stored_before.keys().cloned().collect();
     let verify_one = |found: &Generated<P>| {
-        let solve = SolveOptions {
-            threads: 1,
-            ..solve_until(solve)
-        };
-        verify(new_puzzle(name, opts, found), &solve)
+        let new = new_puzzle(name, opts, found);
+        (!before.contains(&new.fen)).then(|| {
+            let solve = SolveOptions {
+                threads: 1,
+                ..solve_until(solve)
+            };
+            verify(new, &solve)
+        })
     };
     let run = generate_prepared::<P, _>(opts, cancel, verify_one, |progress, found| {
         let Some((found, verified)) = found else {
             return go_on(observe(progress, None));
         };
         let again = stored_before.remove(&found.position.fen(Naming::default()));
-        let stored = match again {
-            Some(p) => Ok(Some(p)),
-            None => store_verified(store, name, found, verified),
+        let stored = match (again, verified) {
+            (Some(p), _) => Ok(Some(p)),
+            (None, Some(verified)) => store_verified(store, name, found, verified),
+            // Stored before, and taken already: a duplicate the run drops itself.
+            (None, None) => Ok(None),
         };
         match stored {
             Ok(Some(stored)) => {
@@ -382,8 +388,6 @@ fn fill_with<P: GamePosition>(
     }
 }
 
-/// Verifies a generated puzzle with the full solver and stores it; `None` when the full solve does
-/// not confirm it (it never should).
 /// The puzzle a generated one is stored as: its claim (the key, or the helpmate's one line) for
 /// the full solve to confirm, and where it came from.
 fn new_puzzle<P: GamePosition>(
@@ -433,7 +437,7 @@ fn new_puzzle<P: GamePosition>(
 }
 
 /// Appends a generated puzzle the full solve confirmed to the collection; `Ok(None)` (and a
-/// warning) when it did not.
+/// warning) when it did not (it never should).
 fn store_verified<P: GamePosition>(
     store: &Store,
     name: &str,

@@ -71,6 +71,15 @@ struct Plan {
     /// Absent from the plans of jobs stored before the option: those ran without it (0).
     #[serde(default)]
     focus: u32,
+    /// Absent from the plans of jobs stored before it was recorded: those steered every 64
+    /// candidates.
+    #[serde(default = "epoch_before_2026_11_25")]
+    steer_epoch: u64,
+}
+
+/// The steering epoch of the runs whose plans do not record it.
+fn epoch_before_2026_11_25() -> u64 {
+    64
 }
 
 fn millis(d: Duration) -> u64 {
@@ -96,6 +105,7 @@ impl Plan {
             min_defenders: o.variety.min_defenders,
             min_defenders_share: o.variety.min_defenders_share,
             focus: o.focus,
+            steer_epoch: o.steer_epoch,
         }
     }
 
@@ -129,6 +139,7 @@ impl Plan {
                 min_defenders_share: self.min_defenders_share,
             },
             focus: self.focus,
+            steer_epoch: self.steer_epoch,
         };
         opts.validate().map_err(|e| e.to_string())?;
         Ok(opts)
@@ -568,5 +579,36 @@ fn supervise(jobs: &Weak<Jobs>, tick: Duration) {
         std::thread::sleep(tick);
         let Some(jobs) = jobs.upgrade() else { return };
         jobs.tick();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A plan stored by a version without `focus` and `steer_epoch` runs as that version did (no
+    /// narrowed search, steering every 64 candidates), so a job it started and another replica
+    /// takes over makes the same puzzles; a plan of this version gives back its options.
+    #[test]
+    fn plans_stored_before_the_narrowed_search_run_without_it() {
+        let opts = GenerateOptions {
+            stipulation: Stipulation::Mate(3),
+            count: 12,
+            seed: 9,
+            threads: 1,
+            ..GenerateOptions::default()
+        };
+        let mut plan = serde_json::to_value(Plan::of(&opts)).unwrap();
+        let now: Plan = serde_json::from_value(plan.clone()).unwrap();
+        let again = now.options().unwrap();
+        assert_eq!((again.focus, again.steer_epoch), (2, 256));
+        assert_eq!(Plan::of(&again), now);
+        let fields = plan.as_object_mut().unwrap();
+        fields.remove("focus");
+        fields.remove("steer_epoch");
+        let old: Plan = serde_json::from_value(plan).unwrap();
+        let then = old.options().unwrap();
+        assert_eq!((then.focus, then.steer_epoch), (0, 64));
+        assert_eq!((then.seed, then.count), (9, 12));
     }
 }

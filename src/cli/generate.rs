@@ -150,6 +150,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
             }
         },
         focus: args.focus,
+        steer_epoch: crate::generate::STEER_EPOCH,
     };
     if let Err(e) = opts.validate() {
         return fail(e);

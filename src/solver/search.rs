@@ -84,10 +84,11 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
 
     /// A searcher whose attacker, before its last move, only plays moves landing near the
     /// defender's King: its first move within `within` King steps, its later ones within one step
-    /// more (the King may have stepped away meanwhile); its last move, a mate, is any check as
-    /// always.
+    /// more (the King may have stepped away meanwhile); its last move, the mating one, is not
+    /// narrowed.
     ///
-    /// Its "no" is not a proof that no mate exists (a mate may start far from the King), but its
+    /// Its "no" is not a proof that no mate exists (a mate may start far from the King; the table
+    /// may also answer a position from a search narrowed differently, at another ply), but its
     /// "yes" is a mate: a mate of the narrowed attacker is one of the real attacker, since the
     /// defender keeps every defence. What a puzzle generator asks first, to spend the full search
     /// only on candidates with a mate near the King (most keys of generated mates land next to

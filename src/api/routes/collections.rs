@@ -434,6 +434,7 @@ pub fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions
         threads: limits.solve.threads,
         variety,
         focus: r.focus.unwrap_or(crate::generate::DEFAULT_FOCUS),
+        steer_epoch: crate::generate::STEER_EPOCH,
     };
     // The variety rules (a share out of range, one no collection can meet, defenders that leave
     // no room within the piece budget).
