@@ -4,7 +4,7 @@
 use baroque::generate::{candidate, GenerateOptions};
 use baroque::rules::rococo::RococoPosition;
 use baroque::rules::{GameKind, GamePosition, Position, Variant};
-use baroque::solver::{focused_mate, screen, Narrowed, Outcome, SolveOptions, Stipulation};
+use baroque::solver::{focused_mate, screen, Narrowed, Outcome, Stipulation};
 use std::time::Instant;
 
 fn main() {
@@ -24,15 +24,7 @@ fn run<P: GamePosition>(variant: Variant, stipulation: Stipulation, n: u64) {
         stipulation,
         ..GenerateOptions::default()
     };
-    let solve = SolveOptions {
-        stipulation,
-        limits: opts.candidate_limits,
-        table_mib: 16,
-        threads: 1,
-        max_tree_nodes: 500,
-        max_refutations: 0,
-        ..SolveOptions::default()
-    };
+    let solve = opts.screening();
     let candidates: Vec<P> = (0..n)
         .filter_map(|i| candidate::<P>(&opts, i).map(|c| c.0))
         .collect();

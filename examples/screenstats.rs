@@ -42,15 +42,7 @@ fn main() {
         stipulation: Stipulation::parse(stip).unwrap(),
         ..GenerateOptions::default()
     };
-    let solve = SolveOptions {
-        stipulation: opts.stipulation,
-        limits: opts.candidate_limits,
-        table_mib: 16,
-        threads: 1,
-        max_tree_nodes: 500,
-        max_refutations: 0,
-        ..SolveOptions::default()
-    };
+    let solve = opts.screening();
     let mut cats: BTreeMap<String, (u64, u64, Duration)> = BTreeMap::new();
     for i in 0..n {
         let Some((pos, source)) = candidate::<Position>(&opts, i) else {

@@ -358,6 +358,21 @@ pub enum OptionsError {
 }
 
 impl GenerateOptions {
+    /// The solver's options for screening one candidate of this run: its stipulation and
+    /// candidate budget, one thread, a table of up to 16 MiB, no tries.
+    pub fn screening(&self) -> SolveOptions {
+        SolveOptions {
+            stipulation: self.stipulation,
+            limits: self.candidate_limits,
+            table_mib: 16,
+            threads: 1,
+            max_tree_nodes: 500,
+            intended_key: None,
+            cancel: Cancel::default(),
+            max_refutations: 0,
+        }
+    }
+
     /// The reach of the narrowed search this run uses: `focus` for a direct mate, 0 (none) for
     /// the others.
     pub fn effective_focus(&self) -> u32 {
@@ -713,17 +728,12 @@ fn screen_candidate<P: GamePosition>(
         return rejected;
     };
     let solve = SolveOptions {
-        stipulation: opts.stipulation,
         limits: Limits {
             time: opts.candidate_limits.time.min(left),
             ..opts.candidate_limits
         },
-        table_mib: 16,
-        threads: 1,
-        max_tree_nodes: 500,
-        intended_key: None,
         cancel: cancel.clone(),
-        max_refutations: 0,
+        ..opts.screening()
     };
     // The narrowed search first (see `GenerateOptions::focus`): without a mate there, the
     // candidate is dropped; its nodes count as the candidate's. The first move of a mate found
@@ -1110,6 +1120,15 @@ mod tests {
         Take::Kept
     }
 
+    /// The run of `opts` on one thread, keeping every puzzle.
+    fn on_one_thread(opts: &GenerateOptions) -> Report {
+        let opts = GenerateOptions {
+            threads: 1,
+            ..opts.clone()
+        };
+        generate::<Position>(&opts, &Cancel::new(), keep).unwrap()
+    }
+
     fn quick(seed: u64, count: usize) -> GenerateOptions {
         GenerateOptions {
             stipulation: Stipulation::Mate(2),
@@ -1188,15 +1207,7 @@ mod tests {
             assert!(p.themes.iter().any(|t| t.starts_with("mate-by-")));
             assert!(keys.insert(p.position.canonical_key()));
         }
-        let again = generate::<Position>(
-            &GenerateOptions {
-                threads: 1,
-                ..quick(11, 3)
-            },
-            &Cancel::new(),
-            keep,
-        )
-        .unwrap();
+        let again = on_one_thread(&quick(11, 3));
         assert_eq!(fens(&first), fens(&again));
     }
 
@@ -1214,15 +1225,7 @@ mod tests {
         assert!(kinds.values().all(|&n| n <= 4), "{kinds:?}");
         let kept = first.puzzles.iter().filter(|p| p.defenders >= 2).count();
         assert!(kept >= 8, "{kept}");
-        let again = generate::<Position>(
-            &GenerateOptions {
-                threads: 1,
-                ..opts.clone()
-            },
-            &Cancel::new(),
-            keep,
-        )
-        .unwrap();
+        let again = on_one_thread(&opts);
         assert_eq!(fens(&first), fens(&again));
         assert_eq!(first.progress.varied, again.progress.varied);
     }
@@ -1259,15 +1262,7 @@ mod tests {
             assert_eq!(full.sound, Some(true), "{}", p.position.fen(Letters::Chess));
             assert_eq!(Some(&full.keys[0].mv), p.solution.first_move());
         }
-        let again = generate::<Position>(
-            &GenerateOptions {
-                threads: 1,
-                ..opts.clone()
-            },
-            &Cancel::new(),
-            keep,
-        )
-        .unwrap();
+        let again = on_one_thread(&opts);
         assert_eq!(fens(&first), fens(&again));
         let counts = |p: &Progress| (p.tried, p.found, p.varied, p.unsettled, p.nodes);
         assert_eq!(counts(&first.progress), counts(&again.progress));
