@@ -170,6 +170,12 @@ proptest! {
             prop_assert!(legal.contains(&q) && !checks.contains(&q));
         }
         prop_assert_eq!(checks, expected);
+        // A move made like another that does not give check: the same as making it and playing it.
+        for like in pos.pseudo_legal_moves() {
+            let made = pos.legal_move_like(&like);
+            let quiet = made.filter(|m| !pos.after(m).is_check());
+            prop_assert_eq!(pos.quiet_move_like(&like), quiet);
+        }
         for m in pos.pseudo_legal_moves() {
             let after = pos.after(&m);
             // The move-based oracle: could we, to move again, take the opponent's King?

@@ -440,6 +440,12 @@ pub trait GamePosition:
         let _ = like;
         None
     }
+    /// [`GamePosition::search_move_like`], when the move made does not give check (a game may
+    /// answer without playing it).
+    fn quiet_move_like(&self, like: &Self::Move) -> Option<Self::Move> {
+        self.search_move_like(like)
+            .filter(|m| !self.play(m).in_check())
+    }
     /// Whether the side to move is in check (its King could be taken now).
     fn in_check(&self) -> bool;
     /// Whether the side to move, without search moves, has lost (rather than drawn).
@@ -620,6 +626,9 @@ impl GamePosition for Position {
     }
     fn search_move_like(&self, like: &Move) -> Option<Move> {
         self.legal_move_like(like)
+    }
+    fn quiet_move_like(&self, like: &Move) -> Option<Move> {
+        Position::quiet_move_like(self, like)
     }
     fn in_check(&self) -> bool {
         self.is_check()
@@ -1086,6 +1095,17 @@ impl GamePosition for VariantPosition {
             }
             (VariantPosition::Rococo(p), VariantMove::Rococo(m)) => {
                 p.search_move_like(m).map(VariantMove::Rococo)
+            }
+            _ => None,
+        }
+    }
+    fn quiet_move_like(&self, like: &VariantMove) -> Option<VariantMove> {
+        match (self, like) {
+            (VariantPosition::Baroque(p), VariantMove::Baroque(m)) => {
+                GamePosition::quiet_move_like(p, m).map(VariantMove::Baroque)
+            }
+            (VariantPosition::Rococo(p), VariantMove::Rococo(m)) => {
+                p.quiet_move_like(m).map(VariantMove::Rococo)
             }
             _ => None,
         }

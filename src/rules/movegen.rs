@@ -389,6 +389,33 @@ impl Position {
         sink.found.filter(|m| self.is_safe(m))
     }
 
+    /// [`Position::legal_move_like`], when the move made does not give check: what refutes "every
+    /// move mates" (the last move of a selfmate). Both tests are made on one trial board: the
+    /// mover's King must not be capturable after the move (legality), the opponent's King must not
+    /// be either (no check, as [`Position::is_check`] asks of the position after it).
+    pub fn quiet_move_like(&self, like: &Move) -> Option<Move> {
+        if like.kind != MoveKind::Normal
+            || !self.movers().has(like.from)
+            || self.board.role_at(like.from) != Some(like.role)
+        {
+            return None;
+        }
+        let mut sink = Reaching {
+            to: like.to,
+            found: None,
+        };
+        self.generate_pseudo_to(Bits::bit(like.from), Bits::bit(like.to), &mut sink);
+        let m = sink.found?;
+        let us = self.turn;
+        let mut b = self.board;
+        b.trial_move(us, m.role, m.from, m.to, m.captures);
+        let capturable_king = |side: Color| {
+            b.king(side)
+                .is_some_and(|k| capturable(&b, k, side.other(), &self.rules))
+        };
+        (!capturable_king(us) && !capturable_king(us.other())).then_some(m)
+    }
+
     /// Pseudo-legal moves of the piece on `from` (of the side to move), frozen or not, suicides of
     /// frozen pieces included when the rules allow them.
     pub fn generate_pseudo_from(&self, from: u8, out: &mut MoveList) {

@@ -358,8 +358,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         self.killers_at(ply)
             .iter()
             .flatten()
-            .filter_map(|k| pos.search_move_like(k))
-            .any(|m| !pos.play(&m).in_check())
+            .any(|k| pos.quiet_move_like(k).is_some())
     }
 
     /// The killers of `ply`, newest first (moves of other positions: make them for a position
@@ -416,28 +415,34 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
     /// AND node of a selfmate: the side to move (Black, the defender) has a move, and each of its
     /// moves either mates the other side or leaves it a forced selfmate within `n` more moves.
     /// With `n == 0`, every move must mate.
+    ///
+    /// Its results are stored one up (as for `n + 1` attacker moves; only selfmate AND nodes are
+    /// stored so, and they have keys of their own), so that the last level, `n == 0`, is stored
+    /// too (the table's 0 means "nothing known"): the same position after White's last move is
+    /// reached by many orders of White's quiet moves. The answer is monotone in `n` (a Black move
+    /// that mates still mates with more moves left), as the table's bounds assume.
     pub fn self_defend(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
         let key = pos.key();
-        if n > 0 {
-            if let Some(known) = self.table.probe(key).answer(n) {
-                return Ok(known);
-            }
+        if let Some(known) = self.table.probe(key).answer(n + 1) {
+            return Ok(known);
         }
         if n == 0 && pos.only_checks_mate() {
             // Every move must mate, so every one must give check: one that cannot refutes (found
-            // without testing the legality of the others).
-            if self.killer_does_not_check(pos, ply) {
-                return Ok(false);
-            }
-            if let Some(m) = pos.quiet_search_move() {
-                self.remember_refutation(ply, m);
+            // without testing the legality of the others), the last one that did tried first.
+            let refuted = self.killer_does_not_check(pos, ply) || {
+                let quiet = pos.quiet_search_move();
+                if let Some(m) = quiet {
+                    self.remember_refutation(ply, m);
+                }
+                quiet.is_some()
+            };
+            if refuted {
+                self.table.store(key, 1, false);
                 return Ok(false);
             }
         }
         let lost = self.every_self_defence_loses(pos, n, ply)?;
-        if n > 0 {
-            self.table.store(key, n, lost);
-        }
+        self.table.store(key, n + 1, lost);
         Ok(lost)
     }
 
