@@ -121,6 +121,33 @@ fn a_cooked_mate_in_two() {
     assert_eq!(s.sound, Some(false));
     assert_eq!(names(&s.cooks), vec!["Bf6-c6"]);
     assert!(s.short_solutions.is_empty());
+
+    // Screening (the generator's solve) stops at the second key: unsound, both keys, no tree, and
+    // no more work than the full solve, on one thread and on two.
+    let pos =
+        Position::from_fen_validated("1k2K3/8/5BQ1/8/8/4P3/8/7N w 0", Rules::default()).unwrap();
+    for threads in [1, 2] {
+        let opts = SolveOptions {
+            stipulation: baroque::solver::Stipulation::Mate(2),
+            threads,
+            ..SolveOptions::default()
+        };
+        let full = solve(&pos, &opts);
+        let screened = baroque::solver::screen(&pos, &opts).named(&pos, Naming::default());
+        assert_eq!(screened.sound, Some(false));
+        assert_eq!(screened.result, Outcome::Mate);
+        assert!(!screened.budget_exhausted);
+        assert_eq!(names(&screened.keys), vec!["Bf6-b6", "Bf6-c6"]);
+        assert!(screened.tree.is_empty());
+        if threads == 1 {
+            assert!(
+                screened.nodes <= full.nodes,
+                "{} > {}",
+                screened.nodes,
+                full.nodes
+            );
+        }
+    }
 }
 
 #[test]

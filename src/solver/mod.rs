@@ -28,7 +28,7 @@ pub mod tt;
 use crate::rules::{GamePosition, MoveInfo, Naming, VariantMove, VariantPosition, Visit};
 use search::{Goal, Searcher, Stopped};
 use serde::Serialize;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 pub use stipulation::{Stipulation, StipulationError};
@@ -482,7 +482,7 @@ fn in_parallel<S, T: Sync, R: Send>(
         let mut state = init();
         return items.iter().map(|item| run(&mut state, item)).collect();
     }
-    let next = std::sync::atomic::AtomicUsize::new(0);
+    let next = AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::with_capacity(items.len()));
     let work = || {
         let mut state = init();
@@ -530,8 +530,9 @@ pub fn solve_any(pos: &VariantPosition, opts: &SolveOptions) -> Solution<Variant
 }
 
 /// Like [`solve`], but for screening candidate puzzles: the search stops as soon as a mate in
-/// fewer than N moves is proven (the puzzle is then unsound whatever else holds), and the solution
-/// tree is built only for a sound puzzle. What it answers is proven; it may leave out keys and
+/// fewer than N moves is proven, or a second key of N moves (the puzzle is then unsound whatever
+/// else holds: the first moves left are not searched), and the solution tree is built only for a
+/// sound puzzle. What it answers is proven; it may leave out keys and
 /// cooks of an unsound position (`sound` is then `Some(false)`).
 pub fn screen<P: GamePosition>(pos: &P, opts: &SolveOptions) -> Solution<P::Move> {
     solve_with(pos, opts, true)
@@ -600,7 +601,12 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
         let open: Vec<usize> = (0..roots.len())
             .filter(|&i| !matches!(states[i], Some(RootState::Mates(_))))
             .collect();
+        // Screening: first moves that mate in this iteration, to stop at the second.
+        let mating = AtomicUsize::new(0);
         let run = |s: &mut Searcher<P>, &i: &usize| {
+            if screening && mating.load(Ordering::Relaxed) >= 2 {
+                return (i, Err(Stopped), None);
+            }
             let after = pos.play(&roots[i]);
             let r = s.tick().and_then(|_| {
                 if selfmate {
@@ -610,6 +616,9 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
                 }
             });
             let _ = s.flush();
+            if r == Ok(true) {
+                mating.fetch_add(1, Ordering::Relaxed);
+            }
             // The newest killer after a refuted first move: most often its refutation.
             let refutation = if r == Ok(false) {
                 s.killers_at(1)[0]
