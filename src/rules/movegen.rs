@@ -375,6 +375,13 @@ impl Position {
     /// the same destination here, with what it captures here; `None` when that piece is not
     /// there, is frozen, or cannot legally make that move. Only that piece's moves are generated.
     pub fn legal_move_like(&self, like: &Move) -> Option<Move> {
+        self.pseudo_move_like(like).filter(|m| self.is_safe(m))
+    }
+
+    /// [`Position::legal_move_like`] before the legality test: the pseudo-legal move of the
+    /// piece of `like`, unfrozen, to the same destination.
+    #[inline(always)]
+    fn pseudo_move_like(&self, like: &Move) -> Option<Move> {
         if like.kind != MoveKind::Normal
             || !self.movers().has(like.from)
             || self.board.role_at(like.from) != Some(like.role)
@@ -386,7 +393,7 @@ impl Position {
             found: None,
         };
         self.generate_pseudo_to(Bits::bit(like.from), Bits::bit(like.to), &mut sink);
-        sink.found.filter(|m| self.is_safe(m))
+        sink.found
     }
 
     /// [`Position::legal_move_like`], when the move made does not give check: what refutes "every
@@ -394,18 +401,7 @@ impl Position {
     /// mover's King must not be capturable after the move (legality), the opponent's King must not
     /// be either (no check, as [`Position::is_check`] asks of the position after it).
     pub fn quiet_move_like(&self, like: &Move) -> Option<Move> {
-        if like.kind != MoveKind::Normal
-            || !self.movers().has(like.from)
-            || self.board.role_at(like.from) != Some(like.role)
-        {
-            return None;
-        }
-        let mut sink = Reaching {
-            to: like.to,
-            found: None,
-        };
-        self.generate_pseudo_to(Bits::bit(like.from), Bits::bit(like.to), &mut sink);
-        let m = sink.found?;
+        let m = self.pseudo_move_like(like)?;
         let us = self.turn;
         let mut b = self.board;
         b.trial_move(us, m.role, m.from, m.to, m.captures);
