@@ -429,15 +429,16 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         if n == 0 && pos.only_checks_mate() {
             // Every move must mate, so every one must give check: one that cannot refutes (found
             // without testing the legality of the others), the last one that did tried first.
-            let refuted = self.killer_does_not_check(pos, ply) || {
-                let quiet = pos.quiet_search_move();
-                if let Some(m) = quiet {
-                    self.remember_refutation(ply, m);
-                }
-                quiet.is_some()
+            let refuted = if self.killer_does_not_check(pos, ply) {
+                true
+            } else if let Some(m) = pos.quiet_search_move() {
+                self.remember_refutation(ply, m);
+                true
+            } else {
+                false
             };
             if refuted {
-                self.table.store(key, 1, false);
+                self.table.store(key, n + 1, false);
                 return Ok(false);
             }
         }
