@@ -227,7 +227,10 @@ fn requests_refused_with_503_keep_their_rate_limit_tokens() {
     let idle = server.cpu_time();
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while server.cpu_time() < idle + Duration::from_millis(100) {
-        assert!(std::time::Instant::now() < deadline, "the holder's search never started");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the holder's search never started"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     let quick = json!({"fen": "3K4/8/8/8/6k1/8/3NBM2/8 w 0", "mate_in": 1});
