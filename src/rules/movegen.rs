@@ -203,9 +203,12 @@ impl Position {
         };
         let leapers = live & b.by_role(Role::LongLeaper);
         let withdrawers = live & b.by_role(Role::Withdrawer);
+        // Where the other side moves too, a ray matters to a Long Leaper only if the other side
+        // has one (no piece becomes one): it may arrive on the ray, or a blocker may leave it.
+        let any_leaper = !only_we_move && leapers.any();
         for d in ALL_DIRS {
             let ray = t.ray[d][k as usize];
-            if !only_we_move || ray & leapers != 0 {
+            if any_leaper || ray & leapers != 0 {
                 relevant |= ray;
                 let land = t.step[opposite(d)][k as usize];
                 if land != NO_SQUARE {
@@ -219,6 +222,11 @@ impl Position {
                     relevant |= Bits::bit(away);
                 }
             }
+        }
+        // Kings on no common line (else every move is tested, above): the other side's
+        // Coordinators reach our King only once their King stands on its rank or file.
+        if !only_we_move && b.pieces(them, Role::Coordinator).any() {
+            relevant |= t.file[G8::file_of(k) as usize] | t.rank[G8::rank_of(k) as usize];
         }
         if b.pieces(them, Role::Pawn).any() {
             let theirs = b.by_color(them);
@@ -318,14 +326,48 @@ impl Position {
     /// pseudo-legal moves are filtered first, so that legality is tested only for those kept.
     pub fn generate_legal_checks(&self, out: &mut MoveList) {
         out.clear();
-        self.generate_pseudo(self.movers(), out);
+        let Some(relevant) = self.check_squares() else {
+            return;
+        };
+        self.generate_pseudo_touching(relevant, out);
         self.generate_suicides(out);
-        self.retain_possible_checks(out);
+        out.retain(|m| touches(m, relevant));
         if out.is_empty() {
             return;
         }
         let guard = self.guard();
         out.retain(|m| guard.passes(m) || self.is_safe_with(m, &guard));
+    }
+
+    /// Pseudo-legal normal moves of the side to move, at least every one that touches (leaves,
+    /// reaches or captures on) `squares`, without generating most of the others: a piece standing
+    /// on one of the squares makes every move; a piece off them makes only the moves that may
+    /// capture there, by kind. A King or an Immobilizer captures at most where it arrives; a Pawn
+    /// next to where it arrives, so it arrives on one of the squares or next to an enemy piece on
+    /// one; a Withdrawer the piece next to where it leaves from, so all its moves are made when
+    /// one of its neighbours is such a piece, and only arrivals on the squares otherwise. Long
+    /// Leapers, Coordinators and Chameleons capture away from where they arrive: all their moves
+    /// are made.
+    fn generate_pseudo_touching(&self, squares: Bits, out: &mut MoveList) {
+        let b = &self.board;
+        let t = G8::t();
+        let movers = self.movers();
+        let victims = squares & b.by_color(self.turn.other());
+        let mut all = movers
+            & (squares
+                | b.by_role(Role::LongLeaper)
+                | b.by_role(Role::Coordinator)
+                | b.by_role(Role::Chameleon));
+        let mut near = 0;
+        for v in victims.squares() {
+            near |= t.neighbours[v as usize];
+        }
+        all |= movers & b.by_role(Role::Withdrawer) & near;
+        self.generate_pseudo_to(all, !0, out);
+        let rest = movers & !all;
+        let pawns = rest & b.by_role(Role::Pawn);
+        self.generate_pseudo_to(pawns, squares | near, out);
+        self.generate_pseudo_to(rest & !pawns, squares, out);
     }
 
     /// The pieces of the side to move that are not frozen.
