@@ -185,7 +185,11 @@ proptest! {
             let after = pos.after(&m);
             // The move-based oracle: could we, to move again, take the opponent's King?
             let again = Position::from_board(*after.board(), pos.turn(), *pos.rules());
-            if opponent_king_capturable_by_moves(&again) {
+            let checks = opponent_king_capturable_by_moves(&again);
+            // The board-only test of check agrees with the oracle and with the position after.
+            prop_assert_eq!(pos.gives_check(&m), checks);
+            prop_assert_eq!(after.is_check(), checks);
+            if checks {
                 prop_assert!(kept.contains(&m),
                     "{} gives check in {} but was filtered out", pos.move_name(&m, Letters::Chess),
                     pos.fen(Letters::Chess));

@@ -448,6 +448,11 @@ pub trait GamePosition:
     }
     /// Whether the side to move is in check (its King could be taken now).
     fn in_check(&self) -> bool;
+    /// Whether a search move of this position gives check: `self.play(m).in_check()`, which a
+    /// game may answer without making the whole position.
+    fn gives_check(&self, m: &Self::Move) -> bool {
+        self.play(m).in_check()
+    }
     /// Whether the side to move, without search moves, has lost (rather than drawn).
     fn lost_without_moves(&self) -> bool;
     /// Whether only checking moves can win on the attacker's last move.
@@ -632,6 +637,9 @@ impl GamePosition for Position {
     }
     fn in_check(&self) -> bool {
         self.is_check()
+    }
+    fn gives_check(&self, m: &Move) -> bool {
+        Position::gives_check(self, m)
     }
     fn lost_without_moves(&self) -> bool {
         self.is_check() || self.rules().stalemate == Stalemate::Loss

@@ -454,6 +454,21 @@ impl Position {
         (!capturable_king(us) && !capturable_king(us.other())).then_some(m)
     }
 
+    /// Whether a move of this position gives check: whether the mover could take the enemy King
+    /// after it, tested on the board alone (the same test as [`Position::is_check`] of the
+    /// position after it, without making that position).
+    #[inline]
+    pub fn gives_check(&self, mv: &Move) -> bool {
+        let us = self.turn;
+        let mut b = self.board;
+        match mv.kind {
+            MoveKind::Normal => b.trial_move(us, mv.role, mv.from, mv.to, mv.captures),
+            MoveKind::Suicide => b.toggle(mv.from, super::piece::Piece::new(us, mv.role)),
+        }
+        b.king(us.other())
+            .is_some_and(|k| capturable(&b, k, us, &self.rules))
+    }
+
     /// Pseudo-legal moves of the piece on `from` (of the side to move), frozen or not, suicides of
     /// frozen pieces included when the rules allow them.
     pub fn generate_pseudo_from(&self, from: u8, out: &mut MoveList) {

@@ -176,11 +176,16 @@ impl<P: GamePosition> Lines<'_, P> {
         let only_checks = pos.only_checks_mate();
         let mut any = false;
         for m in moves {
-            let after = pos.play(m);
-            self.searcher.tick()?;
             if plies == 1 {
-                let check = after.in_check();
-                if (check || !only_checks) && Searcher::<P>::defender_lost_in(&after, check) {
+                self.searcher.tick()?;
+                // Where only a check mates, a move that gives none is dropped before the
+                // position after it is made.
+                let check = pos.gives_check(m);
+                if !check && only_checks {
+                    continue;
+                }
+                let after = pos.play(m);
+                if Searcher::<P>::defender_lost_in(&after, check) {
                     if self.found.len() < MAX_LINES {
                         let mut line = self.line.clone();
                         line.push(*m);
@@ -194,6 +199,8 @@ impl<P: GamePosition> Lines<'_, P> {
                 }
                 continue;
             }
+            let after = pos.play(m);
+            self.searcher.tick()?;
             // A mate before the last move ends the play: not a line of this length. It needs no
             // test here: the side mated has no search move, so the search below finds no line.
             self.line.push(*m);

@@ -219,17 +219,17 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         only_checks: bool,
     ) -> Result<bool, Stopped> {
         for m in moves {
-            let after = pos.play(m);
             self.tick()?;
-            let check = after.in_check();
+            // Whether it gives check, before the position after it is made (most do not).
+            let check = pos.gives_check(m);
             if n == 1 {
                 // The last move: whether it mates is answered here, quiet ones too where they can
                 // (the order does not matter when no move is searched further).
-                if (check || !only_checks) && Self::defender_lost_in(&after, check) {
+                if (check || !only_checks) && Self::defender_lost_in(&pos.play(m), check) {
                     return Ok(self.wins_with(ply, m));
                 }
             } else if check {
-                if self.defend(&after, n - 1, ply + 1)? {
+                if self.defend(&pos.play(m), n - 1, ply + 1)? {
                     return Ok(self.wins_with(ply, m));
                 }
             } else {
