@@ -146,25 +146,16 @@ impl Position {
     /// of the square a Pawn would arrive on. A live enemy Coordinator whose King shares a line with
     /// ours can reach from anywhere, so then every move is tested.
     fn guard(&self) -> Guard {
-        self.king_guard(self.turn, false, true)
+        self.king_guard()
     }
 
-    /// [`Position::guard`] for the King of `us` (whoever is to move): the squares where a move of
-    /// either side could change whether that King can be captured by the other side's pieces.
-    /// `known_safe`: the King is known not to be capturable now (the test is skipped).
-    /// `only_we_move`: the moves asked about are those of `us` (the enemy's pieces stay where
-    /// they are), which narrows the lines that matter.
-    fn king_guard(&self, us: Color, known_safe: bool, only_we_move: bool) -> Guard {
+    /// [`Position::guard`] for the King of the side to move.
+    fn king_guard(&self) -> Guard {
+        let us = self.turn;
         let them = us.other();
         let b = &self.board;
-        // The enemy's unfrozen pieces, where they are used: for the legality test (the lines
-        // watched, the reuse by `is_safe_with`) and the test of the King now. The check filter
-        // watches every line and asks neither.
-        let live = if only_we_move || !known_safe {
-            b.by_color(them) & !frozen(b, them, self.rules.freezing())
-        } else {
-            b.by_color(them)
-        };
+        // The enemy's unfrozen pieces: the lines watched, the reuse by `is_safe_with`.
+        let live = b.by_color(them) & !frozen(b, them, self.rules.freezing());
         let cancellers = b.pieces(them, Role::Immobilizer) | b.pieces(them, Role::Chameleon);
         let every = Guard {
             relevant: !0,
@@ -187,28 +178,19 @@ impl Position {
                 }
             }
         }
-        if !known_safe && capturable_by(b, k, them, live, &self.rules) {
+        if capturable_by(b, k, them, live, &self.rules) {
             return every;
         }
         let t = G8::t();
-        // Where the other side moves too, any neighbour and line may come to hold a capturing
-        // piece. Where only we move, the pieces next to the King that capture by stepping onto it
-        // can or cannot already; a Long Leaper's line matters only if one stands on it (with the
-        // square behind the King it lands on), and a Withdrawer's only the square it would
-        // withdraw to.
-        let mut relevant = if only_we_move {
-            0
-        } else {
-            t.neighbours[k as usize]
-        };
+        // Only we move: the pieces next to the King that capture by stepping onto it can or
+        // cannot already; a Long Leaper's line matters only if one stands on it (with the square
+        // behind the King it lands on), and a Withdrawer's only the square it would withdraw to.
+        let mut relevant = 0;
         let leapers = live & b.by_role(Role::LongLeaper);
         let withdrawers = live & b.by_role(Role::Withdrawer);
-        // Where the other side moves too, a ray matters to a Long Leaper only if the other side
-        // has one (no piece becomes one): it may arrive on the ray, or a blocker may leave it.
-        let any_leaper = !only_we_move && leapers.any();
         for d in ALL_DIRS {
             let ray = t.ray[d][k as usize];
-            if any_leaper || ray & leapers != 0 {
+            if ray & leapers != 0 {
                 relevant |= ray;
                 let land = t.step[opposite(d)][k as usize];
                 if land != NO_SQUARE {
@@ -222,11 +204,6 @@ impl Position {
                     relevant |= Bits::bit(away);
                 }
             }
-        }
-        // Kings on no common line (else every move is tested, above): the other side's
-        // Coordinators reach our King only once their King stands on its rank or file.
-        if !only_we_move && b.pieces(them, Role::Coordinator).any() {
-            relevant |= t.file[G8::file_of(k) as usize] | t.rank[G8::rank_of(k) as usize];
         }
         if b.pieces(them, Role::Pawn).any() {
             let theirs = b.by_color(them);
@@ -280,15 +257,75 @@ impl Position {
     /// The squares a move must touch (leave, reach or capture on) to possibly give check, as
     /// [`Position::retain_possible_checks`] argues; `None` without an opponent King (nothing
     /// gives check).
+    ///
+    /// The opponent's King is safe now. After one move of ours it can be taken next move only by:
+    /// - a King or Chameleon of ours next to it (stepping onto it), a Withdrawer next to it with
+    ///   the square beyond it, away from the King, empty, a Pawn arriving next to it with a piece
+    ///   of ours on the other side: the King's neighbours, and the squares each adjacent
+    ///   Withdrawer would withdraw to;
+    /// - a Long Leaper on one of its lines, the square behind the King empty: on each line whose
+    ///   landing square is empty, the squares out to our first piece (a Leaper arriving or a
+    ///   blocker leaving), and every landing square (one of ours may leave it);
+    /// - a Pawn sliding next to it with a piece of ours opposite: from each such empty square,
+    ///   the squares out to the first piece along its rank and file;
+    /// - a Coordinator, once our King stands on the King's rank or file: those lines (our King
+    ///   arriving). Kings already sharing a line, with a Coordinator of ours on the board: every
+    ///   square (a Coordinator freed or let through from anywhere may reach).
+    ///
+    /// Added: the enemy Immobilizers and Chameleons (taking one may free our pieces) and, under
+    /// Cambridge freezing, the squares next to the enemy Immobilizers (arriving there may cancel
+    /// one). Frozen pieces of ours count as if they were not (a superset does no harm).
     fn check_squares(&self) -> Option<Bits> {
-        let them = self.turn.other();
+        let us = self.turn;
+        let them = us.other();
         let b = &self.board;
-        b.king(them)?;
-        let mut relevant = self.king_guard(them, true, false).relevant;
+        let k = b.king(them)?;
+        let t = G8::t();
+        let ours = b.by_color(us);
+        let occ = b.occupied();
+        let coordinators = b.pieces(us, Role::Coordinator);
+        let (kf, kr) = (G8::file_of(k), G8::rank_of(k));
+        let mut relevant = t.neighbours[k as usize];
+        if coordinators.any() {
+            if let Some(ka) = b.king(us) {
+                if G8::rank_of(ka) == kr || G8::file_of(ka) == kf {
+                    return Some(!0);
+                }
+                relevant |= t.rank[kr as usize] | t.file[kf as usize];
+            }
+        }
+        let leapers = b.pieces(us, Role::LongLeaper).any();
+        let withdrawers = b.pieces(us, Role::Withdrawer);
+        for d in ALL_DIRS {
+            let land = t.step[opposite(d)][k as usize];
+            if leapers && land != NO_SQUARE {
+                relevant |= Bits::bit(land);
+                if !occ.has(land) {
+                    relevant |= G8::slide(k, d, ours);
+                }
+            }
+            let w = t.step[d][k as usize];
+            if w != NO_SQUARE && withdrawers.has(w) {
+                let away = t.step[d][w as usize];
+                if away != NO_SQUARE {
+                    relevant |= Bits::bit(away);
+                }
+            }
+        }
+        if b.pieces(us, Role::Pawn).any() {
+            for d in ORTHOGONAL {
+                let a = t.step[d][k as usize];
+                let far = t.step[opposite(d)][k as usize];
+                if a != NO_SQUARE && far != NO_SQUARE && ours.has(far) && !occ.has(a) {
+                    for e in ORTHOGONAL {
+                        relevant |= G8::slide(a, e, occ);
+                    }
+                }
+            }
+        }
         let immobilizers = b.pieces(them, Role::Immobilizer);
         relevant |= immobilizers | b.pieces(them, Role::Chameleon);
         if self.rules.freezing() == super::ruleset::Freezing::Cambridge {
-            let t = G8::t();
             for sq in immobilizers.squares() {
                 relevant |= t.neighbours[sq as usize];
             }
@@ -340,34 +377,79 @@ impl Position {
     }
 
     /// Pseudo-legal normal moves of the side to move, at least every one that touches (leaves,
-    /// reaches or captures on) `squares`, without generating most of the others: a piece standing
-    /// on one of the squares makes every move; a piece off them makes only the moves that may
-    /// capture there, by kind. A King or an Immobilizer captures at most where it arrives; a Pawn
-    /// next to where it arrives, so it arrives on one of the squares or next to an enemy piece on
-    /// one; a Withdrawer the piece next to where it leaves from, so all its moves are made when
-    /// one of its neighbours is such a piece, and only arrivals on the squares otherwise. Long
-    /// Leapers, Coordinators and Chameleons capture away from where they arrive: all their moves
-    /// are made.
+    /// reaches or captures on) `squares`, without generating most of the others. A piece standing
+    /// on one of the squares makes every move. A piece off them makes the moves that arrive on one
+    /// and, by kind, those that may capture an enemy piece on one (a victim):
+    /// - a King or an Immobilizer captures at most where it arrives: nothing more;
+    /// - a Pawn captures next to where it arrives: arrivals next to a victim too;
+    /// - a Withdrawer captures next to where it leaves from, a Long Leaper on its lines: every
+    ///   move when a victim stands there;
+    /// - a Coordinator captures where its file meets our King's rank and its rank our King's
+    ///   file: arrivals on the file of a victim on our King's rank, and on the rank of a victim
+    ///   on our King's file;
+    /// - a Chameleon captures as each of them, the pieces of that kind: every move when a
+    ///   Withdrawer or Long Leaper among the victims stands on its lines; else arrivals next to
+    ///   a Pawn victim and on the lines of a Coordinator victim, as above.
     fn generate_pseudo_touching(&self, squares: Bits, out: &mut MoveList) {
         let b = &self.board;
         let t = G8::t();
+        let us = self.turn;
+        let them = us.other();
         let movers = self.movers();
-        let victims = squares & b.by_color(self.turn.other());
-        let mut all = movers
-            & (squares
-                | b.by_role(Role::LongLeaper)
-                | b.by_role(Role::Coordinator)
-                | b.by_role(Role::Chameleon));
-        let mut near = 0;
-        for v in victims.squares() {
-            near |= t.neighbours[v as usize];
-        }
+        let victims = squares & b.by_color(them);
+        let lines = |s: u8| {
+            ALL_DIRS
+                .iter()
+                .fold(0, |acc, &d| acc | t.ray[d][s as usize])
+        };
+        let around = |set: Bits| {
+            set.squares()
+                .fold(0, |acc, v| acc | t.neighbours[v as usize])
+        };
+        let coordinated = |set: Bits| match b.king(us) {
+            Some(k) => set.squares().fold(0, |acc, v| {
+                let mut lines = 0;
+                if G8::rank_of(v) == G8::rank_of(k) {
+                    lines |= t.file[G8::file_of(v) as usize];
+                }
+                if G8::file_of(v) == G8::file_of(k) {
+                    lines |= t.rank[G8::rank_of(v) as usize];
+                }
+                acc | lines
+            }),
+            None => 0,
+        };
+        let mut all = movers & squares;
+        let near = around(victims);
         all |= movers & b.by_role(Role::Withdrawer) & near;
+        for s in (movers & !all & b.by_role(Role::LongLeaper)).squares() {
+            if lines(s) & victims != 0 {
+                all |= Bits::bit(s);
+            }
+        }
+        let leaping = victims & (b.by_role(Role::LongLeaper) | b.by_role(Role::Withdrawer));
+        let chameleons = movers & !all & b.by_role(Role::Chameleon);
+        for s in chameleons.squares() {
+            if lines(s) & leaping != 0 {
+                all |= Bits::bit(s);
+            }
+        }
         self.generate_pseudo_to(all, !0, out);
         let rest = movers & !all;
         let pawns = rest & b.by_role(Role::Pawn);
         self.generate_pseudo_to(pawns, squares | near, out);
-        self.generate_pseudo_to(rest & !pawns, squares, out);
+        let coordinators = rest & b.by_role(Role::Coordinator);
+        if coordinators.any() {
+            self.generate_pseudo_to(coordinators, squares | coordinated(victims), out);
+        }
+        let chameleons = rest & b.by_role(Role::Chameleon);
+        if chameleons.any() {
+            let targets = squares
+                | around(victims & b.by_role(Role::Pawn))
+                | coordinated(victims & b.by_role(Role::Coordinator));
+            self.generate_pseudo_to(chameleons, targets, out);
+        }
+        self.generate_pseudo_to(rest & !pawns & !coordinators & !chameleons, squares, out);
     }
 
     /// The pieces of the side to move that are not frozen.
