@@ -197,13 +197,7 @@ impl Position {
                     relevant |= Bits::bit(land);
                 }
             }
-            let w = t.step[d][k as usize];
-            if w != NO_SQUARE && withdrawers.has(w) {
-                let away = t.step[d][w as usize];
-                if away != NO_SQUARE {
-                    relevant |= Bits::bit(away);
-                }
-            }
+            relevant |= withdrawal(k, d, withdrawers);
         }
         if b.pieces(them, Role::Pawn).any() {
             let theirs = b.by_color(them);
@@ -304,13 +298,7 @@ impl Position {
                     relevant |= G8::slide(k, d, ours);
                 }
             }
-            let w = t.step[d][k as usize];
-            if w != NO_SQUARE && withdrawers.has(w) {
-                let away = t.step[d][w as usize];
-                if away != NO_SQUARE {
-                    relevant |= Bits::bit(away);
-                }
-            }
+            relevant |= withdrawal(k, d, withdrawers);
         }
         if b.pieces(us, Role::Pawn).any() {
             for d in ORTHOGONAL {
@@ -783,6 +771,23 @@ impl Sink for QuietLegal<'_> {
         if guard.passes(&m) || pos.is_safe_with(&m, guard) {
             self.found = Some(m);
         }
+    }
+}
+
+/// The square a Withdrawer of `withdrawers` standing next to `k` in direction `d` would withdraw
+/// to (to take the piece on `k`), if there is one: as a set.
+#[inline(always)]
+fn withdrawal(k: u8, d: Dir, withdrawers: Bits) -> Bits {
+    let t = G8::t();
+    let w = t.step[d][k as usize];
+    if w == NO_SQUARE || !withdrawers.has(w) {
+        return 0;
+    }
+    let away = t.step[d][w as usize];
+    if away == NO_SQUARE {
+        0
+    } else {
+        Bits::bit(away)
     }
 }
 
