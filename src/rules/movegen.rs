@@ -146,11 +146,6 @@ impl Position {
     /// of the square a Pawn would arrive on. A live enemy Coordinator whose King shares a line with
     /// ours can reach from anywhere, so then every move is tested.
     fn guard(&self) -> Guard {
-        self.king_guard()
-    }
-
-    /// [`Position::guard`] for the King of the side to move.
-    fn king_guard(&self) -> Guard {
         let us = self.turn;
         let them = us.other();
         let b = &self.board;
@@ -395,15 +390,14 @@ impl Position {
                 .fold(0, |acc, v| acc | t.neighbours[v as usize])
         };
         let coordinated = |set: Bits| match b.king(us) {
-            Some(k) => set.squares().fold(0, |acc, v| {
-                let mut lines = 0;
+            Some(k) => set.squares().fold(0, |mut acc, v| {
                 if G8::rank_of(v) == G8::rank_of(k) {
-                    lines |= t.file[G8::file_of(v) as usize];
+                    acc |= t.file[G8::file_of(v) as usize];
                 }
                 if G8::file_of(v) == G8::file_of(k) {
-                    lines |= t.rank[G8::rank_of(v) as usize];
+                    acc |= t.rank[G8::rank_of(v) as usize];
                 }
-                acc | lines
+                acc
             }),
             None => 0,
         };
