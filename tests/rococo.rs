@@ -257,6 +257,16 @@ mod properties {
             }
         }
 
+        /// The count of perft's last ply (most moves counted in bulk, the Cannon Pawns' for all of
+        /// them at once) is the length of the move list.
+        #[test]
+        fn the_counted_moves_are_the_listed_ones(
+            p in prop_oneof![position_of(1..30), position_of(30..60), position_of(60..98)]
+        ) {
+            let listed = p.legal_moves().len() as u64;
+            prop_assert_eq!(p.count_moves(&mut Vec::new()), listed, "{}", p.fen(Coords::Standard));
+        }
+
         /// The backward King-capture test agrees with the capturing moves of the generator, on
         /// sparse and crowded boards, for both sides.
         #[test]

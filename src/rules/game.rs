@@ -722,6 +722,9 @@ impl GamePosition for RococoPosition {
     fn legal_moves_into(&self, out: &mut Vec<RococoMove>) {
         self.generate(out);
     }
+    fn count_legal(&self, buf: &mut Vec<RococoMove>) -> u64 {
+        self.count_moves(buf)
+    }
     fn legal_moves(&self) -> Vec<RococoMove> {
         RococoPosition::legal_moves(self)
     }

@@ -22,7 +22,9 @@ use super::bitset::BitSet;
 use super::board::{Board, ZOBRIST_BLACK};
 use super::fen::{self, FenField, ParseFenError};
 use super::freeze::frozen;
-use super::geometry::{opposite, Board10, Dir, Geometry, ALL_DIRS, NO_SQUARE};
+use super::geometry::{
+    is_positive, opposite, Board10, Dir, Geometry, ALL_DIRS, E, N, NE, NO_SQUARE, NW, S, SE, W,
+};
 use super::piece::{Color, Piece, Role};
 use super::position::{Problem, ProblemKind, Status};
 use super::ruleset::Freezing;
@@ -307,6 +309,18 @@ impl RococoPosition {
     pub fn generate(&self, out: &mut Vec<RococoMove>) {
         out.clear();
         self.generate_raw(out, Bits128::MAX);
+    }
+
+    /// The number of moves of the side to move (perft's last ply), counted without writing most of
+    /// them (`buf` is a scratch list).
+    pub fn count_moves(&self, buf: &mut Vec<RococoMove>) -> u64 {
+        buf.clear();
+        let mut count = Count {
+            quiet: 0,
+            rest: buf,
+        };
+        self.generate_raw(&mut count, Bits128::MAX);
+        count.quiet + count.rest.len() as u64
     }
 
     /// Whether a move (of any origin) is legal here, judged from the moves of its piece alone: the
@@ -861,14 +875,52 @@ impl RococoPosition {
             .map(|(r, _)| *r)
     }
 
-    /// Every move before the edge rule, with the number of edge squares it passes over or ends on.
+    /// The number of moves of the unfrozen Cannon Pawns `pawns` of the side to move, counted for
+    /// all of them at once a direction at a time, as [`RococoPosition::generate_raw`] makes them: a
+    /// step onto a next empty square, or a jump over a next piece onto the square beyond, empty or
+    /// the enemy's (taking it). A move onto the edge that captures nothing is dropped by the edge
+    /// rule; the others all stand (a pawn makes each capture one way only, so the rule weighs
+    /// none of them against another). A move onto the last two ranks also promotes, in as many
+    /// ways as there are choices.
+    fn count_pawn_moves(&self, pawns: Bits128) -> u64 {
+        let b = &self.board;
+        let us = self.turn;
+        let t = G::t();
+        let ours = b.by_color(us);
+        let theirs = b.by_color(us.other());
+        let occ = ours | theirs;
+        let empty = !occ & t.all;
+        let promo = match us {
+            Color::White => t.rank[8] | t.rank[9],
+            Color::Black => t.rank[0] | t.rank[1],
+        };
+        let ways = 1 + self.promotion_choices(us).count() as u64;
+        let weigh =
+            |x: Bits128| u64::from((x & !promo).count()) + ways * u64::from((x & promo).count());
+        let mut n = 0;
+        for d in ALL_DIRS {
+            let next = shift(pawns, d);
+            let mounts = next & occ;
+            let lands = shift(mounts, d) & !ours;
+            // (A square may be one pawn's step and another's landing: two moves.)
+            n +=
+                weigh(next & empty & !t.edge) + weigh((lands & empty & !t.edge) | (lands & theirs));
+        }
+        n
+    }
+
+    /// Every move of the pieces on the squares of `pieces`, edge rule included, into `out`.
     ///
     /// The edge rule is applied as each piece's moves are made: a move over or onto edge squares
     /// that captures nothing is never written, and the capturing ones are settled among the moves
     /// of their piece ([`settle_edges`]), since moves of different pieces never compete.
     ///
-    /// Only the pieces on the squares of `pieces` move.
-    fn generate_raw(&self, out: &mut Vec<RococoMove>, pieces: Bits128) {
+    /// A move passes over or ends on edge squares exactly when it ends on one (or, for a swap, the
+    /// square it swaps with is one): the squares off the edge make a rectangle, and a straight path
+    /// from a square of the board to one inside a rectangle passes only over squares inside it
+    /// (each coordinate moves monotonically towards the target's). A Cannon Pawn's mount on the
+    /// edge puts its landing square on the edge too, or off the board.
+    fn generate_raw<S: Sink>(&self, out: &mut S, pieces: Bits128) {
         let b = &self.board;
         let us = self.turn;
         let them = us.other();
@@ -878,60 +930,26 @@ impl RococoPosition {
         let occ = ours | theirs;
         let empty = !occ & t.all;
         let stuck = frozen(b, us, Freezing::Abbott);
-        let movers = ours & !stuck & pieces;
-        let edge = t.edge;
-        let path_edges = |from: u8, to: u8, d: Dir| -> u32 {
-            let path = t.ray[d][from as usize] & !t.ray[d][to as usize];
-            (path & edge).count()
-        };
+        let mut movers = ours & !stuck & pieces;
+        let pawns = movers & b.by_role(Role::CannonPawn);
+        if pawns != 0 && out.bulk(|| self.count_pawn_moves(pawns)) {
+            movers &= !pawns;
+        }
         // Whether the current piece made a capturing move over edge squares.
-        let edged = std::cell::Cell::new(false);
-        let push = |out: &mut Vec<RococoMove>,
-                    from: u8,
-                    to: u8,
-                    role: Role,
-                    kind: RococoKind,
-                    captures: Bits128,
-                    e: u32| {
-            if e > 0 {
-                if captures == 0 && kind != RococoKind::Swap {
-                    return;
-                }
-                edged.set(true);
-            }
-            out.push(RococoMove {
-                from,
-                to,
-                role,
-                kind,
-                captures,
-                promotion: None,
-            })
-        };
+        let mut edged = false;
         let enemy = |r: Role| b.pieces(them, r);
         let swap_forbidden = |from: u8, to: u8| {
             self.last_swap
                 .is_some_and(|(a, c)| (from == a && to == c) || (from == c && to == a))
         };
-
         for s in movers.squares() {
             let Some(role) = b.role_at(s) else { continue };
-            let segment = out.len();
-            edged.set(false);
+            let segment = out.list().len();
+            edged = false;
             match role {
                 Role::King => {
-                    for to in (t.neighbours[s as usize] & !ours).squares() {
-                        let e = edge.has(to) as u32;
-                        push(
-                            out,
-                            s,
-                            to,
-                            role,
-                            RococoKind::Normal,
-                            theirs & Bits128::bit(to),
-                            e,
-                        );
-                    }
+                    let dests = t.neighbours[s as usize] & !ours;
+                    out.moves(s, role, dests, theirs, Bits128::bit, &mut edged);
                 }
                 Role::CannonPawn => {
                     for d in ALL_DIRS {
@@ -939,112 +957,97 @@ impl RococoPosition {
                         if n == NO_SQUARE {
                             continue;
                         }
-                        let mut land = |to: u8, caps: Bits128, e: u32| {
-                            let start = out.len();
-                            push(out, s, to, role, RococoKind::Normal, caps, e);
-                            let promo_rank = match us {
-                                Color::White => G::rank_of(to) >= 8,
-                                Color::Black => G::rank_of(to) <= 1,
-                            };
-                            // Promotions share the move's squares, captures and edge squares.
-                            if promo_rank && out.len() > start {
-                                for r in self.promotion_choices(us) {
-                                    let mut m = out[start];
-                                    m.promotion = Some(r);
-                                    out.push(m);
-                                }
-                            }
-                        };
-                        if empty.has(n) {
-                            land(n, 0, edge.has(n) as u32);
+                        let (to, caps) = if empty.has(n) {
+                            (n, 0)
                         } else {
                             let beyond = t.step[d][n as usize];
                             if beyond == NO_SQUARE || ours.has(beyond) {
                                 continue;
                             }
-                            let e = edge.has(n) as u32 + edge.has(beyond) as u32;
-                            land(beyond, theirs & Bits128::bit(beyond), e);
+                            (beyond, theirs & Bits128::bit(beyond))
+                        };
+                        let promo_rank = match us {
+                            Color::White => G::rank_of(to) >= 8,
+                            Color::Black => G::rank_of(to) <= 1,
+                        };
+                        if !promo_rank {
+                            let bit = Bits128::bit(to);
+                            out.moves(
+                                s,
+                                role,
+                                bit,
+                                if caps == 0 { 0 } else { bit },
+                                |_| caps,
+                                &mut edged,
+                            );
+                            continue;
+                        }
+                        let list = out.list();
+                        let start = list.len();
+                        push(list, &mut edged, s, to, role, RococoKind::Normal, caps);
+                        // Promotions share the move's squares, captures and edge squares.
+                        if list.len() > start {
+                            for r in self.promotion_choices(us) {
+                                let mut m = list[start];
+                                m.promotion = Some(r);
+                                list.push(m);
+                            }
                         }
                     }
                 }
                 Role::Withdrawer | Role::Advancer | Role::PushmePullyu | Role::Immobilizer => {
+                    let withdraws = matches!(role, Role::Withdrawer | Role::PushmePullyu);
+                    let approaches = matches!(role, Role::Advancer | Role::PushmePullyu);
                     for d in ALL_DIRS {
+                        let dests = G::slide(s, d, occ) & empty;
+                        if dests == 0 {
+                            continue;
+                        }
                         let behind = t.step[opposite(d)][s as usize];
-                        let withdraw = if behind != NO_SQUARE
-                            && matches!(role, Role::Withdrawer | Role::PushmePullyu)
-                        {
+                        let withdraw = if withdraws && behind != NO_SQUARE {
                             theirs & Bits128::bit(behind)
                         } else {
                             0
                         };
-                        let reach = G::slide(s, d, occ);
-                        for to in (reach & empty).squares() {
+                        let approach = if approaches {
+                            approach_end(dests, d, theirs)
+                        } else {
+                            0
+                        };
+                        let taking = if withdraw != 0 { dests } else { approach };
+                        let caps = |to: u8| {
                             let ahead = t.step[d][to as usize];
-                            let approach = if ahead != NO_SQUARE
-                                && matches!(role, Role::Advancer | Role::PushmePullyu)
-                            {
+                            let approached = if approaches && ahead != NO_SQUARE {
                                 theirs & Bits128::bit(ahead)
                             } else {
                                 0
                             };
-                            let caps = withdraw | approach;
-                            push(
-                                out,
-                                s,
-                                to,
-                                role,
-                                RococoKind::Normal,
-                                caps,
-                                path_edges(s, to, d),
-                            );
-                        }
+                            withdraw | approached
+                        };
+                        out.moves(s, role, dests, taking, caps, &mut edged);
                     }
                 }
                 Role::LongLeaper => {
                     for d in ALL_DIRS {
-                        leaps(s, d, occ, empty, theirs, |to, caps| {
-                            push(
-                                out,
-                                s,
-                                to,
-                                role,
-                                RococoKind::Normal,
-                                caps,
-                                path_edges(s, to, d),
-                            )
+                        leaps(s, d, occ, empty, theirs, |dests, caps| {
+                            let taking = if caps == 0 { 0 } else { dests };
+                            out.moves(s, role, dests, taking, |_| caps, &mut edged);
                         });
                     }
                 }
                 Role::Swapper => {
                     for d in ALL_DIRS {
-                        let reach = G::slide(s, d, occ);
-                        for to in (reach & empty).squares() {
-                            push(
-                                out,
-                                s,
-                                to,
-                                role,
-                                RococoKind::Normal,
-                                0,
-                                path_edges(s, to, d),
-                            );
-                        }
+                        let dests = G::slide(s, d, occ) & empty;
+                        out.moves(s, role, dests, 0, |_| 0, &mut edged);
                         if let Some(q) = G::first_on_ray(s, d, occ) {
                             if !swap_forbidden(s, q) {
-                                push(out, s, q, role, RococoKind::Swap, 0, path_edges(s, q, d));
+                                push(out.list(), &mut edged, s, q, role, RococoKind::Swap, 0);
                             }
                         }
                     }
                     for q in (t.neighbours[s as usize] & theirs).squares() {
-                        push(
-                            out,
-                            s,
-                            q,
-                            role,
-                            RococoKind::MutualDestruction,
-                            Bits128::bit(q),
-                            0,
-                        );
+                        let kind = RococoKind::MutualDestruction;
+                        push(out.list(), &mut edged, s, q, role, kind, Bits128::bit(q));
                     }
                 }
                 Role::Chameleon => {
@@ -1065,26 +1068,22 @@ impl RococoPosition {
                                 0
                             }
                         };
-                        let mut last = (s, 0);
-                        leaps(s, d, occ, empty, enemy(Role::LongLeaper), |to, leapt| {
-                            last = (to, leapt);
-                            let caps = leapt | withdraw | approach(to);
-                            push(
-                                out,
-                                s,
-                                to,
-                                role,
-                                RococoKind::Normal,
-                                caps,
-                                path_edges(s, to, d),
-                            );
-                        });
+                        let (last, leapt) =
+                            leaps(s, d, occ, empty, enemy(Role::LongLeaper), |dests, leapt| {
+                                let taking = if leapt | withdraw != 0 {
+                                    dests
+                                } else {
+                                    approach_end(dests, d, advancers)
+                                };
+                                let caps = |to: u8| leapt | withdraw | approach(to);
+                                out.moves(s, role, dests, taking, caps, &mut edged);
+                            });
                         // Swapping with an enemy Swapper: the first piece beyond the last square
                         // reached (after any leaps).
-                        if let Some(q) = G::first_on_ray(last.0, d, occ) {
+                        if let Some(q) = G::first_on_ray(last, d, occ) {
                             if enemy(Role::Swapper).has(q) && !swap_forbidden(s, q) {
-                                let caps = last.1 | withdraw | approach(q);
-                                push(out, s, q, role, RococoKind::Swap, caps, path_edges(s, q, d));
+                                let caps = leapt | withdraw | approach(q);
+                                push(out.list(), &mut edged, s, q, role, RococoKind::Swap, caps);
                             }
                         }
                         // Taking a Cannon Pawn the pawn's way: over an adjacent mount onto it.
@@ -1093,74 +1092,216 @@ impl RococoPosition {
                             let land = t.step[d][mount as usize];
                             if land != NO_SQUARE && enemy(Role::CannonPawn).has(land) {
                                 let caps = Bits128::bit(land) | withdraw | approach(land);
-                                let e = edge.has(mount) as u32 + edge.has(land) as u32;
-                                push(out, s, land, role, RococoKind::Normal, caps, e);
+                                let kind = RococoKind::Normal;
+                                push(out.list(), &mut edged, s, land, role, kind, caps);
                             }
                         }
                         // Taking the King the King's way.
                         let k = t.step[d][s as usize];
                         if k != NO_SQUARE && enemy(Role::King).has(k) {
-                            push(
-                                out,
-                                s,
-                                k,
-                                role,
-                                RococoKind::Normal,
-                                Bits128::bit(k),
-                                edge.has(k) as u32,
-                            );
+                            let kind = RococoKind::Normal;
+                            push(out.list(), &mut edged, s, k, role, kind, Bits128::bit(k));
                         }
                     }
                     for q in (t.neighbours[s as usize] & enemy(Role::Swapper)).squares() {
-                        push(
-                            out,
-                            s,
-                            q,
-                            role,
-                            RococoKind::MutualDestruction,
-                            Bits128::bit(q),
-                            0,
-                        );
+                        let kind = RococoKind::MutualDestruction;
+                        push(out.list(), &mut edged, s, q, role, kind, Bits128::bit(q));
                     }
                 }
                 Role::Pawn | Role::Coordinator => {}
             }
-            if edged.get() {
-                settle_edges(out, segment);
+            if edged {
+                settle_edges(out.list(), segment);
             }
         }
         for s in (ours & stuck & !b.by_role(Role::King) & pieces).squares() {
             if let Some(role) = b.role_at(s) {
-                push(out, s, s, role, RococoKind::Suicide, 0, 0);
+                push(out.list(), &mut edged, s, s, role, RococoKind::Suicide, 0);
             }
         }
     }
 }
 
+/// The square of a run of empty squares along `d` (from a piece's square, or from a piece it
+/// jumped) next to the piece that ends it, as a set, if that piece is one of `targets`: the only
+/// square of the run where a move along `d` approaches a piece.
+#[inline(always)]
+fn approach_end(run: Bits128, d: Dir, targets: Bits128) -> Bits128 {
+    let end = if is_positive(d) {
+        run.highest()
+    } else {
+        run.lowest()
+    };
+    let ahead = G::t().step[d][end as usize];
+    if ahead != NO_SQUARE && targets.has(ahead) {
+        Bits128::bit(end)
+    } else {
+        0
+    }
+}
+
+/// Writes a move, by the edge rule: a move onto an edge square (so over edge squares, see
+/// [`RococoPosition::generate_raw`]) is dropped when it captures nothing and is not a swap, and
+/// otherwise sets `edged` (its piece's moves are to be settled). A mutual destruction and a
+/// suicide move no piece over any square.
+#[inline(always)]
+fn push(
+    out: &mut Vec<RococoMove>,
+    edged: &mut bool,
+    from: u8,
+    to: u8,
+    role: Role,
+    kind: RococoKind,
+    captures: Bits128,
+) {
+    let moves_over = !matches!(kind, RococoKind::MutualDestruction | RococoKind::Suicide);
+    if moves_over && G::t().edge.has(to) {
+        if captures == 0 && kind != RococoKind::Swap {
+            return;
+        }
+        *edged = true;
+    }
+    out.push(RococoMove {
+        from,
+        to,
+        role,
+        kind,
+        captures,
+        promotion: None,
+    })
+}
+
+/// The squares one step from those of `set` in direction `d` (the steps that stay on the board).
+#[inline(always)]
+fn shift(set: Bits128, d: Dir) -> Bits128 {
+    let t = G::t();
+    let not_a = !t.file[0];
+    let not_j = !t.file[9];
+    let moved = match d {
+        N => set << 10,
+        S => set >> 10,
+        E => (set & not_j) << 1,
+        W => (set & not_a) >> 1,
+        NE => (set & not_j) << 11,
+        NW => (set & not_a) << 9,
+        SE => (set & not_j) >> 9,
+        _ => (set & not_a) >> 11,
+    };
+    moved & t.all
+}
+
+/// Where [`RococoPosition::generate_raw`] puts the moves it finds: a list, or a count.
+trait Sink {
+    /// Whether the sink takes a count of moves rather than the moves, and if so takes `count()`.
+    fn bulk(&mut self, count: impl FnOnce() -> u64) -> bool;
+    /// The list the moves are written to (for a count, those that may compete under the edge
+    /// rule).
+    fn list(&mut self) -> &mut Vec<RococoMove>;
+    /// The normal moves of `role` from `from` to each square of `dests`, in ascending order: onto
+    /// the squares of `taking`, capturing `caps(to)`, onto the others capturing nothing.
+    fn moves(
+        &mut self,
+        from: u8,
+        role: Role,
+        dests: Bits128,
+        taking: Bits128,
+        caps: impl Fn(u8) -> Bits128,
+        edged: &mut bool,
+    );
+}
+
+impl Sink for Vec<RococoMove> {
+    fn bulk(&mut self, _: impl FnOnce() -> u64) -> bool {
+        false
+    }
+    fn list(&mut self) -> &mut Vec<RococoMove> {
+        self
+    }
+    #[inline(always)]
+    fn moves(
+        &mut self,
+        from: u8,
+        role: Role,
+        dests: Bits128,
+        taking: Bits128,
+        caps: impl Fn(u8) -> Bits128,
+        edged: &mut bool,
+    ) {
+        for to in dests.squares() {
+            let c = if taking.has(to) { caps(to) } else { 0 };
+            push(self, edged, from, to, role, RococoKind::Normal, c);
+        }
+    }
+}
+
+/// Counts the moves (perft's last ply): a move that captures nothing and ends off the edge is
+/// counted without being written, since the edge rule never drops it and never weighs it against
+/// another (only moves that capture, or swap, over edge squares are weighed, against moves making
+/// the same capture or swap); the others are written to `rest` and settled as in a list.
+struct Count<'a> {
+    quiet: u64,
+    rest: &'a mut Vec<RococoMove>,
+}
+
+impl Sink for Count<'_> {
+    fn bulk(&mut self, count: impl FnOnce() -> u64) -> bool {
+        self.quiet += count();
+        true
+    }
+    fn list(&mut self) -> &mut Vec<RococoMove> {
+        self.rest
+    }
+    #[inline(always)]
+    fn moves(
+        &mut self,
+        from: u8,
+        role: Role,
+        dests: Bits128,
+        taking: Bits128,
+        caps: impl Fn(u8) -> Bits128,
+        edged: &mut bool,
+    ) {
+        self.quiet += u64::from((dests & !taking & !G::t().edge).count());
+        for to in (dests & taking).squares() {
+            push(
+                self.rest,
+                edged,
+                from,
+                to,
+                role,
+                RococoKind::Normal,
+                caps(to),
+            );
+        }
+    }
+}
+
 /// Walks a line from `s` in direction `d`, jumping pieces of `jumpable` each followed by an empty
-/// square, calling `land` with every empty square reached and the pieces jumped so far.
+/// square, calling `land` with each run of empty squares reached (never an empty one) and the
+/// pieces jumped before it. Returns the square of the last run's start (or `s`) and the pieces
+/// jumped: the first piece of `occ` from that square along `d` is the one that stopped the walk.
 fn leaps(
     s: u8,
     d: Dir,
     occ: Bits128,
     empty: Bits128,
     jumpable: Bits128,
-    mut land: impl FnMut(u8, Bits128),
-) {
+    mut land: impl FnMut(Bits128, Bits128),
+) -> (u8, Bits128) {
     let t = G::t();
     let mut cur = s;
     let mut caps = 0;
     loop {
-        let reach = G::slide(cur, d, occ);
-        for to in (reach & empty).squares() {
-            land(to, caps);
+        let reach = G::slide(cur, d, occ) & empty;
+        if reach != 0 {
+            land(reach, caps);
         }
         let Some(q) = G::first_on_ray(cur, d, occ) else {
-            return;
+            return (cur, caps);
         };
         let beyond = t.step[d][q as usize];
         if !jumpable.has(q) || beyond == NO_SQUARE || occ.has(beyond) {
-            return;
+            return (cur, caps);
         }
         caps |= Bits128::bit(q);
         cur = q;
