@@ -209,12 +209,23 @@ fn results_do_not_depend_on_table_or_threads() {
                 stipulation: baroque::solver::Stipulation::Mate(3),
                 table_mib,
                 threads,
+                // The tries too: their search learns from the refutations found by every thread.
+                max_refutations: 2,
                 ..SolveOptions::default()
             },
         )
         .named(&pos, Naming::default());
-        answers.push((keys(&s), s.sound));
+        let tries: Vec<(String, Vec<String>)> = s
+            .tries
+            .iter()
+            .map(|t| {
+                let refutations = t.refutations.iter().map(|r| r.notation.clone()).collect();
+                (t.info.notation.clone(), refutations)
+            })
+            .collect();
+        answers.push((keys(&s), s.sound, tries));
     }
+    assert!(!answers[0].2.is_empty(), "the position has tries");
     assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
 }
 

@@ -776,9 +776,23 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
     }
 }
 
-/// The most frequent refutations of the proof tried on each first move before its defences are
-/// generated (see [`find_tries`]).
+/// The most frequent refutations (of the proof, and of the tries settled so far) tried on each
+/// first move before its defences are generated (see [`find_tries`]).
 const HINTS: usize = 3;
+
+/// Counts `moves` into `counts` (each move with how often it was met), most frequent first.
+fn tally<'a, M: PartialEq + Copy + 'a>(
+    counts: &mut Vec<(usize, M)>,
+    moves: impl IntoIterator<Item = &'a M>,
+) {
+    for m in moves {
+        match counts.iter_mut().find(|(_, f)| f == m) {
+            Some((count, _)) => *count += 1,
+            None => counts.push((1, *m)),
+        }
+    }
+    counts.sort_by_key(|&(count, _)| std::cmp::Reverse(count));
+}
 
 /// The tries among the first moves proven not to reach `goal` within `n` moves, in canonical
 /// notation's order, and whether some first move was left unsettled (by the search or by the
@@ -802,21 +816,32 @@ fn find_tries<P: GamePosition>(
     // The defences that refuted first moves in the proof, the most frequent first (each first
     // move's own refutation before them): what most likely refutes another first move.
     let mut frequent: Vec<(usize, P::Move)> = Vec::new();
-    for m in refuted_by.iter().flatten() {
-        match frequent.iter_mut().find(|(_, f)| f == m) {
-            Some((count, _)) => *count += 1,
-            None => frequent.push((1, *m)),
-        }
-    }
-    frequent.sort_by_key(|&(count, _)| std::cmp::Reverse(count));
+    tally(&mut frequent, refuted_by.iter().flatten());
+    // The refutations the tries found so far, the most frequent first: most first moves have
+    // more than `max_refutations` refutations, and to show it the second (third, fourth) is
+    // needed, which the proof did not look for; it is most often one that refuted the first
+    // moves settled before. (Shared by the threads: with more than one, which first moves came
+    // before varies, so the work does, never the answer.)
+    let learned = std::sync::Mutex::new(frequent);
     let run = |s: &mut Searcher<P>, &i: &usize| -> Result<Option<Try<P::Move>>, Stopped> {
-        let hints: Vec<P::Move> = refuted_by[i]
-            .into_iter()
-            .chain(frequent.iter().take(HINTS).map(|&(_, m)| m))
-            .collect();
+        let hints: Vec<P::Move> = {
+            let learned = learned.lock().unwrap_or_else(|e| e.into_inner());
+            refuted_by[i]
+                .into_iter()
+                .chain(learned.iter().take(HINTS).map(|&(_, m)| m))
+                .collect()
+        };
         let r = tries::refutations(s, goal, pos, &roots[i], &hints, n, opts.max_refutations);
+        if let Ok(found) = &r {
+            tally(
+                &mut learned.lock().unwrap_or_else(|e| e.into_inner()),
+                found,
+            );
+        }
         let _ = s.flush();
-        Ok(r?.map(|refutations| Try {
+        let refutations = r?;
+        let is_try = (1..=opts.max_refutations).contains(&refutations.len());
+        Ok(is_try.then(|| Try {
             mv: roots[i],
             refutations,
         }))

@@ -44,8 +44,8 @@ pub fn threat<P: GamePosition>(
     Ok(found)
 }
 
-/// The refutations of first move `mv` in `pos` for `goal` in `n` moves, when there are from one
-/// to `max` of them (the move is then a try); `None` when there are more, or none (a key, or a
+/// The refutations of first move `mv` in `pos` for `goal` in `n` moves, up to `max + 1` of
+/// them: the move is a try when there are from one to `max` (more: it is no try; none: a key, or a
 /// move that leaves the defender no move). `hints`: defences (moves of other positions, made for
 /// this one) that may refute, tried first.
 ///
@@ -59,7 +59,7 @@ pub fn refutations<P: GamePosition>(
     hints: &[P::Move],
     n: u32,
     max: usize,
-) -> Result<Option<Vec<P::Move>>, Stopped> {
+) -> Result<Vec<P::Move>, Stopped> {
     let after = pos.play(mv);
     let mut refuting = Vec::new();
     // Likely refutations first, made for this position without generating every defence. Most
@@ -74,7 +74,7 @@ pub fn refutations<P: GamePosition>(
         if !s.after_defence(goal, &after.play(&d), n - 1, 1)? {
             refuting.push(d);
             if refuting.len() > max {
-                return Ok(None);
+                return Ok(refuting);
             }
         }
     }
@@ -90,9 +90,9 @@ pub fn refutations<P: GamePosition>(
         if !s.after_defence(goal, &after.play(d), n - 1, 1)? {
             refuting.push(*d);
             if refuting.len() > max {
-                return Ok(None);
+                return Ok(refuting);
             }
         }
     }
-    Ok((!refuting.is_empty()).then_some(refuting))
+    Ok(refuting)
 }
