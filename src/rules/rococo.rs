@@ -894,17 +894,23 @@ impl RococoPosition {
             Color::White => t.rank[8] | t.rank[9],
             Color::Black => t.rank[0] | t.rank[1],
         };
-        let ways = 1 + self.promotion_choices(us).count() as u64;
-        let weigh =
-            |x: Bits128| u64::from((x & !promo).count()) + ways * u64::from((x & promo).count());
-        let mut n = 0;
+        // The moves onto each square, and those among them onto the last two ranks.
+        let (mut n, mut promoting) = (0, 0);
         for d in ALL_DIRS {
             let next = shift(pawns, d);
             let mounts = next & occ;
             let lands = shift(mounts, d) & !ours;
             // (A square may be one pawn's step and another's landing: two moves.)
-            n +=
-                weigh(next & empty & !t.edge) + weigh((lands & empty & !t.edge) | (lands & theirs));
+            for x in [
+                next & empty & !t.edge,
+                (lands & empty & !t.edge) | (lands & theirs),
+            ] {
+                n += u64::from(x.count());
+                promoting += u64::from((x & promo).count());
+            }
+        }
+        if promoting > 0 {
+            n += promoting * self.promotion_choices(us).count() as u64;
         }
         n
     }
