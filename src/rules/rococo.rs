@@ -879,9 +879,9 @@ impl RococoPosition {
     /// all of them at once a direction at a time, as [`RococoPosition::generate_raw`] makes them: a
     /// step onto a next empty square, or a jump over a next piece onto the square beyond, empty or
     /// the enemy's (taking it). A move onto the edge that captures nothing is dropped by the edge
-    /// rule; the others all stand (a pawn makes each capture one way only, so the rule weighs
-    /// none of them against another). A move onto the last two ranks also promotes, in as many
-    /// ways as there are choices.
+    /// rule; the others all stand (a pawn makes each capture one way only: the rule weighs it
+    /// only against its own promotions, which cross as many edge squares). A move onto the last
+    /// two ranks also promotes, in as many ways as there are choices.
     fn count_pawn_moves(&self, pawns: Bits128) -> u64 {
         let b = &self.board;
         let us = self.turn;
@@ -1284,8 +1284,9 @@ impl Sink for Count<'_> {
 
 /// Walks a line from `s` in direction `d`, jumping pieces of `jumpable` each followed by an empty
 /// square, calling `land` with each run of empty squares reached (never an empty one) and the
-/// pieces jumped before it. Returns the square of the last run's start (or `s`) and the pieces
-/// jumped: the first piece of `occ` from that square along `d` is the one that stopped the walk.
+/// pieces jumped before it. Returns the square the last run starts from (`s`, or the last piece
+/// jumped) and the pieces jumped: the first piece of `occ` from that square along `d` is the one
+/// that stopped the walk.
 fn leaps(
     s: u8,
     d: Dir,

@@ -776,8 +776,9 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
     }
 }
 
-/// The most frequent refutations (of the proof, and of the tries settled so far) tried on each
-/// first move before its defences are generated (see [`find_tries`]).
+/// The most frequent refutations (of the proof, and those found for the first moves settled so
+/// far, tries or not) tried on each first move before its defences are generated (see
+/// [`find_tries`]).
 const HINTS: usize = 3;
 
 /// Counts `moves` into `counts` (each move with how often it was met), most frequent first.
@@ -817,11 +818,12 @@ fn find_tries<P: GamePosition>(
     // move's own refutation before them): what most likely refutes another first move.
     let mut frequent: Vec<(usize, P::Move)> = Vec::new();
     tally(&mut frequent, refuted_by.iter().flatten());
-    // The refutations the tries found so far, the most frequent first: most first moves have
-    // more than `max_refutations` refutations, and to show it the second (third, fourth) is
-    // needed, which the proof did not look for; it is most often one that refuted the first
-    // moves settled before. (Shared by the threads: with more than one, which first moves came
-    // before varies, so the work does, never the answer.)
+    // The refutations found so far for the first moves settled (tries or not), the most frequent
+    // first: most first moves have more than `max_refutations` refutations, and to show it the
+    // second (third, fourth) is needed, which the proof did not look for; it is most often one
+    // that refuted the first moves settled before. (Shared by the threads: with more than one,
+    // which first moves came before varies, so the work does; the answer does not, unless the
+    // budget runs out, which then leaves other first moves unsettled.)
     let learned = std::sync::Mutex::new(frequent);
     let run = |s: &mut Searcher<P>, &i: &usize| -> Result<Option<Try<P::Move>>, Stopped> {
         let hints: Vec<P::Move> = {
