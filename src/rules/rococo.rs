@@ -890,10 +890,7 @@ impl RococoPosition {
         let theirs = b.by_color(us.other());
         let occ = ours | theirs;
         let empty = !occ & t.all;
-        let promo = match us {
-            Color::White => t.rank[8] | t.rank[9],
-            Color::Black => t.rank[0] | t.rank[1],
-        };
+        let promo = promotion_zone(us);
         // The moves onto each square, and those among them onto the last two ranks.
         let (mut n, mut promoting) = (0, 0);
         for d in ALL_DIRS {
@@ -972,27 +969,11 @@ impl RococoPosition {
                             }
                             (beyond, theirs & Bits128::bit(beyond))
                         };
-                        let promo_rank = match us {
-                            Color::White => G::rank_of(to) >= 8,
-                            Color::Black => G::rank_of(to) <= 1,
-                        };
-                        if !promo_rank {
-                            let bit = Bits128::bit(to);
-                            out.moves(
-                                s,
-                                role,
-                                bit,
-                                if caps == 0 { 0 } else { bit },
-                                |_| caps,
-                                &mut edged,
-                            );
-                            continue;
-                        }
                         let list = out.list();
                         let start = list.len();
                         push(list, &mut edged, s, to, role, RococoKind::Normal, caps);
                         // Promotions share the move's squares, captures and edge squares.
-                        if list.len() > start {
+                        if list.len() > start && promotion_zone(us).has(to) {
                             for r in self.promotion_choices(us) {
                                 let mut m = list[start];
                                 m.promotion = Some(r);
@@ -1175,6 +1156,16 @@ fn push(
         captures,
         promotion: None,
     })
+}
+
+/// The squares where a Cannon Pawn of `side` promotes: the last two ranks.
+#[inline(always)]
+fn promotion_zone(side: Color) -> Bits128 {
+    let t = G::t();
+    match side {
+        Color::White => t.rank[8] | t.rank[9],
+        Color::Black => t.rank[0] | t.rank[1],
+    }
 }
 
 /// The squares one step from those of `set` in direction `d` (the steps that stay on the board).
