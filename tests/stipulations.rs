@@ -1,7 +1,8 @@
 //! Stipulations beyond the direct mate, against oracles written from their definitions with the
 //! rules engine alone (legal moves and the status of a position), on random sparse Baroque
 //! positions: `h#0.5` is White's mates in one; `h#1` every Black move followed by a mating White
-//! move; `s#1` every White move after which Black has a move and every Black move mates; every key
+//! move; `h#2` and `h#1.5` every line of legal moves of that length whose last move mates, with
+//! the shorter helpmates as their short solutions; `s#1` every White move after which Black has a move and every Black move mates; every key
 //! of `s#2` holds against every defence; every helpmate solution replays as legal moves ending in
 //! mate. And the stipulations read and print as problemists write them.
 
@@ -90,6 +91,28 @@ fn oracle_help_one(p: &Position) -> HashSet<Vec<Move>> {
             }
         }
     }
+    out
+}
+
+/// Every helpmate line of `plies` moves from `p`, by definition: legal moves one after the other,
+/// the last one mating (a mate before it ends the play: the side mated has no move to go on).
+fn oracle_help_lines(p: &Position, plies: u32) -> HashSet<Vec<Move>> {
+    fn walk(p: &Position, plies: u32, line: &mut Vec<Move>, out: &mut HashSet<Vec<Move>>) {
+        for m in p.legal_moves() {
+            let after = p.play(&m);
+            line.push(m);
+            if plies == 1 {
+                if after.turn() == Color::Black && mated(&after) {
+                    out.insert(line.clone());
+                }
+            } else {
+                walk(&after, plies - 1, line, out);
+            }
+            line.pop();
+        }
+    }
+    let mut out = HashSet::new();
+    walk(p, plies, &mut Vec::new(), &mut out);
     out
 }
 
@@ -257,6 +280,31 @@ proptest! {
         prop_assert!(help.short_solutions.is_empty(), "h#1 has no shorter helpmate of its start");
         prop_assert_eq!(help.count, help.solutions.len());
         prop_assert_eq!(help.sound, Some(help.solutions.len() == 1));
+    }
+
+    #[test]
+    fn two_move_helpmates_are_every_cooperating_line(p in sparse(Color::Black, 4)) {
+        let help = solve_help(&p, &options(Stipulation::HelpMate { moves: 2, half: false }), 1);
+        prop_assert!(help.complete);
+        let fen = p.fen(baroque::rules::Letters::Chess);
+        let got: HashSet<Vec<Move>> = help.solutions.iter().cloned().collect();
+        prop_assert_eq!(got.len(), help.solutions.len(), "no line twice");
+        prop_assert_eq!(&got, &oracle_help_lines(&p, 4), "h#2 of {}", fen);
+        let short: HashSet<Vec<Move>> = help.short_solutions.iter().cloned().collect();
+        prop_assert_eq!(&short, &oracle_help_lines(&p, 2), "h#1 of {}", fen);
+        prop_assert_eq!(help.count, help.solutions.len());
+        prop_assert_eq!(help.sound, Some(short.is_empty() && got.len() == 1));
+    }
+
+    #[test]
+    fn one_and_a_half_move_helpmates_are_every_cooperating_line(p in sparse(Color::White, 3)) {
+        let help = solve_help(&p, &options(Stipulation::HelpMate { moves: 1, half: true }), 1);
+        prop_assert!(help.complete);
+        let fen = p.fen(baroque::rules::Letters::Chess);
+        let got: HashSet<Vec<Move>> = help.solutions.iter().cloned().collect();
+        prop_assert_eq!(&got, &oracle_help_lines(&p, 3), "h#1.5 of {}", fen);
+        let short: HashSet<Vec<Move>> = help.short_solutions.iter().cloned().collect();
+        prop_assert_eq!(&short, &oracle_help_lines(&p, 1), "h#0.5 of {}", fen);
     }
 
     #[test]
