@@ -2,10 +2,10 @@
 //! rules engine alone (legal moves and the status of a position), on random sparse Baroque
 //! positions: `h#0.5` is White's mates in one; `h#1` every Black move followed by a mating White
 //! move; `h#2` and `h#1.5` every line of legal moves of that length whose last move mates, with
-//! the shorter helpmates as their short solutions; `s#1` every White move after which Black has a move and every Black move mates; every key
-//! of `s#2` holds against every defence; every helpmate solution replays as legal moves ending in
-//! mate. And the stipulations read and print as problemists write them.
-
+//! the shorter helpmates as their short solutions; `s#1` every White move after which Black has a
+//! move and every Black move mates; every key of `s#2` holds against every defence; every
+//! helpmate solution replays as legal moves ending in mate. And the stipulations read and print as
+//! problemists write them.
 use baroque::rules::{
     Board, Board8, Color, GamePosition, Move, Piece, Position, Role, Rules, Status,
 };
