@@ -6,6 +6,7 @@
 //! move and every Black move mates; every key of `s#2` holds against every defence; every
 //! helpmate solution replays as legal moves ending in mate. And the stipulations read and print as
 //! problemists write them.
+
 use baroque::rules::{
     Board, Board8, Color, GamePosition, Move, Piece, Position, Role, Rules, Status,
 };
