@@ -1,4 +1,5 @@
-//! Rococo: the page's prose examples, the edge rule, swaps, mutual destruction, promotion, suicide.
+//! Rococo: the page's prose examples, the edge rule, swaps, mutual destruction, promotion, suicide;
+//! mates, helpmates and selfmates against brute force.
 
 use baroque::rules::rococo::{Coords, RococoKind, RococoMove, RococoPosition, ROCOCO_START_FEN};
 use baroque::rules::{BitSet, Status};
@@ -178,23 +179,37 @@ mod properties {
     }
 
     /// Positions of up to `cells` pieces besides the Kings (crowded boards with 60 to 98).
-    fn position_of(cells: std::ops::Range<usize>) -> impl Strategy<Value = RococoPosition> {
+    pub(super) fn position_of(
+        cells: std::ops::Range<usize>,
+    ) -> impl Strategy<Value = RococoPosition> {
+        position_in(cells, 10)
+    }
+
+    /// Positions of up to `cells` pieces besides the Kings, all in the `side` by `side` block at
+    /// the board's centre (the whole board with 10).
+    pub(super) fn position_in(
+        cells: std::ops::Range<usize>,
+        side: u8,
+    ) -> impl Strategy<Value = RococoPosition> {
+        let n = side * side;
+        let corner = (10 - side) / 2;
+        let at = move |i: u8| Board10::square(corner + i % side, corner + i / side);
         (
-            prop::collection::vec((0u8..100, 1usize..9, any::<bool>()), cells),
+            prop::collection::vec((0u8..n, 1usize..9, any::<bool>()), cells),
             any::<bool>(),
-            0u8..100,
-            0u8..100,
+            0u8..n,
+            0u8..n,
         )
-            .prop_map(|(cells, black, wk, bk)| {
+            .prop_map(move |(cells, black, wk, bk)| {
                 let mut b = Board::<Board10>::empty();
-                b.put(wk, Piece::new(Color::White, Role::King));
+                b.put(at(wk), Piece::new(Color::White, Role::King));
                 if bk != wk {
-                    b.put(bk, Piece::new(Color::Black, Role::King));
+                    b.put(at(bk), Piece::new(Color::Black, Role::King));
                 }
                 for (sq, r, white) in cells {
-                    if b.piece_at(sq).is_none() {
+                    if b.piece_at(at(sq)).is_none() {
                         let c = if white { Color::White } else { Color::Black };
-                        b.put(sq, Piece::new(c, ROLES[r]));
+                        b.put(at(sq), Piece::new(c, ROLES[r]));
                     }
                 }
                 let mut fen = String::new();
@@ -340,7 +355,11 @@ mod properties {
 
 mod mates {
     use super::*;
-    use baroque::solver::{solve, Outcome, SolveOptions};
+    use baroque::rules::Color;
+    use baroque::solver::help::solve_help;
+    use baroque::solver::{solve, Outcome, SolveOptions, Stipulation};
+    use proptest::prelude::*;
+    use std::collections::HashSet;
 
     /// Brute force with Rococo's victory: a move is worth considering when it keeps the mover's King
     /// (or takes the enemy King); a side that has moves but none keeping its King has lost.
@@ -424,5 +443,126 @@ mod mates {
     fn the_start_position_has_no_quick_mate() {
         let s = check(ROCOCO_START_FEN, 1);
         assert_eq!(s.result, Outcome::NoMate);
+    }
+
+    /// The moves a side plays in these brute forces: none once its King is gone, else those that
+    /// keep it.
+    fn playable(p: &RococoPosition) -> Vec<RococoMove> {
+        if p.board().king(p.turn()).is_none() {
+            return Vec::new();
+        }
+        keep_moves(p)
+    }
+
+    /// Every helpmate line of `plies` moves from `p`, by definition: each move keeps its side's
+    /// King, and the last one leaves Black lost (its King taken, or no move that keeps it).
+    fn help_lines(p: &RococoPosition, plies: u32) -> HashSet<Vec<RococoMove>> {
+        fn walk(
+            p: &RococoPosition,
+            plies: u32,
+            line: &mut Vec<RococoMove>,
+            out: &mut HashSet<Vec<RococoMove>>,
+        ) {
+            for m in playable(p) {
+                let after = p.after(&m);
+                line.push(m);
+                if plies == 1 {
+                    if after.turn() == Color::Black && lost(&after) {
+                        out.insert(line.clone());
+                    }
+                } else {
+                    walk(&after, plies - 1, line, out);
+                }
+                line.pop();
+            }
+        }
+        let mut out = HashSet::new();
+        walk(p, plies, &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// `s#1`, by definition: White's moves after which Black has a move, and every Black move
+    /// leaves White lost (takes its King, or leaves it none that keeps it).
+    fn self_one(p: &RococoPosition) -> HashSet<RococoMove> {
+        playable(p)
+            .into_iter()
+            .filter(|w| {
+                let after = p.after(w);
+                let replies = playable(&after);
+                !lost(&after)
+                    && !replies.is_empty()
+                    && replies.iter().all(|b| lost(&after.after(b)))
+            })
+            .collect()
+    }
+
+    fn options(stipulation: Stipulation) -> SolveOptions {
+        SolveOptions {
+            stipulation,
+            threads: 1,
+            table_mib: 4,
+            ..SolveOptions::default()
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(120))]
+
+        #[test]
+        fn helpmates_are_every_cooperating_line(
+            p in super::properties::position_in(1..5, 5),
+            plies in 2u32..=4,
+        ) {
+            // h#1, h#1.5 and h#2: White starts the odd ones.
+            let (moves, half) = (plies / 2, plies % 2 == 1);
+            let turn = if half { Color::White } else { Color::Black };
+            prop_assume!(p.turn() == turn);
+            let stipulation = Stipulation::HelpMate { moves, half };
+            let help = solve_help(&p, &options(stipulation), 1);
+            prop_assert!(help.complete);
+            let fen = p.fen(Coords::Standard);
+            let want = help_lines(&p, plies);
+            prop_assert_eq!(help.count, want.len(), "{} of {}", stipulation, fen);
+            let got: HashSet<Vec<RococoMove>> = help.solutions.iter().cloned().collect();
+            prop_assert_eq!(got.len(), help.solutions.len(), "no line twice");
+            if help.lines_truncated {
+                prop_assert!(got.is_subset(&want), "{} of {}", stipulation, fen);
+            } else {
+                prop_assert_eq!(&got, &want, "{} of {}", stipulation, fen);
+            }
+            let short: HashSet<Vec<RococoMove>> = help.short_solutions.iter().cloned().collect();
+            let shorter: HashSet<Vec<RococoMove>> = (1..plies)
+                .filter(|k| k % 2 == plies % 2)
+                .flat_map(|k| help_lines(&p, k))
+                .collect();
+            prop_assert_eq!(&short, &shorter, "shorter than {} of {}", stipulation, fen);
+        }
+
+        #[test]
+        fn one_move_selfmates_leave_black_only_moves_that_lose_the_white_king(
+            p in super::properties::position_in(2..6, 4),
+        ) {
+            prop_assume!(p.turn() == Color::White);
+            let s = solve(&p, &options(Stipulation::SelfMate(1)));
+            let keys: HashSet<RococoMove> = s.keys.iter().map(|k| k.mv).collect();
+            prop_assert_eq!(&keys, &self_one(&p), "{}", p.fen(Coords::Standard));
+            // Its tries: the other White moves after which Black has exactly one move that does
+            // not lose White its King.
+            let tries: HashSet<(RococoMove, Vec<RococoMove>)> =
+                s.tries.iter().map(|t| (t.mv, t.refutations.clone())).collect();
+            let want: HashSet<(RococoMove, Vec<RococoMove>)> = playable(&p)
+                .into_iter()
+                .filter(|w| !keys.contains(w))
+                .filter_map(|w| {
+                    let after = p.after(&w);
+                    let r: Vec<RococoMove> = playable(&after)
+                        .into_iter()
+                        .filter(|b| !lost(&after.after(b)))
+                        .collect();
+                    (r.len() == 1).then_some((w, r))
+                })
+                .collect();
+            prop_assert_eq!(tries, want, "tries of {}", p.fen(Coords::Standard));
+        }
     }
 }
