@@ -539,6 +539,40 @@ mod mates {
         }
 
         #[test]
+        fn the_tries_of_a_mate_in_two_are_those_of_the_definition(
+            p in super::properties::position_in(1..4, 5),
+        ) {
+            prop_assume!(p.turn() == Color::White);
+            let s = solve(&p, &options(Stipulation::Mate(2)));
+            prop_assert!(!s.tries_truncated);
+            let fen = p.fen(Coords::Standard);
+            let keys: HashSet<RococoMove> = s.keys.iter().map(|k| k.mv).collect();
+            let want_keys: HashSet<RococoMove> =
+                brute_keys(&p, 2).iter().map(|(n, _)| p.parse_move(n, Coords::Standard).unwrap()).collect();
+            prop_assert_eq!(&keys, &want_keys, "keys of {}", fen);
+            // A try: a first move that is not a key, after which Black has exactly one move
+            // that keeps its King and leaves White no mate in one.
+            let tries: HashSet<(RococoMove, Vec<RococoMove>)> =
+                s.tries.iter().map(|t| (t.mv, t.refutations.clone())).collect();
+            let want: HashSet<(RococoMove, Vec<RococoMove>)> = playable(&p)
+                .into_iter()
+                .filter(|w| !keys.contains(w))
+                .filter_map(|w| {
+                    let after = p.after(&w);
+                    if lost(&after) {
+                        return None;
+                    }
+                    let r: Vec<RococoMove> = playable(&after)
+                        .into_iter()
+                        .filter(|b| !mates_within(&after.after(b), 1))
+                        .collect();
+                    (r.len() == 1).then_some((w, r))
+                })
+                .collect();
+            prop_assert_eq!(tries, want, "tries of {}", fen);
+        }
+
+        #[test]
         fn one_move_selfmates_leave_black_only_moves_that_lose_the_white_king(
             p in super::properties::position_in(2..6, 4),
         ) {
