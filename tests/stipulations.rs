@@ -290,11 +290,17 @@ proptest! {
         let fen = p.fen(baroque::rules::Letters::Chess);
         let got: HashSet<Vec<Move>> = help.solutions.iter().cloned().collect();
         prop_assert_eq!(got.len(), help.solutions.len(), "no line twice");
-        prop_assert_eq!(&got, &oracle_help_lines(&p, 4), "h#2 of {}", fen);
+        let want = oracle_help_lines(&p, 4);
+        prop_assert_eq!(help.count, want.len(), "h#2 of {}", fen);
+        // Past the first lines found, they are counted, not kept.
+        if help.lines_truncated {
+            prop_assert!(got.is_subset(&want), "h#2 of {}", fen);
+        } else {
+            prop_assert_eq!(&got, &want, "h#2 of {}", fen);
+        }
         let short: HashSet<Vec<Move>> = help.short_solutions.iter().cloned().collect();
         prop_assert_eq!(&short, &oracle_help_lines(&p, 2), "h#1 of {}", fen);
-        prop_assert_eq!(help.count, help.solutions.len());
-        prop_assert_eq!(help.sound, Some(short.is_empty() && got.len() == 1));
+        prop_assert_eq!(help.sound, Some(short.is_empty() && want.len() == 1));
     }
 
     #[test]
@@ -303,7 +309,13 @@ proptest! {
         prop_assert!(help.complete);
         let fen = p.fen(baroque::rules::Letters::Chess);
         let got: HashSet<Vec<Move>> = help.solutions.iter().cloned().collect();
-        prop_assert_eq!(&got, &oracle_help_lines(&p, 3), "h#1.5 of {}", fen);
+        let want = oracle_help_lines(&p, 3);
+        prop_assert_eq!(help.count, want.len(), "h#1.5 of {}", fen);
+        if help.lines_truncated {
+            prop_assert!(got.is_subset(&want), "h#1.5 of {}", fen);
+        } else {
+            prop_assert_eq!(&got, &want, "h#1.5 of {}", fen);
+        }
         let short: HashSet<Vec<Move>> = help.short_solutions.iter().cloned().collect();
         prop_assert_eq!(&short, &oracle_help_lines(&p, 1), "h#0.5 of {}", fen);
     }
