@@ -473,11 +473,13 @@ pub trait GamePosition:
         self.retain_possible_checks(&mut checks);
         moves.into_iter().find(|m| !checks.contains(m))
     }
-    /// The search moves that may give check: [`GamePosition::search_moves`] kept by
-    /// [`GamePosition::retain_possible_checks`] (a game may find them faster).
+    /// The search moves that give check: [`GamePosition::search_moves`] kept by
+    /// [`GamePosition::retain_possible_checks`] and [`GamePosition::gives_check`] (a game may find
+    /// them faster).
     fn search_checks(&self, out: &mut Vec<Self::Move>) {
         self.search_moves(out);
         self.retain_possible_checks(out);
+        out.retain(|m| self.gives_check(m));
     }
     /// The position with the other side to move, when the side to move is not in check.
     fn null_move(&self) -> Option<Self>;

@@ -342,8 +342,9 @@ impl Position {
         sink.found
     }
 
-    /// The legal moves that may give check (see [`Position::retain_possible_checks`]): the
-    /// pseudo-legal moves are filtered first, so that legality is tested only for those kept.
+    /// The legal moves that give check. Only the pseudo-legal moves that may give check (see
+    /// [`Position::retain_possible_checks`]) are made, and each is tested for check before its
+    /// legality: most give none, and the guard legality needs is worked out only when one does.
     pub fn generate_legal_checks(&self, out: &mut MoveList) {
         out.clear();
         let Some(relevant) = self.check_squares() else {
@@ -351,7 +352,7 @@ impl Position {
         };
         self.generate_pseudo_touching(relevant, out);
         self.generate_suicides(out);
-        out.retain(|m| touches(m, relevant));
+        out.retain(|m| touches(m, relevant) && self.gives_check(m));
         if out.is_empty() {
             return;
         }

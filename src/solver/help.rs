@@ -173,17 +173,14 @@ impl<P: GamePosition> Lines<'_, P> {
 
     /// [`Lines::search`] over the moves of `pos`.
     fn search_moves(&mut self, pos: &P, moves: &[P::Move], plies: u32) -> Result<bool, Stopped> {
+        // Where only a check mates, the last ply's moves are the checks (`search`); elsewhere a
+        // move's check is tested before the position after it is made.
         let only_checks = pos.only_checks_mate();
         let mut any = false;
         for m in moves {
             if plies == 1 {
                 self.searcher.tick()?;
-                // Where only a check mates, a move that gives none is dropped before the
-                // position after it is made.
-                let check = pos.gives_check(m);
-                if !check && only_checks {
-                    continue;
-                }
+                let check = only_checks || pos.gives_check(m);
                 let after = pos.play(m);
                 if Searcher::<P>::defender_lost_in(&after, check) {
                     if self.found.len() < MAX_LINES {

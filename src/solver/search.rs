@@ -173,8 +173,9 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             return Ok(known);
         }
         let mut moves = self.take_buf(ply);
-        if n == 1 && pos.only_checks_mate() {
-            // The last move: only one that gives check can mate.
+        // The last move, where only one that gives check can mate: the checks alone.
+        let all_check = n == 1 && pos.only_checks_mate();
+        if all_check {
             pos.search_checks(&mut moves);
         } else {
             pos.search_moves(&mut moves);
@@ -182,19 +183,21 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
                 self.narrow(pos, &mut moves, within + u32::from(ply > 0));
             }
         }
-        let result = self.attack_moves(pos, &moves, n, ply);
+        let result = self.attack_moves(pos, &moves, n, ply, all_check);
         self.give_buf(ply, moves);
         let wins = result?;
         self.table.store(key, n, wins);
         Ok(wins)
     }
 
+    /// [`Searcher::attack`] over `moves`; `all_check`: each of them gives check.
     fn attack_moves(
         &mut self,
         pos: &P,
         moves: &[P::Move],
         n: u32,
         ply: usize,
+        all_check: bool,
     ) -> Result<bool, Stopped> {
         let only_checks = pos.only_checks_mate();
         if self.quiet.len() <= ply {
@@ -202,13 +205,14 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         }
         let mut quiet = std::mem::take(&mut self.quiet[ply]);
         quiet.clear();
-        let result = self.checks_then_quiet(pos, moves, &mut quiet, n, ply, only_checks);
+        let result = self.checks_then_quiet(pos, moves, &mut quiet, n, ply, only_checks, all_check);
         self.quiet[ply] = quiet;
         result
     }
 
     /// Checking moves first (in Baroque, with stalemate a draw, the only ones that can mate next),
-    /// then the others, captures first.
+    /// then the others, captures first. `all_check`: every move of `moves` gives check.
+    #[allow(clippy::too_many_arguments)]
     fn checks_then_quiet(
         &mut self,
         pos: &P,
@@ -217,11 +221,12 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         n: u32,
         ply: usize,
         only_checks: bool,
+        all_check: bool,
     ) -> Result<bool, Stopped> {
         for m in moves {
             self.tick()?;
             // Whether it gives check, before the position after it is made (most do not).
-            let check = pos.gives_check(m);
+            let check = all_check || pos.gives_check(m);
             if n == 1 {
                 // The last move: whether it mates is answered here, quiet ones too where they can
                 // (the order does not matter when no move is searched further).
