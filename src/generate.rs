@@ -960,11 +960,18 @@ fn playout_position<P: GamePosition>(rng: &mut Rng, opts: &GenerateOptions) -> O
         if moves.is_empty() {
             return None;
         }
-        let captures: Vec<_> = moves.iter().filter(|m| P::is_capture(m)).collect();
-        let mv = if !captures.is_empty() && rng.chance(85) {
-            *captures[rng.below(captures.len() as u64) as usize]
+        // A capture (85% of the time when there is one), else any move: the captures are
+        // counted and the one drawn found again, so that no list is made at each ply.
+        let captures = moves.iter().filter(|m| P::is_capture(m)).count();
+        let capture = if captures > 0 && rng.chance(85) {
+            let i = rng.below(captures as u64) as usize;
+            moves.iter().filter(|m| P::is_capture(m)).nth(i).copied()
         } else {
-            moves[rng.below(moves.len() as u64) as usize]
+            None
+        };
+        let mv = match capture {
+            Some(m) => m,
+            None => moves[rng.below(moves.len() as u64) as usize],
         };
         if pos.ends_game(&mv) {
             return None;
