@@ -155,13 +155,14 @@ impl<P: GamePosition> Lines<'_, P> {
             return Ok(false);
         }
         let mut moves = std::mem::take(&mut self.bufs[plies as usize]);
-        if plies == 1 && pos.only_checks_mate() {
-            // Only a move that gives check can mate.
+        // The last ply, where only a move that gives check can mate: the checks alone.
+        let all_check = plies == 1 && pos.only_checks_mate();
+        if all_check {
             pos.search_checks(&mut moves);
         } else {
             pos.search_moves(&mut moves);
         }
-        let r = self.search_moves(pos, &moves, plies);
+        let r = self.search_moves(pos, &moves, plies, all_check);
         self.bufs[plies as usize] = moves;
         let any = r?;
         // A search cut short (more lines than needed) proves nothing of what it left.
@@ -171,16 +172,20 @@ impl<P: GamePosition> Lines<'_, P> {
         Ok(any)
     }
 
-    /// [`Lines::search`] over the moves of `pos`.
-    fn search_moves(&mut self, pos: &P, moves: &[P::Move], plies: u32) -> Result<bool, Stopped> {
-        // Where only a check mates, the last ply's moves are the checks (`search`); elsewhere a
-        // move's check is tested before the position after it is made.
-        let only_checks = pos.only_checks_mate();
+    /// [`Lines::search`] over the moves of `pos`; `all_check`: each of them gives check (else a
+    /// last move's check is tested before the position after it is made).
+    fn search_moves(
+        &mut self,
+        pos: &P,
+        moves: &[P::Move],
+        plies: u32,
+        all_check: bool,
+    ) -> Result<bool, Stopped> {
         let mut any = false;
         for m in moves {
             if plies == 1 {
                 self.searcher.tick()?;
-                let check = only_checks || pos.gives_check(m);
+                let check = all_check || pos.gives_check(m);
                 let after = pos.play(m);
                 if Searcher::<P>::defender_lost_in(&after, check) {
                     if self.found.len() < MAX_LINES {

@@ -199,20 +199,18 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         ply: usize,
         all_check: bool,
     ) -> Result<bool, Stopped> {
-        let only_checks = pos.only_checks_mate();
         if self.quiet.len() <= ply {
             self.quiet.resize_with(ply + 1, Vec::new);
         }
         let mut quiet = std::mem::take(&mut self.quiet[ply]);
         quiet.clear();
-        let result = self.checks_then_quiet(pos, moves, &mut quiet, n, ply, only_checks, all_check);
+        let result = self.checks_then_quiet(pos, moves, &mut quiet, n, ply, all_check);
         self.quiet[ply] = quiet;
         result
     }
 
     /// Checking moves first (in Baroque, with stalemate a draw, the only ones that can mate next),
     /// then the others, captures first. `all_check`: every move of `moves` gives check.
-    #[allow(clippy::too_many_arguments)]
     fn checks_then_quiet(
         &mut self,
         pos: &P,
@@ -220,9 +218,9 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         quiet: &mut Vec<P::Move>,
         n: u32,
         ply: usize,
-        only_checks: bool,
         all_check: bool,
     ) -> Result<bool, Stopped> {
+        let only_checks = pos.only_checks_mate();
         for m in moves {
             self.tick()?;
             // Whether it gives check, before the position after it is made (most do not).
