@@ -256,16 +256,16 @@ fn a_small_budget_gives_unknown_promptly() {
     let s = solve(
         &start,
         &SolveOptions {
-            stipulation: baroque::solver::Stipulation::Mate(3),
+            stipulation: baroque::solver::Stipulation::Mate(4),
             limits: Limits {
-                nodes: 1_000,
+                nodes: 5_000,
                 time: Duration::from_secs(60),
             },
             ..SolveOptions::default()
         },
     );
     assert_eq!(s.result, Outcome::Unknown);
-    assert!(s.nodes < 1_000 + 4 * 1024, "{} nodes", s.nodes);
+    assert!(s.nodes < 5_000 + 4 * 1024, "{} nodes", s.nodes);
 }
 
 #[test]
@@ -325,9 +325,16 @@ fn the_time_budget_holds_in_every_phase_on_crowded_rococo_boards() {
         // The King can be taken at once: proven before the budget ran out, and kept.
         assert_eq!(s.result, Outcome::Mate);
         assert_eq!(s.mate_in, Some(1));
+        // What the budget cut short says so: the tree, or (when the time ran out after it, as
+        // on a loaded machine) the threats or the tries.
         if s.budget_exhausted {
             assert_eq!(s.exhausted_by, Some(Exhausted::Time));
-            assert!(s.tree_truncated);
+            assert!(
+                s.tree_truncated || s.threats.len() < s.keys.len() || s.tries_truncated,
+                "#{mate_in}: {} keys, {} threats, tree and tries complete",
+                s.keys.len(),
+                s.threats.len()
+            );
         }
     }
 }
