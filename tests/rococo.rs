@@ -496,6 +496,45 @@ mod mates {
             .collect()
     }
 
+    /// A try with its refutation, by definition: each White first move of `p` not among `keys`
+    /// after which Black has exactly one move to a position where `refutes`.
+    fn single_refutations(
+        p: &RococoPosition,
+        keys: &HashSet<RococoMove>,
+        refutes: impl Fn(&RococoPosition) -> bool,
+    ) -> HashSet<(RococoMove, Vec<RococoMove>)> {
+        playable(p)
+            .into_iter()
+            .filter(|w| !keys.contains(w))
+            .filter_map(|w| {
+                let after = p.after(&w);
+                let r: Vec<RococoMove> = playable(&after)
+                    .into_iter()
+                    .filter(|b| refutes(&after.after(b)))
+                    .collect();
+                (r.len() == 1).then_some((w, r))
+            })
+            .collect()
+    }
+
+    /// The tries a solve reports, each with its refutations.
+    fn reported_tries(
+        s: &baroque::solver::Solution<RococoMove>,
+    ) -> HashSet<(RococoMove, Vec<RococoMove>)> {
+        s.tries
+            .iter()
+            .map(|t| (t.mv, t.refutations.clone()))
+            .collect()
+    }
+
+    /// The keys of a direct mate in `n`, by brute force.
+    fn keys_of(p: &RococoPosition, n: u32) -> HashSet<RococoMove> {
+        brute_keys(p, n)
+            .iter()
+            .filter_map(|(name, _)| p.parse_move(name, Coords::Standard).ok())
+            .collect()
+    }
+
     fn options(stipulation: Stipulation) -> SolveOptions {
         SolveOptions {
             stipulation,
@@ -547,29 +586,10 @@ mod mates {
             prop_assert!(!s.tries_truncated);
             let fen = p.fen(Coords::Standard);
             let keys: HashSet<RococoMove> = s.keys.iter().map(|k| k.mv).collect();
-            let want_keys: HashSet<RococoMove> =
-                brute_keys(&p, 2).iter().map(|(n, _)| p.parse_move(n, Coords::Standard).unwrap()).collect();
-            prop_assert_eq!(&keys, &want_keys, "keys of {}", fen);
-            // A try: a first move that is not a key, after which Black has exactly one move
-            // that keeps its King and leaves White no mate in one.
-            let tries: HashSet<(RococoMove, Vec<RococoMove>)> =
-                s.tries.iter().map(|t| (t.mv, t.refutations.clone())).collect();
-            let want: HashSet<(RococoMove, Vec<RococoMove>)> = playable(&p)
-                .into_iter()
-                .filter(|w| !keys.contains(w))
-                .filter_map(|w| {
-                    let after = p.after(&w);
-                    if lost(&after) {
-                        return None;
-                    }
-                    let r: Vec<RococoMove> = playable(&after)
-                        .into_iter()
-                        .filter(|b| !mates_within(&after.after(b), 1))
-                        .collect();
-                    (r.len() == 1).then_some((w, r))
-                })
-                .collect();
-            prop_assert_eq!(tries, want, "tries of {}", fen);
+            prop_assert_eq!(&keys, &keys_of(&p, 2), "keys of {}", fen);
+            // A try: after it, Black has exactly one move that leaves White no mate in one.
+            let want = single_refutations(&p, &keys, |q| !mates_within(q, 1));
+            prop_assert_eq!(reported_tries(&s), want, "tries of {}", fen);
         }
 
         #[test]
@@ -580,23 +600,9 @@ mod mates {
             let s = solve(&p, &options(Stipulation::SelfMate(1)));
             let keys: HashSet<RococoMove> = s.keys.iter().map(|k| k.mv).collect();
             prop_assert_eq!(&keys, &self_one(&p), "{}", p.fen(Coords::Standard));
-            // Its tries: the other White moves after which Black has exactly one move that does
-            // not lose White its King.
-            let tries: HashSet<(RococoMove, Vec<RococoMove>)> =
-                s.tries.iter().map(|t| (t.mv, t.refutations.clone())).collect();
-            let want: HashSet<(RococoMove, Vec<RococoMove>)> = playable(&p)
-                .into_iter()
-                .filter(|w| !keys.contains(w))
-                .filter_map(|w| {
-                    let after = p.after(&w);
-                    let r: Vec<RococoMove> = playable(&after)
-                        .into_iter()
-                        .filter(|b| !lost(&after.after(b)))
-                        .collect();
-                    (r.len() == 1).then_some((w, r))
-                })
-                .collect();
-            prop_assert_eq!(tries, want, "tries of {}", p.fen(Coords::Standard));
+            // Its tries: after one, Black has exactly one move that does not lose White its King.
+            let want = single_refutations(&p, &keys, |q| !lost(q));
+            prop_assert_eq!(reported_tries(&s), want, "tries of {}", p.fen(Coords::Standard));
         }
     }
 }
