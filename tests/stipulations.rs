@@ -7,6 +7,8 @@
 //! helpmate solution replays as legal moves ending in mate. And the stipulations read and print as
 //! problemists write them.
 
+mod oracle;
+
 use baroque::rules::{
     Board, Board8, Color, GamePosition, Move, Piece, Position, Role, Rules, Status,
 };
@@ -69,52 +71,10 @@ fn mated(p: &Position) -> bool {
     p.status() == Status::Checkmate
 }
 
-/// `h#0.5`, by definition: White's moves that mate at once.
-fn oracle_help_half(p: &Position) -> HashSet<Vec<Move>> {
-    p.legal_moves()
-        .into_iter()
-        .filter(|w| mated(&p.play(w)))
-        .map(|w| vec![w])
-        .collect()
-}
-
-/// `h#1`, by definition: a Black move that does not end the game, then a White move that mates.
-fn oracle_help_one(p: &Position) -> HashSet<Vec<Move>> {
-    let mut out = HashSet::new();
-    for b in p.legal_moves() {
-        let after = p.play(&b);
-        if mated(&after) {
-            continue;
-        }
-        for w in after.legal_moves() {
-            if mated(&after.play(&w)) {
-                out.insert(vec![b, w]);
-            }
-        }
-    }
-    out
-}
-
-/// Every helpmate line of `plies` moves from `p`, by definition: legal moves one after the other,
-/// the last one mating (a mate before it ends the play: the side mated has no move to go on).
+/// Every helpmate line of `plies` legal moves from `p` ending in mate, by definition (`h#0.5`:
+/// White's mates at once; `h#1`: a Black move that does not end the game, then a mating one).
 fn oracle_help_lines(p: &Position, plies: u32) -> HashSet<Vec<Move>> {
-    fn walk(p: &Position, plies: u32, line: &mut Vec<Move>, out: &mut HashSet<Vec<Move>>) {
-        for m in p.legal_moves() {
-            let after = p.play(&m);
-            line.push(m);
-            if plies == 1 {
-                if after.turn() == Color::Black && mated(&after) {
-                    out.insert(line.clone());
-                }
-            } else {
-                walk(&after, plies - 1, line, out);
-            }
-            line.pop();
-        }
-    }
-    let mut out = HashSet::new();
-    walk(p, plies, &mut Vec::new(), &mut out);
-    out
+    oracle::help_lines(p, plies, &|q: &Position| q.legal_moves(), &mated)
 }
 
 /// Whether, Black to move, Black has a move and every Black move mates White.
@@ -256,7 +216,7 @@ proptest! {
         prop_assert!(help.complete);
         let got: HashSet<Vec<Move>> = help.solutions.iter().cloned().collect();
         prop_assert_eq!(got.len(), help.solutions.len(), "no line twice");
-        prop_assert_eq!(&got, &oracle_help_half(&p), "{}", p.fen(baroque::rules::Letters::Chess));
+        prop_assert_eq!(&got, &oracle_help_lines(&p, 1), "{}", p.fen(baroque::rules::Letters::Chess));
         // The direct mate in one finds the same moves.
         let direct = solve(&p, &options(Stipulation::Mate(1)));
         let keys: HashSet<Vec<Move>> = direct.keys.iter().map(|k| vec![k.mv]).collect();
@@ -268,7 +228,7 @@ proptest! {
         let help = solve_help(&p, &options(Stipulation::HelpMate { moves: 1, half: false }), 1);
         prop_assert!(help.complete);
         let got: HashSet<Vec<Move>> = help.solutions.iter().cloned().collect();
-        prop_assert_eq!(&got, &oracle_help_one(&p), "{}", p.fen(baroque::rules::Letters::Chess));
+        prop_assert_eq!(&got, &oracle_help_lines(&p, 2), "{}", p.fen(baroque::rules::Letters::Chess));
         // Every solution replays: legal moves, mate at the end and not before.
         for line in &help.solutions {
             let mut at = p;
@@ -288,16 +248,10 @@ proptest! {
         let help = solve_help(&p, &options(Stipulation::HelpMate { moves: 2, half: false }), 1);
         prop_assert!(help.complete);
         let fen = p.fen(baroque::rules::Letters::Chess);
-        let got: HashSet<Vec<Move>> = help.solutions.iter().cloned().collect();
-        prop_assert_eq!(got.len(), help.solutions.len(), "no line twice");
         let want = oracle_help_lines(&p, 4);
-        prop_assert_eq!(help.count, want.len(), "h#2 of {}", fen);
         // Past the first lines found, they are counted, not kept.
-        if help.lines_truncated {
-            prop_assert!(got.is_subset(&want), "h#2 of {}", fen);
-        } else {
-            prop_assert_eq!(&got, &want, "h#2 of {}", fen);
-        }
+        let what = format!("h#2 of {fen}");
+        oracle::same_lines(&help.solutions, help.count, help.lines_truncated, &want, &what)?;
         let short: HashSet<Vec<Move>> = help.short_solutions.iter().cloned().collect();
         prop_assert_eq!(&short, &oracle_help_lines(&p, 2), "h#1 of {}", fen);
         prop_assert_eq!(help.sound, Some(short.is_empty() && want.len() == 1));
@@ -308,14 +262,9 @@ proptest! {
         let help = solve_help(&p, &options(Stipulation::HelpMate { moves: 1, half: true }), 1);
         prop_assert!(help.complete);
         let fen = p.fen(baroque::rules::Letters::Chess);
-        let got: HashSet<Vec<Move>> = help.solutions.iter().cloned().collect();
         let want = oracle_help_lines(&p, 3);
-        prop_assert_eq!(help.count, want.len(), "h#1.5 of {}", fen);
-        if help.lines_truncated {
-            prop_assert!(got.is_subset(&want), "h#1.5 of {}", fen);
-        } else {
-            prop_assert_eq!(&got, &want, "h#1.5 of {}", fen);
-        }
+        let what = format!("h#1.5 of {fen}");
+        oracle::same_lines(&help.solutions, help.count, help.lines_truncated, &want, &what)?;
         let short: HashSet<Vec<Move>> = help.short_solutions.iter().cloned().collect();
         prop_assert_eq!(&short, &oracle_help_lines(&p, 1), "h#0.5 of {}", fen);
     }
