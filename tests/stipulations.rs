@@ -4,8 +4,9 @@
 //! move; `h#2` and `h#1.5` every line of legal moves of that length whose last move mates, with
 //! the shorter helpmates as their short solutions; `s#1` every White move after which Black has a
 //! move and every Black move mates; every key of `s#2` holds against every defence; every
-//! helpmate solution replays as legal moves ending in mate. And the stipulations read and print as
-//! problemists write them.
+//! helpmate solution replays as legal moves ending in mate. The solution tree of `#2` and `#3`
+//! too (every defence, the replies that mate in time, duals, threats, exact lengths), against a
+//! brute-force minimax. And the stipulations read and print as problemists write them.
 
 mod oracle;
 
@@ -145,6 +146,127 @@ fn reported_tries(s: &baroque::solver::Solution<Move>) -> HashSet<(Move, Vec<Mov
         .collect()
 }
 
+/// Brute force: does the side to move mate within `n` of its moves?
+fn mates_within(p: &Position, n: u32) -> bool {
+    n > 0
+        && p.legal_moves()
+            .iter()
+            .any(|m| loses_within(&p.play(m), n - 1))
+}
+
+/// Brute force: is the side to move mated, now or whatever it plays within `n` of the other
+/// side's moves?
+fn loses_within(p: &Position, n: u32) -> bool {
+    mated(p) || {
+        let moves = p.legal_moves();
+        n > 0 && !moves.is_empty() && moves.iter().all(|d| mates_within(&p.play(d), n))
+    }
+}
+
+/// A node of a direct mate's solution tree, moves in a fixed order (the tree's own order is the
+/// generator's): an attacker move, its exact mate length, whether it mates, its threat, and every
+/// defence with whether it allows a dual and the attacker moves that still mate in time.
+#[derive(Debug, PartialEq, Eq)]
+struct TreeNode {
+    mv: Move,
+    mate_in: u32,
+    mates: bool,
+    threat: Option<Vec<Move>>,
+    defences: Vec<(Move, bool, Vec<TreeNode>)>,
+}
+
+fn sorted(mut moves: Vec<Move>) -> Vec<Move> {
+    moves.sort_by_key(|m| format!("{m:?}"));
+    moves
+}
+
+/// The tree below attacker move `mv` of `p`, which mates within `within` moves, by definition:
+/// after a mating move or the last one, nothing; else the threat (the attacker's moves that
+/// would mate in time were the defender to pass, when it may: not in check), and each defence
+/// with the attacker moves that mate within the moves left.
+fn oracle_tree(p: &Position, mv: &Move, within: u32) -> TreeNode {
+    let after = p.play(mv);
+    let mate_in = (1..=within)
+        .find(|&k| loses_within(&after, k - 1))
+        .expect("a move of the tree mates in time");
+    let mates = mated(&after);
+    let mut node = TreeNode {
+        mv: *mv,
+        mate_in,
+        mates,
+        threat: None,
+        defences: Vec::new(),
+    };
+    if mates || within <= 1 {
+        return node;
+    }
+    let in_time = |q: &Position| {
+        sorted(
+            q.legal_moves()
+                .into_iter()
+                .filter(|m| loses_within(&q.play(m), within - 2))
+                .collect(),
+        )
+    };
+    node.threat = after.null_move().map(|null| in_time(&null));
+    for d in sorted(after.legal_moves()) {
+        let after_d = after.play(&d);
+        let mating = in_time(&after_d);
+        let replies = mating
+            .iter()
+            .map(|m| oracle_tree(&after_d, m, within - 1))
+            .collect();
+        node.defences.push((d, mating.len() > 1, replies));
+    }
+    node
+}
+
+/// A solve's tree node in the oracle's form.
+fn reported_tree(n: &baroque::solver::tree::AttackNode<Move>) -> TreeNode {
+    let mut defences: Vec<(Move, bool, Vec<TreeNode>)> = n
+        .defences
+        .iter()
+        .map(|d| {
+            let mut replies: Vec<TreeNode> = d.replies.iter().map(reported_tree).collect();
+            replies.sort_by_key(|r| format!("{:?}", r.mv));
+            (d.mv, d.dual, replies)
+        })
+        .collect();
+    defences.sort_by_key(|(d, ..)| format!("{d:?}"));
+    TreeNode {
+        mv: n.mv,
+        mate_in: n.mate_in,
+        mates: n.mates,
+        threat: n.threat.clone().map(sorted),
+        defences,
+    }
+}
+
+/// The keys of `#n` in `p` and their trees, against the definitions.
+fn check_tree(p: &Position, n: u32) -> Result<(), TestCaseError> {
+    let opts = SolveOptions {
+        max_tree_nodes: usize::MAX,
+        ..options(Stipulation::Mate(n))
+    };
+    let s = solve(p, &opts);
+    prop_assert!(!s.budget_exhausted && !s.tree_truncated);
+    let keys: HashSet<Move> = s.keys.iter().map(|k| k.mv).collect();
+    let want: HashSet<Move> = p
+        .legal_moves()
+        .into_iter()
+        .filter(|m| loses_within(&p.play(m), n - 1))
+        .collect();
+    prop_assert_eq!(&keys, &want, "{}", p.fen(Default::default()));
+    prop_assert_eq!(s.tree.len(), s.keys.len());
+    for (node, key) in s.tree.iter().zip(&s.keys) {
+        // A key's tree is built for its own length (a short solution's for the shorter one),
+        // which the oracle checks as the exact length.
+        let want = oracle_tree(p, &key.mv, key.mate_in);
+        prop_assert_eq!(reported_tree(node), want, "{}", p.fen(Default::default()));
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(150))]
 
@@ -175,6 +297,11 @@ proptest! {
             };
             prop_assert_eq!(t.moves.iter().copied().collect::<HashSet<Move>>(), want);
         }
+    }
+
+    #[test]
+    fn the_tree_of_a_mate_in_two_is_that_of_the_definition(p in sparse(Color::White, 5)) {
+        check_tree(&p, 2)?;
     }
 
     #[test]
@@ -298,6 +425,37 @@ proptest! {
 /// Hand-checked: White King b4, Immobilizer b3; Black King d3. Black steps next to the
 /// Immobilizer (Kd3-c2, frozen there) and the White King comes next to it (Kb4-c3): check, and the
 /// frozen King cannot move. No other line mates.
+/// Mates in two made by the generator (the stipulation bench's), whose trees are crowded, and a
+/// sound mate in three with a dual (found by random search), whose tree has threats and replies
+/// of two lengths.
+#[test]
+fn the_trees_of_generated_mates_are_those_of_the_definition() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/bench/stipulations.json"
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for fen in doc["direct_mates"].as_array().unwrap() {
+        let pos = Position::from_fen_validated(fen.as_str().unwrap(), Rules::default()).unwrap();
+        check_tree(&pos, 2).unwrap();
+    }
+    let pos =
+        Position::from_fen_validated("3K4/8/8/8/6k1/8/3NBM2/8 w 0", Rules::default()).unwrap();
+    check_tree(&pos, 3).unwrap();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    #[test]
+    fn the_tree_of_a_mate_in_three_in_a_sparse_position_is_that_of_the_definition(
+        p in sparse(Color::White, 3)
+    ) {
+        check_tree(&p, 3)?;
+    }
+}
+
 #[test]
 fn a_king_that_walks_into_the_immobilizer_is_helpmated_in_one() {
     let p = Position::from_fen("8/8/8/8/1K6/1M1k4/8/8 b 0", Rules::default()).unwrap();

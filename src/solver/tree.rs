@@ -174,13 +174,18 @@ impl<'a, P: GamePosition> Builder<'a, P> {
     /// The exact mate length (at most `within`) after attacker move `mv` in `pos`, if it mates.
     /// Each probe is counted as work, so the clock is read however cheap or dear the probes are.
     fn mate_length(&mut self, pos: &P, mv: &P::Move, within: u32) -> Option<u32> {
-        if self.out_of_budget() {
+        if within == 0 || self.out_of_budget() {
             return None;
         }
         let after = pos.play(mv);
-        for k in 1..=within {
+        // Whether it mates in time at all first: most moves do not, and for them the shorter
+        // lengths need no probe. A move that mates in time is then probed from the shortest
+        // length up (a mate in k is a mate within any longer length, so the first found is exact).
+        for k in std::iter::once(within).chain(1..within) {
             match self.searcher.after_attack(self.goal, &after, k - 1, 1) {
+                Ok(true) if k == within => {}
                 Ok(true) => return Some(k),
+                Ok(false) if k == within => return None,
                 Ok(false) => {}
                 Err(_) => {
                     self.truncated = true;
@@ -188,7 +193,7 @@ impl<'a, P: GamePosition> Builder<'a, P> {
                 }
             }
         }
-        None
+        Some(within)
     }
 
     /// The tree below attacker move `mv` in `pos`, which mates within `within` moves.
@@ -218,7 +223,7 @@ impl<'a, P: GamePosition> Builder<'a, P> {
         let null = if within >= 2 { after.null_move() } else { None };
         if let Some(null) = null {
             let mut threat = Vec::new();
-            for m in moves_of(&null) {
+            for m in self.replies_of(&null, within - 1) {
                 if self.out_of_budget() {
                     break;
                 }
@@ -246,7 +251,7 @@ impl<'a, P: GamePosition> Builder<'a, P> {
                 continue;
             }
             let mut mating: Vec<P::Move> = Vec::new();
-            for m in moves_of(&after_d) {
+            for m in self.replies_of(&after_d, within - 1) {
                 if self.out_of_budget() {
                     break;
                 }
@@ -266,6 +271,17 @@ impl<'a, P: GamePosition> Builder<'a, P> {
             });
         }
         Some(node)
+    }
+
+    /// The attacker moves of `pos` that may reach the goal within `within` moves, in the order of
+    /// [`GamePosition::search_moves`]: all of them, but for a direct mate's last move where only
+    /// a check can mate, those that may give check (the others cannot mate in one).
+    fn replies_of(&self, pos: &P, within: u32) -> Vec<P::Move> {
+        let mut moves = moves_of(pos);
+        if within == 1 && self.goal == Goal::Mate && pos.only_checks_mate() {
+            pos.retain_possible_checks(&mut moves);
+        }
+        moves
     }
 }
 
