@@ -22,7 +22,8 @@
 use crate::rules::{Color, GamePosition, Piece, Position, Role, Variant};
 use crate::solver::help::{screen_help, HelpSolution};
 use crate::solver::{
-    focused_mate, screen, Cancel, Limits, Narrowed, Outcome, Solution, SolveOptions, Stipulation,
+    focused_mate, screen_proven, Cancel, Limits, Narrowed, Outcome, Solution, SolveOptions,
+    Stipulation,
 };
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
@@ -282,6 +283,9 @@ pub struct Generated<P: GamePosition = Position> {
     pub key: Option<Role>,
     /// The defender's pieces besides its King (see [`defender`]).
     pub defenders: usize,
+    /// What the screening proved (`#N` and `s#N`), for the full solve that confirms the puzzle
+    /// (see [`crate::solver::Proven`]); dropped once the puzzle is prepared.
+    pub proven: Option<std::sync::Arc<crate::solver::Proven>>,
 }
 
 /// How far a run has got.
@@ -370,6 +374,7 @@ impl GenerateOptions {
             intended_key: None,
             cancel: Cancel::default(),
             max_refutations: 0,
+            proven: None,
         }
     }
 
@@ -593,9 +598,14 @@ pub fn generate_prepared<P: GamePosition, X: Send>(
         let screen_one = |i: u64| {
             let left = opts.max_time.saturating_sub(start.elapsed());
             (!halted()).then(|| {
-                let screened = screen_candidate::<P>(opts, i, left, cancel, &steer);
-                let prepared = match &screened.verdict {
-                    Verdict::Sound(found) => Some(prepare(found)),
+                let mut screened = screen_candidate::<P>(opts, i, left, cancel, &steer);
+                let prepared = match &mut screened.verdict {
+                    Verdict::Sound(found) => {
+                        let prepared = prepare(found);
+                        // The screening's table is for the preparation only.
+                        found.proven = None;
+                        Some(prepared)
+                    }
                     _ => None,
                 };
                 (screened, prepared)
@@ -763,17 +773,17 @@ fn screen_candidate<P: GamePosition>(
         },
         ..solve
     };
-    let (nodes, settled, sound, proof) = if opts.stipulation.is_help() {
+    let (nodes, settled, sound, proof, proven) = if opts.stipulation.is_help() {
         let h = screen_help(&position, &solve, 1);
         let sound = h.sound == Some(true) && h.count == 1;
-        (h.nodes, h.sound.is_some(), sound, Proof::Help(h))
+        (h.nodes, h.sound.is_some(), sound, Proof::Help(h), None)
     } else {
-        let s = screen(&position, &solve);
+        let (s, proven) = screen_proven(&position, &solve);
         let settled =
             !(s.result == Outcome::Unknown || (s.result == Outcome::Mate && s.sound.is_none()));
         let sound =
             s.result == Outcome::Mate && s.sound == Some(true) && s.mate_in == Some(opts.mate_in());
-        (s.nodes, settled, sound, Proof::Keys(s))
+        (s.nodes, settled, sound, Proof::Keys(s), Some(proven))
     };
     let verdict = if sound {
         let themes = themes(&position, &proof);
@@ -787,6 +797,7 @@ fn screen_candidate<P: GamePosition>(
             themes,
             key,
             defenders,
+            proven,
         }))
     } else if !settled {
         Verdict::Unsettled

@@ -497,3 +497,120 @@ fn a_narrowed_search_finds_keys_near_the_king_and_only_real_mates() {
         "{mates} narrowed mates in {checked} candidates"
     );
 }
+
+/// A solve handed what a screening proved (`SolveOptions::proven`) answers exactly as a fresh
+/// solve (keys, cooks, tree, threats, tries), with fewer nodes when the screening proved a sound
+/// puzzle; a table proven for another stipulation is not used, nor one used already.
+#[test]
+fn a_solve_from_a_screenings_table_answers_as_a_fresh_one() {
+    use baroque::solver::{screen_proven, Solution as Moves, Stipulation};
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/bench/stipulations.json"
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut fens: Vec<String> = doc["direct_mates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect();
+    // A sound #3 with a dual, and a cooked #2.
+    fens.push("3K4/8/8/8/6k1/8/3NBM2/8 w 0".into());
+    fens.push("8/8/8/1k3B2/8/1K6/8/8 w 0".into());
+    let answers = |s: &Moves<baroque::rules::Move>| {
+        let mut s = s.clone();
+        (s.nodes, s.millis) = (0, 0);
+        s
+    };
+    let (mut fewer, mut sound) = (0, 0);
+    for fen in &fens {
+        let pos = Position::from_fen_validated(fen, Rules::default()).unwrap();
+        for stipulation in [
+            Stipulation::Mate(2),
+            Stipulation::Mate(3),
+            Stipulation::SelfMate(2),
+        ] {
+            let opts = SolveOptions {
+                stipulation,
+                threads: 1,
+                max_refutations: 1,
+                ..SolveOptions::default()
+            };
+            let fresh = solve(&pos, &opts);
+            let (screened, proven) = screen_proven(&pos, &opts);
+            let warm = solve(
+                &pos,
+                &SolveOptions {
+                    proven: Some(proven.clone()),
+                    ..opts.clone()
+                },
+            );
+            assert_eq!(answers(&warm), answers(&fresh), "{fen} {stipulation}");
+            if screened.sound == Some(true) {
+                // Without tries (as generation confirms its puzzles; the tries' hints come from
+                // the proof's searches, which a warm table skips, so they may take more nodes).
+                let opts = SolveOptions {
+                    max_refutations: 0,
+                    ..opts.clone()
+                };
+                let (_, proven) = screen_proven(&pos, &opts);
+                let warm = solve(
+                    &pos,
+                    &SolveOptions {
+                        proven: Some(proven),
+                        ..opts.clone()
+                    },
+                );
+                sound += 1;
+                fewer += usize::from(warm.nodes < solve(&pos, &opts).nodes);
+            }
+            // Taken once: a second solve starts afresh, and answers the same.
+            let again = solve(
+                &pos,
+                &SolveOptions {
+                    proven: Some(proven),
+                    ..opts.clone()
+                },
+            );
+            assert_eq!(again.nodes, fresh.nodes, "{fen} {stipulation}");
+            // Proven for `#2`: not used for another stipulation.
+            let (_, other) = screen_proven(
+                &pos,
+                &SolveOptions {
+                    stipulation: Stipulation::Mate(2),
+                    ..opts.clone()
+                },
+            );
+            if stipulation != Stipulation::Mate(2) {
+                let s = solve(
+                    &pos,
+                    &SolveOptions {
+                        proven: Some(other),
+                        ..opts.clone()
+                    },
+                );
+                assert_eq!(s.nodes, fresh.nodes, "{fen} {stipulation}");
+            }
+        }
+    }
+    // Proven for another position: not used.
+    let opts = SolveOptions {
+        threads: 1,
+        ..SolveOptions::default()
+    };
+    let [a, b] =
+        [&fens[0], &fens[1]].map(|f| Position::from_fen_validated(f, Rules::default()).unwrap());
+    let (_, proven) = screen_proven(&a, &opts);
+    let s = solve(
+        &b,
+        &SolveOptions {
+            proven: Some(proven),
+            ..opts.clone()
+        },
+    );
+    assert_eq!(s.nodes, solve(&b, &opts).nodes);
+    assert!(sound >= 10, "{sound} sound screenings");
+    assert_eq!(fewer, sound, "every sound screening spared nodes");
+}

@@ -457,6 +457,7 @@ impl SolveLimits {
             intended_key: None,
             cancel: crate::solver::Cancel::new(),
             max_refutations: 1,
+            proven: None,
         }
     }
 }

@@ -313,6 +313,8 @@ fn fill_with<P: GamePosition>(
         (!before.contains(&new.fen)).then(|| {
             let solve = SolveOptions {
                 threads: 1,
+                // The confirming solve starts from what the screening proved.
+                proven: found.proven.clone(),
                 ..solve_until(solve)
             };
             verify(new, &solve)

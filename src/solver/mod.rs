@@ -218,6 +218,44 @@ pub struct SolveOptions {
     pub cancel: Cancel,
     /// Most refutations of a try (first moves refuted by more are not listed); 0: no tries.
     pub max_refutations: usize,
+    /// What an earlier solve of the same position proved (see [`Proven`]): the solve starts from
+    /// it instead of an empty table when the position, its rules and the stipulation match.
+    pub proven: Option<Arc<Proven>>,
+}
+
+/// The table of an earlier solve (a screening, see [`screen_proven`]), handed to one later solve
+/// of the same position, rules and stipulation through [`SolveOptions::proven`].
+///
+/// Every entry of the table is a proven bound ("mates within n", "does not mate within n") of
+/// some position for this stipulation's goal under these rules, whatever search stored it: a
+/// solve that starts from it reaches the same answers (keys, tree, threats, tries), only with
+/// fewer nodes. It is used once (the first solve that matches takes it).
+pub struct Proven {
+    variant: crate::rules::Variant,
+    key: u64,
+    stipulation: Stipulation,
+    table: std::sync::Mutex<Option<Table>>,
+}
+
+impl Proven {
+    /// The table, for a solve of `pos` for `stipulation`, if it was proven for them and is still
+    /// there.
+    fn take_for<P: GamePosition>(&self, pos: &P, stipulation: Stipulation) -> Option<Table> {
+        if self.variant != pos.variant() || self.key != pos.key() || self.stipulation != stipulation
+        {
+            return None;
+        }
+        self.table.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
+impl std::fmt::Debug for Proven {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Proven")
+            .field("variant", &self.variant)
+            .field("stipulation", &self.stipulation)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for SolveOptions {
@@ -231,6 +269,7 @@ impl Default for SolveOptions {
             intended_key: None,
             cancel: Cancel::new(),
             max_refutations: 1,
+            proven: None,
         }
     }
 }
@@ -513,7 +552,7 @@ const GROWTH: u64 = 16;
 /// Solves a direct mate (`#N`) or a selfmate (`s#N`) for the side to move: keys, cooks, short
 /// solutions, soundness and (for `#N`) the solution tree. A helpmate is [`help::solve_help`]'s.
 pub fn solve<P: GamePosition>(pos: &P, opts: &SolveOptions) -> Solution<P::Move> {
-    solve_with(pos, opts, false)
+    solve_with(pos, opts, false).0
 }
 
 /// [`solve`] for a position of either game, run on its concrete type (monomorphised), with the
@@ -535,7 +574,22 @@ pub fn solve_any(pos: &VariantPosition, opts: &SolveOptions) -> Solution<Variant
 /// sound puzzle. What it answers is proven; it may leave out keys and
 /// cooks of an unsound position (`sound` is then `Some(false)`).
 pub fn screen<P: GamePosition>(pos: &P, opts: &SolveOptions) -> Solution<P::Move> {
-    solve_with(pos, opts, true)
+    solve_with(pos, opts, true).0
+}
+
+/// [`screen`], with what it proved kept for a full solve of the same position (see [`Proven`]).
+pub fn screen_proven<P: GamePosition>(
+    pos: &P,
+    opts: &SolveOptions,
+) -> (Solution<P::Move>, Arc<Proven>) {
+    let (solution, table) = solve_with(pos, opts, true);
+    let proven = Proven {
+        variant: pos.variant(),
+        key: pos.key(),
+        stipulation: opts.stipulation,
+        table: std::sync::Mutex::new(Some(table)),
+    };
+    (solution, Arc::new(proven))
 }
 
 /// Whether the side to move mates within the stipulation's N moves when its moves before the
@@ -583,9 +637,19 @@ pub enum Narrowed<M> {
     Stopped,
 }
 
-fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) -> Solution<P::Move> {
+/// The solve, and the table it leaves.
+fn solve_with<P: GamePosition>(
+    pos: &P,
+    opts: &SolveOptions,
+    screening: bool,
+) -> (Solution<P::Move>, Table) {
     let budget = Budget::with_cancel(opts.limits, opts.cancel.clone());
-    let mut table = Table::new(opts.table_mib.min(START_TABLE_MIB));
+    let proven = opts
+        .proven
+        .as_ref()
+        .filter(|_| opts.table_mib > 0)
+        .and_then(|p| p.take_for(pos, opts.stipulation));
+    let mut table = proven.unwrap_or_else(|| Table::new(opts.table_mib.min(START_TABLE_MIB)));
     let mut roots = Vec::new();
     pos.search_moves(&mut roots);
     let mut states: Vec<Option<RootState>> = vec![None; roots.len()];
@@ -756,7 +820,7 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
             opts,
         )
     };
-    Solution {
+    let solution = Solution {
         result,
         mate_in: keys.first().map(|k| k.mate_in),
         sound,
@@ -773,7 +837,8 @@ fn solve_with<P: GamePosition>(pos: &P, opts: &SolveOptions, screening: bool) ->
         budget_exhausted: budget.exhausted(),
         exhausted_by: budget.exhausted_by(),
         proven_no_mate_within: completed,
-    }
+    };
+    (solution, table)
 }
 
 /// The most frequent refutations (of the proof, and those found for the first moves settled so

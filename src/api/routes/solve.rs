@@ -241,6 +241,7 @@ impl SolveQuery {
             intended_key: key,
             cancel: crate::solver::Cancel::new(),
             max_refutations,
+            proven: None,
         };
         Ok(SolveQuery {
             position,
