@@ -216,11 +216,19 @@ fn requests_refused_with_503_keep_their_rate_limit_tokens() {
         "1",
         "--rate-limit-burst",
         "3",
+        "--solve-max-millis",
+        "60000",
     ]);
-    // Takes one token and the one slot, and holds it while its client waits.
+    // The server serves (its workers are up, their start-up CPU time spent) before the CPU time
+    // below is read: once, a quick solve was answered 200 here, as if the holder's search had not
+    // begun.
+    let (status, _) = server.get("/health");
+    assert_eq!(status, 200);
+    // Takes one token and the one slot, and holds it while its client waits, for longer than
+    // this test may take on a loaded machine.
     let holder = server.send_raw(
         "/v1/solve",
-        &json!({"fen": CROWDED, "game": "rococo", "mate_in": 8, "limits": {"millis": 10000}}),
+        &json!({"fen": CROWDED, "game": "rococo", "mate_in": 8, "limits": {"millis": 60000}}),
     );
     // Its search has started once the server spends CPU time on it (a fixed pause was not
     // always enough on a loaded machine).
