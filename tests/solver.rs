@@ -611,6 +611,20 @@ fn a_solve_from_a_screenings_table_answers_as_a_fresh_one() {
         },
     );
     assert_eq!(s.nodes, solve(&b, &opts).nodes);
+    // Nor by a solve that may have no table.
+    let (_, proven) = screen_proven(&a, &opts);
+    let none = SolveOptions {
+        table_mib: 0,
+        ..opts.clone()
+    };
+    let s = solve(
+        &a,
+        &SolveOptions {
+            proven: Some(proven),
+            ..none.clone()
+        },
+    );
+    assert_eq!(s.nodes, solve(&a, &none).nodes);
     assert!(sound >= 10, "{sound} sound screenings");
     assert_eq!(fewer, sound, "every sound screening spared nodes");
 }

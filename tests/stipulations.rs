@@ -422,9 +422,6 @@ proptest! {
     }
 }
 
-/// Hand-checked: White King b4, Immobilizer b3; Black King d3. Black steps next to the
-/// Immobilizer (Kd3-c2, frozen there) and the White King comes next to it (Kb4-c3): check, and the
-/// frozen King cannot move. No other line mates.
 /// Mates in two made by the generator (the stipulation bench's), whose trees are crowded, and a
 /// sound mate in three with a dual (found by random search), whose tree has threats and replies
 /// of two lengths.
@@ -456,6 +453,9 @@ proptest! {
     }
 }
 
+/// Hand-checked: White King b4, Immobilizer b3; Black King d3. Black steps next to the
+/// Immobilizer (Kd3-c2, frozen there) and the White King comes next to it (Kb4-c3): check, and the
+/// frozen King cannot move. No other line mates.
 #[test]
 fn a_king_that_walks_into_the_immobilizer_is_helpmated_in_one() {
     let p = Position::from_fen("8/8/8/8/1K6/1M1k4/8/8 b 0", Rules::default()).unwrap();

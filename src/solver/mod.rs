@@ -227,9 +227,13 @@ pub struct SolveOptions {
 /// of the same position, rules and stipulation through [`SolveOptions::proven`].
 ///
 /// Every entry of the table is a proven bound ("mates within n", "does not mate within n") of
-/// some position for this stipulation's goal under these rules, whatever search stored it: a
-/// solve that starts from it reaches the same answers (keys, tree, threats, tries), only with
-/// fewer nodes. It is used once (the first solve that matches takes it).
+/// some position for this stipulation's goal under these rules, whatever search stored it (a
+/// search cut short stores nothing; the narrowed search of generation has a table of its own): a
+/// solve that starts from it reaches the same answers (keys, tree, threats, tries) while no
+/// budget runs out, with other node counts: fewer for the keys and the tree, sometimes more for
+/// the tries, whose hints come from the first moves' searches that the table now spares. It is
+/// used once (the first solve that matches takes it), and only by a solve whose table may be as
+/// large ([`SolveOptions::table_mib`]).
 pub struct Proven {
     variant: crate::rules::Variant,
     key: u64,
@@ -544,7 +548,8 @@ fn in_parallel<S, T: Sync, R: Send>(
     results.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The table a search starts with, in MiB; it grows to `table_mib` as the search does.
+/// The table a search starts with, in MiB (unless it is handed one, [`Proven`]); it grows to
+/// `table_mib` as the search does.
 const START_TABLE_MIB: usize = 1;
 /// The least factor by which an iteration of the deepening is expected to outgrow the one before.
 const GROWTH: u64 = 16;
@@ -647,8 +652,9 @@ fn solve_with<P: GamePosition>(
     let proven = opts
         .proven
         .as_ref()
-        .filter(|_| opts.table_mib > 0)
-        .and_then(|p| p.take_for(pos, opts.stipulation));
+        .and_then(|p| p.take_for(pos, opts.stipulation))
+        .filter(|t| t.fits_in(opts.table_mib));
+    let warm = proven.is_some();
     let mut table = proven.unwrap_or_else(|| Table::new(opts.table_mib.min(START_TABLE_MIB)));
     let mut roots = Vec::new();
     pos.search_moves(&mut roots);
@@ -672,6 +678,7 @@ fn solve_with<P: GamePosition>(
                 return (i, Err(Stopped), None);
             }
             let after = pos.play(&roots[i]);
+            let before = s.nodes;
             let r = s.tick().and_then(|_| {
                 if selfmate {
                     s.self_defend(&after, n - 1, 1)
@@ -683,8 +690,11 @@ fn solve_with<P: GamePosition>(
             if r == Ok(true) {
                 mating.fetch_add(1, Ordering::Relaxed);
             }
-            // The newest killer after a refuted first move: most often its refutation.
-            let refutation = if r == Ok(false) {
+            // The newest killer after a refuted first move: most often its refutation. Not when
+            // a table proven before answered the move without a search: the killer is then
+            // another first move's.
+            let searched = !warm || s.nodes > before + 1;
+            let refutation = if r == Ok(false) && searched {
                 s.killers_at(1)[0]
             } else {
                 None
@@ -699,7 +709,10 @@ fn solve_with<P: GamePosition>(
         );
         let mut stopped = false;
         for (i, r, refutation) in results {
-            refuted_by[i] = refutation;
+            // (An earlier iteration's refutation stays when this one found none.)
+            if refutation.is_some() {
+                refuted_by[i] = refutation;
+            }
             match r {
                 Ok(true) => states[i] = Some(RootState::Mates(n)),
                 Ok(false) => states[i] = Some(RootState::NoMateWithin(n)),

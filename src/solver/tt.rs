@@ -147,6 +147,12 @@ impl Table {
         *self = bigger;
     }
 
+    /// Whether the table stores something and is no larger than `mib` MiB (what a search with
+    /// that setting may use).
+    pub fn fits_in(&self, mib: usize) -> bool {
+        self.enabled() && self.entries() <= entries_in(mib)
+    }
+
     /// Whether the table stores anything (a one-entry table is the "no table" setting).
     pub fn enabled(&self) -> bool {
         self.mask > 0
