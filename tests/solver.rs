@@ -500,7 +500,8 @@ fn a_narrowed_search_finds_keys_near_the_king_and_only_real_mates() {
 
 /// A solve handed what a screening proved (`SolveOptions::proven`) answers exactly as a fresh
 /// solve (keys, cooks, tree, threats, tries), with fewer nodes when the screening proved a sound
-/// puzzle; a table proven for another stipulation is not used, nor one used already.
+/// puzzle; a table is not used for another stipulation or position, nor twice, nor by a solve
+/// that may have no table.
 #[test]
 fn a_solve_from_a_screenings_table_answers_as_a_fresh_one() {
     use baroque::solver::{screen_proven, Solution as Moves, Stipulation};
@@ -524,6 +525,16 @@ fn a_solve_from_a_screenings_table_answers_as_a_fresh_one() {
         (s.nodes, s.millis) = (0, 0);
         s
     };
+    // A solve handed `proven`.
+    let from = |pos: &Position, opts: &SolveOptions, proven| {
+        solve(
+            pos,
+            &SolveOptions {
+                proven: Some(proven),
+                ..opts.clone()
+            },
+        )
+    };
     let (mut fewer, mut sound) = (0, 0);
     for fen in &fens {
         let pos = Position::from_fen_validated(fen, Rules::default()).unwrap();
@@ -540,13 +551,7 @@ fn a_solve_from_a_screenings_table_answers_as_a_fresh_one() {
             };
             let fresh = solve(&pos, &opts);
             let (screened, proven) = screen_proven(&pos, &opts);
-            let warm = solve(
-                &pos,
-                &SolveOptions {
-                    proven: Some(proven.clone()),
-                    ..opts.clone()
-                },
-            );
+            let warm = from(&pos, &opts, proven.clone());
             assert_eq!(answers(&warm), answers(&fresh), "{fen} {stipulation}");
             if screened.sound == Some(true) {
                 // Without tries (as generation confirms its puzzles; the tries' hints come from
@@ -556,24 +561,12 @@ fn a_solve_from_a_screenings_table_answers_as_a_fresh_one() {
                     ..opts.clone()
                 };
                 let (_, proven) = screen_proven(&pos, &opts);
-                let warm = solve(
-                    &pos,
-                    &SolveOptions {
-                        proven: Some(proven),
-                        ..opts.clone()
-                    },
-                );
+                let warm = from(&pos, &opts, proven);
                 sound += 1;
                 fewer += usize::from(warm.nodes < solve(&pos, &opts).nodes);
             }
             // Taken once: a second solve starts afresh, and answers the same.
-            let again = solve(
-                &pos,
-                &SolveOptions {
-                    proven: Some(proven),
-                    ..opts.clone()
-                },
-            );
+            let again = from(&pos, &opts, proven);
             assert_eq!(again.nodes, fresh.nodes, "{fen} {stipulation}");
             // Proven for `#2`: not used for another stipulation.
             let (_, other) = screen_proven(
@@ -584,13 +577,7 @@ fn a_solve_from_a_screenings_table_answers_as_a_fresh_one() {
                 },
             );
             if stipulation != Stipulation::Mate(2) {
-                let s = solve(
-                    &pos,
-                    &SolveOptions {
-                        proven: Some(other),
-                        ..opts.clone()
-                    },
-                );
+                let s = from(&pos, &opts, other);
                 assert_eq!(s.nodes, fresh.nodes, "{fen} {stipulation}");
             }
         }
@@ -603,13 +590,7 @@ fn a_solve_from_a_screenings_table_answers_as_a_fresh_one() {
     let [a, b] =
         [&fens[0], &fens[1]].map(|f| Position::from_fen_validated(f, Rules::default()).unwrap());
     let (_, proven) = screen_proven(&a, &opts);
-    let s = solve(
-        &b,
-        &SolveOptions {
-            proven: Some(proven),
-            ..opts.clone()
-        },
-    );
+    let s = from(&b, &opts, proven);
     assert_eq!(s.nodes, solve(&b, &opts).nodes);
     // Nor by a solve that may have no table.
     let (_, proven) = screen_proven(&a, &opts);
@@ -617,13 +598,7 @@ fn a_solve_from_a_screenings_table_answers_as_a_fresh_one() {
         table_mib: 0,
         ..opts.clone()
     };
-    let s = solve(
-        &a,
-        &SolveOptions {
-            proven: Some(proven),
-            ..none.clone()
-        },
-    );
+    let s = from(&a, &none, proven);
     assert_eq!(s.nodes, solve(&a, &none).nodes);
     assert!(sound >= 10, "{sound} sound screenings");
     assert_eq!(fewer, sound, "every sound screening spared nodes");
