@@ -11,7 +11,7 @@
 mod oracle;
 
 use baroque::rules::{
-    Board, Board8, Color, GamePosition, Move, Piece, Position, Role, Rules, Status,
+    Board, Board8, Color, GamePosition, Move, Piece, Position, Role, Rules, Stalemate, Status,
 };
 use baroque::solver::help::solve_help;
 use baroque::solver::{solve, Limits, SolveOptions, Stipulation};
@@ -146,6 +146,12 @@ fn reported_tries(s: &baroque::solver::Solution<Move>) -> HashSet<(Move, Vec<Mov
         .collect()
 }
 
+/// Whether the side to move has lost: no legal move, and in check or under rules that count a
+/// stalemate as a loss.
+fn lost(p: &Position) -> bool {
+    p.legal_moves().is_empty() && (p.is_check() || p.rules().stalemate == Stalemate::Loss)
+}
+
 /// Brute force: does the side to move mate within `n` of its moves?
 fn mates_within(p: &Position, n: u32) -> bool {
     n > 0
@@ -154,10 +160,10 @@ fn mates_within(p: &Position, n: u32) -> bool {
             .any(|m| loses_within(&p.play(m), n - 1))
 }
 
-/// Brute force: is the side to move mated, now or whatever it plays within `n` of the other
+/// Brute force: has the side to move lost, now or whatever it plays within `n` of the other
 /// side's moves?
 fn loses_within(p: &Position, n: u32) -> bool {
-    mated(p) || {
+    lost(p) || {
         let moves = p.legal_moves();
         n > 0 && !moves.is_empty() && moves.iter().all(|d| mates_within(&p.play(d), n))
     }
@@ -189,7 +195,7 @@ fn oracle_tree(p: &Position, mv: &Move, within: u32) -> TreeNode {
     let mate_in = (1..=within)
         .find(|&k| loses_within(&after, k - 1))
         .expect("a move of the tree mates in time");
-    let mates = mated(&after);
+    let mates = lost(&after);
     let mut node = TreeNode {
         mv: *mv,
         mate_in,
@@ -301,6 +307,17 @@ proptest! {
 
     #[test]
     fn the_tree_of_a_mate_in_two_is_that_of_the_definition(p in sparse(Color::White, 5)) {
+        check_tree(&p, 2)?;
+    }
+
+    /// Where a stalemate is a loss, quiet moves may mate too (the tree's last move is not
+    /// narrowed to checks there).
+    #[test]
+    fn the_tree_of_a_mate_in_two_with_stalemate_a_loss_is_that_of_the_definition(
+        p in sparse(Color::White, 5)
+    ) {
+        let rules: Rules = "abbott,stalemate=loss".parse().unwrap();
+        let p = Position::from_fen_validated(&p.fen(Default::default()), rules).unwrap();
         check_tree(&p, 2)?;
     }
 
