@@ -181,19 +181,23 @@ impl<'a, P: GamePosition> Builder<'a, P> {
         // Whether it mates in time at all first: most moves do not, and for them the shorter
         // lengths need no probe. A move that mates in time is then probed from the shortest
         // length up (a mate in k is a mate within any longer length, so the first found is exact).
-        for k in std::iter::once(within).chain(1..within) {
-            match self.searcher.after_attack(self.goal, &after, k - 1, 1) {
-                Ok(true) if k == within => {}
-                Ok(true) => return Some(k),
-                Ok(false) if k == within => return None,
-                Ok(false) => {}
-                Err(_) => {
-                    self.truncated = true;
-                    return None;
-                }
+        if !self.mates_in(&after, within)? {
+            return None;
+        }
+        for k in 1..within {
+            if self.mates_in(&after, k)? {
+                return Some(k);
             }
         }
         Some(within)
+    }
+
+    /// Whether the attacker reaches the goal within `k` moves counting the one that led to
+    /// `after`; `None` (the tree marked truncated) when the budget runs out.
+    fn mates_in(&mut self, after: &P, k: u32) -> Option<bool> {
+        let r = self.searcher.after_attack(self.goal, after, k - 1, 1).ok();
+        self.truncated |= r.is_none();
+        r
     }
 
     /// The tree below attacker move `mv` in `pos`, which mates within `within` moves.
