@@ -411,6 +411,13 @@ fn generated_puzzles_are_sound(
                 "{}",
                 p.fen
             );
+            // The stored answer (its confirming solve started from the screening's table) is
+            // the fresh solve's: keys, cooks, short solutions, the whole tree and the threats.
+            let fresh = serde_json::to_value(s.named(&pos, Naming::default())).unwrap();
+            assert_eq!(fresh["tree"].as_array().map(Vec::len), Some(1), "{}", p.fen);
+            for field in ["keys", "cooks", "short_solutions", "tree", "threats"] {
+                assert_eq!(p.outcome[field], fresh[field], "{field} of {}", p.fen);
+            }
         }
     }
 }
