@@ -150,6 +150,29 @@ proptest! {
     }
 
     #[test]
+    fn the_legal_moves_to_some_squares_are_those_of_the_list_that_end_there(
+        pos in any_position(),
+        targets in any::<u64>(),
+        king_steps in 0u32..4,
+    ) {
+        use baroque::rules::GamePosition;
+        // Sets of every shape: random ones, and the squares near a King (the narrowed searches').
+        let near = pos.board().king(pos.turn().other()).map_or(!0u64, |k| {
+            (0u8..64)
+                .filter(|&s| (s % 8).abs_diff(k % 8).max((s / 8).abs_diff(k / 8)) <= king_steps as u8)
+                .fold(0, |set, s| set | 1 << s)
+        });
+        for set in [targets, near, 0, !0] {
+            let want: Vec<Move> = pos.legal_moves().into_iter().filter(|m| set.has(m.to)).collect();
+            let mut got = Vec::new();
+            pos.generate_legal_to(set, &mut got);
+            prop_assert_eq!(&got, &want, "{:x} in {}", set, pos.fen(Letters::Chess));
+            pos.search_moves_to(u128::from(set), &mut got);
+            prop_assert_eq!(&got, &want, "{:x} in {}", set, pos.fen(Letters::Chess));
+        }
+    }
+
+    #[test]
     fn the_check_filter_keeps_every_move_that_gives_check(pos in any_position()) {
         // The opponent is not in check (as in every position that can arise with us to move).
         let flipped = Position::from_board(*pos.board(), pos.turn().other(), *pos.rules());

@@ -424,6 +424,13 @@ pub trait GamePosition:
     /// The moves the search considers: those a side may play without losing at once (written into
     /// `out`, cleared first).
     fn search_moves(&self, out: &mut Vec<Self::Move>);
+    /// The search moves that end on `targets` (the end [`GamePosition::squares`] gives), written
+    /// into `out` (cleared first): [`GamePosition::search_moves`] less the others, which a game
+    /// may find without making them (the default makes them all).
+    fn search_moves_to(&self, targets: SquareSet, out: &mut Vec<Self::Move>) {
+        self.search_moves(out);
+        out.retain(|m| targets.has(Self::squares(m).1));
+    }
     /// Whether [`GamePosition::search_moves`] would give anything (may stop at the first).
     fn has_search_move(&self) -> bool;
     /// [`GamePosition::has_search_move`] when whether the side to move is in check is known
@@ -627,6 +634,10 @@ impl GamePosition for Position {
     }
     fn search_moves(&self, out: &mut Vec<Move>) {
         self.generate_legal(out);
+    }
+    fn search_moves_to(&self, targets: SquareSet, out: &mut Vec<Move>) {
+        // The board's 64 squares are the set's low bits.
+        self.generate_legal_to(targets as super::position::Bits, out);
     }
     fn has_search_move(&self) -> bool {
         self.has_legal_move()

@@ -88,6 +88,20 @@ impl Position {
         out.retain(|m| guard.passes(m) || self.is_safe_with(m, &guard));
     }
 
+    /// Writes the legal moves that end on `targets` into `out` (cleared first): what
+    /// [`Position::generate_legal`] gives that ends there, without making the others or testing
+    /// their legality. A suicide ends on the square it leaves.
+    pub fn generate_legal_to(&self, targets: Bits, out: &mut MoveList) {
+        out.clear();
+        self.generate_pseudo_to(self.movers(), targets, out);
+        self.generate_suicides(out);
+        if out.is_empty() {
+            return;
+        }
+        let guard = self.guard();
+        out.retain(|m| targets.has(m.to) && (guard.passes(m) || self.is_safe_with(m, &guard)));
+    }
+
     /// The number of legal moves (perft's last ply), counted as they are generated (`buf` is
     /// left untouched).
     pub fn count_legal(&self, _buf: &mut MoveList) -> u64 {
