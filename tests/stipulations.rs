@@ -459,8 +459,59 @@ fn the_trees_of_generated_mates_are_those_of_the_definition() {
     check_tree(&pos, 3).unwrap();
 }
 
+/// Whether a helpmate line from `p` is as narrow as the generator's narrowed search keeps: each
+/// move before the mating one lands within `within` King steps of the mated side's King (the one
+/// to move at the start of an `h#N`) in the position it is played from, one step more after the
+/// first move.
+fn narrow_line(p: &Position, line: &[Move], within: u32) -> bool {
+    let mated = p.turn();
+    let mut at = *p;
+    line.iter().enumerate().all(|(i, m)| {
+        let king = at.king(mated).expect("a King of Baroque is never taken");
+        let (k, to) = (u32::from(king), u32::from(m.to));
+        let reach = within + u32::from(i > 0);
+        let near = (k % 8).abs_diff(to % 8) <= reach && (k / 8).abs_diff(to / 8) <= reach;
+        at = at.play(m);
+        i + 1 == line.len() || near
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// The generator's narrowed helpmate search: with no cap it answers exactly the solutions of
+    /// the definition whose moves before the mating one land near the mated King; with a cap of
+    /// one it stops at two of them, and says `NoMate` only when there is none.
+    #[test]
+    fn the_narrowed_helpmate_search_finds_exactly_the_narrow_solutions(
+        p in sparse(Color::Black, 4),
+        within in 1u32..=2,
+    ) {
+        use baroque::solver::help::{focused_help, MAX_LINES};
+        use baroque::solver::Narrowed;
+        let fen = p.fen(baroque::rules::Letters::Chess);
+        let want: HashSet<Vec<Move>> = oracle_help_lines(&p, 4)
+            .into_iter()
+            .filter(|l| narrow_line(&p, l, within))
+            .collect();
+        let opts = options(Stipulation::HelpMate { moves: 2, half: false });
+        let lines = |r: Narrowed<Vec<Vec<Move>>>| match r {
+            Narrowed::Mate(lines) => Ok(lines),
+            Narrowed::NoMate => Ok(Vec::new()),
+            Narrowed::Stopped => Err(TestCaseError::fail(format!("stopped: {fen}"))),
+        };
+        let all = lines(focused_help(&p, within, &opts, usize::MAX).0)?;
+        let got: HashSet<Vec<Move>> = all.iter().cloned().collect();
+        prop_assert_eq!(got.len(), all.len(), "no line twice: {}", fen);
+        if want.len() <= MAX_LINES {
+            prop_assert_eq!(&got, &want, "{} within {}", fen, within);
+        } else {
+            prop_assert!(got.is_subset(&want) && got.len() == MAX_LINES, "{}", fen);
+        }
+        let two = lines(focused_help(&p, within, &opts, 1).0)?;
+        prop_assert_eq!(two.len(), want.len().min(2), "{} within {}", fen, within);
+        prop_assert!(two.iter().all(|l| want.contains(l)), "{}", fen);
+    }
 
     #[test]
     fn the_tree_of_a_mate_in_three_in_a_sparse_position_is_that_of_the_definition(

@@ -8,9 +8,11 @@
 //! to no mate is remembered, so that transpositions are not searched again. At the mating ply only
 //! checks are tried where only a check can mate. The budget is checked at every node.
 
-use super::search::{Searcher, Stopped};
-use super::{Budget, Exhausted, SolveOptions, Stipulation};
-use crate::rules::{GamePosition, MoveInfo, Naming, VariantMove, VariantPosition, Visit};
+use super::search::{squares_within, Searcher, Stopped};
+use super::{Budget, Exhausted, Narrowed, SolveOptions, Stipulation};
+use crate::rules::{
+    Color, GamePosition, MoveInfo, Naming, SquareSet, VariantMove, VariantPosition, Visit,
+};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -144,6 +146,9 @@ struct Lines<'a, P: GamePosition> {
     bufs: Vec<Vec<P::Move>>,
     /// The search stops once more lines than this are found (screening needs no more).
     enough: usize,
+    /// When set, the moves before the mating one only land near the mated side's King (see
+    /// [`focused_help`]): `(within, mated, plies)`, `plies` those of the whole line.
+    focus: Option<(u32, Color, u32)>,
 }
 
 impl<P: GamePosition> Lines<'_, P> {
@@ -160,7 +165,13 @@ impl<P: GamePosition> Lines<'_, P> {
         if all_check {
             pos.search_checks(&mut moves);
         } else {
-            pos.search_moves(&mut moves);
+            match self.focus {
+                Some((within, mated, all)) if plies > 1 => {
+                    let near = near_king(pos, mated, within + u32::from(plies < all));
+                    pos.search_moves_to(near, &mut moves);
+                }
+                _ => pos.search_moves(&mut moves),
+            }
         }
         let r = self.search_moves(pos, &moves, plies, all_check);
         self.bufs[plies as usize] = moves;
@@ -217,6 +228,15 @@ impl<P: GamePosition> Lines<'_, P> {
     }
 }
 
+/// The squares within `within` King steps of `mated`'s King in `pos`: every square when it has
+/// none (in Rococo, a King may be taken).
+fn near_king<P: GamePosition>(pos: &P, mated: Color, within: u32) -> SquareSet {
+    match pos.king(mated) {
+        Some(king) => squares_within(king, within, u32::from(pos.variant().kind().files())),
+        None => !0,
+    }
+}
+
 /// Lines found (the first [`MAX_LINES`]) and how many there are.
 type Found<M> = (Vec<Vec<M>>, usize);
 
@@ -237,6 +257,7 @@ fn lines_of<P: GamePosition>(
         count: 0,
         bufs: (0..=plies).map(|_| Vec::with_capacity(128)).collect(),
         enough,
+        focus: None,
     };
     let r = lines.search(pos, plies);
     let _ = lines.searcher.flush();
@@ -362,6 +383,56 @@ fn help_with<P: GamePosition>(
         budget_exhausted: budget.exhausted(),
         exhausted_by: budget.exhausted_by(),
     }
+}
+
+/// Lines of the stipulated helpmate (`opts.stipulation`, as [`solve_help`] reads it) whose moves
+/// before the mating one all land near the King of the side mated: the first within `within`
+/// King steps, the later ones within one step more (the King may have stepped away meanwhile);
+/// the mating move is not narrowed. The search stops once it has found more than `enough` of
+/// them, and answers those found (`Narrowed::Mate`, in the order found); under `opts`' limits and
+/// cancel, with the nodes it took.
+///
+/// Each line found is a solution, so more than `enough` of them settle that a helpmate of
+/// `enough` intended solutions is unsound; `NoMate` only says that no solution is that narrow.
+/// What a puzzle generator asks first, to solve in full only the candidates that may be sound:
+/// most candidates have no solution, and proving that is most of the work.
+pub fn focused_help<P: GamePosition>(
+    pos: &P,
+    within: u32,
+    opts: &SolveOptions,
+    enough: usize,
+) -> (Narrowed<Vec<Vec<P::Move>>>, u64) {
+    let budget = Budget::with_cancel(opts.limits, opts.cancel.clone());
+    let table = super::tt::Table::new(0);
+    let (moves, half) = match opts.stipulation {
+        Stipulation::HelpMate { moves, half } => (moves, half),
+        other => (other.moves(), false),
+    };
+    let plies = 2 * moves + u32::from(half);
+    // The side that does not make the last move is mated.
+    let mated = if plies % 2 == 0 {
+        pos.turn()
+    } else {
+        pos.turn().other()
+    };
+    let mut lines = Lines {
+        searcher: Searcher::<P>::new(&table, &budget),
+        dead: HashSet::default(),
+        line: Vec::new(),
+        found: Vec::new(),
+        count: 0,
+        bufs: (0..=plies).map(|_| Vec::with_capacity(128)).collect(),
+        enough,
+        focus: Some((within, mated, plies)),
+    };
+    let r = lines.search(pos, plies);
+    let _ = lines.searcher.flush();
+    let answer = match r {
+        Ok(true) => Narrowed::Mate(lines.found),
+        Ok(false) => Narrowed::NoMate,
+        Err(Stopped) => Narrowed::Stopped,
+    };
+    (answer, lines.searcher.nodes)
 }
 
 /// [`solve_help`] for a position of either game, run on its concrete type.

@@ -631,12 +631,13 @@ pub fn focused_mate<P: GamePosition>(
 /// (most candidates have no narrowed mate, so this is the table cleared most often).
 pub const FOCUSED_TABLE_ENTRIES: usize = 1 << 14;
 
-/// What [`focused_mate`] found.
+/// What a narrowed search ([`focused_mate`], [`help::focused_help`]) found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Narrowed<M> {
-    /// A mate within N, starting with this move.
+    /// A mate: of [`focused_mate`], within N, starting with this move; of
+    /// [`help::focused_help`], these solution lines (one at least).
     Mate(M),
-    /// No mate of the narrowed attacker (a mate starting farther from the King may exist).
+    /// No mate of the narrowed search (one with moves farther from the King may exist).
     NoMate,
     /// The budget ran out first.
     Stopped,

@@ -11,7 +11,7 @@
 
 use super::tt::Table;
 use super::Budget;
-use crate::rules::GamePosition;
+use crate::rules::{GamePosition, SquareSet};
 
 /// The search was stopped by its budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,13 +36,14 @@ pub enum Goal {
     SelfMate,
 }
 
-/// The King steps between two squares of a board `files` wide (the larger of the file and rank
-/// distances).
-fn king_steps(a: u8, b: u8, files: u32) -> u32 {
-    let (a, b) = (u32::from(a), u32::from(b));
-    (a % files)
-        .abs_diff(b % files)
-        .max((a / files).abs_diff(b / files))
+/// The squares within `steps` King steps of `king` on a square board `files` wide.
+pub(crate) fn squares_within(king: u8, steps: u32, files: u32) -> SquareSet {
+    let (file, rank) = (u32::from(king) % files, u32::from(king) / files);
+    let (lo, hi) = (file.saturating_sub(steps), (file + steps).min(files - 1));
+    // The files lo..=hi of one rank.
+    let row: SquareSet = ((1 << (hi - lo + 1)) - 1) << lo;
+    (rank.saturating_sub(steps)..=(rank + steps).min(files - 1))
+        .fold(0, |set, r| set | row << (r * files))
 }
 
 /// One thread's searcher.
@@ -178,9 +179,13 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         if all_check {
             pos.search_checks(&mut moves);
         } else {
-            pos.search_moves(&mut moves);
-            if let (Some(within), true) = (self.focus, n > 1) {
-                self.narrow(pos, &mut moves, within + u32::from(ply > 0));
+            match (self.focus, pos.king(pos.turn().other())) {
+                (Some(within), Some(king)) if n > 1 => {
+                    let files = u32::from(pos.variant().kind().files());
+                    let near = squares_within(king, within + u32::from(ply > 0), files);
+                    pos.search_moves_to(near, &mut moves);
+                }
+                _ => pos.search_moves(&mut moves),
             }
         }
         let result = self.attack_moves(pos, &moves, n, ply, all_check);
@@ -253,14 +258,6 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             self.first_win = Some(*m);
         }
         true
-    }
-
-    /// Keeps the moves of `pos` landing within `within` King steps of the defender's King.
-    fn narrow(&self, pos: &P, moves: &mut Vec<P::Move>, within: u32) {
-        if let Some(king) = pos.king(pos.turn().other()) {
-            let files = u32::from(pos.variant().kind().files());
-            moves.retain(|m| king_steps(P::squares(m).1, king, files) <= within);
-        }
     }
 
     /// AND node: does every defence lose to a mate within `n` attacker moves?
@@ -581,4 +578,28 @@ pub(super) fn in_two_passes<M>(
         .iter()
         .filter(move |m| first(m))
         .chain(moves.iter().filter(move |m| !first(m)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::squares_within;
+
+    /// The squares within so many King steps, on both boards, are those whose file and rank
+    /// distances are both at most that.
+    #[test]
+    fn squares_within_are_those_so_many_king_steps_away() {
+        for files in [8u32, 10] {
+            for king in 0..files * files {
+                for steps in 0..=files {
+                    let set = squares_within(king as u8, steps, files);
+                    for sq in 0..128u32 {
+                        let near = sq < files * files
+                            && (sq % files).abs_diff(king % files) <= steps
+                            && (sq / files).abs_diff(king / files) <= steps;
+                        assert_eq!(set >> sq & 1 == 1, near, "{files} {king} {steps} {sq}");
+                    }
+                }
+            }
+        }
+    }
 }
