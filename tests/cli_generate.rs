@@ -440,9 +440,12 @@ fn pos_line_name(
     unreachable!("the move is on the line")
 }
 
+/// Helpmates with the narrowed search first (the default) and without it, and selfmates (which
+/// have none): every puzzle kept is sound by a full solve.
 #[test]
 fn generate_makes_helpmates_and_selfmates() {
     generated_puzzles_are_sound("baroque", "h#2", 3, "6", &[]);
+    generated_puzzles_are_sound("baroque", "h#2", 2, "7", &["--focus", "0"]);
     generated_puzzles_are_sound("baroque", "h#1.5", 2, "7", &[]);
     generated_puzzles_are_sound("rococo", "h#2", 1, "6", &[]);
     // Sound selfmates are rare among random positions: seed 42 finds one within 8,098 candidates.

@@ -75,6 +75,11 @@ struct Plan {
     /// candidates.
     #[serde(default = "epoch_before_2026_11_25")]
     steer_epoch: u64,
+    /// Whether `focus` narrows a helpmate's screening too. Absent (false) from the plans of jobs
+    /// stored before helpmates had a narrowed search: those screened every helpmate candidate
+    /// fully, whatever `focus` said.
+    #[serde(default)]
+    focus_helpmates: bool,
 }
 
 /// The steering epoch of the runs whose plans do not record it.
@@ -106,6 +111,7 @@ impl Plan {
             min_defenders_share: o.variety.min_defenders_share,
             focus: o.focus,
             steer_epoch: o.steer_epoch,
+            focus_helpmates: true,
         }
     }
 
@@ -118,10 +124,16 @@ impl Plan {
             ),
             None => None,
         };
+        let stipulation = Stipulation::parse(&self.stipulation)
+            .ok_or(format!("stipulation `{}`", self.stipulation))?;
+        let focus = if stipulation.is_help() && !self.focus_helpmates {
+            0
+        } else {
+            self.focus
+        };
         let opts = GenerateOptions {
             variant: Variant::of(kind, rules)?,
-            stipulation: Stipulation::parse(&self.stipulation)
-                .ok_or(format!("stipulation `{}`", self.stipulation))?,
+            stipulation,
             count: self.count,
             seed: self.seed,
             max_pieces: self.max_pieces,
@@ -138,7 +150,7 @@ impl Plan {
                 min_defenders: self.min_defenders,
                 min_defenders_share: self.min_defenders_share,
             },
-            focus: self.focus,
+            focus,
             steer_epoch: self.steer_epoch,
         };
         opts.validate().map_err(|e| e.to_string())?;
@@ -610,5 +622,37 @@ mod tests {
         let then = old.options().unwrap();
         assert_eq!((then.focus, then.steer_epoch), (0, 64));
         assert_eq!((then.seed, then.count), (9, 12));
+    }
+
+    /// A helpmate plan stored before helpmates had a narrowed search screens every candidate
+    /// fully, as that version did, whatever `focus` it recorded; one of this version narrows.
+    #[test]
+    fn helpmate_plans_stored_before_their_narrowed_search_run_without_it() {
+        let opts = GenerateOptions {
+            stipulation: Stipulation::parse("h#2").unwrap(),
+            count: 5,
+            seed: 3,
+            threads: 1,
+            ..GenerateOptions::default()
+        };
+        let mut plan = serde_json::to_value(Plan::of(&opts)).unwrap();
+        let now: Plan = serde_json::from_value(plan.clone()).unwrap();
+        let again = now.options().unwrap();
+        assert_eq!((again.focus, again.effective_focus()), (2, 2));
+        assert_eq!(Plan::of(&again), now);
+        plan.as_object_mut().unwrap().remove("focus_helpmates");
+        let old: Plan = serde_json::from_value(plan).unwrap();
+        assert_eq!(old.focus, 2);
+        let then = old.options().unwrap();
+        assert_eq!(then.effective_focus(), 0);
+        // A direct mate's plan of that version narrowed already, and still does.
+        let mate = GenerateOptions {
+            stipulation: Stipulation::Mate(2),
+            ..opts
+        };
+        let mut plan = serde_json::to_value(Plan::of(&mate)).unwrap();
+        plan.as_object_mut().unwrap().remove("focus_helpmates");
+        let old: Plan = serde_json::from_value(plan).unwrap();
+        assert_eq!(old.options().unwrap().effective_focus(), 2);
     }
 }

@@ -58,10 +58,11 @@ pub struct GenerateArgs {
     /// a percentage (80%).
     #[arg(long, value_name = "SHARE", value_parser = crate::generate::parse_share)]
     pub min_defenders_share: Option<f64>,
-    /// For `#N`: screen fully only the candidates mated by a search whose moves before the mating
-    /// move land near the defender's King, the first within this many King steps and the later
-    /// ones within one more (0: screen every candidate fully, so that puzzles whose solution
-    /// starts far from the King are found too, at a fraction of the speed).
+    /// For `#N` and `h#N`: screen fully only the candidates mated by a search whose moves before
+    /// the mating move land near the mated King, the first within this many King steps and the
+    /// later ones within one more (0: screen every candidate fully, so that puzzles whose
+    /// solution plays far from the King are found too, at a fraction of the speed). Selfmates
+    /// are always screened fully.
     #[arg(long, value_name = "STEPS", default_value_t = crate::generate::DEFAULT_FOCUS)]
     pub focus: u32,
     /// The solver's node budget for one candidate (a candidate it cannot settle is dropped).

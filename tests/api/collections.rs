@@ -349,6 +349,7 @@ fn a_helpmate_collection_has_one_solution_a_puzzle() {
     assert_eq!(job["state"], "done", "{job}");
     let c = app.get("/v1/collections/helps").json();
     assert_eq!(c["stipulation"], "h#2");
+    assert_eq!(c["summary"]["focus"], 2, "helpmates are narrowed first too");
     let items = c["items"].as_array().unwrap();
     assert_eq!(items.len(), 2);
     for p in items {

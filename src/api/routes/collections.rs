@@ -87,10 +87,11 @@ pub struct CollectionRequest {
     #[serde(default)]
     #[schema(example = 0.8, minimum = 0.0, maximum = 1.0)]
     pub min_defenders_share: Option<f64>,
-    /// For `#N`: only the candidates mated by a search whose moves before the mating move land
-    /// near the defender's King are screened fully, the first move within `focus` King steps and
-    /// the later ones within one more (default 2). 0: every candidate is screened fully, so that
-    /// puzzles whose solution starts far from the King are found too, at a fraction of the speed.
+    /// For `#N` and `h#N`: only the candidates mated by a search whose moves before the mating
+    /// move land near the mated King are screened fully, the first move within `focus` King
+    /// steps and the later ones within one more (default 2). 0: every candidate is screened
+    /// fully, so that puzzles whose solution plays far from the King are found too, at a
+    /// fraction of the speed. Selfmates are always screened fully.
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 2, minimum = 0, maximum = 16)]
     pub focus: Option<u32>,
