@@ -136,7 +136,7 @@ pub struct GenerateOptions {
 /// 1 (`cargo run --release --example focus`), it keeps 81% of the sound Baroque `#3` and 94% of
 /// the `#2` (Rococo: 56% and 90%), and sound puzzles come 2.2 to 2.7 times as fast. Of the
 /// `h#2`, over 16,000 candidates, it keeps 78% (Rococo, over 6,000: 42%), and the generator
-/// makes 2.7 (Rococo) to 3.6 times as many sound ones a minute.
+/// makes 2.6 (Rococo) to 3.6 times as many sound ones a minute.
 pub const DEFAULT_FOCUS: u32 = 2;
 
 /// The largest [`GenerateOptions::focus`] (beyond the widest board's King steps).
