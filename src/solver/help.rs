@@ -151,7 +151,27 @@ struct Lines<'a, P: GamePosition> {
     focus: Option<(u32, Color, u32)>,
 }
 
-impl<P: GamePosition> Lines<'_, P> {
+impl<'a, P: GamePosition> Lines<'a, P> {
+    /// An enumeration of lines of up to `plies` moves, cut short past `enough` lines, narrowed
+    /// by `focus`.
+    fn new(
+        searcher: Searcher<'a, P>,
+        plies: u32,
+        enough: usize,
+        focus: Option<(u32, Color, u32)>,
+    ) -> Self {
+        Lines {
+            searcher,
+            dead: HashSet::default(),
+            line: Vec::new(),
+            found: Vec::new(),
+            count: 0,
+            bufs: (0..=plies).map(|_| Vec::with_capacity(128)).collect(),
+            enough,
+            focus,
+        }
+    }
+
     /// Adds every line of `plies` moves from `pos` that ends in mate of the side to move after
     /// it (and in no mate before); whether it found one.
     fn search(&mut self, pos: &P, plies: u32) -> Result<bool, Stopped> {
@@ -249,16 +269,7 @@ fn lines_of<P: GamePosition>(
     table: &super::tt::Table,
     enough: usize,
 ) -> Result<Found<P::Move>, Stopped> {
-    let mut lines = Lines {
-        searcher: Searcher::<P>::new(table, budget),
-        dead: HashSet::default(),
-        line: Vec::new(),
-        found: Vec::new(),
-        count: 0,
-        bufs: (0..=plies).map(|_| Vec::with_capacity(128)).collect(),
-        enough,
-        focus: None,
-    };
+    let mut lines = Lines::new(Searcher::new(table, budget), plies, enough, None);
     let r = lines.search(pos, plies);
     let _ = lines.searcher.flush();
     r?;
@@ -276,6 +287,15 @@ fn lines_of<P: GamePosition>(
         .collect();
     found.sort_by(|a, b| a.0.cmp(&b.0));
     Ok((found.into_iter().map(|(_, l)| l).collect(), count))
+}
+
+/// The moves N of a helpmate and whether it is `h#N.5`; any other stipulation is read as `h#N`
+/// of its N.
+fn help_moves(stipulation: Stipulation) -> (u32, bool) {
+    match stipulation {
+        Stipulation::HelpMate { moves, half } => (moves, half),
+        other => (other.moves(), false),
+    }
 }
 
 /// Solves a helpmate (`opts.stipulation` must be `h#N` or `h#N.5`; anything else is read as
@@ -311,10 +331,7 @@ fn help_with<P: GamePosition>(
     let budget = Budget::with_cancel(opts.limits, opts.cancel.clone());
     // The table is not used by the enumeration; the searcher's budget accounting needs one.
     let table = super::tt::Table::new(0);
-    let (moves, half) = match opts.stipulation {
-        Stipulation::HelpMate { moves, half } => (moves, half),
-        other => (other.moves(), false),
-    };
+    let (moves, half) = help_moves(opts.stipulation);
     let stipulation = Stipulation::HelpMate { moves, half };
     let first = if half { 0 } else { 1 };
     let mut short_solutions = Vec::new();
@@ -404,10 +421,7 @@ pub fn focused_help<P: GamePosition>(
 ) -> (Narrowed<Vec<Vec<P::Move>>>, u64) {
     let budget = Budget::with_cancel(opts.limits, opts.cancel.clone());
     let table = super::tt::Table::new(0);
-    let (moves, half) = match opts.stipulation {
-        Stipulation::HelpMate { moves, half } => (moves, half),
-        other => (other.moves(), false),
-    };
+    let (moves, half) = help_moves(opts.stipulation);
     let plies = 2 * moves + u32::from(half);
     // The side that does not make the last move is mated.
     let mated = if plies % 2 == 0 {
@@ -415,16 +429,8 @@ pub fn focused_help<P: GamePosition>(
     } else {
         pos.turn().other()
     };
-    let mut lines = Lines {
-        searcher: Searcher::<P>::new(&table, &budget),
-        dead: HashSet::default(),
-        line: Vec::new(),
-        found: Vec::new(),
-        count: 0,
-        bufs: (0..=plies).map(|_| Vec::with_capacity(128)).collect(),
-        enough,
-        focus: Some((within, mated, plies)),
-    };
+    let focus = Some((within, mated, plies));
+    let mut lines = Lines::new(Searcher::new(&table, &budget), plies, enough, focus);
     let r = lines.search(pos, plies);
     let _ = lines.searcher.flush();
     let answer = match r {
