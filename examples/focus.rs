@@ -44,7 +44,11 @@ fn run<P: GamePosition>(variant: Variant, stipulation: Stipulation, n: u64, reac
             let narrowed_start = Instant::now();
             let narrowed_out = focus > 0
                 && if help {
-                    !matches!(focused_help(pos, focus, &solve, 1).0, Narrowed::Mate(l) if l.len() == 1)
+                    match focused_help(pos, focus, &solve, 1).0 {
+                        Narrowed::NoMate => true,
+                        Narrowed::Mate(lines) => lines.len() > 1,
+                        Narrowed::Stopped => false,
+                    }
                 } else {
                     focused_mate(pos, focus, &solve).0 == Narrowed::NoMate
                 };

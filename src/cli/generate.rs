@@ -58,7 +58,7 @@ pub struct GenerateArgs {
     /// a percentage (80%).
     #[arg(long, value_name = "SHARE", value_parser = crate::generate::parse_share)]
     pub min_defenders_share: Option<f64>,
-    /// For `#N` and `h#N`: screen fully only the candidates mated by a search whose moves before
+    /// For `#N` and helpmates (`h#N`, `h#N.5`): screen fully only the candidates mated by a search whose moves before
     /// the mating move land near the mated King, the first within this many King steps and the
     /// later ones within one more (0: screen every candidate fully, so that puzzles whose
     /// solution plays far from the King are found too, at a fraction of the speed). Selfmates

@@ -187,7 +187,7 @@ impl<'a, P: GamePosition> Lines<'a, P> {
         } else {
             match self.focus {
                 Some((within, mated, all)) if plies > 1 => {
-                    let near = near_king(pos, mated, within + u32::from(plies < all));
+                    let near = near_king(pos, mated, within.saturating_add(u32::from(plies < all)));
                     pos.search_moves_to(near, &mut moves);
                 }
                 _ => pos.search_moves(&mut moves),

@@ -39,10 +39,13 @@ pub enum Goal {
 /// The squares within `steps` King steps of `king` on a square board `files` wide.
 pub(crate) fn squares_within(king: u8, steps: u32, files: u32) -> SquareSet {
     let (file, rank) = (u32::from(king) % files, u32::from(king) / files);
-    let (lo, hi) = (file.saturating_sub(steps), (file + steps).min(files - 1));
+    let (lo, hi) = (
+        file.saturating_sub(steps),
+        file.saturating_add(steps).min(files - 1),
+    );
     // The files lo..=hi of one rank.
     let row: SquareSet = ((1 << (hi - lo + 1)) - 1) << lo;
-    (rank.saturating_sub(steps)..=(rank + steps).min(files - 1))
+    (rank.saturating_sub(steps)..=rank.saturating_add(steps).min(files - 1))
         .fold(0, |set, r| set | row << (r * files))
 }
 
@@ -179,13 +182,17 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         if all_check {
             pos.search_checks(&mut moves);
         } else {
-            match (self.focus, pos.king(pos.turn().other())) {
-                (Some(within), Some(king)) if n > 1 => {
+            // Narrowed: the squares near the defender's King (the King may be gone in Rococo).
+            let near = match self.focus {
+                Some(within) if n > 1 => pos.king(pos.turn().other()).map(|king| {
                     let files = u32::from(pos.variant().kind().files());
-                    let near = squares_within(king, within + u32::from(ply > 0), files);
-                    pos.search_moves_to(near, &mut moves);
-                }
-                _ => pos.search_moves(&mut moves),
+                    squares_within(king, within.saturating_add(u32::from(ply > 0)), files)
+                }),
+                _ => None,
+            };
+            match near {
+                Some(near) => pos.search_moves_to(near, &mut moves),
+                None => pos.search_moves(&mut moves),
             }
         }
         let result = self.attack_moves(pos, &moves, n, ply, all_check);

@@ -87,7 +87,7 @@ pub struct CollectionRequest {
     #[serde(default)]
     #[schema(example = 0.8, minimum = 0.0, maximum = 1.0)]
     pub min_defenders_share: Option<f64>,
-    /// For `#N` and `h#N`: only the candidates mated by a search whose moves before the mating
+    /// For `#N` and helpmates (`h#N`, `h#N.5`): only the candidates mated by a search whose moves before the mating
     /// move land near the mated King are screened fully, the first move within `focus` King
     /// steps and the later ones within one more (default 2). 0: every candidate is screened
     /// fully, so that puzzles whose solution plays far from the King are found too, at a
