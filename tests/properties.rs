@@ -172,6 +172,49 @@ proptest! {
         }
     }
 
+    /// A quiet reply (a legal move of the opponent that gives no check) that a move of ours is
+    /// said to keep is still one after that move: legal, with the same captures, and no check.
+    #[test]
+    fn a_quiet_reply_kept_by_a_move_is_still_legal_and_quiet_after_it(pos in any_position()) {
+        let Some(them) = pos.null_move() else { return Ok(()) };
+        for q in them.legal_moves() {
+            let Some(reply) = pos.quiet_reply(&q) else { continue };
+            prop_assert!(!them.after(&q).is_check(), "{} {}", pos.fen(Letters::Chess), them.move_name(&q, Letters::Chess));
+            for m in pos.legal_moves() {
+                if !pos.keeps_quiet_reply(&reply, &m) {
+                    continue;
+                }
+                let after = pos.after(&m);
+                let what = format!(
+                    "{} then {} in {}",
+                    pos.move_name(&m, Letters::Chess),
+                    them.move_name(&q, Letters::Chess),
+                    pos.fen(Letters::Chess)
+                );
+                prop_assert!(after.legal_moves().contains(&q), "not legal: {}", what);
+                prop_assert!(!after.after(&q).is_check(), "check: {}", what);
+            }
+        }
+        // What the selfmate search asks: every move dropped leaves the opponent a legal move that
+        // gives no check (the replies tried first: the opponent's moves of this position and of
+        // the position after our first move).
+        use baroque::rules::GamePosition;
+        let mut like = them.legal_moves();
+        like.truncate(2);
+        for mut kept in [pos.legal_moves(), pos.legal_moves()] {
+            let all = kept.clone();
+            pos.drop_moves_leaving_a_quiet_reply(&mut kept, &like);
+            for m in all.iter().filter(|m| !kept.contains(m)) {
+                let after = pos.after(m);
+                prop_assert!(
+                    after.legal_moves().iter().any(|b| !after.after(b).is_check()),
+                    "{} leaves no quiet reply in {}", pos.move_name(m, Letters::Chess), pos.fen(Letters::Chess)
+                );
+            }
+            like.clear();
+        }
+    }
+
     #[test]
     fn the_check_filter_keeps_every_move_that_gives_check(pos in any_position()) {
         // The opponent is not in check (as in every position that can arise with us to move).

@@ -480,6 +480,14 @@ pub trait GamePosition:
         self.retain_possible_checks(&mut checks);
         moves.into_iter().find(|m| !checks.contains(m))
     }
+    /// Drops, of `moves` (search moves of this position), some after which the opponent surely
+    /// has a search move that gives no check, shown without making them; `like`: moves of the
+    /// opponent (of other positions) to try as that move first. What spares most of the last
+    /// moves of a selfmate where [`GamePosition::only_checks_mate`]: each of those leaves the
+    /// opponent a move that does not mate. The default drops none.
+    fn drop_moves_leaving_a_quiet_reply(&self, moves: &mut Vec<Self::Move>, like: &[Self::Move]) {
+        let _ = (moves, like);
+    }
     /// The search moves that give check: [`GamePosition::search_moves`] kept by
     /// [`GamePosition::retain_possible_checks`] and [`GamePosition::gives_check`] (a game may find
     /// them faster).
@@ -665,6 +673,21 @@ impl GamePosition for Position {
     }
     fn search_checks(&self, out: &mut Vec<Move>) {
         self.generate_legal_checks(out);
+    }
+    fn drop_moves_leaving_a_quiet_reply(&self, moves: &mut Vec<Move>, like: &[Move]) {
+        // Up to two replies: the opponent moves `like` first, else a quiet move of its own.
+        let mut replies = like.iter().filter_map(|k| self.quiet_reply(k));
+        let first = replies.next().or_else(|| {
+            let q = self.null_move()?.legal_quiet_move()?;
+            self.quiet_reply(&q)
+        });
+        let Some(first) = first else { return };
+        match replies.next() {
+            Some(second) => moves.retain(|m| {
+                !self.keeps_quiet_reply(&first, m) && !self.keeps_quiet_reply(&second, m)
+            }),
+            None => moves.retain(|m| !self.keeps_quiet_reply(&first, m)),
+        }
     }
     fn quiet_search_move(&self) -> Option<Move> {
         self.legal_quiet_move()

@@ -14,6 +14,7 @@ use super::position::{Bits, Move, MoveKind, Position, G8};
 use super::ruleset::Leaper;
 
 /// A quick test that a move keeps the mover's King safe (see [`Position::guard`]).
+#[derive(Clone, Copy, Debug)]
 struct Guard {
     relevant: Bits,
     /// Squares of our Immobilizers whose leaving would free an enemy piece that can capture.
@@ -719,6 +720,132 @@ fn push<S: Sink>(out: &mut S, from: u8, to: u8, role: Role, captures: Bits) {
 /// Where the generator puts the moves it finds: a list, or a count of the legal ones.
 trait Sink {
     fn add(&mut self, m: Move);
+}
+
+/// A legal move of the opponent that gives no check (its *reply*), with what shows, without
+/// making them, that moves of the side to move leave it so: what refutes most last moves of a
+/// selfmate at once, where the opponent must be left only mating moves. See
+/// [`Position::quiet_reply`].
+#[derive(Clone, Copy, Debug)]
+pub struct QuietReply {
+    /// The squares whose contents decide whether the reply can be made and what it captures:
+    /// those it leaves, passes over, reaches and captures on, those its capture kind looks at,
+    /// and the opponent's King.
+    deps: Bits,
+    /// The opponent's Immobilizers and Chameleons (taking one may free a piece that freezes the
+    /// reply's piece).
+    cancellers: Bits,
+    /// The squares next to the reply's piece (an Immobilizer of ours arriving there may freeze
+    /// it).
+    around: Bits,
+    /// After the reply, with us to move: the squares a move of ours must touch to give check
+    /// (`None`: none can), and the guard of our King.
+    checks: Option<Bits>,
+    guard: Guard,
+}
+
+/// The squares a move from `from` to `to` passes over, and `to` (a step: `to` alone).
+fn path(from: u8, to: u8) -> Bits {
+    let t = G8::t();
+    ALL_DIRS
+        .into_iter()
+        .find(|&d| t.ray[d][from as usize].has(to))
+        .map_or(Bits::bit(to), |d| {
+            t.ray[d][from as usize] & !t.ray[d][to as usize]
+        })
+}
+
+/// The squares whose contents decide whether a normal move `m` of a Pawn, Withdrawer, Long
+/// Leaper, Coordinator or King, its piece not frozen, can be made and what it captures (`king`:
+/// the mover's King): the squares it leaves and passes over, where it ends, what it captures,
+/// and where its capture kind looks: a Pawn the squares next to where it ends and those beyond
+/// them, a Withdrawer those next to where it leaves from, a Long Leaper the line it passes (the
+/// pieces it leaps and the squares it lands on), a Coordinator where its file and rank meet its
+/// King's rank and file, a King where it ends. Every square for the other kinds (not handled).
+fn move_deps(m: &Move, king: Option<u8>) -> Bits {
+    let t = G8::t();
+    let looks = match m.role {
+        Role::Pawn => ORTHOGONAL.into_iter().fold(0, |set, d| {
+            let n = t.step[d][m.to as usize];
+            if n == NO_SQUARE {
+                return set;
+            }
+            let beyond = t.step[d][n as usize];
+            set | Bits::bit(n)
+                | if beyond == NO_SQUARE {
+                    0
+                } else {
+                    Bits::bit(beyond)
+                }
+        }),
+        Role::Withdrawer => t.neighbours[m.from as usize],
+        Role::LongLeaper | Role::King => 0,
+        Role::Coordinator => king.map_or(0, |k| coordination(m.to, Some(k))),
+        _ => return !0,
+    };
+    Bits::bit(m.from) | path(m.from, m.to) | m.captures | looks
+}
+
+impl Position {
+    /// `reply`, a move of the opponent (a move of another position, made here for the opponent),
+    /// as a [`QuietReply`]: when it is a legal move of the opponent in this position that gives
+    /// no check, by a Pawn, Withdrawer, Long Leaper, Coordinator or King, taking no Immobilizer or
+    /// Chameleon; else `None`. Our King must not be in check (the opponent then has no move to
+    /// make in our place).
+    ///
+    /// A move of ours that [`Position::keeps_quiet_reply`] passes leaves the reply legal and
+    /// without check after it, so the opponent is not left only moves that mate.
+    pub fn quiet_reply(&self, reply: &Move) -> Option<QuietReply> {
+        let them = self.null_move()?;
+        let q = them.quiet_move_like(reply)?;
+        let cancellers = |c: Color| {
+            self.board.pieces(c, Role::Immobilizer) | self.board.pieces(c, Role::Chameleon)
+        };
+        if q.captures & cancellers(self.turn) != 0
+            || matches!(q.role, Role::Immobilizer | Role::Chameleon)
+        {
+            return None;
+        }
+        // The opponent's King too: only a move that takes it could touch it.
+        let king = self.board.king(them.turn);
+        let deps = move_deps(&q, king) | king.map_or(0, Bits::bit);
+        let after = them.after(&q);
+        Some(QuietReply {
+            deps,
+            cancellers: cancellers(them.turn),
+            around: G8::t().neighbours[q.from as usize],
+            checks: after.check_squares(),
+            guard: after.guard(),
+        })
+    }
+
+    /// Whether the reply surely stays a legal move of the opponent that gives no check after
+    /// `m`, a legal move of ours here (false when that is not shown: a King's move, a suicide,
+    /// and the moves that meet the conditions below are not judged).
+    ///
+    /// Why: `m` leaves the reply's squares and those it depends on as they are, so the reply
+    /// makes the same move after `m`, with the same captures, and as the two change the board on
+    /// squares apart, the board after both is that after the reply with `m`'s changes made on
+    /// it (whether or not `m` could be played there). The reply's piece is not
+    /// frozen after `m`: only our Immobilizers freeze it (it is no Immobilizer), whose power
+    /// only an Immobilizer or Chameleon of the opponent next to them cancels; `m` takes none of
+    /// those and brings no Immobilizer next to the reply's piece. The reply is by a kind that
+    /// freezes nothing and takes no Immobilizer or Chameleon of ours. So after `m` the reply can
+    /// be made, and it is legal and gives no check exactly when, after the reply, `m` would give
+    /// no check (the opponent's King safe on that board) and would keep our King safe: what the
+    /// squares a check needs and the guard of our King, worked out after the reply (where both
+    /// Kings are safe), show without making `m`, from the squares its changes touch and its kind
+    /// alone.
+    pub fn keeps_quiet_reply(&self, reply: &QuietReply, m: &Move) -> bool {
+        let touched = Bits::bit(m.from) | Bits::bit(m.to) | m.captures;
+        m.kind == MoveKind::Normal
+            && m.role != Role::King
+            && m.captures & reply.cancellers == 0
+            && !(m.role == Role::Immobilizer && reply.around.has(m.to))
+            && touched & reply.deps == 0
+            && reply.checks.is_none_or(|c| touched & c == 0)
+            && reply.guard.passes(m)
+    }
 }
 
 impl Sink for MoveList {
