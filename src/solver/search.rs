@@ -398,6 +398,12 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         }
         let mut moves = self.take_buf(ply);
         pos.search_moves(&mut moves);
+        if n == 1 && pos.only_checks_mate() {
+            // White's last move: those that surely leave Black a move that gives no check (the
+            // last that refuted there tried first as that move) are refuted without being made.
+            let like: Vec<P::Move> = self.killers_at(ply + 1).into_iter().flatten().collect();
+            pos.drop_moves_leaving_a_quiet_reply(&mut moves, &like);
+        }
         let mut result = Ok(false);
         for m in &moves {
             let after = pos.play(m);
