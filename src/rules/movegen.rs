@@ -732,7 +732,8 @@ pub struct QuietReply {
     /// those it leaves, passes over, reaches and captures on, those its capture kind looks at,
     /// and the opponent's King.
     deps: Bits,
-    /// The opponent's Immobilizers and Chameleons (taking one may free a piece that freezes the
+    /// The opponent's Immobilizers and Chameleons (under Cambridge freezing, one next to an
+    /// Immobilizer of ours cancels its power: taking it may let that Immobilizer freeze the
     /// reply's piece).
     cancellers: Bits,
     /// The squares next to the reply's piece (an Immobilizer of ours arriving there may freeze
