@@ -199,8 +199,7 @@ proptest! {
         // gives no check (the replies tried first: the opponent's moves of this position and of
         // the position after our first move).
         use baroque::rules::GamePosition;
-        let mut like = them.legal_moves();
-        like.truncate(2);
+        let mut like: Vec<Option<Move>> = them.legal_moves().into_iter().take(2).map(Some).collect();
         for mut kept in [pos.legal_moves(), pos.legal_moves()] {
             let all = kept.clone();
             pos.drop_moves_leaving_a_quiet_reply(&mut kept, &like);

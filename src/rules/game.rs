@@ -485,7 +485,11 @@ pub trait GamePosition:
     /// opponent (of other positions) to try as that move first. What spares most of the last
     /// moves of a selfmate where [`GamePosition::only_checks_mate`]: each of those leaves the
     /// opponent a move that does not mate. The default drops none.
-    fn drop_moves_leaving_a_quiet_reply(&self, moves: &mut Vec<Self::Move>, like: &[Self::Move]) {
+    fn drop_moves_leaving_a_quiet_reply(
+        &self,
+        moves: &mut Vec<Self::Move>,
+        like: &[Option<Self::Move>],
+    ) {
         let _ = (moves, like);
     }
     /// The search moves that give check: [`GamePosition::search_moves`] kept by
@@ -674,9 +678,9 @@ impl GamePosition for Position {
     fn search_checks(&self, out: &mut Vec<Move>) {
         self.generate_legal_checks(out);
     }
-    fn drop_moves_leaving_a_quiet_reply(&self, moves: &mut Vec<Move>, like: &[Move]) {
+    fn drop_moves_leaving_a_quiet_reply(&self, moves: &mut Vec<Move>, like: &[Option<Move>]) {
         // Up to two replies: the opponent moves `like` first, else a quiet move of its own.
-        let mut replies = like.iter().filter_map(|k| self.quiet_reply(k));
+        let mut replies = like.iter().flatten().filter_map(|k| self.quiet_reply(k));
         let first = replies.next().or_else(|| {
             let q = self.null_move()?.legal_quiet_move()?;
             self.quiet_reply(&q)

@@ -401,8 +401,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         if n == 1 && pos.only_checks_mate() {
             // White's last move: those that surely leave Black a move that gives no check (the
             // last that refuted there tried first as that move) are refuted without being made.
-            let like: Vec<P::Move> = self.killers_at(ply + 1).into_iter().flatten().collect();
-            pos.drop_moves_leaving_a_quiet_reply(&mut moves, &like);
+            pos.drop_moves_leaving_a_quiet_reply(&mut moves, &self.killers_at(ply + 1));
         }
         let mut result = Ok(false);
         for m in &moves {
