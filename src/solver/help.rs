@@ -8,11 +8,9 @@
 //! to no mate is remembered, so that transpositions are not searched again. At the mating ply only
 //! checks are tried where only a check can mate. The budget is checked at every node.
 
-use super::search::{squares_within, Searcher, Stopped};
+use super::search::{search_moves_near_king, Searcher, Stopped};
 use super::{Budget, Exhausted, Narrowed, SolveOptions, Stipulation};
-use crate::rules::{
-    Color, GamePosition, MoveInfo, Naming, SquareSet, VariantMove, VariantPosition, Visit,
-};
+use crate::rules::{Color, GamePosition, MoveInfo, Naming, VariantMove, VariantPosition, Visit};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -187,8 +185,8 @@ impl<'a, P: GamePosition> Lines<'a, P> {
         } else {
             match self.focus {
                 Some((within, mated, all)) if plies > 1 => {
-                    let near = near_king(pos, mated, within.saturating_add(u32::from(plies < all)));
-                    pos.search_moves_to(near, &mut moves);
+                    let reach = within.saturating_add(u32::from(plies < all));
+                    search_moves_near_king(pos, mated, reach, &mut moves);
                 }
                 _ => pos.search_moves(&mut moves),
             }
@@ -245,15 +243,6 @@ impl<'a, P: GamePosition> Lines<'a, P> {
             }
         }
         Ok(any)
-    }
-}
-
-/// The squares within `within` King steps of `mated`'s King in `pos`: every square when it has
-/// none (in Rococo, a King may be taken).
-fn near_king<P: GamePosition>(pos: &P, mated: Color, within: u32) -> SquareSet {
-    match pos.king(mated) {
-        Some(king) => squares_within(king, within, u32::from(pos.variant().kind().files())),
-        None => !0,
     }
 }
 

@@ -37,7 +37,7 @@ pub enum Goal {
 }
 
 /// The squares within `steps` King steps of `king` on a square board `files` wide.
-pub(crate) fn squares_within(king: u8, steps: u32, files: u32) -> SquareSet {
+fn squares_within(king: u8, steps: u32, files: u32) -> SquareSet {
     let (file, rank) = (u32::from(king) % files, u32::from(king) / files);
     let (lo, hi) = (
         file.saturating_sub(steps),
@@ -47,6 +47,23 @@ pub(crate) fn squares_within(king: u8, steps: u32, files: u32) -> SquareSet {
     let row: SquareSet = ((1 << (hi - lo + 1)) - 1) << lo;
     (rank.saturating_sub(steps)..=rank.saturating_add(steps).min(files - 1))
         .fold(0, |set, r| set | row << (r * files))
+}
+
+/// The search moves of `pos` landing within `within` King steps of `side`'s King, written into
+/// `out`: every search move when that King is gone (in Rococo it may be taken).
+pub(crate) fn search_moves_near_king<P: GamePosition>(
+    pos: &P,
+    side: crate::rules::Color,
+    within: u32,
+    out: &mut Vec<P::Move>,
+) {
+    match pos.king(side) {
+        Some(king) => {
+            let files = u32::from(pos.variant().kind().files());
+            pos.search_moves_to(squares_within(king, within, files), out);
+        }
+        None => pos.search_moves(out),
+    }
 }
 
 /// One thread's searcher.
@@ -182,17 +199,12 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         if all_check {
             pos.search_checks(&mut moves);
         } else {
-            // Narrowed: the squares near the defender's King (the King may be gone in Rococo).
-            let near = match self.focus {
-                Some(within) if n > 1 => pos.king(pos.turn().other()).map(|king| {
-                    let files = u32::from(pos.variant().kind().files());
-                    squares_within(king, within.saturating_add(u32::from(ply > 0)), files)
-                }),
-                _ => None,
-            };
-            match near {
-                Some(near) => pos.search_moves_to(near, &mut moves),
-                None => pos.search_moves(&mut moves),
+            match self.focus {
+                Some(within) if n > 1 => {
+                    let reach = within.saturating_add(u32::from(ply > 0));
+                    search_moves_near_king(pos, pos.turn().other(), reach, &mut moves);
+                }
+                _ => pos.search_moves(&mut moves),
             }
         }
         let result = self.attack_moves(pos, &moves, n, ply, all_check);
