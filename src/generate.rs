@@ -891,13 +891,13 @@ impl Rules {
 }
 
 /// Whether a position may be a puzzle: both Kings, a position that can arise, the side to move not
-/// in check unless allowed, within the piece budget, and a move to make.
+/// in check unless allowed, within the piece budget, and a move to make that does not lose at once.
 fn acceptable<P: GamePosition>(pos: &P, opts: &GenerateOptions) -> bool {
     pos.has_both_kings()
         && pos.piece_count() as usize <= opts.max_pieces
         && !pos.validate().iter().any(|p| p.is_error())
         && (opts.allow_check || !pos.in_check())
-        && pos.has_search_move()
+        && pos.has_safe_move()
 }
 
 /// Both Kings and up to `max_pieces - 2` other pieces on random squares of the game's setup

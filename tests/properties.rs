@@ -5,6 +5,8 @@ use baroque::rules::{
 };
 use proptest::prelude::*;
 
+mod oracle;
+
 fn rules_strategy() -> impl Strategy<Value = Rules> {
     (0usize..3, any::<bool>(), any::<bool>(), any::<bool>()).prop_map(
         |(p, single, suicide, loss)| {
@@ -322,6 +324,11 @@ proptest! {
             }
             prop_assert_eq!(pos.parse_move(&m.uci()), Ok(m));
         }
+    }
+
+    #[test]
+    fn every_uci_names_one_move_and_plays_back_through_verify(pos in any_position()) {
+        oracle::every_uci_names_one_move(&pos, baroque::rules::Naming::default())?;
     }
 
     #[test]

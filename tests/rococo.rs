@@ -347,6 +347,32 @@ mod properties {
         }
 
         #[test]
+        fn a_move_made_like_another_is_the_legal_move_of_that_piece(
+            p in prop_oneof![position_of(1..30), position_of(60..98)],
+            other in prop_oneof![position_of(1..30), position_of(60..98)]
+        ) {
+            let legal = p.legal_moves();
+            for like in legal.iter().chain(other.legal_moves().iter()) {
+                let expected = legal.iter().find(|m| {
+                    m.from == like.from && m.to == like.to && m.role == like.role
+                        && m.kind == like.kind && m.promotion == like.promotion
+                }).copied();
+                let like = RococoMove { captures: !like.captures, ..*like };
+                prop_assert_eq!(p.move_like(&like), expected);
+            }
+        }
+
+        #[test]
+        fn every_uci_names_one_move_and_plays_back_through_verify(
+            p in prop_oneof![position_of(1..30), position_of(60..98)],
+        ) {
+            for coords in [Coords::Standard, Coords::Page] {
+                let naming = baroque::rules::Naming { coords, ..Default::default() };
+                crate::oracle::every_uci_names_one_move(&p, naming)?;
+            }
+        }
+
+        #[test]
         fn parsers_never_panic(p in position(), s in "[0-9.]{0,2}[KPIWALXSUQ]?[a-jxy]?[0-9]{0,3}(-|x|<>|\\*)?[a-jxy]?[0-9]{0,3}(=[A-Z])?") {
             let _ = p.parse_move(&s, Coords::Standard);
             let _ = p.parse_move(&s, Coords::Page);
@@ -356,70 +382,139 @@ mod properties {
 }
 
 mod mates {
+    //! Every stipulation against its definition (`../shared/RULES.md`, Rococo's last point),
+    //! written with the rules engine's legal moves and status alone: every move is legal, one that
+    //! leaves the mover's King capturable too; a game is over once a King is taken; a side is
+    //! mated when its King was taken or its status is `checkmate`.
     use super::*;
-    use baroque::rules::Color;
+    use baroque::rules::{Color, GamePosition};
     use baroque::solver::help::solve_help;
     use baroque::solver::{solve, Outcome, SolveOptions, Stipulation};
     use proptest::prelude::*;
     use std::collections::HashSet;
 
-    /// Brute force with Rococo's victory: a move is worth considering when it keeps the mover's King
-    /// (or takes the enemy King); a side that has moves but none keeping its King has lost.
-    fn keep_moves(p: &RococoPosition) -> Vec<RococoMove> {
+    /// The moves of the side to move: its legal moves, none once its King was taken.
+    fn playable(p: &RococoPosition) -> Vec<RococoMove> {
+        if p.board().king(p.turn()).is_none() {
+            return Vec::new();
+        }
         p.legal_moves()
-            .into_iter()
-            .filter(|m| p.keeps_king(m))
-            .collect()
     }
 
-    fn lost(p: &RococoPosition) -> bool {
-        p.board().king(p.turn()).is_none()
-            || (keep_moves(p).is_empty() && !p.legal_moves().is_empty())
+    /// The side to move is mated: its King was taken (these positions start with both), or its
+    /// status is `checkmate`.
+    fn mated(p: &RococoPosition) -> bool {
+        p.board().king(p.turn()).is_none() || p.status() == Status::Checkmate
     }
 
+    /// `#n`, White to move in `p`: some move leaves Black mated within `n` White moves.
     fn mates_within(p: &RococoPosition, n: u32) -> bool {
-        n > 0 && keep_moves(p).iter().any(|m| all_lose(&p.after(m), n - 1))
+        n > 0 && playable(p).iter().any(|m| black_lost(&p.after(m), n - 1))
     }
 
-    fn all_lose(p: &RococoPosition, n: u32) -> bool {
-        if lost(p) {
+    /// Black to move in `p`: mated now, or every move of its allows a mate within `n`.
+    fn black_lost(p: &RococoPosition, n: u32) -> bool {
+        if mated(p) {
             return true;
         }
-        let moves = keep_moves(p);
+        let moves = playable(p);
         n > 0 && !moves.is_empty() && moves.iter().all(|d| mates_within(&p.after(d), n))
     }
 
-    fn brute_keys(p: &RococoPosition, n: u32) -> Vec<(String, u32)> {
-        let mut v: Vec<(String, u32)> = keep_moves(p)
-            .iter()
-            .filter_map(|m| {
-                let after = p.after(m);
-                (1..=n)
-                    .find(|&k| all_lose(&after, k - 1))
-                    .map(|k| (p.move_name(m, Coords::Standard), k))
-            })
-            .collect();
-        v.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
-        v
+    /// `s#n`, White to move in `p`: some move after which Black must mate White within `n`
+    /// White moves in all.
+    fn self_mates_within(p: &RococoPosition, n: u32) -> bool {
+        n > 0
+            && playable(p)
+                .iter()
+                .any(|w| black_must_mate(&p.after(w), n - 1))
     }
 
+    /// Black to move in `p`: it has a move, and every move of its mates White, or leaves White a
+    /// selfmate within `n` more White moves.
+    fn black_must_mate(p: &RococoPosition, n: u32) -> bool {
+        let moves = playable(p);
+        !moves.is_empty()
+            && moves.iter().all(|b| {
+                let q = p.after(b);
+                mated(&q) || self_mates_within(&q, n)
+            })
+    }
+
+    /// The first moves of White in `p` after which `wins` (Black to move, White moves left
+    /// after the first), each with the fewest White moves in all: the keys of `#n` or `s#n`.
+    fn keys_by(
+        p: &RococoPosition,
+        n: u32,
+        wins: impl Fn(&RococoPosition, u32) -> bool,
+    ) -> HashSet<(RococoMove, u32)> {
+        playable(p)
+            .into_iter()
+            .filter_map(|m| {
+                let after = p.after(&m);
+                (1..=n).find(|&k| wins(&after, k - 1)).map(|k| (m, k))
+            })
+            .collect()
+    }
+
+    /// A try with its refutations, by definition: each White first move of `p` not among `keys`
+    /// after which Black has from one to `max` moves to a position where `refutes`.
+    fn tries_by(
+        p: &RococoPosition,
+        keys: &HashSet<RococoMove>,
+        max: usize,
+        refutes: impl Fn(&RococoPosition) -> bool,
+    ) -> HashSet<(RococoMove, Vec<RococoMove>)> {
+        playable(p)
+            .into_iter()
+            .filter(|w| !keys.contains(w))
+            .filter_map(|w| {
+                let after = p.after(&w);
+                let mut r: Vec<RococoMove> = playable(&after)
+                    .into_iter()
+                    .filter(|b| refutes(&after.after(b)))
+                    .collect();
+                r.sort_by_key(|m| after.move_name(m, Coords::Standard));
+                (1..=max).contains(&r.len()).then_some((w, r))
+            })
+            .collect()
+    }
+
+    /// Every helpmate line of `plies` moves from `p`, by definition.
+    fn help_lines(p: &RococoPosition, plies: u32) -> HashSet<Vec<RococoMove>> {
+        crate::oracle::help_lines(p, plies, &playable, &mated)
+    }
+
+    /// The tries a solve reports, each with its refutations.
+    fn reported_tries(
+        s: &baroque::solver::Solution<RococoMove>,
+    ) -> HashSet<(RococoMove, Vec<RococoMove>)> {
+        s.tries
+            .iter()
+            .map(|t| (t.mv, t.refutations.clone()))
+            .collect()
+    }
+
+    fn reported_keys(s: &baroque::solver::Solution<RococoMove>) -> HashSet<(RococoMove, u32)> {
+        s.keys.iter().map(|k| (k.mv, k.mate_in)).collect()
+    }
+
+    fn options(stipulation: Stipulation, max_refutations: usize) -> SolveOptions {
+        SolveOptions {
+            stipulation,
+            threads: 1,
+            table_mib: 4,
+            max_refutations,
+            ..SolveOptions::default()
+        }
+    }
+
+    /// Solves `#n` of `fen` and checks its keys against the definition.
     fn check(fen: &str, n: u32) -> baroque::solver::NamedSolution {
         let p = pos(fen);
-        let s = solve(
-            &p,
-            &SolveOptions {
-                stipulation: baroque::solver::Stipulation::Mate(n),
-                ..SolveOptions::default()
-            },
-        )
-        .named(&p, baroque::rules::Naming::default());
-        let keys: Vec<(String, u32)> = s
-            .keys
-            .iter()
-            .map(|k| (k.info.notation.clone(), k.mate_in))
-            .collect();
-        assert_eq!(keys, brute_keys(&p, n), "{fen} #{n}");
-        s
+        let s = solve(&p, &options(Stipulation::Mate(n), 1));
+        assert_eq!(reported_keys(&s), keys_by(&p, n, black_lost), "{fen} #{n}");
+        s.named(&p, baroque::rules::Naming::default())
     }
 
     #[test]
@@ -447,82 +542,72 @@ mod mates {
         assert_eq!(s.result, Outcome::NoMate);
     }
 
-    /// The moves a side plays in these brute forces: none once its King is gone, else those that
-    /// keep it.
-    fn playable(p: &RococoPosition) -> Vec<RococoMove> {
-        if p.board().king(p.turn()).is_none() {
-            return Vec::new();
-        }
-        keep_moves(p)
-    }
-
-    /// Every helpmate line of `plies` moves from `p`, by definition: each move keeps its side's
-    /// King, and the last one leaves Black lost (its King taken, or no move that keeps it).
-    fn help_lines(p: &RococoPosition, plies: u32) -> HashSet<Vec<RococoMove>> {
-        crate::oracle::help_lines(p, plies, &playable, &lost)
-    }
-
-    /// `s#1`, by definition: White's moves after which Black has a move, and every Black move
-    /// leaves White lost (takes its King, or leaves it none that keeps it).
-    fn self_one(p: &RococoPosition) -> HashSet<RococoMove> {
-        playable(p)
-            .into_iter()
-            .filter(|w| {
-                let after = p.after(w);
-                let replies = playable(&after);
-                !lost(&after)
-                    && !replies.is_empty()
-                    && replies.iter().all(|b| lost(&after.after(b)))
-            })
-            .collect()
-    }
-
-    /// A try with its refutation, by definition: each White first move of `p` not among `keys`
-    /// after which Black has exactly one move to a position where `refutes`.
-    fn single_refutations(
-        p: &RococoPosition,
-        keys: &HashSet<RococoMove>,
-        refutes: impl Fn(&RococoPosition) -> bool,
-    ) -> HashSet<(RococoMove, Vec<RococoMove>)> {
-        playable(p)
-            .into_iter()
-            .filter(|w| !keys.contains(w))
-            .filter_map(|w| {
-                let after = p.after(&w);
-                let r: Vec<RococoMove> = playable(&after)
-                    .into_iter()
-                    .filter(|b| refutes(&after.after(b)))
-                    .collect();
-                (r.len() == 1).then_some((w, r))
-            })
-            .collect()
-    }
-
-    /// The tries a solve reports, each with its refutations.
-    fn reported_tries(
-        s: &baroque::solver::Solution<RococoMove>,
-    ) -> HashSet<(RococoMove, Vec<RococoMove>)> {
-        s.tries
+    /// A first move that leaves the White King capturable is legal, and a try when the King's
+    /// capture is its only refutation (the example).
+    #[test]
+    fn a_first_move_leaving_the_king_capturable_is_a_try() {
+        let fen = "10/5k4/2A7/4K5/10/10/10/10/6P3/10 w 0";
+        let p = pos(fen);
+        let s = solve(&p, &options(Stipulation::Mate(2), 2))
+            .named(&p, baroque::rules::Naming::default());
+        let t = s
+            .tries
             .iter()
-            .map(|t| (t.mv, t.refutations.clone()))
-            .collect()
+            .find(|t| t.info.notation == "Ke7-f8")
+            .expect("Ke7-f8 is a try");
+        let refutations: Vec<&str> = t.refutations.iter().map(|r| r.notation.as_str()).collect();
+        assert_eq!(refutations, ["Kf9xf8"]);
     }
 
-    /// The keys of a direct mate in `n`, by brute force.
-    fn keys_of(p: &RococoPosition, n: u32) -> HashSet<RococoMove> {
-        brute_keys(p, n)
+    /// A helpmate's Black move may leave its King capturable, and White's last move may take it.
+    #[test]
+    fn a_helpmate_may_expose_and_take_the_king() {
+        let p = pos("10/10/3K6/10/10/1k2S5/3A6/10/10/10 b 0");
+        let h = solve_help(
+            &p,
+            &options(
+                Stipulation::HelpMate {
+                    moves: 1,
+                    half: false,
+                },
+                1,
+            ),
+            1,
+        );
+        let lines: HashSet<Vec<String>> = h
+            .named(&p, baroque::rules::Naming::default())
+            .solutions
             .iter()
-            .filter_map(|(name, _)| p.parse_move(name, Coords::Standard).ok())
-            .collect()
-    }
-
-    fn options(stipulation: Stipulation) -> SolveOptions {
-        SolveOptions {
-            stipulation,
-            threads: 1,
-            table_mib: 4,
-            ..SolveOptions::default()
-        }
+            .map(|l| l.iter().map(|m| m.notation.clone()).collect())
+            .collect();
+        let want: HashSet<Vec<String>> = [["Kb5-b4", "Ad4xc4"], ["Kb5-b6", "Ad4xc5"]]
+            .iter()
+            .map(|l| l.iter().map(|m| m.to_string()).collect())
+            .collect();
+        assert_eq!(lines, want);
+        assert_eq!(help_lines(&p, 2).len(), 2);
+        let p = pos("10/10/10/10/3k6/3iI5/6P3/5K4/10/10 b 0");
+        let h = solve_help(
+            &p,
+            &options(
+                Stipulation::HelpMate {
+                    moves: 2,
+                    half: false,
+                },
+                1,
+            ),
+            1,
+        )
+        .named(&p, baroque::rules::Naming::default());
+        let lines: Vec<Vec<&str>> = h
+            .solutions
+            .iter()
+            .map(|l| l.iter().map(|m| m.notation.as_str()).collect())
+            .collect();
+        assert!(
+            lines.contains(&vec!["Id5-d5", "Ie5-f5", "Kd6-e6", "Pg4xe6"]),
+            "{lines:?}"
+        );
     }
 
     proptest! {
@@ -533,12 +618,13 @@ mod mates {
             p in super::properties::position_in(1..5, 5),
             plies in 2u32..=4,
         ) {
+            prop_assume!(p.has_both_kings());
             // h#1, h#1.5 and h#2: White starts the odd ones.
             let (moves, half) = (plies / 2, plies % 2 == 1);
             let turn = if half { Color::White } else { Color::Black };
             prop_assume!(p.turn() == turn);
             let stipulation = Stipulation::HelpMate { moves, half };
-            let help = solve_help(&p, &options(stipulation), 1);
+            let help = solve_help(&p, &options(stipulation, 1), 1);
             prop_assert!(help.complete);
             let fen = p.fen(Coords::Standard);
             let want = help_lines(&p, plies);
@@ -553,31 +639,74 @@ mod mates {
         }
 
         #[test]
-        fn the_tries_of_a_mate_in_two_are_those_of_the_definition(
+        fn mates_in_one_and_two_have_the_keys_tries_and_threats_of_the_definition(
             p in super::properties::position_in(1..4, 5),
+            n in 1u32..=2,
+            max in 1usize..=2,
         ) {
-            prop_assume!(p.turn() == Color::White);
-            let s = solve(&p, &options(Stipulation::Mate(2)));
+            prop_assume!(p.turn() == Color::White && p.has_both_kings());
+            let s = solve(&p, &options(Stipulation::Mate(n), max));
             prop_assert!(!s.tries_truncated);
             let fen = p.fen(Coords::Standard);
-            let keys: HashSet<RococoMove> = s.keys.iter().map(|k| k.mv).collect();
-            prop_assert_eq!(&keys, &keys_of(&p, 2), "keys of {}", fen);
-            // A try: after it, Black has exactly one move that leaves White no mate in one.
-            let want = single_refutations(&p, &keys, |q| !mates_within(q, 1));
-            prop_assert_eq!(reported_tries(&s), want, "tries of {}", fen);
+            let want = keys_by(&p, n, black_lost);
+            prop_assert_eq!(reported_keys(&s), want.clone(), "keys of #{} of {}", n, fen);
+            let keys: HashSet<RococoMove> = want.iter().map(|k| k.0).collect();
+            // A try: after it, Black has from one to `max` moves that leave White no mate in time.
+            let tries = tries_by(&p, &keys, max, |q| !mates_within(q, n - 1));
+            prop_assert_eq!(reported_tries(&s), tries, "tries of #{} of {}", n, fen);
+            // The threat of a key of two moves: with Black passing (not in check), White's
+            // moves that mate at once.
+            for t in &s.threats {
+                let after = p.after(&t.key);
+                let length = want.iter().find(|k| k.0 == t.key).map(|k| k.1);
+                let threat: HashSet<RococoMove> = match (length, after.null_move()) {
+                    (Some(2), Some(null)) => playable(&null)
+                        .into_iter()
+                        .filter(|m| mated(&null.after(m)))
+                        .collect(),
+                    _ => HashSet::new(),
+                };
+                let got: HashSet<RococoMove> = t.moves.iter().copied().collect();
+                prop_assert_eq!(got, threat, "threat of a key of #{} of {}", n, fen);
+            }
+        }
+
+        /// Every line `/v1/solve` reports replays through `/v1/verify` to the goal, and
+        /// `/v1/play` agrees with the solve.
+        #[test]
+        fn solve_verify_and_play_agree_on_every_stipulation(
+            p in super::properties::position_in(1..4, 4),
+            which in 0usize..6,
+        ) {
+            prop_assume!(p.has_both_kings());
+            let stipulation = [
+                Stipulation::Mate(1),
+                Stipulation::Mate(2),
+                Stipulation::SelfMate(1),
+                Stipulation::SelfMate(2),
+                Stipulation::HelpMate { moves: 1, half: false },
+                Stipulation::HelpMate { moves: 1, half: true },
+            ][which];
+            prop_assume!(stipulation.starts().is_none_or(|side| side == p.turn()));
+            crate::oracle::solve_verify_and_play_agree(&p, stipulation)?;
         }
 
         #[test]
-        fn one_move_selfmates_leave_black_only_moves_that_lose_the_white_king(
-            p in super::properties::position_in(2..6, 4),
+        fn selfmates_in_one_and_two_have_the_keys_and_tries_of_the_definition(
+            p in super::properties::position_in(1..5, 4),
+            n in 1u32..=2,
         ) {
-            prop_assume!(p.turn() == Color::White);
-            let s = solve(&p, &options(Stipulation::SelfMate(1)));
-            let keys: HashSet<RococoMove> = s.keys.iter().map(|k| k.mv).collect();
-            prop_assert_eq!(&keys, &self_one(&p), "{}", p.fen(Coords::Standard));
-            // Its tries: after one, Black has exactly one move that does not lose White its King.
-            let want = single_refutations(&p, &keys, |q| !lost(q));
-            prop_assert_eq!(reported_tries(&s), want, "tries of {}", p.fen(Coords::Standard));
+            prop_assume!(p.turn() == Color::White && p.has_both_kings());
+            let s = solve(&p, &options(Stipulation::SelfMate(n), 1));
+            prop_assert!(!s.tries_truncated);
+            let fen = p.fen(Coords::Standard);
+            let want = keys_by(&p, n, black_must_mate);
+            prop_assert_eq!(reported_keys(&s), want.clone(), "keys of s#{} of {}", n, fen);
+            let keys: HashSet<RococoMove> = want.iter().map(|k| k.0).collect();
+            // A try: after it, Black has exactly one move that neither mates White nor leaves
+            // White a selfmate in time.
+            let tries = tries_by(&p, &keys, 1, |q| !mated(q) && !self_mates_within(q, n - 1));
+            prop_assert_eq!(reported_tries(&s), tries, "tries of s#{} of {}", n, fen);
         }
     }
 }

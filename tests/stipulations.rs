@@ -591,3 +591,26 @@ fn a_mate_in_two_with_a_try_refuted_by_one_defence() {
     assert_eq!(tries, [("Bg1-g8".to_string(), vec!["Kh7xh6".to_string()])]);
     assert_eq!(reported_tries(&s), oracle_tries_two(&p, 1));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Every line `/v1/solve` reports replays through `/v1/verify` to the goal, and `/v1/play`
+    /// agrees with the solve (Baroque; `tests/rococo.rs` has Rococo's).
+    #[test]
+    fn solve_verify_and_play_agree_on_every_stipulation(
+        p in prop_oneof![sparse(Color::White, 4), sparse(Color::Black, 4)],
+        which in 0usize..6,
+    ) {
+        let stipulation = [
+            Stipulation::Mate(1),
+            Stipulation::Mate(2),
+            Stipulation::SelfMate(1),
+            Stipulation::SelfMate(2),
+            Stipulation::HelpMate { moves: 1, half: false },
+            Stipulation::HelpMate { moves: 1, half: true },
+        ][which];
+        prop_assume!(stipulation.starts().is_none_or(|side| side == p.turn()));
+        oracle::solve_verify_and_play_agree(&p, stipulation)?;
+    }
+}

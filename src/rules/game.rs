@@ -277,8 +277,9 @@ pub type SquareSet = u128;
 ///
 /// "Legal" is in the game's own meaning: in Baroque a move may not leave the mover's King
 /// capturable; in Rococo every move is legal, and one that leaves the King capturable loses. The
-/// search's view of winning (which moves a side may play without losing at once, when a side
-/// without moves has lost) is part of the trait, since it is the game's rule of victory.
+/// rule of victory is part of the trait, and every stipulation, play judgement and verification
+/// uses it alone: the moves in play ([`GamePosition::search_moves`]), when a side has lost
+/// ([`GamePosition::lost`]), and which moves lose at once ([`GamePosition::loses_at_once`]).
 pub trait GamePosition:
     Copy + Send + Sync + PartialEq + Eq + std::hash::Hash + std::fmt::Debug + 'static
 {
@@ -421,8 +422,11 @@ pub trait GamePosition:
         }
     }
 
-    /// The moves the search considers: those a side may play without losing at once (written into
-    /// `out`, cleared first).
+    /// The moves of the side to move in play, what every stipulation searches: its legal moves,
+    /// none once its King has been taken (in a game won by taking the King, a position reached by
+    /// play from one with both Kings), written into `out` (cleared first). The solver counts
+    /// these moves and no others; [`GamePosition::drop_moves_losing_at_once`] is the one pruning
+    /// it may apply, where the goal makes it exact.
     fn search_moves(&self, out: &mut Vec<Self::Move>);
     /// The search moves that end on `targets` (the end [`GamePosition::squares`] gives), written
     /// into `out` (cleared first): [`GamePosition::search_moves`] less the others, which a game
@@ -431,14 +435,39 @@ pub trait GamePosition:
         self.search_moves(out);
         out.retain(|m| targets.has(Self::squares(m).1));
     }
-    /// Whether [`GamePosition::search_moves`] would give anything (may stop at the first).
-    fn has_search_move(&self) -> bool;
-    /// [`GamePosition::has_search_move`] when whether the side to move is in check is known
-    /// (`in_check` must be [`GamePosition::in_check`]).
-    fn has_search_move_in(&self, in_check: bool) -> bool {
-        let _ = in_check;
-        self.has_search_move()
+    /// Whether a move of this position loses at once: after it the opponent can take the mover's
+    /// King, and it does not take the opponent's King. No legal move of Baroque does (a move that
+    /// leaves one's King in check is illegal); in Rococo such a move is legal, and loses.
+    fn loses_at_once(&self, m: &Self::Move) -> bool {
+        let _ = m;
+        false
     }
+    /// Drops, of `moves` (moves of this position), those that [lose at
+    /// once](GamePosition::loses_at_once). Where the goal is reached by taking the King, this
+    /// changes no answer of a direct mate (see `solver::search`); every other stipulation counts
+    /// them.
+    fn drop_moves_losing_at_once(&self, moves: &mut Vec<Self::Move>) {
+        moves.retain(|m| !self.loses_at_once(m));
+    }
+    /// Whether the side to move has a search move that does not [lose at
+    /// once](GamePosition::loses_at_once) (may stop at the first).
+    fn has_safe_move(&self) -> bool;
+    /// [`GamePosition::has_safe_move`] when whether the side to move is in check is known
+    /// (`in_check` must be [`GamePosition::in_check`]).
+    fn has_safe_move_in(&self, in_check: bool) -> bool {
+        let _ = in_check;
+        self.has_safe_move()
+    }
+    /// Whether the side to move has lost, the goal of every mate stipulation: it is mated (the
+    /// status `checkmate`: in Baroque, in check without a legal move; in Rococo, its King was
+    /// taken, or it has a move and every one [loses at once](GamePosition::loses_at_once)), or it
+    /// has no move and the rules count that as a loss (Baroque's `stalemate: loss`).
+    fn lost(&self) -> bool {
+        self.lost_in(self.in_check())
+    }
+    /// [`GamePosition::lost`] when whether the side to move is in check is known (`in_check` must
+    /// be [`GamePosition::in_check`]).
+    fn lost_in(&self, in_check: bool) -> bool;
     /// The search move of this position that moves the piece of `like` (a move of another
     /// position) between the same squares, whatever it captures here; `None` when there is none,
     /// or when the game does not answer without generating every move (the default). What tries a
@@ -460,8 +489,6 @@ pub trait GamePosition:
     fn gives_check(&self, m: &Self::Move) -> bool {
         self.play(m).in_check()
     }
-    /// Whether the side to move, without search moves, has lost (rather than drawn).
-    fn lost_without_moves(&self) -> bool;
     /// Whether only checking moves can win on the attacker's last move.
     fn only_checks_mate(&self) -> bool;
     /// Keeps, of moves of this position, those that may give check: at least every one that does
@@ -651,8 +678,12 @@ impl GamePosition for Position {
         // The board's 64 squares are the set's low bits.
         self.generate_legal_to(targets as super::position::Bits, out);
     }
-    fn has_search_move(&self) -> bool {
+    fn has_safe_move(&self) -> bool {
         self.has_legal_move()
+    }
+    fn lost_in(&self, in_check: bool) -> bool {
+        let without_moves_loses = in_check || self.rules().stalemate == Stalemate::Loss;
+        without_moves_loses && !self.has_legal_move()
     }
     fn search_move_like(&self, like: &Move) -> Option<Move> {
         self.legal_move_like(like)
@@ -665,9 +696,6 @@ impl GamePosition for Position {
     }
     fn gives_check(&self, m: &Move) -> bool {
         Position::gives_check(self, m)
-    }
-    fn lost_without_moves(&self) -> bool {
-        self.is_check() || self.rules().stalemate == Stalemate::Loss
     }
     fn only_checks_mate(&self) -> bool {
         self.rules().stalemate == Stalemate::Draw
@@ -723,9 +751,11 @@ impl GamePosition for Position {
     }
 }
 
-/// Rococo's victory in the search: the moves considered are those that keep the mover's King (or
-/// take the enemy King). A side whose King is gone has lost; a side with moves but none that keeps
-/// its King has lost too (the King falls next move); a side with no move at all draws.
+/// Rococo's victory (`../shared/RULES.md`, last point): every move is legal, one that leaves the
+/// mover's King capturable too, and the search counts them all; once a King is taken the game is
+/// over (no search move). A side whose King is gone has lost; a side with moves but none that
+/// keeps its King (or takes the enemy King) has lost too (the King falls next move): the status
+/// `checkmate`; a side with no move at all draws.
 impl GamePosition for RococoPosition {
     type Move = RococoMove;
 
@@ -827,25 +857,34 @@ impl GamePosition for RococoPosition {
     fn search_moves(&self, out: &mut Vec<RococoMove>) {
         out.clear();
         if self.board().king(self.turn()).is_some() {
-            self.keeping_moves(out);
+            self.generate(out);
         }
     }
-    fn has_search_move(&self) -> bool {
+    fn loses_at_once(&self, m: &RococoMove) -> bool {
+        !self.keeps_king(m)
+    }
+    fn drop_moves_losing_at_once(&self, moves: &mut Vec<RococoMove>) {
+        let watch = self.king_watch();
+        moves.retain(|m| self.keeps_king_with(m, &watch));
+    }
+    fn has_safe_move(&self) -> bool {
         self.board().king(self.turn()).is_some() && self.has_keeping_move()
     }
-    fn has_search_move_in(&self, in_check: bool) -> bool {
+    fn has_safe_move_in(&self, in_check: bool) -> bool {
         self.board().king(self.turn()).is_some() && self.has_keeping_move_in(in_check)
+    }
+    fn lost_in(&self, in_check: bool) -> bool {
+        // Its King taken; or moves, none of which keeps it.
+        self.board().king(self.turn()).is_none()
+            || (!self.has_keeping_move_in(in_check) && self.has_move())
     }
     fn search_move_like(&self, like: &RococoMove) -> Option<RococoMove> {
         // Without its King a side has no search move (see `search_moves`).
         self.board().king(self.turn())?;
-        self.keeping_move_like(like)
+        self.move_like(like)
     }
     fn in_check(&self) -> bool {
         self.king_capturable(self.turn())
-    }
-    fn lost_without_moves(&self) -> bool {
-        self.board().king(self.turn()).is_none() || self.has_move()
     }
     fn only_checks_mate(&self) -> bool {
         false
@@ -1127,14 +1166,24 @@ impl GamePosition for VariantPosition {
             }
         }
     }
-    fn has_search_move(&self) -> bool {
-        forward!(self, p => p.has_search_move())
+    fn has_safe_move(&self) -> bool {
+        forward!(self, p => p.has_safe_move())
+    }
+    fn has_safe_move_in(&self, in_check: bool) -> bool {
+        forward!(self, p => p.has_safe_move_in(in_check))
+    }
+    fn lost_in(&self, in_check: bool) -> bool {
+        forward!(self, p => p.lost_in(in_check))
+    }
+    fn loses_at_once(&self, m: &VariantMove) -> bool {
+        match (self, m) {
+            (VariantPosition::Baroque(p), VariantMove::Baroque(m)) => p.loses_at_once(m),
+            (VariantPosition::Rococo(p), VariantMove::Rococo(m)) => p.loses_at_once(m),
+            _ => false,
+        }
     }
     fn in_check(&self) -> bool {
         forward!(self, p => p.in_check())
-    }
-    fn lost_without_moves(&self) -> bool {
-        forward!(self, p => p.lost_without_moves())
     }
     fn only_checks_mate(&self) -> bool {
         forward!(self, p => p.only_checks_mate())

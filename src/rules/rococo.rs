@@ -333,19 +333,32 @@ impl RococoPosition {
         })
     }
 
-    /// The move that keeps the mover's King (see [`RococoPosition::keeping_moves`]) and takes the
-    /// piece of `like` (a move of any position) from its square to the same destination, in the
-    /// same way (kind and promotion), with what it captures here (the first such move generated,
-    /// where the piece may capture more or less on the way); `None` when there is none. Only that
-    /// piece's moves are generated.
+    /// The move that takes the piece of `like` (a move of any position) from its square to the
+    /// same destination, in the same way (kind and promotion), with what it captures here (the
+    /// first such move generated, where the piece may capture more or less on the way); `None`
+    /// when there is none. Only that piece's moves are generated.
+    pub fn move_like(&self, like: &RococoMove) -> Option<RococoMove> {
+        self.find_like(like, |_| true)
+    }
+
+    /// [`RococoPosition::move_like`] among the moves that keep the mover's King (see
+    /// [`RococoPosition::keeping_moves`]).
     pub fn keeping_move_like(&self, like: &RococoMove) -> Option<RococoMove> {
+        self.find_like(like, |m| self.keeps_king(m))
+    }
+
+    /// The first move of `like`'s piece, between its squares, of its kind and promotion, for which
+    /// `keep` holds.
+    fn find_like(
+        &self,
+        like: &RococoMove,
+        keep: impl Fn(&RococoMove) -> bool,
+    ) -> Option<RococoMove> {
         if !self.board.by_color(self.turn).has(like.from)
             || self.board.role_at(like.from) != Some(like.role)
         {
             return None;
         }
-        // (A piece may have more than one such move, capturing more or less: the first that
-        // keeps the King.)
         SCRATCH.with_borrow_mut(|buf| {
             buf.clear();
             self.generate_raw(buf, Bits128::bit(like.from));
@@ -354,7 +367,7 @@ impl RococoPosition {
                     m.to == like.to
                         && m.kind == like.kind
                         && m.promotion == like.promotion
-                        && self.keeps_king(m)
+                        && keep(m)
                 })
                 .copied()
         })
@@ -835,10 +848,20 @@ impl RococoPosition {
         )
     }
 
-    /// The from and to squares of a move (`b3b5`; a suicide is `d5d5`). A swap and a mutual
-    /// destruction of the same two squares, or two promotions, share it: the notation tells them apart.
+    /// The machine form of a move, unique among the moves of a position: its from and to squares
+    /// (`b3b5`; a suicide is `d5d5`), then `*` for a mutual destruction (`e5e6*`, where the swap
+    /// of the same squares is `e5e6`) and `=` with the piece letter for a promotion (`e8e9=L`,
+    /// where the move that stays a pawn is `e8e9`). [`RococoPosition::parse_move`] reads it back.
     pub fn uci(mv: &RococoMove, coords: Coords) -> String {
-        format!("{}{}", coords.name(mv.from), coords.name(mv.to))
+        let mut s = format!("{}{}", coords.name(mv.from), coords.name(mv.to));
+        if mv.kind == RococoKind::MutualDestruction {
+            s.push('*');
+        }
+        if let Some(r) = mv.promotion {
+            s.push('=');
+            s.push(r.rococo_letter());
+        }
+        s
     }
 
     /// A move of this position, described in the given coordinates.
@@ -1412,9 +1435,10 @@ pub type RococoMoveError = super::notation::MoveError;
 
 impl RococoPosition {
     /// Reads a move: `Xb3-b5`, `Xb3xb5`, `b3b5`, `Sb2<>e5` (swap), `Se5*f6` (mutual destruction),
-    /// `Pe8-e9=L` (promotion), `Le5-e5` (suicide), or the short form `Le9` when one move fits.
-    /// Squares in the given coordinates. A capture mark `x` is checked; without `=`, a pawn reaching
-    /// the promotion ranks stays a pawn.
+    /// `Pe8-e9=L` (promotion), `Le5-e5` (suicide), the `uci` forms `e5f6*` and `e8e9=L`, or the
+    /// short form `Le9` when one move fits. Squares in the given coordinates. A capture mark `x` is
+    /// checked; without `=`, a pawn reaching the promotion ranks stays a pawn; without `*`, a
+    /// Swapper's (or Chameleon's) move to an enemy piece's square is the swap when it has one.
     pub fn parse_move(&self, input: &str, coords: Coords) -> Result<RococoMove, RococoMoveError> {
         use super::notation::MoveErrorKind as K;
         let err = |kind: K, message: String| RococoMoveError {
@@ -1551,6 +1575,18 @@ impl RococoPosition {
             .filter(|m| m.promotion == promotion)
             .filter(|m| !capture_mark || m.captures.any())
             .collect();
+        // Without `*`, a mutual destruction is named only where it is the one move that fits: a
+        // swap of the same squares is `e5e6`, the destruction `e5e6*` (each move's `uci`).
+        let fits = if kind_wanted.is_none()
+            && fits.iter().any(|m| m.kind == RococoKind::MutualDestruction)
+            && fits.iter().any(|m| m.kind != RococoKind::MutualDestruction)
+        {
+            fits.into_iter()
+                .filter(|m| m.kind != RococoKind::MutualDestruction)
+                .collect()
+        } else {
+            fits
+        };
         match fits.len() {
             1 => Ok(fits[0]),
             0 => Err(err(

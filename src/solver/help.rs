@@ -3,10 +3,13 @@
 //! mate at exactly the stipulated move, and the lines of the shorter helpmates of the same start
 //! (`h#1` .. `h#N-1`, or `h#0.5` .. `h#(N-1).5`), which make a helpmate unsound.
 //!
-//! The search enumerates the lines depth first, every move a move the searches count as playable
-//! (see [`GamePosition::search_moves`]); a position with k plies left that has been shown to lead
-//! to no mate is remembered, so that transpositions are not searched again. At the mating ply only
-//! checks are tried where only a check can mate. The budget is checked at every node.
+//! The search enumerates the lines depth first, every move a move in play (see
+//! [`GamePosition::search_moves`]: in Rococo a move may leave the mover's King capturable, and
+//! the partner need not take it), the last one leaving Black lost ([`GamePosition::lost`]: in
+//! Rococo, its King taken or every move of its losing it). A position with k plies left that has
+//! been shown to lead to no mate is remembered, so that transpositions are not searched again. At
+//! the mating ply only checks are tried where only a check can mate. The budget is checked at
+//! every node.
 
 use super::search::{search_moves_near_king, Searcher, Stopped};
 use super::{Budget, Exhausted, Narrowed, SolveOptions, Stipulation};
@@ -216,7 +219,7 @@ impl<'a, P: GamePosition> Lines<'a, P> {
                 self.searcher.tick()?;
                 let check = all_check || pos.gives_check(m);
                 let after = pos.play(m);
-                if Searcher::<P>::defender_lost_in(&after, check) {
+                if after.lost_in(check) {
                     if self.found.len() < MAX_LINES {
                         let mut line = self.line.clone();
                         line.push(*m);
@@ -232,8 +235,10 @@ impl<'a, P: GamePosition> Lines<'a, P> {
             }
             let after = pos.play(m);
             self.searcher.tick()?;
-            // A mate before the last move ends the play: not a line of this length. It needs no
-            // test here: the side mated has no search move, so the search below finds no line.
+            // A game over before the last move ends the play: not a line of this length. It needs
+            // no test here: a side checkmated in Baroque, or whose King was taken in Rococo, has no
+            // move in play, so the search below finds no line. (A Rococo side that cannot keep its
+            // King still has moves: the game goes on until the King is taken.)
             self.line.push(*m);
             let r = self.search(&after, plies - 1);
             self.line.pop();

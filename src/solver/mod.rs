@@ -659,18 +659,28 @@ fn solve_with<P: GamePosition>(
     let mut table = proven.unwrap_or_else(|| Table::new(opts.table_mib.min(START_TABLE_MIB)));
     let mut roots = Vec::new();
     pos.search_moves(&mut roots);
-    let mut states: Vec<Option<RootState>> = vec![None; roots.len()];
+    // The attacker's moves of the stipulation (`#N`, `s#N`: N).
+    let mate_in = opts.stipulation.moves();
+    let selfmate = matches!(opts.stipulation, Stipulation::SelfMate(_));
+    // Every first move counts (the tries among them). In a direct mate one that loses at once
+    // fails without a search (see `search`'s doc); its refutations are the tries' to find.
+    let doomed: Vec<bool> = roots
+        .iter()
+        .map(|m| !selfmate && pos.loses_at_once(m))
+        .collect();
+    let mut states: Vec<Option<RootState>> = doomed
+        .iter()
+        .map(|&d| d.then_some(RootState::NoMateWithin(mate_in)))
+        .collect();
     // The defence that refuted each first move last (a hint for the tries: where to look first).
     let mut refuted_by: Vec<Option<P::Move>> = vec![None; roots.len()];
     let mut completed = 0;
     // Nodes of the search before this iteration, and of the iteration before the last.
     let (mut before, mut previous) = (0u64, 1u64);
-    // The attacker's moves of the stipulation (`#N`, `s#N`: N).
-    let mate_in = opts.stipulation.moves();
-    let selfmate = matches!(opts.stipulation, Stipulation::SelfMate(_));
     for n in 1..=mate_in {
         let open: Vec<usize> = (0..roots.len())
             .filter(|&i| !matches!(states[i], Some(RootState::Mates(_))))
+            .filter(|&i| !doomed[i])
             .collect();
         // Screening: first moves that mate in this iteration, to stop at the second.
         let mating = AtomicUsize::new(0);

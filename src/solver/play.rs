@@ -176,10 +176,17 @@ fn name<P: GamePosition>(pos: &P, m: &P::Move) -> String {
     pos.move_name(m, Naming::default())
 }
 
-/// The legal moves of `pos`, in canonical order.
+/// The moves of `pos` in play (its legal moves, none once a King was taken: what the searches
+/// count), in canonical order.
+fn moves_in_play<P: GamePosition>(pos: &P) -> Vec<P::Move> {
+    let mut v = Vec::new();
+    pos.search_moves(&mut v);
+    v
+}
+
+/// [`moves_in_play`], named, in canonical order.
 fn ordered_moves<P: GamePosition>(pos: &P) -> Vec<(String, P::Move)> {
-    let mut v: Vec<(String, P::Move)> = pos
-        .legal_moves()
+    let mut v: Vec<(String, P::Move)> = moves_in_play(pos)
         .into_iter()
         .map(|m| (name(pos, &m), m))
         .collect();
@@ -229,7 +236,7 @@ impl<P: GamePosition> Judge<'_, P> {
             None => {
                 // The move just played was White's when Black is to move.
                 let by_white = after.turn() == crate::rules::Color::Black;
-                if Searcher::<P>::defender_lost(after) {
+                if after.lost() {
                     // White mated Black: done; Black mated White: the play is over, unsolved.
                     return Ok(by_white.then_some(0));
                 }
@@ -272,7 +279,7 @@ impl<P: GamePosition> Judge<'_, P> {
         left: u32,
     ) -> Result<Option<u32>, Stopped> {
         let goal = self.goal.unwrap_or(Goal::Mate);
-        if goal == Goal::SelfMate && Searcher::<P>::defender_lost(pos) {
+        if goal == Goal::SelfMate && pos.lost() {
             return Ok(Some(0));
         }
         if left == 0 {
@@ -282,7 +289,7 @@ impl<P: GamePosition> Judge<'_, P> {
         // not know ends the look: each is named only when asked about).
         let mut best: Option<u32> = None;
         let mut settled = true;
-        for m in pos.legal_moves() {
+        for m in moves_in_play(pos) {
             line.push(name(pos, &m));
             let known = self.proof.lookup(line, left - 1);
             line.pop();
@@ -332,7 +339,7 @@ impl<P: GamePosition> Judge<'_, P> {
             pos = before.play(m);
             let solver = help || i % 2 == 0;
             if !solver {
-                if self.goal == Some(Goal::SelfMate) && Searcher::<P>::defender_lost(&pos) {
+                if self.goal == Some(Goal::SelfMate) && pos.lost() {
                     verdict = Verdict::Solved;
                 }
                 continue;
@@ -372,7 +379,7 @@ impl<P: GamePosition> Judge<'_, P> {
                 report.reply = Some(pos.move_info(&d, self.naming));
                 names.push(name(&pos, &d));
                 here = pos.play(&d);
-                if self.goal == Some(Goal::SelfMate) && Searcher::<P>::defender_lost(&here) {
+                if self.goal == Some(Goal::SelfMate) && here.lost() {
                     report.verdict = Verdict::Solved;
                 }
             }

@@ -4,7 +4,7 @@
 //! both; the solver uses the faster (the depth-first search with its table: see the module docs of
 //! [`super`]).
 
-use super::search::{Searcher, Stopped};
+use super::search::Stopped;
 use super::Budget;
 use crate::rules::GamePosition;
 
@@ -40,6 +40,8 @@ pub fn mates_within<P: GamePosition>(root: &P, n: u32, budget: &Budget) -> Resul
         // Expand it.
         let mut moves = Vec::new();
         tree[i].pos.search_moves(&mut moves);
+        // A direct mate: moves that lose at once change nothing (see `search`'s doc).
+        tree[i].pos.drop_moves_losing_at_once(&mut moves);
         let (pos, n, or) = (tree[i].pos, tree[i].n, tree[i].or);
         for m in &moves {
             let child = if or {
@@ -60,7 +62,7 @@ pub fn mates_within<P: GamePosition>(root: &P, n: u32, budget: &Budget) -> Resul
         }
         if moves.is_empty() {
             // No move: an OR node cannot mate; an AND node is lost or drawn.
-            let lost = !or && pos.lost_without_moves();
+            let lost = !or && pos.lost();
             tree[i].pn = if lost { 0 } else { INF };
             tree[i].dn = if lost { INF } else { 0 };
         }
@@ -121,7 +123,7 @@ fn leaf<P: GamePosition>(pos: P, n: u32, or: bool, parent: usize) -> Node<P> {
         } else {
             (1, 1)
         }
-    } else if Searcher::<P>::defender_lost(&pos) {
+    } else if pos.lost() {
         (0, INF)
     } else if n == 0 {
         (INF, 0)

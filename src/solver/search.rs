@@ -8,6 +8,20 @@
 //!   by the number of attacker replies they leave (fewest first), and at the last level captures and
 //!   King moves first: both try the likeliest refutation early, which cuts the node.
 //! - Each result is stored in the shared table ([`super::tt`]) as a bound in attacker moves.
+//!
+//! Which moves count is the game's ([`GamePosition::search_moves`], its legal moves in play), and
+//! so is the goal ([`GamePosition::lost`]). The one pruning, in a direct mate only: moves that
+//! [lose at once](GamePosition::loses_at_once) (in Rococo, those that leave the mover's King
+//! capturable without taking the enemy King) are skipped at both kinds of node, which changes no
+//! answer:
+//! - an attacker's such move never wins: it does not mate (the defender's move that takes the
+//!   King saves the defender), and after it the defender takes the attacker's King, which ends the
+//!   game without the defender mated;
+//! - a defender's such move never escapes while the attacker has a move left (an AND node with
+//!   `n >= 1`): the attacker takes the King, and a King taken is mated.
+//!
+//! A selfmate counts every move: there a defender's move that leaves its King capturable is a
+//! defence (the attacker may take it and is then not mated), and an attacker's may be a key.
 
 use super::tt::Table;
 use super::Budget;
@@ -170,20 +184,6 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         self.bufs[ply] = buf;
     }
 
-    /// Whether the defender to move in `pos` has lost right now: it has no move, and that is a loss
-    /// (checkmate, or a stalemate the rules count as lost).
-    pub fn defender_lost(pos: &P) -> bool {
-        Self::defender_lost_in(pos, pos.in_check())
-    }
-
-    /// [`Searcher::defender_lost`] when whether the defender is in check is known.
-    pub(super) fn defender_lost_in(pos: &P, in_check: bool) -> bool {
-        if pos.only_checks_mate() && !in_check {
-            return false;
-        }
-        !pos.has_search_move_in(in_check) && pos.lost_without_moves()
-    }
-
     /// OR node: can the side to move force mate within `n` of its moves?
     pub fn attack(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
         if n == 0 {
@@ -207,6 +207,8 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
                 _ => pos.search_moves(&mut moves),
             }
         }
+        // A direct mate: the attacker's moves that lose at once never win (see the module's doc).
+        pos.drop_moves_losing_at_once(&mut moves);
         let result = self.attack_moves(pos, &moves, n, ply, all_check);
         self.give_buf(ply, moves);
         let wins = result?;
@@ -252,7 +254,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             if n == 1 {
                 // The last move: whether it mates is answered here, quiet ones too where they can
                 // (the order does not matter when no move is searched further).
-                if (check || !only_checks) && Self::defender_lost_in(&pos.play(m), check) {
+                if (check || !only_checks) && pos.play(m).lost_in(check) {
                     return Ok(self.wins_with(ply, m));
                 }
             } else if check {
@@ -282,7 +284,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
     /// AND node: does every defence lose to a mate within `n` attacker moves?
     pub fn defend(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
         if n == 0 {
-            return Ok(Self::defender_lost(pos));
+            return Ok(pos.lost());
         }
         let key = pos.key();
         if let Some(known) = self.table.probe(key).answer(n) {
@@ -303,13 +305,16 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
     /// move of this position; the order changes the work, never the answer.
     fn every_defence_loses(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
         let escapes = |s: &mut Self, m: &P::Move| Ok(!s.attack(&pos.play(m), n, ply + 1)?);
-        let Some(tried) = self.try_killers(pos, ply, escapes)? else {
+        // (With `n >= 1` the defender's moves that lose at once never escape: see the module's doc.)
+        let Some(tried) = self.try_killers(pos, ply, true, escapes)? else {
             return Ok(false);
         };
         let mut moves = self.take_buf(ply);
         pos.search_moves(&mut moves);
+        pos.drop_moves_losing_at_once(&mut moves);
         let result = if moves.is_empty() {
-            Ok(pos.lost_without_moves())
+            // No move, or none that keeps the King: lost, or a draw.
+            Ok(pos.lost())
         } else {
             self.refute(pos, &mut moves, &tried, n, ply)
                 .map(|refuted| !refuted)
@@ -320,16 +325,18 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
 
     /// Tries the killers of `ply`, made for `pos`, with `escapes` (whether that defence escapes
     /// the attacker): `None` once one escapes (it stays the newest killer), else the moves tried,
-    /// for the full list to skip.
+    /// for the full list to skip. `safe`: only those that do not lose at once.
     fn try_killers(
         &mut self,
         pos: &P,
         ply: usize,
+        safe: bool,
         escapes: impl Fn(&mut Self, &P::Move) -> Result<bool, Stopped>,
     ) -> Result<Option<[Option<P::Move>; 2]>, Stopped> {
         let mut tried = [None; 2];
         for (slot, k) in tried.iter_mut().zip(self.killers_at(ply)) {
-            let Some(m) = k.and_then(|k| pos.search_move_like(&k)) else {
+            let made = k.and_then(|k| pos.search_move_like(&k));
+            let Some(m) = made.filter(|m| !safe || !pos.loses_at_once(m)) else {
                 continue;
             };
             self.tick()?;
@@ -481,7 +488,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             [None; 2]
         } else {
             let escapes = |s: &mut Self, m: &P::Move| Ok(!s.self_defence_loses(pos, m, n, ply)?);
-            let Some(tried) = self.try_killers(pos, ply, escapes)? else {
+            let Some(tried) = self.try_killers(pos, ply, false, escapes)? else {
                 return Ok(false);
             };
             tried
@@ -527,7 +534,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         ply: usize,
     ) -> Result<bool, Stopped> {
         let after = pos.play(m);
-        if Self::defender_lost(&after) {
+        if after.lost() {
             Ok(true)
         } else if n == 0 {
             Ok(false)
@@ -564,7 +571,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         match goal {
             Goal::Mate => self.attack(pos, n, ply),
             Goal::SelfMate => {
-                if Self::defender_lost(pos) {
+                if pos.lost() {
                     Ok(true)
                 } else {
                     self.self_attack(pos, n, ply)
@@ -581,7 +588,9 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         let mut keyed = Vec::with_capacity(moves.len());
         for m in moves.iter() {
             self.poll()?;
-            pos.play(m).search_moves(&mut replies);
+            let after = pos.play(m);
+            after.search_moves(&mut replies);
+            after.drop_moves_losing_at_once(&mut replies);
             keyed.push((replies.len(), *m));
         }
         keyed.sort_by_key(|&(k, _)| k);

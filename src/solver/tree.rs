@@ -213,7 +213,7 @@ impl<'a, P: GamePosition> Builder<'a, P> {
         let after = pos.play(mv);
         let mate_in = self.mate_length(pos, mv, within).unwrap_or(within);
         // The attacker's own move ends a direct mate; a selfmate ends on the defender's move.
-        let mates = self.goal == Goal::Mate && Searcher::<P>::defender_lost(&after);
+        let mates = self.goal == Goal::Mate && after.lost();
         let mut node = AttackNode {
             mv: *mv,
             mate_in,
@@ -245,7 +245,7 @@ impl<'a, P: GamePosition> Builder<'a, P> {
                 break;
             }
             let after_d = after.play(&d);
-            if self.goal == Goal::SelfMate && Searcher::<P>::defender_lost(&after_d) {
+            if self.goal == Goal::SelfMate && after_d.lost() {
                 node.defences.push(DefenceNode {
                     mv: d,
                     mates: true,
@@ -278,12 +278,16 @@ impl<'a, P: GamePosition> Builder<'a, P> {
     }
 
     /// The attacker moves of `pos` that may reach the goal within `within` moves, in the order of
-    /// [`GamePosition::search_moves`]: all of them, but for a direct mate's last move where only
-    /// a check can mate, those that may give check (the others cannot mate in one).
+    /// [`GamePosition::search_moves`]: all of them, but in a direct mate not those that lose at
+    /// once (they never mate in time, see `search`'s doc), and at its last move where only a
+    /// check can mate, only those that may give check (the others cannot mate in one).
     fn replies_of(&self, pos: &P, within: u32) -> Vec<P::Move> {
         let mut moves = moves_of(pos);
-        if within == 1 && self.goal == Goal::Mate && pos.only_checks_mate() {
-            pos.retain_possible_checks(&mut moves);
+        if self.goal == Goal::Mate {
+            pos.drop_moves_losing_at_once(&mut moves);
+            if within == 1 && pos.only_checks_mate() {
+                pos.retain_possible_checks(&mut moves);
+            }
         }
         moves
     }

@@ -35,6 +35,10 @@ pub fn threat<P: GamePosition>(
     };
     let mut moves = Vec::new();
     null.search_moves(&mut moves);
+    if goal == Goal::Mate {
+        // They never mate in time (see `search`'s doc).
+        null.drop_moves_losing_at_once(&mut moves);
+    }
     for m in moves {
         s.tick()?;
         if s.after_attack(goal, &null.play(&m), length - 2, 1)? {
@@ -61,11 +65,20 @@ pub fn refutations<P: GamePosition>(
     max: usize,
 ) -> Result<Vec<P::Move>, Stopped> {
     let after = pos.play(mv);
+    // In a direct mate with a move left after the defence, one that loses at once is answered by
+    // the King's capture: never a refutation (see `search`'s doc). With none left (`#1`), or in a
+    // selfmate, every move counts.
+    let skip_losing = goal == Goal::Mate && n >= 2;
+    let counts = |d: &P::Move| !skip_losing || !after.loses_at_once(d);
     let mut refuting = Vec::new();
     // Likely refutations first, made for this position without generating every defence. Most
     // first moves have more than `max` refutations, and these often show it.
     let mut tried: Vec<P::Move> = Vec::new();
-    for d in hints.iter().filter_map(|k| after.search_move_like(k)) {
+    for d in hints
+        .iter()
+        .filter_map(|k| after.search_move_like(k))
+        .filter(counts)
+    {
         if tried.contains(&d) {
             continue;
         }
@@ -80,6 +93,9 @@ pub fn refutations<P: GamePosition>(
     }
     let mut defences = Vec::new();
     after.search_moves(&mut defences);
+    if skip_losing {
+        after.drop_moves_losing_at_once(&mut defences);
+    }
     // Then captures and King moves, which refute most often, then the others.
     let first = |d: &P::Move| P::is_capture(d) || P::is_king_move(d);
     for d in in_two_passes(&defences, first) {

@@ -619,3 +619,145 @@ fn a_rococo_diagram_is_one_puzzle_whatever_notation_its_move_is_written_in() {
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["id"], ids[0]);
 }
+
+/// The examples: `/v1/solve` agrees with `/v1/verify` and `/v1/play`, since every
+/// stipulation counts every legal move (one that leaves the mover's King capturable too).
+#[test]
+fn solve_agrees_with_verify_and_play_on_moves_that_leave_a_king_capturable() {
+    let app = spawn_app();
+    // A try whose only refutation is the capture of the White King.
+    let s = app
+        .post_json(
+            "/v1/solve",
+            &json!({"fen": "10/5k4/2A7/4K5/10/10/10/10/6P3/10 w 0", "mate_in": 2, "game": "rococo", "max_refutations": 2}),
+        )
+        .json();
+    let tries = s["tries"].as_array().unwrap_or_else(|| panic!("{s}"));
+    let t = tries
+        .iter()
+        .find(|t| t["notation"] == "Ke7-f8")
+        .unwrap_or_else(|| panic!("Ke7-f8 is a try: {s}"));
+    assert_eq!(t["refutations"].as_array().unwrap().len(), 1, "{t}");
+    assert_eq!(t["refutations"][0]["notation"], "Kf9xf8");
+    let v = app
+        .post_json(
+            "/v1/verify",
+            &json!({"fen": "10/5k4/2A7/4K5/10/10/10/10/6P3/10 w 0", "moves": ["Ke7-f8", "Kf9xf8"], "game": "rococo"}),
+        )
+        .json();
+    assert!(v["first_illegal"].is_null(), "{v}");
+    assert_eq!(v["final_status"], "checkmate");
+
+    // h#1: Black's King steps next to the Advancer's reach, which takes it.
+    const H1: &str = "10/10/3K6/10/10/1k2S5/3A6/10/10/10 b 0";
+    let h = app
+        .post_json(
+            "/v1/solve",
+            &json!({"fen": H1, "stipulation": "h#1", "game": "rococo"}),
+        )
+        .json();
+    assert_eq!(h["result"], "mate", "{h}");
+    let lines: BTreeSet<String> = h["solutions"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{h}"))
+        .iter()
+        .map(|l| {
+            l.as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["notation"].as_str().unwrap())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert!(lines.contains("Kb5-b6 Ad4xc5"), "{h}");
+    assert!(lines.contains("Kb5-b4 Ad4xc4"), "{h}");
+    for line in &lines {
+        let moves: Vec<&str> = line.split(' ').collect();
+        let v = app
+            .post_json(
+                "/v1/verify",
+                &json!({"fen": H1, "moves": moves, "game": "rococo"}),
+            )
+            .json();
+        assert!(v["first_illegal"].is_null(), "{v}");
+        assert_eq!(v["final_status"], "checkmate", "{line}: {v}");
+        let p = app
+            .post_json(
+                "/v1/play",
+                &json!({"fen": H1, "stipulation": "h#1", "moves": moves, "game": "rococo"}),
+            )
+            .json();
+        assert_eq!(p["verdict"], "solved", "{line}: {p}");
+    }
+
+    // h#2: Black's frozen Immobilizer removes itself, and the Cannon Pawn's hop takes the King.
+    const H2: &str = "10/10/10/10/3k6/3iI5/6P3/5K4/10/10 b 0";
+    let line = ["d5d5", "e5f5", "d6e6", "g4e6"];
+    let h = app
+        .post_json(
+            "/v1/solve",
+            &json!({"fen": H2, "stipulation": "h#2", "game": "rococo"}),
+        )
+        .json();
+    let ucis: Vec<Vec<&str>> = h["solutions"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{h}"))
+        .iter()
+        .map(|l| {
+            l.as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["uci"].as_str().unwrap())
+                .collect()
+        })
+        .collect();
+    assert!(ucis.contains(&line.to_vec()), "{h}");
+    let p = app
+        .post_json(
+            "/v1/play",
+            &json!({"fen": H2, "stipulation": "h#2", "moves": line, "game": "rococo"}),
+        )
+        .json();
+    assert_eq!(p["verdict"], "solved", "{p}");
+}
+
+/// A Swapper next to an enemy piece can swap with it or destroy both: two moves, two `uci`s, and
+/// each plays back through `/v1/verify` as the move it names.
+#[test]
+fn a_swap_and_a_mutual_destruction_have_uci_of_their_own() {
+    let app = spawn_app();
+    const FEN: &str = "10/10/10/4k5/10/4p5/4S5/10/2K7/10 w 0";
+    let a = app
+        .post_json("/v1/analyze", &json!({"fen": FEN, "game": "rococo"}))
+        .json();
+    let moves = a["moves"].as_array().unwrap_or_else(|| panic!("{a}"));
+    let ucis: Vec<&str> = moves.iter().map(|m| m["uci"].as_str().unwrap()).collect();
+    let unique: BTreeSet<&str> = ucis.iter().copied().collect();
+    assert_eq!(unique.len(), ucis.len(), "{ucis:?}");
+    let find = |notation: &str| {
+        moves
+            .iter()
+            .find(|m| m["notation"] == notation)
+            .unwrap_or_else(|| panic!("{notation}: {a}"))["uci"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(find("Se4<>e5"), "e4e5");
+    assert_eq!(find("Se4*e5"), "e4e5*");
+    for (uci, notation, kind) in [
+        ("e4e5", "Se4<>e5", "swap"),
+        ("e4e5*", "Se4*e5", "mutual_destruction"),
+    ] {
+        let v = app
+            .post_json(
+                "/v1/verify",
+                &json!({"fen": FEN, "moves": [uci], "game": "rococo"}),
+            )
+            .json();
+        assert!(v["first_illegal"].is_null(), "{v}");
+        assert_eq!(v["moves"][0]["notation"], notation, "{v}");
+        assert_eq!(v["moves"][0]["kind"], kind, "{v}");
+    }
+}

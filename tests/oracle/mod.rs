@@ -1,5 +1,6 @@
-//! Helpmate oracles shared by the stipulation tests of both games, written from the definition
-//! with the rules engine alone.
+//! Oracles shared by the stipulation and notation tests of both games, written from the
+//! definitions with the rules engine alone.
+#![allow(dead_code)]
 
 use baroque::rules::{Color, GamePosition};
 use proptest::prelude::*;
@@ -58,6 +59,197 @@ pub fn same_lines<M: Clone + Eq + Hash + Debug>(
         prop_assert!(got.is_subset(want), "{}", what);
     } else {
         prop_assert_eq!(&got, want, "{}", what);
+    }
+    Ok(())
+}
+
+/// Within the moves in play of `p`, each move's `uci` (in `naming`) names it alone, and plays back
+/// through the verification behind `/v1/verify` to that very move.
+pub fn every_uci_names_one_move<P: GamePosition>(
+    p: &P,
+    naming: baroque::rules::Naming,
+) -> Result<(), TestCaseError> {
+    let moves = p.legal_moves();
+    let mut seen = std::collections::HashMap::new();
+    for m in &moves {
+        let uci = p.move_uci(m, naming);
+        if let Some(other) = seen.insert(uci.clone(), *m) {
+            prop_assert!(
+                false,
+                "`{}` names {} and {} in {}",
+                uci,
+                p.move_name(&other, naming),
+                p.move_name(m, naming),
+                p.fen(naming)
+            );
+        }
+        let texts = [uci.clone()];
+        let (response, played) =
+            baroque::api::routes::verify::verify_line_moves(p, naming, texts.iter(), &[]);
+        prop_assert!(
+            response.first_illegal.is_none(),
+            "`{}` in {}",
+            uci,
+            p.fen(naming)
+        );
+        prop_assert_eq!(played, vec![*m], "`{}` in {}", uci, p.fen(naming));
+    }
+    Ok(())
+}
+
+/// The options of the agreement checks: one thread, a small table, the default budget.
+fn agreement_options(stipulation: baroque::solver::Stipulation) -> baroque::solver::SolveOptions {
+    baroque::solver::SolveOptions {
+        stipulation,
+        threads: 1,
+        table_mib: 4,
+        ..Default::default()
+    }
+}
+
+/// The judgement behind `/v1/play` of `line` from `p`.
+pub fn judge<P: GamePosition>(
+    p: &P,
+    stipulation: baroque::solver::Stipulation,
+    line: &[P::Move],
+) -> baroque::solver::play::Verdict {
+    use baroque::solver::play::{play, NoProof, PlayOptions};
+    let opts = PlayOptions {
+        stipulation,
+        limits: baroque::solver::Limits::default(),
+        table_mib: 4,
+        cancel: baroque::solver::Cancel::new(),
+        naming: baroque::rules::Naming::default(),
+        hint: false,
+        proof: &NoProof,
+        search: true,
+    };
+    play(p, line, &opts).verdict
+}
+
+/// Whether `line` from `p` plays through the verification behind `/v1/verify` (each move sent as
+/// its `uci`), every move legal, and ends with the side to move `mated` (`checkmate`), that side
+/// being `loser`.
+fn replays_to_mate<P: GamePosition>(
+    p: &P,
+    line: &[P::Move],
+    loser: Color,
+) -> Result<(), TestCaseError> {
+    use baroque::api::common::GameStatus;
+    let naming = baroque::rules::Naming::default();
+    let mut at = *p;
+    let mut texts = Vec::new();
+    for m in line {
+        texts.push(at.move_uci(m, naming));
+        at = at.play(m);
+    }
+    let (response, played) =
+        baroque::api::routes::verify::verify_line_moves(p, naming, texts.iter(), &[]);
+    let what = format!("{} from {}", texts.join(" "), p.fen(naming));
+    prop_assert!(response.first_illegal.is_none(), "{}", what);
+    prop_assert_eq!(&played, &line.to_vec(), "{}", what);
+    prop_assert_eq!(response.final_status, GameStatus::Checkmate, "{}", what);
+    prop_assert_eq!(at.turn(), loser, "{}", what);
+    Ok(())
+}
+
+/// Every line of a solution tree below `node` (played in `pos`), each from the first move.
+fn tree_lines<M: Copy>(
+    node: &baroque::solver::tree::AttackNode<M>,
+    prefix: &mut Vec<M>,
+    out: &mut Vec<Vec<M>>,
+) {
+    prefix.push(node.mv);
+    if node.mates {
+        out.push(prefix.clone());
+    }
+    for d in &node.defences {
+        prefix.push(d.mv);
+        if d.mates {
+            out.push(prefix.clone());
+        }
+        for r in &d.replies {
+            tree_lines(r, prefix, out);
+        }
+        prefix.pop();
+    }
+    prefix.pop();
+}
+
+/// The service agrees with itself on `p` under `stipulation`: every line the solve reports (the
+/// helpmate's solutions, every line of a direct mate's or selfmate's tree) replays through the
+/// verification behind `/v1/verify` and ends with the right side mated, and the judgement
+/// behind `/v1/play` calls it solved; the first moves play calls correct are the keys; and, for
+/// a helpmate of two plies, the lines play calls solved are exactly the solutions.
+pub fn solve_verify_and_play_agree<P: GamePosition>(
+    p: &P,
+    stipulation: baroque::solver::Stipulation,
+) -> Result<(), TestCaseError> {
+    use baroque::solver::play::Verdict;
+    use baroque::solver::Stipulation;
+    let fen = p.fen(baroque::rules::Naming::default());
+    let opts = agreement_options(stipulation);
+    if let Some(plies) = stipulation.help_plies() {
+        let h = baroque::solver::help::solve_help(p, &opts, 1);
+        prop_assume!(h.complete && !h.lines_truncated);
+        for line in &h.solutions {
+            replays_to_mate(p, line, Color::Black)?;
+            prop_assert_eq!(
+                judge(p, stipulation, line),
+                Verdict::Solved,
+                "{:?} of {}",
+                line,
+                fen
+            );
+        }
+        if plies == 2 {
+            let solutions: HashSet<&Vec<P::Move>> = h.solutions.iter().collect();
+            for first in p.legal_moves() {
+                let after = p.play(&first);
+                let mut seconds = Vec::new();
+                after.search_moves(&mut seconds);
+                for second in seconds {
+                    let line = vec![first, second];
+                    let solved = judge(p, stipulation, &line) == Verdict::Solved;
+                    prop_assert_eq!(solved, solutions.contains(&line), "{:?} of {}", line, fen);
+                }
+            }
+        }
+        return Ok(());
+    }
+    let s = baroque::solver::solve(p, &opts);
+    prop_assume!(s.result != baroque::solver::Outcome::Unknown && !s.tree_truncated);
+    // A direct mate mates the side not to move; a selfmate, the side to move.
+    let loser = match stipulation {
+        Stipulation::SelfMate(_) => p.turn(),
+        _ => p.turn().other(),
+    };
+    let mut lines = Vec::new();
+    for node in &s.tree {
+        tree_lines(node, &mut Vec::new(), &mut lines);
+    }
+    for line in &lines {
+        replays_to_mate(p, line, loser)?;
+        prop_assert_eq!(
+            judge(p, stipulation, line),
+            Verdict::Solved,
+            "{:?} of {}",
+            line,
+            fen
+        );
+    }
+    let keys: HashSet<P::Move> = s.keys.iter().map(|k| k.mv).collect();
+    for first in p.legal_moves() {
+        let verdict = judge(p, stipulation, &[first]);
+        let wins = matches!(verdict, Verdict::Correct | Verdict::Solved);
+        prop_assert_eq!(
+            wins,
+            keys.contains(&first),
+            "{:?} of {} in {}",
+            first,
+            stipulation,
+            fen
+        );
     }
     Ok(())
 }
