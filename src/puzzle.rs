@@ -693,15 +693,32 @@ fn verify_mate(
         MateCheck::Settled { solution, .. } => solution,
     };
     let stipulation = claim.stipulation.to_string();
-    let outcome = match *solved {
+    // A stored mate puzzle has a mate, whatever it claims.
+    match &*solved {
+        Solved::Keys(s) if s.result == Outcome::NoMate => {
+            return Err(contradicted(match claim.stipulation {
+                Stipulation::SelfMate(_) => format!("White cannot force {stipulation}"),
+                _ => format!("the side to move has no forced mate in {}", claim.mate_in()),
+            }));
+        }
+        Solved::Help(h) if h.count == 0 => {
+            return Err(contradicted(format!("{stipulation} has no solution")));
+        }
+        _ => {}
+    }
+    Ok((
+        Vec::new(),
+        mate_outcome(claim.stipulation, &solved),
+        Vec::new(),
+    ))
+}
+
+/// The stored outcome of a mate puzzle of `stipulation` that `solved` answers (see
+/// [`VerifiedPuzzle::outcome`]).
+pub fn mate_outcome(stipulation: Stipulation, solved: &Solved) -> serde_json::Value {
+    let stipulation = stipulation.to_string();
+    match solved {
         Solved::Keys(s) => {
-            // A stored mate puzzle has a mate, whatever it claims.
-            if s.result == Outcome::NoMate {
-                return Err(contradicted(match claim.stipulation {
-                    Stipulation::SelfMate(_) => format!("White cannot force {stipulation}"),
-                    _ => format!("the side to move has no forced mate in {}", claim.mate_in()),
-                }));
-            }
             serde_json::json!({
                 "result": s.result,
                 "stipulation": stipulation,
@@ -717,11 +734,8 @@ fn verify_mate(
             })
         }
         Solved::Help(h) => {
-            if h.count == 0 {
-                return Err(contradicted(format!("{stipulation} has no solution")));
-            }
             serde_json::json!({
-                "result": Outcome::Mate,
+                "result": if h.count > 0 { Outcome::Mate } else { Outcome::NoMate },
                 "stipulation": stipulation,
                 "sound": h.sound,
                 "solutions": h.solutions,
@@ -730,6 +744,5 @@ fn verify_mate(
                 "solutions_truncated": h.lines_truncated,
             })
         }
-    };
-    Ok((Vec::new(), outcome, Vec::new()))
+    }
 }

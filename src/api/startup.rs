@@ -64,11 +64,9 @@ impl Application {
         let store = Store::connect(&settings.db)
             .map_err(|e| io::Error::other(format!("the puzzle store {}: {e}", settings.db)))?;
         let solve = Limits::from(&settings).solve.options();
-        // Mate rows stored before difficulties (or under another formula) get theirs.
-        let filled = seed::fill_difficulties(&store).map_err(io::Error::other)?;
-        if filled > 0 {
-            tracing::info!(filled, "difficulties of stored mate puzzles computed");
-        }
+        // Rococo puzzles solved under an older reading of the rules are solved again; mate rows
+        // stored before difficulties (or under another formula) get theirs.
+        seed::upgrade(&store, &solve).map_err(io::Error::other)?;
         let seeded = match settings.seed_source() {
             Some(source) => seed::seed(&store, &source, &solve).map_err(io::Error::other)?,
             None => SeedReport::default(),

@@ -291,6 +291,139 @@ pub fn fill_difficulties(store: &Store) -> Result<usize, String> {
     Ok(changed)
 }
 
+/// The store fact naming the reading of Rococo's rules its Rococo mate puzzles were solved under.
+const ROCOCO_READING: &str = "rococo_reading";
+/// The reading of this build: every legal move counts in every stipulation, one that leaves the
+/// mover's King capturable too (`../shared/RULES.md`, Rococo's last point). Stores written before
+/// it solved selfmates, helpmates and tries with only the moves that keep the King.
+pub const ROCOCO_READING_NOW: &str = "every-legal-move";
+
+/// What verifying the stored Rococo puzzles again did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reverified {
+    /// Rococo mate puzzles solved again.
+    pub checked: usize,
+    /// Those whose answer changed (their outcome and difficulty rewritten).
+    pub changed: usize,
+    /// Those the solve's budget did not settle (kept as they were, tried again at the next start).
+    pub unsettled: usize,
+}
+
+/// Solves every stored Rococo mate puzzle again when the store's were solved under an older
+/// reading of the rules (a fact records the reading), rewrites the outcome (and difficulty) of
+/// each whose answer changed, and logs each of those. A puzzle that no longer holds is kept, with
+/// the outcome that says so (`no_mate`, not sound). The fact is recorded once every puzzle was
+/// settled; puzzles left unsettled by the budget are tried again at the next start.
+pub fn reverify_rococo(store: &Store, solve: &SolveOptions) -> Result<Reverified, String> {
+    use crate::puzzle::{check_mate, mate_outcome, MateCheck};
+    let failed = |e: crate::store::StoreError| format!("verifying Rococo puzzles again: {e}");
+    if store.fact(ROCOCO_READING).map_err(failed)?.as_deref() == Some(ROCOCO_READING_NOW) {
+        return Ok(Reverified::default());
+    }
+    let filter = crate::store::Filter {
+        kind: Some(Kind::Mate),
+        game: Some(crate::rules::GameKind::Rococo),
+        ..Default::default()
+    };
+    let mut report = Reverified::default();
+    let mut after = 0;
+    loop {
+        let (rows, more) = store.list(&filter, after, 200).map_err(failed)?;
+        for row in &rows {
+            let Some(stipulation) = row
+                .stipulation
+                .as_deref()
+                .and_then(crate::solver::Stipulation::parse)
+                .or_else(|| row.mate_in.map(crate::solver::Stipulation::Mate))
+            else {
+                continue;
+            };
+            let Ok((pos, _)) =
+                crate::rules::Variant::Rococo.position(&row.fen, crate::rules::Naming::default())
+            else {
+                tracing::warn!(id = row.id, fen = %row.fen, "a stored Rococo puzzle's FEN no longer reads");
+                continue;
+            };
+            // A helpmate stored as sound had as many solutions as it meant to.
+            let was_sound = row.outcome.get("sound") == Some(&serde_json::Value::Bool(true));
+            let count = row.outcome.get("count").and_then(serde_json::Value::as_u64);
+            let intended = match count {
+                Some(n) if was_sound && stipulation.is_help() => usize::try_from(n).ok(),
+                _ => None,
+            };
+            let claim = MateClaim {
+                stipulation,
+                intended_solutions: intended,
+                ..Default::default()
+            };
+            report.checked += 1;
+            let solution = match check_mate(&pos, &claim, solve) {
+                Ok(MateCheck::Settled { solution, .. }) => solution,
+                Ok(MateCheck::Unsettled { .. }) => {
+                    report.unsettled += 1;
+                    tracing::warn!(id = row.id, %stipulation, "a stored Rococo puzzle was not settled within the solve budget: kept as it was");
+                    continue;
+                }
+                Err(e) => {
+                    report.unsettled += 1;
+                    tracing::warn!(id = row.id, %stipulation, error = %e, "a stored Rococo puzzle cannot be solved again: kept as it was");
+                    continue;
+                }
+            };
+            let outcome = mate_outcome(stipulation, &solution);
+            if outcome == row.outcome {
+                continue;
+            }
+            let difficulty = crate::difficulty::difficulty(stipulation, &row.fen, &outcome);
+            if store
+                .set_outcome(row.id, &outcome, difficulty)
+                .map_err(failed)?
+            {
+                report.changed += 1;
+                tracing::warn!(
+                    id = row.id,
+                    %stipulation,
+                    fen = %row.fen,
+                    sound_before = %row.outcome.get("sound").unwrap_or(&serde_json::Value::Null),
+                    sound_now = %outcome.get("sound").unwrap_or(&serde_json::Value::Null),
+                    result_now = %outcome.get("result").unwrap_or(&serde_json::Value::Null),
+                    "a stored Rococo puzzle's answer changed under the rules' reading of this build: its outcome is rewritten"
+                );
+            }
+        }
+        match rows.last() {
+            Some(last) if more => after = last.id,
+            _ => break,
+        }
+    }
+    if report.unsettled == 0 {
+        store
+            .set_fact(ROCOCO_READING, ROCOCO_READING_NOW)
+            .map_err(failed)?;
+    }
+    Ok(report)
+}
+
+/// Brings a store written by an older build up to this one's readings, before it serves: the
+/// Rococo puzzles solved again ([`reverify_rococo`]), then every difficulty
+/// ([`fill_difficulties`]). Logs what it changed.
+pub fn upgrade(store: &Store, solve: &SolveOptions) -> Result<(), String> {
+    let r = reverify_rococo(store, solve)?;
+    if r.checked > 0 {
+        tracing::info!(
+            checked = r.checked,
+            changed = r.changed,
+            unsettled = r.unsettled,
+            "stored Rococo puzzles verified again under this build's reading of the rules"
+        );
+    }
+    let filled = fill_difficulties(store)?;
+    if filled > 0 {
+        tracing::info!(filled, "difficulties of stored mate puzzles computed");
+    }
+    Ok(())
+}
+
 /// Verifies the fixtures of `source` and stores them (one transaction), after upgrading the hashes
 /// of rows stored under an older rule ([`upgrade_hashes`]).
 pub fn seed(store: &Store, source: &Fixtures, solve: &SolveOptions) -> Result<SeedReport, String> {
@@ -396,6 +529,83 @@ mod tests {
         let (rows, _) = store.list(&Default::default(), 0, 200).unwrap();
         assert_eq!(rows.iter().map(|r| r.difficulty).collect::<Vec<_>>(), want);
         assert_eq!(fill_difficulties(&store).unwrap(), 0);
+    }
+
+    /// Rococo puzzles stored under the old reading (only moves that keep the King counted) are
+    /// solved again once: an `h#1` that lacked the lines whose Black move leaves its King
+    /// capturable, and an `s#1` stored with a key that no longer holds, are rewritten and counted;
+    /// a Baroque puzzle and an unchanged Rococo one are not.
+    #[test]
+    fn rococo_puzzles_of_the_old_reading_are_solved_again_once() {
+        use crate::puzzle::{verify, About, Claim, MateClaim, NewPuzzle};
+        use crate::rules::Variant;
+        use crate::solver::Stipulation;
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("old.db")).unwrap();
+        let puzzle = |variant: Variant, fen: &str, stipulation: Stipulation| {
+            let p = NewPuzzle {
+                variant,
+                fen: fen.into(),
+                claim: Claim::Mate(MateClaim {
+                    stipulation,
+                    ..Default::default()
+                }),
+                about: About::default(),
+            };
+            verify(p, &solve()).unwrap()
+        };
+        // Today's outcomes, then the outcome the old reading stored.
+        let mut help = puzzle(
+            Variant::Rococo,
+            "10/10/3K6/10/10/1k2S5/3A6/10/10/10 b 0",
+            Stipulation::HelpMate {
+                moves: 1,
+                half: false,
+            },
+        );
+        let fresh_help = help.outcome.clone();
+        assert_eq!(fresh_help["count"], 2, "{fresh_help}");
+        help.outcome["count"] = 0.into();
+        help.outcome["solutions"] = serde_json::json!([]);
+        let mut mate = puzzle(
+            Variant::Rococo,
+            "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0",
+            Stipulation::Mate(1),
+        );
+        let fresh_mate = mate.outcome.clone();
+        mate.outcome["sound"] = false.into();
+        let unchanged = puzzle(
+            Variant::Rococo,
+            "10/10/4k5/10/10/10/4L5/10/2K7/10 w 0",
+            Stipulation::Mate(1),
+        );
+        let baroque = puzzle(
+            Variant::default(),
+            "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0",
+            Stipulation::Mate(2),
+        );
+        let stored_baroque = baroque.outcome.clone();
+        store.insert_all(&[help, mate, unchanged, baroque]).unwrap();
+        store.set_fact(ROCOCO_READING, "keeping-moves").unwrap();
+        let r = reverify_rococo(&store, &solve()).unwrap();
+        assert_eq!(
+            r,
+            Reverified {
+                checked: 3,
+                changed: 2,
+                unsettled: 0
+            }
+        );
+        let (rows, _) = store.list(&Default::default(), 0, 200).unwrap();
+        assert_eq!(rows[0].outcome, fresh_help);
+        assert_eq!(rows[1].outcome, fresh_mate);
+        assert_eq!(rows[3].outcome, stored_baroque);
+        assert!(rows[0].difficulty.is_some());
+        // Done once.
+        assert_eq!(
+            reverify_rococo(&store, &solve()).unwrap(),
+            Reverified::default()
+        );
     }
 
     /// The fixtures built in are exactly the files of the package's fixture directories, byte for

@@ -249,6 +249,15 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     /// the formula); whether the puzzle exists.
     fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool, StoreError>;
 
+    /// Sets a puzzle's verified outcome and the difficulty computed from it, in one statement (a
+    /// puzzle verified again under a changed reading of the rules); whether the puzzle exists.
+    fn set_outcome(
+        &self,
+        id: i64,
+        outcome: &serde_json::Value,
+        difficulty: Option<u8>,
+    ) -> Result<bool, StoreError>;
+
     /// Whether the store can serve: a connection comes within `wait`, answers a query, and the
     /// database has every migration of this build applied. The readiness probe.
     ///

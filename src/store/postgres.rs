@@ -559,6 +559,18 @@ impl Backend for PgStore {
         )? > 0)
     }
 
+    fn set_outcome(
+        &self,
+        id: i64,
+        outcome: &serde_json::Value,
+        difficulty: Option<u8>,
+    ) -> Result<bool, StoreError> {
+        Ok(self.conn()?.execute(
+            "UPDATE puzzles SET outcome = $2, difficulty = $3 WHERE id = $1",
+            &[&id, &super::json_text(outcome), &opt_i64(difficulty)],
+        )? > 0)
+    }
+
     fn readiness(&self, wait: Duration) -> Result<(), StoreError> {
         let mut conn = self.pool().get_timeout(wait)?;
         let version: i64 = conn

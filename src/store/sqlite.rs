@@ -364,6 +364,19 @@ impl Backend for SqliteStore {
         )? > 0)
     }
 
+    fn set_outcome(
+        &self,
+        id: i64,
+        outcome: &serde_json::Value,
+        difficulty: Option<u8>,
+    ) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn.execute(
+            "UPDATE puzzles SET outcome = ?2, difficulty = ?3 WHERE id = ?1",
+            params![id, super::json_text(outcome), difficulty],
+        )? > 0)
+    }
+
     fn readiness(&self, wait: Duration) -> Result<(), StoreError> {
         let conn = self.pool.get_timeout(wait)?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
