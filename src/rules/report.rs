@@ -31,7 +31,9 @@ impl SquarePiece {
 pub struct MoveInfo {
     /// The move in the game's canonical notation, such as `Kc4-d5` or `Nd2xd8`.
     pub notation: String,
-    /// The from and to squares run together, such as `d2d8` (a suicide is `c5c5`).
+    /// The machine form, unique among the position's moves: the from and to squares run together,
+    /// such as `d2d8` (a suicide is `c5c5`); in Rococo `*` follows for a mutual destruction
+    /// (`e5e6*`) and `=` with the letter for a promotion (`e8e9=L`).
     pub uci: String,
     /// The pieces the move takes, lowest square first.
     pub captures: Vec<SquarePiece>,

@@ -62,7 +62,9 @@ pub struct LegalMove {
     /// Canonical notation: piece letter, from-square, `-` or `x` (when it captures), to-square.
     #[schema(value_type = String, example = "Pc2xc4")]
     pub notation: ShortText,
-    /// The from and to squares (`d2d8`; a suicide is `c5c5`).
+    /// The machine form, unique among the position's moves: the from and to squares (`d2d8`; a
+    /// suicide is `c5c5`), then in Rococo `*` for a mutual destruction (`e5e6*`) and `=` with the
+    /// letter for a promotion (`e8e9=L`). Sent back as a move, it plays this move.
     #[schema(value_type = String, example = "c2c4")]
     pub uci: ShortText,
     /// The moving piece: one chess-style letter, upper case for White.

@@ -108,7 +108,8 @@ pub struct VerifiedMove {
     /// Canonical notation (null when illegal).
     #[schema(example = "Pc2xc4")]
     pub notation: Option<String>,
-    /// From and to squares (null when illegal).
+    /// The machine form (null when illegal): from and to squares, then in Rococo `*` for a mutual
+    /// destruction and `=` with the letter for a promotion.
     #[schema(example = "c2c4")]
     pub uci: Option<String>,
     /// Every piece the move captures (empty when illegal).
