@@ -164,3 +164,62 @@ fn the_text_log_never_shows_the_token() {
 fn the_json_log_never_shows_the_token() {
     check("json");
 }
+
+/// Sends `request` (raw HTTP/1.1) and reads until the server closes or answers.
+fn raw(server: &Server, request: &str) -> String {
+    use std::io::Write;
+    let addr = server.base.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.write_all(request.as_bytes()).unwrap();
+    let mut buf = [0u8; 4096];
+    let n = s.read(&mut buf).unwrap_or(0);
+    String::from_utf8_lossy(&buf[..n]).into_owned()
+}
+
+/// A text log line cannot be forged by what a client sends: a request id with a field's
+/// delimiters is replaced, a path's `"`, `}` and `=` are percent-encoded, a method HTTP does not
+/// define is logged as `other`, and a long path is cut.
+#[test]
+fn a_client_cannot_forge_fields_of_the_text_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&dir.path().join("logs.db"), "text");
+    let forged = raw(
+        &server,
+        "GET /health/a\"b}c=d HTTP/1.1\r\nHost: x\r\nX-Request-Id: x}\"forged=1\r\nConnection: close\r\n\r\n",
+    );
+    assert!(forged.starts_with("HTTP/1.1 404"), "{forged}");
+    assert!(
+        !forged.contains("forged=1"),
+        "the id is not echoed: {forged}"
+    );
+    let method = "Q".repeat(5_000);
+    let odd = raw(
+        &server,
+        &format!("{method} /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+    );
+    assert!(odd.starts_with("HTTP/1.1 "), "{odd}");
+    let long = format!("/{}", "p".repeat(10_000));
+    let far = raw(
+        &server,
+        &format!("GET {long} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+    );
+    assert!(far.starts_with("HTTP/1.1 404"), "{far}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let seen = loop {
+        let seen = server.output.lock().unwrap().clone();
+        if seen.matches("status=").count() >= 3 || Instant::now() > deadline {
+            break seen;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(!seen.contains("forged"), "{seen}");
+    assert!(!seen.contains("a\"b"), "{seen}");
+    assert!(seen.contains("/health/a%22b%7Dc%3Dd"), "{seen}");
+    assert!(!seen.contains("QQQQ"), "{seen}");
+    assert!(seen.contains("method=other"), "{seen}");
+    assert!(!seen.contains(&long), "{seen}");
+    for line in seen.lines() {
+        assert!(line.len() < 1_000, "a log line of {} bytes", line.len());
+    }
+}

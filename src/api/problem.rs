@@ -645,7 +645,7 @@ pub fn path_error_handler(
     req: &HttpRequest,
 ) -> actix_web::Error {
     ApiError::NotFound {
-        path: req.path().to_string(),
+        path: super::telemetry::capped(req.path(), super::telemetry::LOGGED_PATH_CHARS),
     }
     .into()
 }
@@ -758,18 +758,20 @@ pub fn ensure_problem_json<B>(
     }
     let status = res.status();
     let (req, old) = res.into_parts();
-    let path = req.path().to_string();
+    use super::telemetry::{capped, logged_path, ECHOED_METHOD_CHARS, LOGGED_PATH_CHARS};
+    let path = capped(req.path(), LOGGED_PATH_CHARS);
     let err = match status {
         StatusCode::NOT_FOUND => ApiError::NotFound { path },
         s if s.is_server_error() => {
-            tracing::error!(status = s.as_u16(), path = %path, "error response without problem details");
+            let path = logged_path(req.path());
+            tracing::error!(status = s.as_u16(), %path, "error response without problem details");
             ApiError::Internal(format!("status {s}"))
         }
         s => ApiError::Status {
             status: s,
             detail: format!(
                 "{} {}: {}",
-                req.method(),
+                capped(req.method().as_str(), ECHOED_METHOD_CHARS),
                 path,
                 s.canonical_reason().unwrap_or("error").to_lowercase()
             ),

@@ -387,13 +387,14 @@ async fn head_as_get(
 }
 
 fn method_not_allowed(req: HttpRequest, allow: Vec<String>) -> Result<HttpResponse, ApiError> {
+    use super::telemetry::{capped, ECHOED_METHOD_CHARS, LOGGED_PATH_CHARS};
     let method = if req.extensions().get::<Head>().is_some() {
         "HEAD".to_string()
     } else {
-        req.method().to_string()
+        capped(req.method().as_str(), ECHOED_METHOD_CHARS)
     };
     Err(ApiError::MethodNotAllowed {
-        path: req.path().to_string(),
+        path: capped(req.path(), LOGGED_PATH_CHARS),
         method,
         allow,
     })
@@ -401,6 +402,6 @@ fn method_not_allowed(req: HttpRequest, allow: Vec<String>) -> Result<HttpRespon
 
 async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     Err(ApiError::NotFound {
-        path: req.path().to_string(),
+        path: super::telemetry::capped(req.path(), super::telemetry::LOGGED_PATH_CHARS),
     })
 }

@@ -106,9 +106,86 @@ pub fn render_metrics() -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RequestId(pub String);
 
-/// Whether a client's request id is usable: 1 to 128 visible ASCII characters.
+/// Whether a client's request id is usable: 1 to 128 visible ASCII characters, none of those that
+/// delimit a text log line's fields (`"`, `\`, `{`, `}`, `=`), so an id cannot forge a field.
 fn usable(id: &str) -> bool {
-    (1..=128).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_graphic())
+    (1..=128).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && !matches!(b, b'"' | b'\\' | b'{' | b'}' | b'='))
+}
+
+/// The label of a request's method in metrics and logs: the method when HTTP defines it, else
+/// `other`, so that no client can add label values (a label value comes from a closed set).
+pub fn method_label(method: &actix_web::http::Method) -> &'static str {
+    use actix_web::http::Method;
+    match *method {
+        Method::GET => "GET",
+        Method::HEAD => "HEAD",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::PATCH => "PATCH",
+        Method::OPTIONS => "OPTIONS",
+        Method::CONNECT => "CONNECT",
+        Method::TRACE => "TRACE",
+        _ => "other",
+    }
+}
+
+/// The most characters of a method a problem document repeats.
+pub const ECHOED_METHOD_CHARS: usize = 32;
+
+/// `text` cut to at most `chars` characters (then `...`): what a problem document or a log line
+/// repeats of what a client sent.
+pub fn capped(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// The most characters of a path a log line shows.
+pub const LOGGED_PATH_CHARS: usize = 256;
+
+/// A request path as a log line shows it: at most [`LOGGED_PATH_CHARS`] characters (cut with
+/// `...`), every byte outside the unreserved and path characters of RFC 3986, and `=`,
+/// percent-encoded, so that a path cannot forge a field of a text log line.
+pub fn logged_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len().min(LOGGED_PATH_CHARS) + 3);
+    for b in path.bytes() {
+        if out.len() >= LOGGED_PATH_CHARS {
+            out.push_str("...");
+            break;
+        }
+        let plain = b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b'/'
+                    | b'%'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'\''
+                    | b'('
+                    | b')'
+                    | b'*'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b':'
+                    | b'@'
+            );
+        if plain {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// A new request id: 32 hexadecimal digits, random per process and counted within it.
@@ -142,8 +219,8 @@ pub async fn observe(
         .filter(|v| usable(v))
         .map_or_else(new_id, str::to_owned);
     req.extensions_mut().insert(RequestId(id.clone()));
-    let method = req.method().clone();
-    let path = req.path().to_owned();
+    let method = method_label(req.method());
+    let path = logged_path(req.path());
     let span = tracing::info_span!("request", request_id = %id);
     let res = next.call(req).instrument(span.clone()).await;
     // An error a middleware returned becomes its response further out; it gets the id too.
@@ -177,14 +254,14 @@ pub async fn observe(
     metrics::counter!(
         "baroque_http_requests_total",
         "route" => route.clone(),
-        "method" => method.to_string(),
+        "method" => method,
         "status" => status.to_string()
     )
     .increment(1);
     metrics::histogram!(
         "baroque_http_request_duration_seconds",
         "route" => route,
-        "method" => method.to_string()
+        "method" => method
     )
     .record(elapsed.as_secs_f64());
     res
