@@ -379,6 +379,7 @@ impl GenerateOptions {
             cancel: Cancel::default(),
             max_refutations: 0,
             proven: None,
+            within: None,
         }
     }
 

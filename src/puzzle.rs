@@ -230,6 +230,35 @@ pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, Veri
     })
 }
 
+/// The content hash a mate puzzle will be stored under, found without solving it, when its claim
+/// states its stipulation alone (a claim of keys, solutions, short solutions or soundness must be
+/// checked by a solve): what lets a post of a stored puzzle be answered from the store. `None`
+/// for a diagram, a claim that states more, or a FEN that does not read.
+pub fn stored_content_hash(p: &NewPuzzle) -> Option<String> {
+    let Claim::Mate(m) = &p.claim else {
+        return None;
+    };
+    let states_more = m.keys.is_some()
+        || m.short_solutions.is_some()
+        || m.solutions.is_some()
+        || m.intended_solutions.is_some()
+        || m.sound.is_some();
+    if states_more {
+        return None;
+    }
+    let (pos, _) = p.variant.position(&p.fen, Naming::default()).ok()?;
+    let rules = p.variant.rules().unwrap_or_default();
+    Some(content_hash(
+        Kind::Mate,
+        p.variant.kind(),
+        &pos.fen(Naming::default()),
+        &rules,
+        &[],
+        None,
+        Some(m.stipulation),
+    ))
+}
+
 /// The content hash of a puzzle: SHA-256 (hex) of its kind, game, canonical FEN, rules, canonical
 /// moves, destinations claim and stipulation. Two posts of one puzzle, whatever notation they use,
 /// are one row. A direct mate hashes its N alone, as stores written before stipulations hashed it

@@ -458,6 +458,7 @@ impl SolveLimits {
             cancel: crate::solver::Cancel::new(),
             max_refutations: 1,
             proven: None,
+            within: None,
         }
     }
 }

@@ -31,6 +31,16 @@ pub fn verify_and_store_read(
     read: ReadPuzzle,
     solve: &SolveOptions,
 ) -> Result<(StoredPuzzle, bool), StoreOutcomeError> {
+    // A puzzle stored before: its line is checked against the stored proof, without a solve.
+    if let Some(found) = super::stored_already(store, &read.puzzle)? {
+        let stipulation = found
+            .stipulation
+            .as_deref()
+            .and_then(crate::solver::Stipulation::parse);
+        crate::formats::check_line_in(&read.line, stipulation, &found.outcome)
+            .map_err(|reason| VerifyError::Contradicted(vec![reason]))?;
+        return Ok((found, false));
+    }
     let verified = verify_read(read, solve)?;
     Ok(store.insert(&verified)?)
 }

@@ -32,6 +32,9 @@ pub fn verify_and_store(
     new: NewPuzzle,
     solve: &SolveOptions,
 ) -> Result<(StoredPuzzle, bool), StoreOutcomeError> {
+    if let Some(found) = stored_already(store, &new)? {
+        return Ok((found, false));
+    }
     let verified = verify(new, solve)?;
     Ok(store.insert(&verified)?)
 }
@@ -45,5 +48,18 @@ pub fn lower_priority() {
     unsafe {
         let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
         libc::setpriority(libc::PRIO_PROCESS, tid, 10);
+    }
+}
+
+/// The stored puzzle with the content of `new`, looked up before any solve, when its claim states
+/// its stipulation alone (see [`crate::puzzle::stored_content_hash`]): a post of a puzzle stored
+/// before is answered from the store, without the search that verified it then.
+///
+/// # Errors
+/// The store's failure.
+pub fn stored_already(store: &Store, new: &NewPuzzle) -> Result<Option<StoredPuzzle>, StoreError> {
+    match crate::puzzle::stored_content_hash(new) {
+        Some(hash) => store.get_by_hash(&hash),
+        None => Ok(None),
     }
 }

@@ -179,6 +179,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         // Generation does not look for tries (they are for the solve of a single puzzle).
         max_refutations: 0,
         proven: None,
+        within: None,
     };
     let bar = ProgressBar::new(args.count as u64);
     bar.set_style(

@@ -365,13 +365,25 @@ fn stipulation_for(
 /// # Errors
 /// The reason the line does not hold, in words.
 pub fn check_line(line: &[String], verified: &VerifiedPuzzle) -> Result<(), String> {
+    check_line_in(line, verified.stipulation, &verified.outcome)
+}
+
+/// [`check_line`] against a puzzle's stipulation and verified outcome (a stored puzzle's too).
+///
+/// # Errors
+/// The reason the line does not hold, in words.
+pub fn check_line_in(
+    line: &[String],
+    stipulation: Option<Stipulation>,
+    verified_outcome: &serde_json::Value,
+) -> Result<(), String> {
     let Some(first) = line.first() else {
         return Ok(());
     };
-    let Some(stipulation) = verified.stipulation else {
+    let Some(stipulation) = stipulation else {
         return Ok(());
     };
-    let outcome = Outcome::of(&verified.outcome);
+    let outcome = Outcome::of(verified_outcome);
     let listed = |v: Vec<String>| {
         if v.is_empty() {
             "none".to_string()
@@ -402,7 +414,7 @@ pub fn check_line(line: &[String], verified: &VerifiedPuzzle) -> Result<(), Stri
                 line.len()
             )
         };
-        let truncated = verified.outcome["solutions_truncated"] == true;
+        let truncated = verified_outcome["solutions_truncated"] == true;
         return Err(format!(
             "the main line `{want}`{length} is not a solution of {stipulation}; {}: {}",
             if truncated {

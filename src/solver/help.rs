@@ -322,7 +322,7 @@ fn help_with<P: GamePosition>(
     intended: usize,
     screening: bool,
 ) -> HelpSolution<P::Move> {
-    let budget = Budget::with_cancel(opts.limits, opts.cancel.clone());
+    let budget = Budget::within(opts.within.clone(), opts.limits, opts.cancel.clone());
     // The table is not used by the enumeration; the searcher's budget accounting needs one.
     let table = super::tt::Table::new(0);
     let (moves, half) = help_moves(opts.stipulation);

@@ -116,6 +116,9 @@ pub struct Budget {
     stopped: Line<AtomicBool>,
     /// Why it ran out: 0 not yet, else 1 + the [`Exhausted`] index.
     reason: AtomicU64,
+    /// A budget this one's spending counts against too, which stops it when it runs out (a
+    /// request's budget shared by the searches of its several puzzles).
+    parent: Option<Arc<Budget>>,
 }
 
 impl Budget {
@@ -125,6 +128,12 @@ impl Budget {
 
     /// A budget that also stops when `cancel` is raised.
     pub fn with_cancel(limits: Limits, cancel: Cancel) -> Budget {
+        Budget::within(None, limits, cancel)
+    }
+
+    /// [`Budget::with_cancel`], whose nodes count against `parent` too and which stops when
+    /// `parent` runs out (for the reason `parent` ran out).
+    pub fn within(parent: Option<Arc<Budget>>, limits: Limits, cancel: Cancel) -> Budget {
         let start = Instant::now();
         Budget {
             limits,
@@ -134,6 +143,18 @@ impl Budget {
             nodes: AtomicU64::new(0),
             stopped: Line(AtomicBool::new(false)),
             reason: AtomicU64::new(0),
+            parent,
+        }
+    }
+
+    /// Stops this budget when its parent has run out; whether it has.
+    fn parent_out(&self) -> bool {
+        match &self.parent {
+            Some(p) if p.exhausted() => {
+                self.stop(p.exhausted_by().unwrap_or(Exhausted::Nodes));
+                true
+            }
+            _ => false,
         }
     }
 
@@ -151,6 +172,12 @@ impl Budget {
         if self.exhausted() {
             return false;
         }
+        if let Some(p) = &self.parent {
+            p.spend(n);
+            if self.parent_out() {
+                return false;
+            }
+        }
         let total = self.nodes.fetch_add(n, Ordering::Relaxed) + n;
         if total > self.limits.nodes {
             self.stop(Exhausted::Nodes);
@@ -163,6 +190,12 @@ impl Budget {
     pub fn on_time(&self) -> bool {
         if self.exhausted() {
             return false;
+        }
+        if let Some(p) = &self.parent {
+            p.on_time();
+            if self.parent_out() {
+                return false;
+            }
         }
         if self.cancel.is_cancelled() {
             self.stop(Exhausted::Cancelled);
@@ -221,6 +254,9 @@ pub struct SolveOptions {
     /// What an earlier solve of the same position proved (see [`Proven`]): the solve starts from
     /// it instead of an empty table when the position, its rules and the stipulation match.
     pub proven: Option<Arc<Proven>>,
+    /// A budget the solve's spending counts against too (see [`Budget::within`]): a request's
+    /// budget shared by the solves of its several puzzles. `None`: the solve's own alone.
+    pub within: Option<Arc<Budget>>,
 }
 
 /// The table of an earlier solve (a screening, see [`screen_proven`]), handed to one later solve
@@ -274,6 +310,7 @@ impl Default for SolveOptions {
             cancel: Cancel::new(),
             max_refutations: 1,
             proven: None,
+            within: None,
         }
     }
 }
@@ -649,7 +686,7 @@ fn solve_with<P: GamePosition>(
     opts: &SolveOptions,
     screening: bool,
 ) -> (Solution<P::Move>, Table) {
-    let budget = Budget::with_cancel(opts.limits, opts.cancel.clone());
+    let budget = Budget::within(opts.within.clone(), opts.limits, opts.cancel.clone());
     let proven = opts
         .proven
         .as_ref()

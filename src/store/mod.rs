@@ -212,6 +212,9 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     /// The puzzle with this id.
     fn get(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError>;
 
+    /// The puzzle stored with this content hash.
+    fn get_by_hash(&self, hash: &str) -> Result<Option<StoredPuzzle>, StoreError>;
+
     /// A fact recorded about the store (see [`Backend::set_fact`]).
     fn fact(&self, name: &str) -> Result<Option<String>, StoreError>;
 

@@ -446,6 +446,14 @@ impl Backend for PgStore {
         get_in(&mut *self.conn()?, id)
     }
 
+    fn get_by_hash(&self, hash: &str) -> Result<Option<StoredPuzzle>, StoreError> {
+        let mut conn = self.conn()?;
+        match id_of_hash(&mut *conn, hash)? {
+            Some(id) => get_in(&mut *conn, id),
+            None => Ok(None),
+        }
+    }
+
     fn fact(&self, name: &str) -> Result<Option<String>, StoreError> {
         Ok(self
             .conn()?

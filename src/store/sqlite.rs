@@ -256,6 +256,14 @@ impl Backend for SqliteStore {
         get_in(&conn, id)
     }
 
+    fn get_by_hash(&self, hash: &str) -> Result<Option<StoredPuzzle>, StoreError> {
+        let conn = self.pool.get()?;
+        match id_of_hash(&conn, hash)? {
+            Some(id) => get_in(&conn, id),
+            None => Ok(None),
+        }
+    }
+
     fn fact(&self, name: &str) -> Result<Option<String>, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn

@@ -554,3 +554,79 @@ fn several_games_get_a_result_each() {
         .collect();
     assert_eq!(stored.len(), 2);
 }
+
+/// A body of several games shares one budget: crowded `h#8`s that would each search for the
+/// whole ceiling end within the request's `millis` (plus the time to answer), each `unknown`
+/// and not stored; a game stored before is answered from the store with no budget at all.
+#[test]
+fn the_games_of_one_post_share_one_budget() {
+    let app = server();
+    // Baroque's start, Black to move: h#8 searches for as long as it may.
+    let crowded = "rnbkqbnm/pppppppp/8/8/8/8/PPPPPPPP/MNBQKBNR b 0";
+    let text: String = (0..3)
+        .map(|_| game("Baroque", crowded, "[Stipulation \"h#8\"]", "*"))
+        .collect();
+    let start = std::time::Instant::now();
+    let r = send(&app, "/v1/puzzles?millis=1500", PGN, text.as_bytes(), true);
+    let took = start.elapsed();
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(took < Duration::from_millis(3_000), "{took:?}");
+    let answer = r.json();
+    assert_eq!(answer["unknown"], 3, "{answer}");
+    assert_eq!(answer["created"], 0, "{answer}");
+    for g in answer["results"].as_array().unwrap() {
+        assert_eq!(g["result"], "unknown", "{g}");
+        assert_eq!(
+            g["problem"]["type"], "/problems/solver-budget-exhausted",
+            "{g}"
+        );
+    }
+    assert_eq!(app.get("/v1/puzzles").json()["items"], json!([]));
+
+    // Stored once, then posted again with a budget of one node: found, not searched.
+    let first = post_pgn(
+        &app,
+        &game("Baroque", CHAMELEON, "[Stipulation \"#2\"]", "1. Bg6xc6 *"),
+    );
+    assert_eq!(first.status, 201, "{}", first.body);
+    let again = [
+        game("Baroque", CHAMELEON, "[Stipulation \"#2\"]", "1. Bg6xc6 *"),
+        game("Baroque", CHAMELEON, "[Stipulation \"#2\"]", "*"),
+    ]
+    .concat();
+    let r = send(&app, "/v1/puzzles?nodes=1", PGN, again.as_bytes(), true);
+    let answer = r.json();
+    assert_eq!(answer["existing"], 2, "{answer}");
+    assert_eq!(answer["results"][0]["result"], "existing", "{answer}");
+}
+
+/// A stipulation above the server's `--solve-max-mate-in` is refused before any search, in JSON
+/// and in PGN, as `/v1/solve` refuses it.
+#[test]
+fn a_posted_n_above_the_maximum_is_refused_at_once() {
+    let app = server();
+    for stipulation in ["#12", "s#9", "h#12.5"] {
+        let start = std::time::Instant::now();
+        let body = json!({"kind": "mate", "fen": "rnbkqbnm/pppppppp/8/8/8/8/PPPPPPPP/MNBQKBNR w 0", "stipulation": stipulation});
+        let r = send(
+            &app,
+            "/v1/puzzles",
+            "application/json",
+            body.to_string().as_bytes(),
+            true,
+        );
+        let p = r.problem(422, "/problems/invalid-mate-in");
+        assert_eq!(p["limit"], 8, "{p}");
+        assert!(start.elapsed() < Duration::from_secs(2), "{stipulation}");
+    }
+    let r = post_pgn(
+        &app,
+        &game(
+            "Baroque",
+            "rnbkqbnm/pppppppp/8/8/8/8/PPPPPPPP/MNBQKBNR w 0",
+            "[Stipulation \"h#12.5\"]",
+            "*",
+        ),
+    );
+    r.problem(422, "/problems/invalid-mate-in");
+}

@@ -575,10 +575,26 @@ enum Pending {
 }
 
 impl Pending {
-    fn kind(&self) -> Kind {
+    fn puzzle(&self) -> &crate::puzzle::NewPuzzle {
         match self {
-            Pending::Posted(p) => p.claim.kind(),
-            Pending::Read(r) => r.puzzle.claim.kind(),
+            Pending::Posted(p) => p,
+            Pending::Read(r) => &r.puzzle,
+        }
+    }
+
+    fn kind(&self) -> Kind {
+        self.puzzle().claim.kind()
+    }
+
+    /// A mate whose N is above the server's maximum is refused before any search, as
+    /// `/v1/solve` refuses it.
+    fn check_mate_in(&self, max: u32) -> Result<(), ApiError> {
+        match &self.puzzle().claim {
+            Claim::Mate(m) if m.stipulation.moves() > max => Err(ApiError::InvalidMateIn {
+                mate_in: m.stipulation.moves(),
+                max,
+            }),
+            _ => Ok(()),
         }
     }
 
@@ -604,8 +620,13 @@ async fn store_one(
     searches: &Searches,
     peer: Peer,
     pending: Pending,
+    within: Option<std::sync::Arc<crate::solver::Budget>>,
 ) -> Result<(crate::store::StoredPuzzle, bool), ApiError> {
-    let solve = limits.solve.options();
+    pending.check_mate_in(limits.solve.max_mate_in)?;
+    let solve = crate::solver::SolveOptions {
+        within,
+        ..limits.solve.options()
+    };
     let store = store.clone().into_inner();
     let (stored, inserted) = if pending.kind() == Kind::Mate {
         if let Some(limiter) = req.app_data::<web::Data<RateLimiter>>() {
@@ -664,6 +685,10 @@ pub struct PgnGameResult {
     /// or the status of `problem`.
     #[schema(example = 201)]
     pub status: u16,
+    /// What became of it: `created`, `existing`, `rejected` (it does not verify, or cannot be
+    /// read), or `unknown` (the request's budget ran out before it was settled: not stored, send
+    /// it again).
+    pub result: GameResult,
     /// The stored puzzle (201, 200).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub puzzle: Option<Puzzle>,
@@ -684,9 +709,48 @@ pub struct PgnResults {
     /// Games verified and found stored already.
     #[schema(example = 0)]
     pub existing: u64,
-    /// Games not stored.
+    /// Games not stored: they do not verify, or cannot be read.
     #[schema(example = 1)]
     pub rejected: u64,
+    /// Games the request's budget did not settle (not stored: send them again).
+    #[schema(example = 0)]
+    pub unknown: u64,
+}
+
+/// What became of one game of a PGN body of several games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(example = "created")]
+pub enum GameResult {
+    Created,
+    Existing,
+    Rejected,
+    Unknown,
+}
+
+/// The budget of a PGN body of several games, shared by their searches: `nodes` and `millis`
+/// (the server's ceilings when left out, and at most those).
+#[derive(Clone, Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PostQuery {
+    /// The nodes all the games' searches may visit together (at most, and by default, the
+    /// server's `--solve-max-nodes`).
+    pub nodes: Option<u64>,
+    /// The milliseconds all the games' searches may take together (at most, and by default, the
+    /// server's `--solve-max-millis`).
+    pub millis: Option<u64>,
+}
+
+impl PostQuery {
+    /// The request's budget under the server's ceilings.
+    fn budget(&self, max: &crate::api::configuration::SolveLimits) -> crate::solver::Limits {
+        crate::solver::Limits {
+            nodes: self.nodes.unwrap_or(max.max_nodes).min(max.max_nodes),
+            time: std::time::Duration::from_millis(
+                self.millis.unwrap_or(max.max_millis).min(max.max_millis),
+            ),
+        }
+    }
 }
 
 /// A 200 answer of `POST /v1/puzzles`: the puzzle (a JSON body, or a PGN body of one game), or a
@@ -724,8 +788,16 @@ pub enum PuzzleAnswer {
 /// `puzzle-not-verified`. Each game is verified like a JSON post of it, under the same token,
 /// rate limit (a search per game) and budget. A body of one game is answered as a JSON post is; a
 /// body of several (at most 100) is answered 200 with a result per game (`game`, `line`,
-/// `status`, and `puzzle` or `problem`) and the counts `created`, `existing`, `rejected`. A game
-/// that cannot be read is 422 `invalid-pgn`, naming its `game` and `line`.
+/// `status`, `result`, and `puzzle` or `problem`) and the counts `created`, `existing`,
+/// `rejected` and `unknown`. A game that cannot be read is 422 `invalid-pgn`, naming its `game`
+/// and `line`. The games of such a body share one budget (`nodes` and `millis` in the query, at
+/// most and by default the server's ceilings of a solve): a game it did not reach, or whose
+/// search it cut short, is `unknown` (`solver-budget-exhausted`, not stored: send it again).
+///
+/// A mate stated by its stipulation alone (a PGN game's main line is checked against the stored
+/// proof) whose content is stored already is answered from the store, without a search. A
+/// stipulation whose N is above the server's `--solve-max-mate-in` is refused at once with 422
+/// `invalid-mate-in`, as `/v1/solve` refuses it.
 #[utoipa::path(
     tag = "puzzles",
     request_body(
@@ -736,6 +808,7 @@ pub enum PuzzleAnswer {
         )
     ),
     security(("bearer" = [])),
+    params(PostQuery),
     responses(
         (status = 201, description = "Verified and stored (a JSON body, or a PGN body of one game)", body = Puzzle,
             headers(("Location" = String, description = "The stored puzzle's URL"))),
@@ -750,7 +823,7 @@ pub enum PuzzleAnswer {
         (status = 408, description = "The body did not arrive within the server's `--body-timeout-ms` (`body-timeout`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the limit", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is sent neither as `application/json` nor as `application/x-chess-pgn`", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The puzzle does not verify (`puzzle-not-verified`, with `reasons`; for PGN also a main line whose first move is not a key), the solver's budget ran out (`solver-budget-exhausted`), an unreadable FEN or impossible position, `coords: page` with Baroque or `rules` with Rococo (`not-applicable`), or a PGN body or game that cannot be read (`invalid-pgn`, with `line` and `game`: no game, a bad tag, no `Variant` or `FEN`, a move that is not legal, more than 100 games)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The puzzle does not verify (`puzzle-not-verified`, with `reasons`; for PGN also a main line whose first move is not a key), the solver's budget ran out (`solver-budget-exhausted`), N above the server's maximum (`invalid-mate-in`, with `limit`), an unreadable FEN or impossible position, `coords: page` with Baroque or `rules` with Rococo (`not-applicable`), or a PGN body or game that cannot be read (`invalid-pgn`, with `line` and `game`: no game, a bad tag, no `Variant` or `FEN`, a move that is not legal, more than 100 games)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "A mate runs a search, and this client has used its searches (`rate-limited`, as for `/v1/solve`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds until the client may search again"))),
         (status = 499, description = "The client closed its side of the connection before the answer was ready (`client-closed`): the work was stopped; a client that shuts down its sending side early is treated as gone", body = Problem, content_type = "application/problem+json"),
@@ -763,6 +836,7 @@ pub async fn create(
     _writer: Writer,
     req: HttpRequest,
     body: PuzzleBody,
+    query: web::Query<PostQuery>,
     store: web::Data<Store>,
     limits: web::Data<Limits>,
     searches: web::Data<Searches>,
@@ -771,8 +845,16 @@ pub async fn create(
     let text = match body {
         PuzzleBody::Json(request) => {
             let new = request.into_new_puzzle()?;
-            let (stored, inserted) =
-                store_one(&req, &store, &limits, &searches, peer, Pending::Posted(new)).await?;
+            let (stored, inserted) = store_one(
+                &req,
+                &store,
+                &limits,
+                &searches,
+                peer,
+                Pending::Posted(new),
+                None,
+            )
+            .await?;
             return Ok(stored_response(stored, inserted));
         }
         PuzzleBody::Pgn(text) => text,
@@ -799,23 +881,47 @@ pub async fn create(
             Some(Err(e)) => return Err(e.into()),
             None => return Err(ApiError::Internal("a game vanished".into())),
         };
-        let (stored, inserted) =
-            store_one(&req, &store, &limits, &searches, peer, Pending::Read(read)).await?;
+        let (stored, inserted) = store_one(
+            &req,
+            &store,
+            &limits,
+            &searches,
+            peer,
+            Pending::Read(read),
+            None,
+        )
+        .await?;
         return Ok(stored_response(stored, inserted));
     }
+    // One budget for the whole request, shared by its games' searches.
+    let budget = std::sync::Arc::new(crate::solver::Budget::new(
+        query.into_inner().budget(&limits.solve),
+    ));
     let mut answer = PgnResults {
         results: Vec::with_capacity(reads.len()),
         created: 0,
         existing: 0,
         rejected: 0,
+        unknown: 0,
     };
     for (i, read) in reads.into_iter().enumerate() {
         let (line, outcome) = match read {
             Err(e) => (e.start, Err(ApiError::from(e))),
+            // A game the budget did not reach is not verified: the client may send it again.
+            Ok(read) if read.puzzle.claim.kind() == Kind::Mate && !budget.on_time() => (
+                read.place.line,
+                Err(ApiError::SolverBudgetExhausted(
+                    "the request's budget ran out before this game was verified: it is not \
+                     stored; send it again"
+                        .into(),
+                )),
+            ),
             Ok(read) => {
                 let line = read.place.line;
+                let pending = Pending::Read(read);
+                let within = Some(budget.clone());
                 let stored =
-                    store_one(&req, &store, &limits, &searches, peer, Pending::Read(read)).await;
+                    store_one(&req, &store, &limits, &searches, peer, pending, within).await;
                 (line, stored)
             }
         };
@@ -830,6 +936,11 @@ pub async fn create(
                     game: i + 1,
                     line,
                     status: if inserted { 201 } else { 200 },
+                    result: if inserted {
+                        GameResult::Created
+                    } else {
+                        GameResult::Existing
+                    },
                     puzzle: Some(Puzzle::from_stored(stored, true)),
                     problem: None,
                 }
@@ -837,12 +948,19 @@ pub async fn create(
             // The client left: nothing more is worked on.
             Err(ApiError::ClientClosed) => return Err(ApiError::ClientClosed),
             Err(e) => {
-                answer.rejected += 1;
+                let result = if matches!(e, ApiError::SolverBudgetExhausted(_)) {
+                    answer.unknown += 1;
+                    GameResult::Unknown
+                } else {
+                    answer.rejected += 1;
+                    GameResult::Rejected
+                };
                 let problem = e.problem();
                 PgnGameResult {
                     game: i + 1,
                     line,
                     status: problem.status,
+                    result,
                     puzzle: None,
                     problem: Some(problem),
                 }
@@ -1218,13 +1336,14 @@ pub(crate) mod examples {
         .problem();
         serde_json::json!({
             "results": [
-                {"game": 1, "line": 1, "status": 201,
+                {"game": 1, "line": 1, "status": 201, "result": "created",
                  "puzzle": chameleon_stored().map(|p| Puzzle::from_stored(p, true))},
-                {"game": 2, "line": second, "status": 422, "problem": problem},
+                {"game": 2, "line": second, "status": 422, "result": "rejected", "problem": problem},
             ],
             "created": 1,
             "existing": 0,
             "rejected": 1,
+            "unknown": 0,
         })
     }
 

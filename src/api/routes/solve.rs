@@ -242,6 +242,7 @@ impl SolveQuery {
             cancel: crate::solver::Cancel::new(),
             max_refutations,
             proven: None,
+            within: None,
         };
         Ok(SolveQuery {
             position,
