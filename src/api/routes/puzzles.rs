@@ -817,7 +817,7 @@ pub enum PuzzleAnswer {
                 ("Already stored" = (value = json!(examples::puzzle()))),
                 ("Several games" = (value = json!(examples::pgn_results()))),
             )),
-        (status = 400, description = "Malformed JSON or a body that does not match the schema", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed JSON or a body that does not match the schema, or a `nodes` or `millis` that is not a number (`invalid-parameter`)", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No bearer token, or not the write token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "No write token is configured (`writes-disabled`; the detail says how to set one)", body = Problem, content_type = "application/problem+json"),
         (status = 408, description = "The body did not arrive within the server's `--body-timeout-ms` (`body-timeout`, with `limit`)", body = Problem, content_type = "application/problem+json"),
@@ -836,7 +836,6 @@ pub async fn create(
     _writer: Writer,
     req: HttpRequest,
     body: PuzzleBody,
-    query: web::Query<PostQuery>,
     store: web::Data<Store>,
     limits: web::Data<Limits>,
     searches: web::Data<Searches>,
@@ -894,6 +893,12 @@ pub async fn create(
         return Ok(stored_response(stored, inserted));
     }
     // One budget for the whole request, shared by its games' searches.
+    let query = web::Query::<PostQuery>::from_query(req.query_string()).map_err(|e| {
+        ApiError::InvalidParameter {
+            parameter: "nodes, millis",
+            message: format!("the budget of the games: {e}"),
+        }
+    })?;
     let budget = std::sync::Arc::new(crate::solver::Budget::new(
         query.into_inner().budget(&limits.solve),
     ));
