@@ -369,12 +369,21 @@ impl<P: GamePosition> Judge<'_, P> {
                 Some(_) => verdict = Verdict::Correct,
             }
         }
-        report.verdict = verdict;
+        // With no move played, nothing is judged until the solver's moves are known (below): a
+        // budget that runs out first leaves the verdict `unknown`.
+        report.verdict = if line.is_empty() {
+            Verdict::Unknown
+        } else {
+            verdict
+        };
         report.remaining = if verdict == Verdict::Solved { 0 } else { left };
         // The reply: after a solver move of a game with a defender that still has one.
         let ends_with_solver = !help && line.len() % 2 == 1;
         let mut here = pos;
-        if ends_with_solver {
+        // A direct mate that is solved has no reply to choose (in Rococo the mated side still has
+        // moves, every one losing its King): no search.
+        let mated = verdict == Verdict::Solved && self.goal == Some(Goal::Mate);
+        if ends_with_solver && !mated {
             if let Some(d) = self.reply(&mut names, &pos, left)? {
                 report.reply = Some(pos.move_info(&d, self.naming));
                 names.push(name(&pos, &d));
@@ -387,7 +396,7 @@ impl<P: GamePosition> Judge<'_, P> {
         // `accepted` is about the solver move judged when one ends the line (or, in a helpmate,
         // was played); else about the solver's next move, here, as the hint always is.
         let at_judged = judged.filter(|_| ends_with_solver || help);
-        let correct = report.verdict == Verdict::Correct;
+        let correct = report.verdict == Verdict::Correct || line.is_empty();
         let next = if correct && ((opts.hint && left > 0) || at_judged.is_none()) {
             self.winning(&mut names, &here, left)?
         } else {
@@ -409,9 +418,13 @@ impl<P: GamePosition> Judge<'_, P> {
             }
             None => self.named(&here, &next),
         };
-        if line.is_empty() && next.is_empty() {
-            // No move played, and none that wins in time: the position does not win.
-            report.verdict = Verdict::Wrong;
+        if line.is_empty() {
+            // No move played: the position wins when some move of the solver's does.
+            report.verdict = if next.is_empty() {
+                Verdict::Wrong
+            } else {
+                Verdict::Correct
+            };
         }
         report.complete = true;
         Ok(())

@@ -285,3 +285,44 @@ fn rococo_plays_in_the_pages_coordinates_and_taking_the_king_solves() {
     assert_eq!(taken["status"], "checkmate", "the King was taken");
     assert_eq!(taken["rules"], Value::Null);
 }
+
+/// With no move played, a budget that runs out before any solver move is judged leaves the
+/// verdict `unknown`, never `correct`; with room, the same position is `correct`.
+#[test]
+fn no_move_and_no_budget_is_unknown() {
+    let app = spawn_app();
+    let start = "rnbkqbnm/pppppppp/8/8/8/8/PPPPPPPP/MNBQKBNR w 0";
+    let r = app.post_json(
+        "/v1/play",
+        &json!({"fen": start, "mate_in": 8, "moves": [], "limits": {"millis": 20}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let p = r.json();
+    assert_eq!(p["verdict"], "unknown", "{p}");
+    assert_eq!(p["complete"], false, "{p}");
+    assert_eq!(p["budget_exhausted"], true, "{p}");
+    let p = app
+        .post_json(
+            "/v1/play",
+            &json!({"fen": CHAMELEON, "mate_in": 2, "moves": []}),
+        )
+        .json();
+    assert_eq!(p["verdict"], "correct", "{p}");
+    assert_eq!(notations(&p["accepted"]), ["Bg6xc6"], "{p}");
+}
+
+/// A direct mate solved before its last move has no reply to choose: in Rococo the mated side
+/// still has moves (each losing its King), and none is searched or played.
+#[test]
+fn a_solved_direct_mate_has_no_reply() {
+    let app = spawn_app();
+    let p = app
+        .post_json(
+            "/v1/play",
+            &json!({"fen": "10/10/10/3K6/10/4k1I3/10/10/3W1A4/10 w 0", "mate_in": 2, "game": "rococo", "moves": ["Wd2-d4"]}),
+        )
+        .json();
+    assert_eq!(p["verdict"], "solved", "{p}");
+    assert!(p["reply"].is_null(), "{p}");
+    assert_eq!(p["status"], "checkmate", "{p}");
+}
