@@ -445,3 +445,31 @@ fn stipulations_beyond_the_direct_mate() {
     )
     .problem(400, "/problems/invalid-request");
 }
+
+/// A helpmate with thousands of solutions answers the first 100 lines by default (or
+/// `max_solutions`), with `count` saying how many there are: a small request cannot ask for
+/// megabytes.
+#[test]
+fn a_helpmates_lines_are_capped_and_counted() {
+    let app = crate::helpers::spawn_app();
+    let body = serde_json::json!({"fen": "8/6P1/8/8/2K5/4k3/8/6M1 w 0", "stipulation": "h#2.5"});
+    let r = app.post_json("/v1/solve", &body);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let s = r.json();
+    let count = s["count"].as_u64().unwrap();
+    assert!(count > 1_000, "{count}");
+    assert_eq!(s["solutions"].as_array().unwrap().len(), 100);
+    assert_eq!(s["solutions_truncated"], true);
+    assert!(r.body.len() < 200_000, "{} bytes", r.body.len());
+    let mut five = body.clone();
+    five["max_solutions"] = 5.into();
+    let s = app.post_json("/v1/solve", &five).json();
+    assert_eq!(s["solutions"].as_array().unwrap().len(), 5);
+    assert_eq!(s["count"].as_u64(), Some(count));
+    for bad in [0, 10_001] {
+        let mut b = body.clone();
+        b["max_solutions"] = bad.into();
+        app.post_json("/v1/solve", &b)
+            .problem(422, "/problems/invalid-limits");
+    }
+}

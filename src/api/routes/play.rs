@@ -214,6 +214,7 @@ impl PlayQuery {
                 key: None,
                 max_tree_nodes: None,
                 max_refutations: None,
+                max_solutions: None,
             },
             &limits.solve,
         )?;

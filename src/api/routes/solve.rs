@@ -88,7 +88,16 @@ pub struct SolveRequest {
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 1, minimum = 0, maximum = 3)]
     pub max_refutations: Option<u32>,
+    /// For a helpmate: the most lines answered in `solutions`, and in `short_solutions` (default
+    /// 100, at most 10,000); `count` still says how many solutions there are, and
+    /// `solutions_truncated` that lines were left out.
+    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[schema(example = 100, minimum = 1, maximum = 10_000)]
+    pub max_solutions: Option<u32>,
 }
+
+/// The solution lines of a helpmate answered by default (`max_solutions`).
+pub const DEFAULT_MAX_SOLUTIONS: usize = 100;
 
 /// A search budget: positions visited and wall-clock time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -149,6 +158,8 @@ pub struct SolveQuery {
     pub position: CheckedPosition,
     /// For a helpmate: the number of solutions a sound one has.
     pub intended_solutions: usize,
+    /// For a helpmate: the most lines answered of each length.
+    pub max_solutions: usize,
     /// The solver's settings, the intended key among them.
     pub options: crate::solver::SolveOptions,
     pub limits: AppliedLimits,
@@ -186,6 +197,16 @@ impl SolveQuery {
             }
             Some(k) => k as usize,
             None => 1,
+        };
+        let max_solutions = match r.max_solutions {
+            Some(k) if !(1..=crate::solver::help::MAX_LINES as u32).contains(&k) => {
+                return Err(ApiError::InvalidLimits(format!(
+                    "`max_solutions` is {k}: it must be between 1 and {}",
+                    crate::solver::help::MAX_LINES
+                )))
+            }
+            Some(k) => k as usize,
+            None => DEFAULT_MAX_SOLUTIONS,
         };
         let max_refutations = match r.max_refutations {
             Some(k) if k > 3 => {
@@ -247,6 +268,7 @@ impl SolveQuery {
         Ok(SolveQuery {
             position,
             intended_solutions,
+            max_solutions,
             options,
             limits: AppliedLimits {
                 nodes,
@@ -514,11 +536,11 @@ pub struct SolveResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solutions: Option<Vec<Vec<SolutionMove>>>,
     /// For a helpmate: the number of solutions (all counted, even when `solutions` keeps only the
-    /// first 10,000).
+    /// first `max_solutions`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<usize>,
-    /// For a helpmate: whether `solutions` or `short_solutions` keep only the first 10,000 lines
-    /// of a length.
+    /// For a helpmate: whether `solutions` or `short_solutions` keep only the first lines of a
+    /// length (`max_solutions`, default 100; the search keeps at most 10,000).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solutions_truncated: Option<bool>,
     /// For a helpmate: the helpmates of this start searched to the end without a solution, up to
@@ -582,7 +604,14 @@ impl SolveResponse {
         q: &SolveQuery,
         s: &crate::solver::help::HelpSolution<VariantMove>,
     ) -> SolveResponse {
-        let named = s.named(&q.position.position, q.position.naming);
+        // At most `max_solutions` lines of each length are named and answered.
+        let mut kept = s.clone();
+        let cut =
+            kept.solutions.len() > q.max_solutions || kept.short_solutions.len() > q.max_solutions;
+        kept.solutions.truncate(q.max_solutions);
+        kept.short_solutions.truncate(q.max_solutions);
+        kept.lines_truncated |= cut;
+        let named = kept.named(&q.position.position, q.position.naming);
         let lines = |v: &[Vec<crate::rules::MoveInfo>]| -> Vec<Vec<SolutionMove>> {
             v.iter()
                 .map(|l| l.iter().map(SolutionMove::from).collect())
@@ -807,6 +836,7 @@ pub(crate) mod examples {
             key: Some("Xg6-e6-c6".into()),
             max_tree_nodes: None,
             max_refutations: None,
+            max_solutions: None,
         })
     }
 
@@ -825,6 +855,7 @@ pub(crate) mod examples {
             key: Some("Ld3xd8".into()),
             max_tree_nodes: None,
             max_refutations: None,
+            max_solutions: None,
         })
     }
 
@@ -878,6 +909,7 @@ pub(crate) mod examples {
             key: None,
             max_tree_nodes: None,
             max_refutations: None,
+            max_solutions: None,
         })["tries"][0]
             .clone()
     }
