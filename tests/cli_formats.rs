@@ -377,3 +377,148 @@ fn a_selfmate_is_written_with_black_mating_and_read_back() {
     assert!(out.contains("rejected: line "), "{out}");
     assert!(out.contains("follows the mate that ends the line"), "{out}");
 }
+
+/// Runs `cmd` with standard input `input`, killed after 60 s (a hang fails the test rather than
+/// the run): its exit code and output.
+fn run_bounded(cmd: &mut std::process::Command, input: &[u8]) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{cmd:?} still runs after 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `import` and `check` read bounded input: a FIFO and a device are refused at once (no hang),
+/// a file over `--max-input-bytes` is refused before anything is stored, a 100 KB FEN is not
+/// echoed whole, and `-` reads standard input.
+#[test]
+fn import_and_check_read_bounded_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bounded.db");
+    let fifo = dir.path().join("pipe.pgn");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let (code, _, err) = run_bounded(
+        baroque()
+            .arg("import")
+            .arg(&fifo)
+            .args(["--collection", "c", "--db"])
+            .arg(&db),
+        b"",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a regular file"), "{err}");
+    let doc = dir.path().join("pipe.md");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&doc)
+        .status()
+        .expect("mkfifo")
+        .success());
+    let (code, out, err) = run_bounded(baroque().arg("check").arg(&doc), b"");
+    assert_ne!(code, 0, "{out}{err}");
+    assert!(
+        format!("{out}{err}").contains("not a regular file"),
+        "{out}{err}"
+    );
+    let (code, _, err) = run_bounded(
+        baroque()
+            .args([
+                "import",
+                "/dev/zero",
+                "--format",
+                "pgn",
+                "--collection",
+                "c",
+                "--db",
+            ])
+            .arg(&db),
+        b"",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a regular file"), "{err}");
+
+    // Over the limit: refused, nothing stored.
+    let big = dir.path().join("big.pgn");
+    std::fs::write(&big, "[Event \"?\"]\n".repeat(1_000)).unwrap();
+    let (code, _, err) = run_bounded(
+        baroque()
+            .arg("import")
+            .arg(&big)
+            .args(["--max-input-bytes", "1000", "--collection", "c", "--db"])
+            .arg(&db),
+        b"",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--max-input-bytes"), "{err}");
+
+    // A huge FEN in a CSV row is cut in what is said of it.
+    let csv = dir.path().join("long.csv");
+    let fen = "p".repeat(100_000);
+    std::fs::write(
+        &csv,
+        format!("PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags\n1,{fen} w 0,a1a2,1500,75,0,0,,,\n"),
+    )
+    .unwrap();
+    let (code, out, err) = run_bounded(
+        baroque()
+            .arg("import")
+            .arg(&csv)
+            .args(["--collection", "c", "--db"])
+            .arg(&db),
+        b"",
+    );
+    assert_ne!(code, 0);
+    assert!(
+        out.len() + err.len() < 5_000,
+        "{} bytes said",
+        out.len() + err.len()
+    );
+    assert!(format!("{out}{err}").contains("bytes)"), "{out}{err}");
+
+    // Standard input, with --format.
+    let pgn = "[Event \"?\"]\n[Variant \"Baroque\"]\n[SetUp \"1\"]\n[FEN \"2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0\"]\n[Stipulation \"#2\"]\n\n1. Bg6xc6 *\n";
+    let (code, out, err) = run_bounded(
+        baroque()
+            .args([
+                "import",
+                "-",
+                "--format",
+                "pgn",
+                "--collection",
+                "stdin",
+                "--db",
+            ])
+            .arg(&db),
+        pgn.as_bytes(),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("created puzzle"), "{out}");
+}

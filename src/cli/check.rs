@@ -242,9 +242,9 @@ fn check_file(
         message,
     };
     if is_case_file(path) {
-        let text = match std::fs::read_to_string(path) {
+        let text = match crate::documents::read_text(path) {
             Ok(t) => t,
-            Err(e) => return items.push(unusable(1, e.to_string())),
+            Err(e) => return items.push(unusable(e.line, e.message)),
         };
         let cases: cases::CaseFile = match serde_json::from_str(&text) {
             Ok(c) => c,

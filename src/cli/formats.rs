@@ -45,7 +45,8 @@ impl From<ExportFormat> for Format {
 #[derive(clap::Args, Debug)]
 pub struct ImportArgs {
     /// The file: PGN (`.pgn`) or Lichess's puzzle CSV (`.csv`), told by its extension unless
-    /// `--format` says.
+    /// `--format` says; `-` reads standard input (with `--format`). Anything else that is not a
+    /// regular file (a FIFO, a device) is refused.
     pub file: PathBuf,
     /// The collection the puzzles go into (1 to 64 letters, digits, `-`, `_`, `.`): made when
     /// absent, else appended to.
@@ -66,6 +67,38 @@ pub struct ImportArgs {
     /// Search threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// The most bytes read: a larger input is refused before anything is stored.
+    #[arg(long, default_value_t = DEFAULT_MAX_INPUT_BYTES)]
+    pub max_input_bytes: u64,
+}
+
+/// The default of `--max-input-bytes`: 64 MiB.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// The most characters of a field an error repeats.
+const ECHOED_CHARS: usize = 200;
+
+/// The bytes of `path` (`-`: standard input), at most `most` of them.
+fn read_input(path: &Path, most: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let name = path.display();
+    let mut bytes = Vec::new();
+    let read = if path == Path::new("-") {
+        std::io::stdin()
+            .lock()
+            .take(most.saturating_add(1))
+            .read_to_end(&mut bytes)
+    } else {
+        let f = crate::documents::open_regular(path).map_err(|e| format!("{name}: {e}"))?;
+        f.take(most.saturating_add(1)).read_to_end(&mut bytes)
+    };
+    read.map_err(|e| format!("{name}: {e}"))?;
+    if bytes.len() as u64 > most {
+        return Err(format!(
+            "{name}: larger than {most} bytes (--max-input-bytes): nothing read"
+        ));
+    }
+    Ok(bytes)
 }
 
 /// The flags of `baroque export`.
@@ -113,9 +146,9 @@ pub fn run_import(args: ImportArgs) -> ExitCode {
         Ok(f) => f,
         Err(e) => return fail(e),
     };
-    let bytes = match std::fs::read(&args.file) {
+    let bytes = match read_input(&args.file, args.max_input_bytes) {
         Ok(b) => b,
-        Err(e) => return fail(format!("{}: {e}", args.file.display())),
+        Err(e) => return fail(e),
     };
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
@@ -134,7 +167,10 @@ pub fn run_import(args: ImportArgs) -> ExitCode {
     };
     let reads = match reads {
         Ok(r) => r,
-        Err(e) => return fail(format!("{}: {e}", args.file.display())),
+        Err(e) => {
+            let e = crate::documents::clipped(&e.to_string(), ECHOED_CHARS);
+            return fail(format!("{}: {e}", args.file.display()));
+        }
     };
     if !crate::store::collections::valid_name(&args.collection) {
         return fail(format!(
@@ -183,7 +219,10 @@ pub fn run_import(args: ImportArgs) -> ExitCode {
             match outcome {
                 Imported::Created(p) => out!("{at}: created {}", said(p)),
                 Imported::Existing(p) => out!("{at}: existing {}", said(p)),
-                Imported::Rejected(why) => out!("{at}: rejected: {why}"),
+                Imported::Rejected(why) => out!(
+                    "{at}: rejected: {}",
+                    crate::documents::clipped(why, ECHOED_CHARS)
+                ),
             }
         },
     );

@@ -338,12 +338,52 @@ pub fn read_text(path: &Path) -> Result<String, DocumentError> {
         line,
         message,
     };
-    let f = std::fs::File::open(path).map_err(|e| err(1, e.to_string()))?;
+    let f = open_regular(path).map_err(|e| err(1, e))?;
     let mut bytes = Vec::new();
     f.take(MAX_DOCUMENT_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| err(1, e.to_string()))?;
     text_of_bytes(bytes).map_err(|(line, message)| err(line, message))
+}
+
+/// Opens a file for reading when it is a regular file: a FIFO, a device or a directory is refused
+/// before it is opened (opening a FIFO waits for a writer; a device may never end).
+///
+/// # Errors
+/// Why it cannot be read, in words.
+pub fn open_regular(path: &Path) -> Result<std::fs::File, String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(if meta.is_dir() {
+            "a directory, not a file".to_string()
+        } else {
+            "not a regular file (a FIFO, a socket or a device): give a file".to_string()
+        });
+    }
+    std::fs::File::open(path).map_err(|e| e.to_string())
+}
+
+/// `message` with every run of more than `most` characters without white space (a FEN, a field
+/// of a file) cut to its first `most`, saying how long it was: what an error may repeat of its
+/// input, whatever that input holds.
+pub fn clipped(message: &str, most: usize) -> String {
+    let mut out = String::with_capacity(message.len().min(4 * most));
+    let mut rest = message;
+    while !rest.is_empty() {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let (word, after) = rest.split_at(end);
+        match word.char_indices().nth(most) {
+            Some((cut, _)) => {
+                out.push_str(&word[..cut]);
+                out.push_str(&format!("... ({} bytes)", word.len()));
+            }
+            None => out.push_str(word),
+        }
+        let space = after.len() - after.trim_start().len();
+        out.push_str(&after[..space]);
+        rest = &after[space..];
+    }
+    out
 }
 
 /// The text of a document's bytes, or the line and reason it is not a usable text.
