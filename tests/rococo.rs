@@ -676,7 +676,7 @@ mod mates {
         #[test]
         fn solve_verify_and_play_agree_on_every_stipulation(
             p in super::properties::position_in(1..4, 4),
-            which in 0usize..6,
+            which in 0usize..7,
         ) {
             prop_assume!(p.has_both_kings());
             let stipulation = [
@@ -686,6 +686,7 @@ mod mates {
                 Stipulation::SelfMate(2),
                 Stipulation::HelpMate { moves: 1, half: false },
                 Stipulation::HelpMate { moves: 1, half: true },
+                Stipulation::HelpMate { moves: 2, half: false },
             ][which];
             prop_assume!(stipulation.starts().is_none_or(|side| side == p.turn()));
             crate::oracle::solve_verify_and_play_agree(&p, stipulation)?;

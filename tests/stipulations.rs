@@ -600,7 +600,7 @@ proptest! {
     #[test]
     fn solve_verify_and_play_agree_on_every_stipulation(
         p in prop_oneof![sparse(Color::White, 4), sparse(Color::Black, 4)],
-        which in 0usize..6,
+        which in 0usize..7,
     ) {
         let stipulation = [
             Stipulation::Mate(1),
@@ -609,6 +609,7 @@ proptest! {
             Stipulation::SelfMate(2),
             Stipulation::HelpMate { moves: 1, half: false },
             Stipulation::HelpMate { moves: 1, half: true },
+            Stipulation::HelpMate { moves: 2, half: false },
         ][which];
         prop_assume!(stipulation.starts().is_none_or(|side| side == p.turn()));
         oracle::solve_verify_and_play_agree(&p, stipulation)?;

@@ -533,8 +533,8 @@ mod tests {
 
     /// Rococo puzzles stored under the old reading (only moves that keep the King counted) are
     /// solved again once: an `h#1` that lacked the lines whose Black move leaves its King
-    /// capturable, and an `s#1` stored with a key that no longer holds, are rewritten and counted;
-    /// a Baroque puzzle and an unchanged Rococo one are not.
+    /// capturable, and a `#1` stored with another soundness, are rewritten and counted; a Baroque
+    /// puzzle and an unchanged Rococo one are not.
     #[test]
     fn rococo_puzzles_of_the_old_reading_are_solved_again_once() {
         use crate::puzzle::{verify, About, Claim, MateClaim, NewPuzzle};

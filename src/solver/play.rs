@@ -236,10 +236,13 @@ impl<P: GamePosition> Judge<'_, P> {
             None => {
                 // The move just played was White's when Black is to move.
                 let by_white = after.turn() == crate::rules::Color::Black;
-                if after.lost() {
-                    // White mated Black: done; Black mated White: the play is over, unsolved.
-                    return Ok(by_white.then_some(0));
+                if by_white && after.lost() {
+                    // White mated Black: done.
+                    return Ok(Some(0));
                 }
+                // Else the lines of the plies left: none once Black took White's King (the game
+                // is over); a White mated otherwise still moves (in Rococo only the King's
+                // capture ends the game), as the helpmate's solutions have it.
                 shortest_help(after, left, self.budget, self.table)
             }
         }

@@ -761,3 +761,50 @@ fn a_swap_and_a_mutual_destruction_have_uci_of_their_own() {
         assert_eq!(v["moves"][0]["kind"], kind, "{v}");
     }
 }
+
+/// A helpmate line may pass through a White mated without its King taken (a Rococo side that
+/// cannot keep its King still moves): `/v1/play` judges it as `/v1/solve` lists it, move by move.
+#[test]
+fn play_follows_a_helpmate_line_through_a_mated_white() {
+    let app = spawn_app();
+    const FEN: &str = "10/10/10/10/10/10/10/10/4A5/1p1Kk5 b 0";
+    let line = ["Pb1-c2=I", "Ae2-g2", "Ke1-e2", "Ag2xf2"];
+    let h = app
+        .post_json(
+            "/v1/solve",
+            &json!({"fen": FEN, "stipulation": "h#2", "game": "rococo", "max_solutions": 10000}),
+        )
+        .json();
+    assert_eq!(h["solutions_truncated"], false, "{}", h["count"]);
+    let found = h["solutions"].as_array().unwrap().iter().any(|l| {
+        l.as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["notation"].as_str().unwrap())
+            .collect::<Vec<_>>()
+            == line
+    });
+    assert!(found, "the line is a solution");
+    let v = app
+        .post_json(
+            "/v1/verify",
+            &json!({"fen": FEN, "moves": line, "game": "rococo"}),
+        )
+        .json();
+    assert!(v["first_illegal"].is_null(), "{v}");
+    assert_eq!(
+        v["moves"][0]["status_after"], "checkmate",
+        "White is mated after the first move: {v}"
+    );
+    assert_eq!(v["final_status"], "checkmate", "{v}");
+    for k in 1..=line.len() {
+        let p = app
+            .post_json(
+                "/v1/play",
+                &json!({"fen": FEN, "stipulation": "h#2", "moves": &line[..k], "game": "rococo"}),
+            )
+            .json();
+        let want = if k == line.len() { "solved" } else { "correct" };
+        assert_eq!(p["verdict"], want, "{k} moves: {p}");
+    }
+}
