@@ -31,6 +31,7 @@ pub mod auth;
 pub mod body;
 pub mod common;
 pub mod configuration;
+pub mod echo;
 pub mod openapi;
 pub mod problem;
 pub mod ratelimit;

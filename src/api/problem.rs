@@ -645,7 +645,7 @@ pub fn path_error_handler(
     req: &HttpRequest,
 ) -> actix_web::Error {
     ApiError::NotFound {
-        path: super::telemetry::capped(req.path(), super::telemetry::LOGGED_PATH_CHARS),
+        path: super::echo::capped(req.path(), super::echo::LOGGED_PATH_CHARS),
     }
     .into()
 }
@@ -758,7 +758,7 @@ pub fn ensure_problem_json<B>(
     }
     let status = res.status();
     let (req, old) = res.into_parts();
-    use super::telemetry::{capped, logged_path, ECHOED_METHOD_CHARS, LOGGED_PATH_CHARS};
+    use super::echo::{capped, logged_path, ECHOED_METHOD_CHARS, LOGGED_PATH_CHARS};
     let path = capped(req.path(), LOGGED_PATH_CHARS);
     let err = match status {
         StatusCode::NOT_FOUND => ApiError::NotFound { path },

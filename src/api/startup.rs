@@ -387,7 +387,7 @@ async fn head_as_get(
 }
 
 fn method_not_allowed(req: HttpRequest, allow: Vec<String>) -> Result<HttpResponse, ApiError> {
-    use super::telemetry::{capped, ECHOED_METHOD_CHARS, LOGGED_PATH_CHARS};
+    use super::echo::{capped, ECHOED_METHOD_CHARS, LOGGED_PATH_CHARS};
     let method = if req.extensions().get::<Head>().is_some() {
         "HEAD".to_string()
     } else {
@@ -402,6 +402,6 @@ fn method_not_allowed(req: HttpRequest, allow: Vec<String>) -> Result<HttpRespon
 
 async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     Err(ApiError::NotFound {
-        path: super::telemetry::capped(req.path(), super::telemetry::LOGGED_PATH_CHARS),
+        path: super::echo::capped(req.path(), super::echo::LOGGED_PATH_CHARS),
     })
 }

@@ -10,6 +10,7 @@
 //!   rendered by `metrics-exporter-prometheus`: see [`METRICS`] for the names.
 
 use super::configuration::LogFormat;
+use super::echo::logged_path;
 use super::problem::PROBLEM_JSON;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -131,61 +132,6 @@ pub fn method_label(method: &actix_web::http::Method) -> &'static str {
         Method::TRACE => "TRACE",
         _ => "other",
     }
-}
-
-/// The most characters of a method a problem document repeats.
-pub const ECHOED_METHOD_CHARS: usize = 32;
-
-/// `text` cut to at most `chars` characters (then `...`): what a problem document or a log line
-/// repeats of what a client sent.
-pub fn capped(text: &str, chars: usize) -> String {
-    match text.char_indices().nth(chars) {
-        Some((end, _)) => format!("{}...", &text[..end]),
-        None => text.to_string(),
-    }
-}
-
-/// The most characters of a path a log line shows.
-pub const LOGGED_PATH_CHARS: usize = 256;
-
-/// A request path as a log line shows it: at most [`LOGGED_PATH_CHARS`] characters (cut with
-/// `...`), every byte outside the unreserved and path characters of RFC 3986, and `=`,
-/// percent-encoded, so that a path cannot forge a field of a text log line.
-pub fn logged_path(path: &str) -> String {
-    let mut out = String::with_capacity(path.len().min(LOGGED_PATH_CHARS) + 3);
-    for b in path.bytes() {
-        if out.len() >= LOGGED_PATH_CHARS {
-            out.push_str("...");
-            break;
-        }
-        let plain = b.is_ascii_alphanumeric()
-            || matches!(
-                b,
-                b'-' | b'.'
-                    | b'_'
-                    | b'~'
-                    | b'/'
-                    | b'%'
-                    | b'!'
-                    | b'$'
-                    | b'&'
-                    | b'\''
-                    | b'('
-                    | b')'
-                    | b'*'
-                    | b'+'
-                    | b','
-                    | b';'
-                    | b':'
-                    | b'@'
-            );
-        if plain {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 /// A new request id: 32 hexadecimal digits, random per process and counted within it.
