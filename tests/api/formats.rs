@@ -598,6 +598,22 @@ fn the_games_of_one_post_share_one_budget() {
     let answer = r.json();
     assert_eq!(answer["existing"], 2, "{answer}");
     assert_eq!(answer["results"][0]["result"], "existing", "{answer}");
+    // A budget out of range is refused, whatever the body.
+    for query in [
+        "nodes=0",
+        "millis=0",
+        "nodes=9223372036854775808",
+        "millis=x",
+    ] {
+        let r = send(
+            &app,
+            &format!("/v1/puzzles?{query}"),
+            PGN,
+            again.as_bytes(),
+            true,
+        );
+        r.problem(400, "/problems/invalid-parameter");
+    }
 }
 
 /// A stipulation above the server's `--solve-max-mate-in` is refused before any search, in JSON

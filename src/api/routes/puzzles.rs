@@ -735,13 +735,37 @@ pub enum GameResult {
 pub struct PostQuery {
     /// The nodes all the games' searches may visit together (at most, and by default, the
     /// server's `--solve-max-nodes`).
+    #[param(minimum = 1, maximum = 9_223_372_036_854_775_807_u64)]
     pub nodes: Option<u64>,
     /// The milliseconds all the games' searches may take together (at most, and by default, the
     /// server's `--solve-max-millis`).
+    #[param(minimum = 1, maximum = 9_223_372_036_854_775_807_u64)]
     pub millis: Option<u64>,
 }
 
 impl PostQuery {
+    /// Reads the query of a post.
+    ///
+    /// # Errors
+    /// [`ApiError::InvalidParameter`] for a value that is not a number from 1 to 2^63 - 1.
+    fn read(query: &str) -> Result<PostQuery, ApiError> {
+        let q = web::Query::<PostQuery>::from_query(query)
+            .map_err(|e| ApiError::InvalidParameter {
+                parameter: "nodes, millis",
+                message: format!("the budget of the games: {e}"),
+            })?
+            .into_inner();
+        for (parameter, value) in [("nodes", q.nodes), ("millis", q.millis)] {
+            if value.is_some_and(|v| v == 0 || v > i64::MAX as u64) {
+                return Err(ApiError::InvalidParameter {
+                    parameter,
+                    message: format!("`{parameter}` must be from 1 to {}", i64::MAX),
+                });
+            }
+        }
+        Ok(q)
+    }
+
     /// The request's budget under the server's ceilings.
     fn budget(&self, max: &crate::api::configuration::SolveLimits) -> crate::solver::Limits {
         crate::solver::Limits {
@@ -841,6 +865,7 @@ pub async fn create(
     searches: web::Data<Searches>,
     peer: Peer,
 ) -> Result<HttpResponse, ApiError> {
+    let query = PostQuery::read(req.query_string())?;
     let text = match body {
         PuzzleBody::Json(request) => {
             let new = request.into_new_puzzle()?;
@@ -893,15 +918,7 @@ pub async fn create(
         return Ok(stored_response(stored, inserted));
     }
     // One budget for the whole request, shared by its games' searches.
-    let query = web::Query::<PostQuery>::from_query(req.query_string()).map_err(|e| {
-        ApiError::InvalidParameter {
-            parameter: "nodes, millis",
-            message: format!("the budget of the games: {e}"),
-        }
-    })?;
-    let budget = std::sync::Arc::new(crate::solver::Budget::new(
-        query.into_inner().budget(&limits.solve),
-    ));
+    let budget = std::sync::Arc::new(crate::solver::Budget::new(query.budget(&limits.solve)));
     let mut answer = PgnResults {
         results: Vec::with_capacity(reads.len()),
         created: 0,
