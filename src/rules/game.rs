@@ -703,6 +703,9 @@ impl GamePosition for Position {
     fn retain_possible_checks(&self, moves: &mut Vec<Move>) {
         Position::retain_possible_checks(self, moves);
     }
+    fn drop_moves_losing_at_once(&self, _: &mut Vec<Move>) {
+        // No legal move of Baroque leaves the mover's King capturable: nothing to walk.
+    }
     fn search_checks(&self, out: &mut Vec<Move>) {
         self.generate_legal_checks(out);
     }
