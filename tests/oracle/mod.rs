@@ -153,6 +153,24 @@ fn replays_to_mate<P: GamePosition>(
     Ok(())
 }
 
+/// Each of `lines` from `p` replays through `/v1/verify`'s verification to `loser` mated, and
+/// `/v1/play`'s judgement calls it solved.
+fn lines_replay_and_solve<P: GamePosition>(
+    p: &P,
+    stipulation: baroque::solver::Stipulation,
+    lines: &[Vec<P::Move>],
+    loser: Color,
+) -> Result<(), TestCaseError> {
+    use baroque::solver::play::Verdict;
+    for line in lines {
+        replays_to_mate(p, line, loser)?;
+        let verdict = judge(p, stipulation, line);
+        let fen = p.fen(baroque::rules::Naming::default());
+        prop_assert_eq!(verdict, Verdict::Solved, "{:?} of {}", line, fen);
+    }
+    Ok(())
+}
+
 /// Every line of a solution tree below `node` (played in `pos`), each from the first move.
 fn tree_lines<M: Copy>(
     node: &baroque::solver::tree::AttackNode<M>,
@@ -192,16 +210,7 @@ pub fn solve_verify_and_play_agree<P: GamePosition>(
     if let Some(plies) = stipulation.help_plies() {
         let h = baroque::solver::help::solve_help(p, &opts, 1);
         prop_assume!(h.complete && !h.lines_truncated);
-        for line in &h.solutions {
-            replays_to_mate(p, line, Color::Black)?;
-            prop_assert_eq!(
-                judge(p, stipulation, line),
-                Verdict::Solved,
-                "{:?} of {}",
-                line,
-                fen
-            );
-        }
+        lines_replay_and_solve(p, stipulation, &h.solutions, Color::Black)?;
         if plies == 2 {
             let solutions: HashSet<&Vec<P::Move>> = h.solutions.iter().collect();
             for first in p.legal_moves() {
@@ -228,16 +237,7 @@ pub fn solve_verify_and_play_agree<P: GamePosition>(
     for node in &s.tree {
         tree_lines(node, &mut Vec::new(), &mut lines);
     }
-    for line in &lines {
-        replays_to_mate(p, line, loser)?;
-        prop_assert_eq!(
-            judge(p, stipulation, line),
-            Verdict::Solved,
-            "{:?} of {}",
-            line,
-            fen
-        );
-    }
+    lines_replay_and_solve(p, stipulation, &lines, loser)?;
     let keys: HashSet<P::Move> = s.keys.iter().map(|k| k.mv).collect();
     for first in p.legal_moves() {
         let verdict = judge(p, stipulation, &[first]);
