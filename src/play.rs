@@ -70,6 +70,47 @@ impl StoredProof {
     }
 }
 
+/// The heap a string takes, with its header.
+fn text_weight(s: &str) -> usize {
+    std::mem::size_of::<String>() + s.len()
+}
+
+fn attack_weight(a: &Attack) -> usize {
+    std::mem::size_of::<Attack>()
+        + text_weight(&a.notation)
+        + text_weight(&a.uci)
+        + a.defences
+            .iter()
+            .map(|d| {
+                std::mem::size_of::<crate::proof::Defence>()
+                    + text_weight(&d.notation)
+                    + text_weight(&d.uci)
+                    + d.replies.iter().map(attack_weight).sum::<usize>()
+            })
+            .sum::<usize>()
+}
+
+impl StoredProof {
+    /// About how many bytes the proof holds: what a cache of proofs counts against its budget.
+    pub fn weight(&self) -> usize {
+        std::mem::size_of::<StoredProof>()
+            + match self {
+                StoredProof::None => 0,
+                StoredProof::Lines(lines) => lines
+                    .iter()
+                    .map(|l| {
+                        std::mem::size_of::<Vec<String>>()
+                            + l.iter().map(|m| text_weight(m)).sum::<usize>()
+                    })
+                    .sum(),
+                StoredProof::Keys { keys, tree, .. } => {
+                    keys.iter().map(|(k, _)| text_weight(k) + 8).sum::<usize>()
+                        + tree.iter().flatten().map(attack_weight).sum::<usize>()
+                }
+            }
+    }
+}
+
 impl Proof for StoredProof {
     fn lookup(&self, line: &[String], left: u32) -> Option<Option<u32>> {
         match self {

@@ -742,8 +742,15 @@ fn verify_mate(
     ))
 }
 
+/// The most solution lines of each length a helpmate's stored outcome keeps, as a solve answers
+/// by default: `count` says how many solutions there are, and `solutions_truncated` that lines
+/// were left out (a sound helpmate has one). The solution tree of `#N` and `s#N` is bounded by
+/// the solve's `max_tree_nodes`, so that no stored outcome grows with the number of solutions.
+pub const MAX_STORED_LINES: usize = 100;
+
 /// The stored outcome of a mate puzzle of `stipulation` that `solved` answers (see
-/// [`VerifiedPuzzle::outcome`]).
+/// [`VerifiedPuzzle::outcome`]); a helpmate keeps at most [`MAX_STORED_LINES`] lines of each
+/// length.
 pub fn mate_outcome(stipulation: Stipulation, solved: &Solved) -> serde_json::Value {
     let stipulation = stipulation.to_string();
     match solved {
@@ -763,14 +770,16 @@ pub fn mate_outcome(stipulation: Stipulation, solved: &Solved) -> serde_json::Va
             })
         }
         Solved::Help(h) => {
+            let kept = |lines: &[Vec<_>]| lines[..lines.len().min(MAX_STORED_LINES)].to_vec();
+            let cut = h.solutions.len().max(h.short_solutions.len()) > MAX_STORED_LINES;
             serde_json::json!({
                 "result": if h.count > 0 { Outcome::Mate } else { Outcome::NoMate },
                 "stipulation": stipulation,
                 "sound": h.sound,
-                "solutions": h.solutions,
+                "solutions": kept(&h.solutions),
                 "count": h.count,
-                "short_solutions": h.short_solutions,
-                "solutions_truncated": h.lines_truncated,
+                "short_solutions": kept(&h.short_solutions),
+                "solutions_truncated": h.lines_truncated || cut,
             })
         }
     }

@@ -286,3 +286,331 @@ fn a_client_that_shuts_down_its_side_gets_client_closed_not_a_cut_answer() {
     assert!(answer.starts_with("HTTP/1.1 499"), "{answer}");
     assert!(answer.contains("/problems/client-closed"), "{answer}");
 }
+
+/// A store at `db` holding the collection `big`: `n` Baroque mate puzzles, copies of the verified
+/// fixtures told apart by their titles and hashes (their outcomes are the fixtures' own).
+fn big_collection(db: &std::path::Path, n: usize) {
+    use baroque::app::seed::{verified_fixtures, Fixtures};
+    use baroque::store::{collections::NewCollection, Kind, Store};
+    let store = Store::open(db).unwrap();
+    let mates: Vec<_> = verified_fixtures(&Fixtures::Embedded, &Default::default())
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.kind == Kind::Mate && p.game.name() == "baroque")
+        .collect();
+    let copies: Vec<_> = (0..n)
+        .map(|i| {
+            let mut p = mates[i % mates.len()].clone();
+            p.title = Some(format!("copy {i}"));
+            p.content_hash = format!("{i:064x}");
+            p
+        })
+        .collect();
+    assert_eq!(store.insert_all(&copies).unwrap(), n);
+    let new = NewCollection {
+        game: baroque::rules::GameKind::Baroque,
+        rules: "abbott".into(),
+        stipulation: baroque::solver::Stipulation::Mate(2),
+        seed: 1,
+        max_pieces: 32,
+        count: n,
+    };
+    assert!(store.create_collection("big", &new).unwrap());
+    drop(store);
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let added = conn
+        .execute(
+            "INSERT INTO collection_puzzles (collection, position, puzzle_id)
+             SELECT 'big', id, id FROM puzzles WHERE title LIKE 'copy %'",
+            [],
+        )
+        .unwrap();
+    assert_eq!(added, n);
+}
+
+/// A field of `/proc/<pid>/status`, in KiB (`VmRSS`, `VmHWM`).
+#[cfg(target_os = "linux")]
+fn memory_kib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {field} in {status}"))
+}
+
+/// Reads a whole body: its bytes and lines.
+fn drain(res: &mut ureq::http::Response<ureq::Body>) -> (u64, u64) {
+    let mut reader = res.body_mut().as_reader();
+    let (mut bytes, mut lines) = (0u64, 0u64);
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = reader.read(&mut buf).expect("the body arrives whole");
+        if n == 0 {
+            return (bytes, lines);
+        }
+        bytes += n as u64;
+        lines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+    }
+}
+
+/// Puzzles in the large collection: about 50 MB of JSON lines (the red team's had 84 MB).
+const BIG: usize = 12_000;
+
+#[cfg(target_os = "linux")]
+#[test]
+fn eight_exports_of_a_large_collection_stream_in_bounded_memory_and_a_304_is_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("big.db");
+    big_collection(&db, BIG);
+    let server = Served::start_at(&db, &["--max-exports", "8"], &[], dir);
+    let url = format!("{}/v1/collections/big/export", server.base);
+    // The tag comes without the export: a matching `If-None-Match` is answered at once.
+    let head = server.agent.get(&url).call().unwrap();
+    assert_eq!(head.status(), 200);
+    let tag = head.headers()["etag"].to_str().unwrap().to_string();
+    drop(head);
+    for _ in 0..3 {
+        let t = Instant::now();
+        let res = server
+            .agent
+            .get(&url)
+            .header("if-none-match", &tag)
+            .call()
+            .unwrap();
+        let took = t.elapsed();
+        assert_eq!(res.status(), 304);
+        assert!(took < Duration::from_millis(500), "a 304 took {took:?}");
+    }
+    // Eight at once: each whole, and the server's memory grows by far less than one export.
+    let before = memory_kib(server.child.id(), "VmRSS");
+    let sizes: Vec<(u64, u64)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut res = common::agent().get(&url).call().unwrap();
+                    assert_eq!(res.status(), 200);
+                    assert_eq!(res.headers()["etag"].to_str().unwrap(), tag);
+                    drain(&mut res)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let peak = memory_kib(server.child.id(), "VmHWM");
+    let (bytes, lines) = sizes[0];
+    assert!(sizes.iter().all(|&s| s == (bytes, lines)), "{sizes:?}");
+    assert_eq!(lines, BIG as u64);
+    assert!(bytes > 30_000_000, "an export of {bytes} bytes");
+    let grew = peak.saturating_sub(before) * 1024;
+    assert!(
+        grew < 150 << 20,
+        "eight exports of {bytes} bytes each raised the server's memory by {} MiB",
+        grew >> 20
+    );
+    eprintln!(
+        "8 exports of {} MB each: RSS {} MiB before, peak {} MiB",
+        bytes / 1_000_000,
+        before >> 10,
+        peak >> 10
+    );
+}
+
+#[test]
+fn exports_beyond_the_cap_get_503_and_keep_their_tokens() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("big.db");
+    big_collection(&db, 5_000);
+    let server = Served::start_at(
+        &db,
+        &[
+            "--max-exports",
+            "1",
+            "--rate-limit-per-minute",
+            "1",
+            "--rate-limit-burst",
+            "2",
+        ],
+        &[],
+        dir,
+    );
+    // One export whose client reads its first bytes, then stops reading: it holds the slot.
+    let mut holder = std::net::TcpStream::connect(&server.addr).unwrap();
+    write!(
+        holder,
+        "GET /v1/collections/big/export HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.addr
+    )
+    .unwrap();
+    let mut first = [0u8; 64];
+    let n = holder.read(&mut first).unwrap();
+    assert!(
+        String::from_utf8_lossy(&first[..n]).starts_with("HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&first[..n])
+    );
+    // Refused at once, with the wait and the cap, as many times as asked: a refusal takes no token.
+    for _ in 0..4 {
+        let res = server
+            .agent
+            .get(format!(
+                "{}/v1/collections/big/export?format=pgn",
+                server.base
+            ))
+            .call()
+            .unwrap();
+        assert_eq!(res.status(), 503);
+        assert_eq!(res.headers()["retry-after"], "5");
+        let mut res = res;
+        let p: Value = serde_json::from_str(&res.body_mut().read_to_string().unwrap()).unwrap();
+        assert_eq!(p["type"], "/problems/exports-busy", "{p}");
+        assert_eq!(p["limit"], 1, "{p}");
+    }
+    // The holder leaves: its slot comes back, and the second token serves an export.
+    drop(holder);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut res = loop {
+        let res = server
+            .agent
+            .get(format!(
+                "{}/v1/collections/big/export?format=csv",
+                server.base
+            ))
+            .call()
+            .unwrap();
+        if res.status() == 503 {
+            assert!(Instant::now() < deadline, "the slot stays taken");
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        }
+        break res;
+    };
+    assert_eq!(res.status(), 200);
+    let (_, lines) = drain(&mut res);
+    assert_eq!(lines, 5_001, "a header and a row a puzzle");
+    // Both tokens are spent now: the next export is limited.
+    let res = server
+        .agent
+        .get(format!("{}/v1/collections/big/export", server.base))
+        .call()
+        .unwrap();
+    assert_eq!(res.status(), 429);
+}
+
+/// The red team's unsound `h#2.5`: 9,729 solutions (a 2.4 MB outcome before outcomes were
+/// capped).
+const WIDE_HELPMATE: &str = "8/6P1/8/8/2K5/4k3/8/6M1 w 0";
+
+#[cfg(target_os = "linux")]
+#[test]
+fn health_answers_at_once_while_stored_play_is_flooded() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start_at(
+        dir.path().join("flood.db"),
+        &["--solve-max-millis", "1000", "--rate-limit-per-minute", "0"],
+        &[("BAROQUE_WRITE_TOKEN", "flood-token")],
+        dir,
+    );
+    let (status, stored) = server.post_with(
+        "/v1/puzzles",
+        &json!({"kind": "mate", "fen": WIDE_HELPMATE, "stipulation": "h#2.5"}),
+        &[("authorization", "Bearer flood-token")],
+    );
+    assert_eq!(status, 201, "{stored}");
+    let wide = stored["id"].as_i64().unwrap();
+    // Its stored outcome keeps 100 solutions and counts them all; the listing of the puzzle
+    // ships none of it.
+    let (status, outcome) = server.get(&format!("/v1/puzzles/{wide}/outcome"));
+    assert_eq!(status, 200);
+    assert_eq!(outcome["count"], 9729, "{}", outcome["count"]);
+    assert_eq!(outcome["solutions"].as_array().unwrap().len(), 100);
+    assert_eq!(outcome["solutions_truncated"], true);
+    let (_, listed) = server.get(&format!("/v1/puzzles/{wide}"));
+    assert!(listed.get("outcome").is_none(), "{listed}");
+    // A seeded sound mate, played along its proof (the proof read once, then cached).
+    let (_, page) = server.get("/v1/puzzles?kind=mate&game=baroque&limit=200");
+    let chameleon = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["fixture"] == "wp-chameleon-mate-in-2")
+        .expect("the seeded Chameleon mate")["id"]
+        .as_i64()
+        .unwrap();
+    let (_, proof) = server.get(&format!("/v1/puzzles/{chameleon}/outcome"));
+    let key = proof["keys"][0]["notation"].as_str().unwrap().to_string();
+
+    let before = memory_kib(server.child.id(), "VmRSS");
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let statuses = std::sync::Mutex::new(std::collections::BTreeMap::<u16, u32>::new());
+    let mut waits: Vec<Duration> = std::thread::scope(|s| {
+        let flood = |path: String, body: Option<Value>| {
+            let (stop, statuses, base) = (&stop, &statuses, &server.base);
+            s.spawn(move || {
+                let agent = common::agent();
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let url = format!("{base}{path}");
+                    let status = match &body {
+                        Some(b) => agent
+                            .post(&url)
+                            .header("content-type", "application/json")
+                            .send(b.to_string().as_bytes()),
+                        None => agent.get(&url).call(),
+                    }
+                    .map(|mut r| {
+                        let _ = r.body_mut().read_to_vec();
+                        r.status().as_u16()
+                    })
+                    .unwrap_or(0);
+                    *statuses.lock().unwrap().entry(status).or_default() += 1;
+                }
+            });
+        };
+        for _ in 0..12 {
+            flood(
+                format!("/v1/puzzles/{wide}/play"),
+                Some(json!({"moves": [], "hint": true})),
+            );
+        }
+        for _ in 0..6 {
+            flood(
+                format!("/v1/puzzles/{chameleon}/play"),
+                Some(json!({"moves": [key], "hint": true})),
+            );
+        }
+        for _ in 0..6 {
+            flood(format!("/v1/puzzles/{wide}?include=outcome"), None);
+        }
+        std::thread::sleep(Duration::from_millis(500));
+        let mut waits = Vec::new();
+        let end = Instant::now() + Duration::from_secs(6);
+        while Instant::now() < end {
+            let t = Instant::now();
+            let (status, _) = server.get("/health");
+            assert_eq!(status, 200);
+            waits.push(t.elapsed());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        waits
+    });
+    waits.sort();
+    let p99 = waits[waits.len() * 99 / 100];
+    let peak = memory_kib(server.child.id(), "VmHWM");
+    let statuses = statuses.into_inner().unwrap();
+    eprintln!(
+        "/health p99 {p99:?} over {} probes; RSS {} MiB before, peak {} MiB; answers {statuses:?}",
+        waits.len(),
+        before >> 10,
+        peak >> 10
+    );
+    assert!(p99 < Duration::from_millis(500), "/health p99 {p99:?}");
+    // Only answers the flood may get: judged, refused for the slots, never a server error or a
+    // timeout.
+    for status in statuses.keys() {
+        assert!(matches!(status, 200 | 503), "{statuses:?}");
+    }
+    assert!(statuses.get(&200).is_some_and(|&n| n > 100), "{statuses:?}");
+    let grew = peak.saturating_sub(before) << 10;
+    assert!(grew < 300 << 20, "memory grew by {} MiB", grew >> 20);
+}

@@ -352,6 +352,97 @@ fn concurrent_inserts_of_one_puzzle_make_one_row() {
     }
 }
 
+/// A collection's version changes with every change of its puzzles, and only then; its pages
+/// walk it in order, with or without outcomes.
+fn versions_and_pages(store: &Store) {
+    let new = NewCollection {
+        game: baroque::rules::GameKind::Baroque,
+        rules: "abbott".into(),
+        stipulation: baroque::solver::Stipulation::Mate(2),
+        seed: 1,
+        max_pieces: 7,
+        count: 3,
+    };
+    assert_eq!(store.collection_version("v").unwrap(), None);
+    assert!(store.create_collection("v", &new).unwrap());
+    let mates: Vec<&VerifiedPuzzle> = fixtures().iter().filter(|p| p.kind == Kind::Mate).collect();
+    let mut seen = std::collections::HashSet::new();
+    let version = || store.collection_version("v").unwrap().unwrap();
+    let mut changed = |what: &str| assert!(seen.insert(version()), "{what}: the same version");
+    changed("empty");
+    let a = store.append_to_collection("v", mates[0]).unwrap();
+    changed("one puzzle");
+    let b = store.append_to_collection("v", mates[1]).unwrap();
+    changed("two puzzles");
+    assert_eq!(version(), version(), "nothing changed");
+    // A puzzle of another collection, or not in one, changes nothing here.
+    let before = version();
+    store.insert(mates[2]).unwrap();
+    let mut other = mates[2].clone();
+    other.tags.push("elsewhere".into());
+    store.append_to_collection("w", &other).ok();
+    assert_eq!(version(), before, "another puzzle changed the version");
+    // Every change of a member does.
+    let mut tagged = mates[1].clone();
+    tagged.tags.push("again".into());
+    store.append_to_collection("v", &tagged).unwrap();
+    changed("a tag added");
+    store
+        .set_outcome(a.id, &serde_json::json!({"result": "mate"}), Some(3))
+        .unwrap();
+    changed("an outcome");
+    store.set_difficulty(a.id, Some(4)).unwrap();
+    changed("a difficulty");
+    store.set_content_hash(b.id, "another hash").unwrap();
+    changed("a content hash");
+    store.delete(b.id).unwrap();
+    changed("a puzzle deleted");
+    let c = store.append_to_collection("v", mates[3]).unwrap();
+    changed("a puzzle in its place");
+    // Pages, in order, with outcomes or without.
+    let full = store.collection_page("v", 0, 10, true).unwrap();
+    let lean = store.collection_page("v", 0, 10, false).unwrap();
+    let ids = |page: &[(i64, StoredPuzzle)]| page.iter().map(|(_, p)| p.id).collect::<Vec<_>>();
+    assert_eq!(ids(&full), [a.id, c.id]);
+    assert_eq!(ids(&lean), [a.id, c.id]);
+    assert!(full[0].0 < full[1].0);
+    assert_eq!(full[0].1.outcome, serde_json::json!({"result": "mate"}));
+    assert_eq!(full[1].1.outcome, store.get(c.id).unwrap().unwrap().outcome);
+    assert!(lean.iter().all(|(_, p)| p.outcome.is_null()));
+    assert_eq!(
+        ids(&store.collection_page("v", full[0].0, 10, true).unwrap()),
+        [c.id]
+    );
+    assert!(store
+        .collection_page("v", full[1].0, 10, true)
+        .unwrap()
+        .is_empty());
+    assert!(store
+        .collection_page("none", 0, 10, true)
+        .unwrap()
+        .is_empty());
+    assert_eq!(
+        ids(&store.collection_page("v", 0, 1, false).unwrap()),
+        [a.id]
+    );
+    // A lean listing reads no outcome either.
+    let filter = Filter {
+        lean: true,
+        ..Filter::default()
+    };
+    let (listed, _) = store.list(&filter, 0, 50).unwrap();
+    assert!(!listed.is_empty() && listed.iter().all(|p| p.outcome.is_null()));
+}
+
+#[test]
+fn collection_versions_and_pages_on_both_backends() {
+    let dir = tempfile::tempdir().unwrap();
+    versions_and_pages(&Store::open(&dir.path().join("v.db")).unwrap());
+    if pg::here_or_skip() {
+        versions_and_pages(&postgres_store());
+    }
+}
+
 #[test]
 fn processes_opening_a_new_sqlite_store_together_all_open_it() {
     // Two processes started at once on a new file (a server and a `generate`, say) both migrate

@@ -20,11 +20,14 @@
 //! | `--solve-table-mib` | `BAROQUE_SOLVE_TABLE_MIB` | `64` | transposition table of each search, MiB (0: none) |
 //! | `--solve-concurrency` | `BAROQUE_SOLVE_CONCURRENCY` | `2` | searches at once; one more gets 503 with `Retry-After` |
 //! | `--max-jobs` | `BAROQUE_MAX_JOBS` | `1` | generation jobs (`POST /v1/collections`) this replica runs at once; one more gets 503 with `Retry-After` |
+//! | `--max-exports` | `BAROQUE_MAX_EXPORTS` | `4` | collection exports this replica streams at once; one more gets 503 `exports-busy` with `Retry-After` |
+//! | `--max-stored-plays` | `BAROQUE_MAX_STORED_PLAYS` | `16` | plays of stored puzzles (`POST /v1/puzzles/{id}/play`) judged at once; one more gets 503 `plays-busy` with `Retry-After` |
+//! | `--proof-cache-mib` | `BAROQUE_PROOF_CACHE_MIB` | `64` | memory for the parsed proofs of stored puzzles kept for stored play, MiB (0: none kept) |
 //! | `--job-max-seconds` | `BAROQUE_JOB_MAX_SECONDS` | `600` | longest run of one generation job |
 //! | `--job-lease-seconds` | `BAROQUE_JOB_LEASE_SECONDS` | `15` | how long a generation job's lease lasts unrenewed: a job whose replica died (or whose server was killed) is taken over by another replica, or by the server restarted, once it runs out |
 //! | `--job-max-count` | `BAROQUE_JOB_MAX_COUNT` | `200` | most puzzles one job may be asked for (422 above) |
 //! | `--solve-threads` | `BAROQUE_SOLVE_THREADS` | one per CPU core | threads of one search (root split) |
-//! | `--rate-limit-per-minute` | `BAROQUE_RATE_LIMIT_PER_MINUTE` | `60` | costly requests (`/v1/solve`, a mate posted to `/v1/puzzles`, `POST /v1/collections`) one client gets back per minute; 429 with `Retry-After` when it has none (0: no limit) |
+//! | `--rate-limit-per-minute` | `BAROQUE_RATE_LIMIT_PER_MINUTE` | `60` | costly requests (`/v1/solve`, a mate posted to `/v1/puzzles`, `POST /v1/collections`, a collection export) one client gets back per minute; 429 with `Retry-After` when it has none (0: no limit) |
 //! | `--rate-limit-burst` | `BAROQUE_RATE_LIMIT_BURST` | `10` | costly requests one client may send at once |
 //! | `--cors-allow-origin` | `BAROQUE_CORS_ALLOW_ORIGIN` | none | origins browsers may call from (repeatable; comma-separated in the variable); `*`: any origin, for the endpoints that need no token |
 //! | `--shutdown-timeout` | `BAROQUE_SHUTDOWN_TIMEOUT` | `30` | seconds in-flight requests and running jobs get to finish after SIGTERM or SIGINT |
@@ -85,6 +88,13 @@ pub const DEFAULT_SOLVE_MAX_TREE_NODES: u64 = 2_000;
 pub const DEFAULT_SOLVE_TABLE_MIB: u64 = 64;
 /// The default number of searches at once.
 pub const DEFAULT_SOLVE_CONCURRENCY: u64 = 2;
+
+/// The default most collection exports streamed at once.
+pub const DEFAULT_MAX_EXPORTS: u64 = 4;
+/// The default most plays of stored puzzles judged at once.
+pub const DEFAULT_MAX_STORED_PLAYS: u64 = 16;
+/// The default memory for parsed proofs of stored puzzles, in MiB.
+pub const DEFAULT_PROOF_CACHE_MIB: u64 = 64;
 
 /// The default seconds given to in-flight work at shutdown.
 pub const DEFAULT_SHUTDOWN_TIMEOUT: u64 = 30;
@@ -184,6 +194,20 @@ pub struct Settings {
     #[arg(long, env = "BAROQUE_MAX_JOBS", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=64), value_name = "K")]
     pub max_jobs: u64,
+    /// Collection exports streamed at once (GET /v1/collections/{name}/export); one more gets
+    /// 503 with Retry-After.
+    #[arg(long, env = "BAROQUE_MAX_EXPORTS", default_value_t = DEFAULT_MAX_EXPORTS,
+          value_parser = clap::value_parser!(u64).range(1..=1_024), value_name = "K")]
+    pub max_exports: u64,
+    /// Plays of stored puzzles judged at once (POST /v1/puzzles/{id}/play); one more gets 503
+    /// with Retry-After.
+    #[arg(long, env = "BAROQUE_MAX_STORED_PLAYS", default_value_t = DEFAULT_MAX_STORED_PLAYS,
+          value_parser = clap::value_parser!(u64).range(1..=1_024), value_name = "K")]
+    pub max_stored_plays: u64,
+    /// Memory for the parsed proofs of stored puzzles kept for stored play, in MiB (0: none kept).
+    #[arg(long, env = "BAROQUE_PROOF_CACHE_MIB", default_value_t = DEFAULT_PROOF_CACHE_MIB,
+          value_parser = clap::value_parser!(u64).range(0..=16_384), value_name = "MIB")]
+    pub proof_cache_mib: u64,
     /// Longest run of one generation job, in seconds (it stops there, keeping what it found).
     #[arg(long, env = "BAROQUE_JOB_MAX_SECONDS", default_value_t = 600,
           value_parser = clap::value_parser!(u64).range(1..=86_400), value_name = "S")]
@@ -259,6 +283,9 @@ impl std::fmt::Debug for Settings {
             .field("solve_concurrency", &self.solve_concurrency)
             .field("solve_threads", &self.solve_threads)
             .field("max_jobs", &self.max_jobs)
+            .field("max_exports", &self.max_exports)
+            .field("max_stored_plays", &self.max_stored_plays)
+            .field("proof_cache_mib", &self.proof_cache_mib)
             .field("job_max_seconds", &self.job_max_seconds)
             .field("job_lease_seconds", &self.job_lease_seconds)
             .field("job_max_count", &self.job_max_count)
@@ -293,6 +320,9 @@ impl Default for Settings {
             solve_concurrency: DEFAULT_SOLVE_CONCURRENCY,
             solve_threads: None,
             max_jobs: 1,
+            max_exports: DEFAULT_MAX_EXPORTS,
+            max_stored_plays: DEFAULT_MAX_STORED_PLAYS,
+            proof_cache_mib: DEFAULT_PROOF_CACHE_MIB,
             job_max_seconds: 600,
             job_lease_seconds: 15,
             job_max_count: 200,
@@ -408,6 +438,12 @@ pub struct Limits {
     pub analysis_concurrency: usize,
     pub solve: SolveLimits,
     pub max_jobs: usize,
+    /// Collection exports streamed at once.
+    pub max_exports: usize,
+    /// Plays of stored puzzles judged at once.
+    pub max_stored_plays: usize,
+    /// The proof cache of stored play, in bytes.
+    pub proof_cache_bytes: usize,
     pub job_max_seconds: u64,
     pub job_max_count: u64,
 }
@@ -472,6 +508,9 @@ impl From<&Settings> for Limits {
             analysis_concurrency: usize::try_from(s.analysis_concurrency).unwrap_or(1).max(1),
             solve: SolveLimits::from(s),
             max_jobs: usize::try_from(s.max_jobs).unwrap_or(1).max(1),
+            max_exports: usize::try_from(s.max_exports).unwrap_or(1).max(1),
+            max_stored_plays: usize::try_from(s.max_stored_plays).unwrap_or(1).max(1),
+            proof_cache_bytes: usize::try_from(s.proof_cache_mib << 20).unwrap_or(usize::MAX),
             job_max_seconds: s.job_max_seconds,
             job_max_count: s.job_max_count,
         }

@@ -7,7 +7,9 @@
 //! | `POST` | `/v1/solve` | proves "mate in N": keys, cooks, short solutions, soundness, the solution tree |
 //! | `POST` | `/v1/puzzles` | verifies and stores a puzzle, or the games of a PGN body (bearer token) |
 //! | `GET` | `/v1/puzzles` | lists stored puzzles, filtered, a page at a time |
-//! | `GET`, `DELETE` | `/v1/puzzles/{id}` | one puzzle; removes one (bearer token) |
+//! | `GET`, `DELETE` | `/v1/puzzles/{id}` | one puzzle (its outcome with `?include=outcome`); removes one (bearer token) |
+//! | `GET` | `/v1/puzzles/{id}/outcome` | a stored puzzle's verified outcome |
+//! | `POST` | `/v1/puzzles/{id}/play` | judges a line of a stored puzzle |
 //! | `GET` | `/v1/diagram.svg` | a position (FEN) as an SVG image with marks and arrows |
 //! | `GET` | `/v1/puzzles/{id}/diagram.svg` | a stored puzzle's position as an SVG image |
 //! | `POST` | `/v1/collections` | starts a job generating a collection of sound mate puzzles (bearer token) |
@@ -34,6 +36,7 @@ pub mod configuration;
 pub mod echo;
 pub mod openapi;
 pub mod problem;
+pub mod proofs;
 pub mod ratelimit;
 pub mod routes;
 pub mod startup;

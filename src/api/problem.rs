@@ -46,7 +46,7 @@ pub struct Problem {
     /// `/problems/payload-too-large`, `/problems/invalid-fen`, `/problems/impossible-position`,
     /// `/problems/too-many-moves`, `/problems/invalid-mate-in`, `/problems/invalid-limits`,
     /// `/problems/invalid-key`, `/problems/not-applicable`, `/problems/solver-busy`,
-    /// `/problems/rate-limited`, `/problems/store-unavailable`, `/problems/puzzle-not-verified`,
+    /// `/problems/exports-busy`, `/problems/plays-busy`, `/problems/rate-limited`, `/problems/store-unavailable`, `/problems/puzzle-not-verified`,
     /// `/problems/solver-budget-exhausted`, `/problems/invalid-pgn`, `/problems/unauthorized`,
     /// `/problems/writes-disabled`, `/problems/not-found`,
     /// `/problems/method-not-allowed`, `/problems/internal`, or `about:blank` for any other HTTP
@@ -190,6 +190,12 @@ pub enum ApiError {
     /// A collection request that cannot be run (name, count, piece budget, game).
     #[error("{0}")]
     InvalidCollection(String),
+    /// As many collection exports as the server streams at once are streaming.
+    #[error("{limit} collection exports are already streaming, the most this server streams at once; retry in {retry_after} s")]
+    ExportsBusy { limit: u64, retry_after: u64 },
+    /// As many stored plays as the server judges at once are being judged.
+    #[error("{limit} plays of stored puzzles are already being judged, the most this server judges at once; retry in {retry_after} s")]
+    PlaysBusy { limit: u64, retry_after: u64 },
     /// Every search slot is taken.
     #[error("{limit} searches are already running, the most this server runs at once; retry in {retry_after} s")]
     SolverBusy { limit: u64, retry_after: u64 },
@@ -302,6 +308,8 @@ impl ApiError {
             ApiError::Conflict("a collection named `twos` exists already".into()),
             ApiError::InvalidCollection("`count` is 0: ask for 1 to 200 puzzles".into()),
             ApiError::JobsBusy { limit: 1, retry_after: 30 },
+            ApiError::ExportsBusy { limit: 4, retry_after: 5 },
+            ApiError::PlaysBusy { limit: 16, retry_after: 1 },
             ApiError::SolverBusy { limit: 2, retry_after: 10 },
             ApiError::AnalysisBusy { limit: 64 },
             ApiError::ClientClosed,
@@ -406,6 +414,16 @@ impl ApiError {
             ApiError::JobsBusy { .. } => (
                 "/problems/jobs-busy",
                 "Generation jobs busy",
+                StatusCode::SERVICE_UNAVAILABLE,
+            ),
+            ApiError::ExportsBusy { .. } => (
+                "/problems/exports-busy",
+                "Exports busy",
+                StatusCode::SERVICE_UNAVAILABLE,
+            ),
+            ApiError::PlaysBusy { .. } => (
+                "/problems/plays-busy",
+                "Stored plays busy",
                 StatusCode::SERVICE_UNAVAILABLE,
             ),
             ApiError::InvalidCollection(_) => (
@@ -534,6 +552,8 @@ impl ApiError {
             ApiError::PayloadTooLarge { limit }
             | ApiError::TooManyMoves { limit, .. }
             | ApiError::SolverBusy { limit, .. }
+            | ApiError::ExportsBusy { limit, .. }
+            | ApiError::PlaysBusy { limit, .. }
             | ApiError::AnalysisBusy { limit } => {
                 p.limit = Some(*limit);
             }
@@ -660,6 +680,8 @@ impl ResponseError for ApiError {
         let retry_after = match self {
             ApiError::SolverBusy { retry_after, .. }
             | ApiError::JobsBusy { retry_after, .. }
+            | ApiError::ExportsBusy { retry_after, .. }
+            | ApiError::PlaysBusy { retry_after, .. }
             | ApiError::RateLimited { retry_after, .. } => Some(*retry_after),
             ApiError::StoreUnavailable(_) => Some(STORE_RETRY_AFTER),
             ApiError::AnalysisBusy { .. } => Some(ANALYSIS_RETRY_AFTER),

@@ -9,9 +9,11 @@
 //! - a whole endpoint: put the [`Metered`] extractor first among its handler's arguments (it
 //!   refuses before the body is read): `POST /v1/solve`, `POST /v1/collections`;
 //! - part of one: call [`RateLimiter::check`] once the request is known to be costly: `POST
-//!   /v1/puzzles` of a mate (which runs a search), not of a diagram (a replay of a few moves).
+//!   /v1/puzzles` of a mate (which runs a search), not of a diagram (a replay of a few moves); a
+//!   collection export that streams a body (not one answered 304); a stored play that leaves its
+//!   proof.
 //!
-//! A request refused with 503 (every search or job slot taken, the store unavailable) gives its
+//! A request refused with 503 (every search, job or export slot taken, the store unavailable) gives its
 //! token back ([`refund_refused`]): the client was not served, so it has not used its budget.
 //!
 //! The client is the peer address of the connection: an IPv4 address, or the /64 prefix of an IPv6

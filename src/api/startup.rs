@@ -292,6 +292,13 @@ pub fn server(
         std::thread::available_parallelism().map_or(1, |n| n.get()),
     )?);
     let body_timeout = web::Data::new(BodyTimeout(limits.body_timeout));
+    let plays = web::Data::new(crate::api::proofs::StoredPlays::new(
+        limits.max_stored_plays,
+        limits.proof_cache_bytes,
+    ));
+    let exports = web::Data::new(crate::api::routes::collections::ExportSlots(
+        crate::api::work::Slots::new(limits.max_exports),
+    ));
     // One set of rate limit buckets too.
     let limiter = web::Data::new(RateLimiter::new(RateLimit::from(settings)));
     let mut server = HttpServer::new(move || {
@@ -308,6 +315,8 @@ pub fn server(
             .app_data(analyses.clone())
             .app_data(body_timeout.clone())
             .app_data(jobs.clone())
+            .app_data(exports.clone())
+            .app_data(plays.clone())
             .app_data(limiter.clone())
             .app_data(store.clone())
             .app_data(token.clone())

@@ -291,6 +291,57 @@ pub fn fill_difficulties(store: &Store) -> Result<usize, String> {
     Ok(changed)
 }
 
+/// The store fact naming the most lines a stored helpmate outcome keeps.
+const OUTCOME_LINES: &str = "outcome_lines";
+
+/// Cuts the helpmate outcomes stored before their size was capped to
+/// [`crate::puzzle::MAX_STORED_LINES`] lines of each length (`solutions_truncated` then says so),
+/// once per cap (a fact records it); the number of rows changed.
+pub fn cap_outcomes(store: &Store) -> Result<usize, String> {
+    let failed = |e: crate::store::StoreError| format!("capping stored outcomes: {e}");
+    let cap = crate::puzzle::MAX_STORED_LINES;
+    if store.fact(OUTCOME_LINES).map_err(failed)?.as_deref() == Some(cap.to_string().as_str()) {
+        return Ok(0);
+    }
+    let filter = crate::store::Filter {
+        kind: Some(Kind::Mate),
+        ..Default::default()
+    };
+    let (mut after, mut changed) = (0, 0);
+    loop {
+        let (rows, more) = store.list(&filter, after, 50).map_err(failed)?;
+        for row in rows.iter() {
+            let mut outcome = row.outcome.clone();
+            let mut cut = false;
+            for field in ["solutions", "short_solutions"] {
+                if let Some(lines) = outcome.get_mut(field).and_then(|v| v.as_array_mut()) {
+                    if lines.len() > cap && lines.iter().all(serde_json::Value::is_array) {
+                        lines.truncate(cap);
+                        cut = true;
+                    }
+                }
+            }
+            if cut {
+                outcome["solutions_truncated"] = serde_json::Value::Bool(true);
+                if store
+                    .set_outcome(row.id, &outcome, row.difficulty)
+                    .map_err(failed)?
+                {
+                    changed += 1;
+                }
+            }
+        }
+        match rows.last() {
+            Some(last) if more => after = last.id,
+            _ => break,
+        }
+    }
+    store
+        .set_fact(OUTCOME_LINES, &cap.to_string())
+        .map_err(failed)?;
+    Ok(changed)
+}
+
 /// The store fact naming the reading of Rococo's rules its Rococo mate puzzles were solved under.
 const ROCOCO_READING: &str = "rococo_reading";
 /// The reading of this build: every legal move counts in every stipulation, one that leaves the
@@ -421,6 +472,14 @@ pub fn upgrade(store: &Store, solve: &SolveOptions) -> Result<(), String> {
     if filled > 0 {
         tracing::info!(filled, "difficulties of stored mate puzzles computed");
     }
+    let capped = cap_outcomes(store)?;
+    if capped > 0 {
+        tracing::info!(
+            capped,
+            max_lines = crate::puzzle::MAX_STORED_LINES,
+            "stored helpmate outcomes cut to the most solution lines kept"
+        );
+    }
     Ok(())
 }
 
@@ -505,6 +564,48 @@ mod tests {
         assert_eq!(upgrade_hashes(&store).unwrap(), 0);
         let (rows, _) = store.list(&Default::default(), 0, 200).unwrap();
         assert_eq!(rows.len(), total);
+    }
+
+    /// A helpmate outcome stored before the cap keeps its first lines and says it was cut, once;
+    /// other outcomes are left as they are.
+    #[test]
+    fn stored_helpmate_outcomes_are_capped_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("old.db")).unwrap();
+        let fixtures = verified_fixtures(&fixtures_dir(), &solve()).unwrap();
+        // A helpmate's outcome as an older build stored it: 150 solutions, none left out.
+        let mut wide = fixtures
+            .iter()
+            .find(|p| p.kind == Kind::Mate)
+            .expect("a mate fixture")
+            .clone();
+        let line = serde_json::json!([{"notation": "Kd3-c2", "uci": "d3c2", "captures": []}]);
+        wide.stipulation = Some(crate::solver::Stipulation::HelpMate {
+            moves: 1,
+            half: false,
+        });
+        wide.outcome = serde_json::json!({"result": "mate", "stipulation": "h#1", "sound": false,
+            "solutions": vec![line; 150], "count": 150, "short_solutions": [],
+            "solutions_truncated": false});
+        wide.content_hash = "wide".into();
+        store.insert_all(&fixtures).unwrap();
+        store.insert_all(std::slice::from_ref(&wide)).unwrap();
+        let before = store.list(&Default::default(), 0, 200).unwrap().0;
+        assert_eq!(cap_outcomes(&store).unwrap(), 1);
+        assert_eq!(cap_outcomes(&store).unwrap(), 0, "done once");
+        for (then, now) in before
+            .iter()
+            .zip(store.list(&Default::default(), 0, 200).unwrap().0)
+        {
+            if then.content_hash == "wide" {
+                assert_eq!(now.outcome["solutions"].as_array().unwrap().len(), 100);
+                assert_eq!(now.outcome["solutions_truncated"], true);
+                assert_eq!(now.outcome["count"], then.outcome["count"]);
+                assert_eq!(now.difficulty, then.difficulty);
+            } else {
+                assert_eq!(now.outcome, then.outcome);
+            }
+        }
     }
 
     /// Mate rows without a difficulty (a store written before difficulties, or under another

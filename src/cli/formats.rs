@@ -2,6 +2,7 @@
 //! Lichess's puzzle CSV and JSON lines (see [`crate::formats`]).
 
 use super::{fail, out};
+use crate::app::export::Export;
 use crate::app::import::{import_collection, ImportError, Imported};
 use crate::formats::{self, Format};
 use crate::solver::{Limits, SolveOptions};
@@ -262,8 +263,10 @@ pub fn run_export(args: ExportArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(format!("{}: {e}", args.db)),
     };
-    let puzzles = match store.collection(&args.collection) {
-        Ok(Some((_, puzzles))) => puzzles,
+    let format = Format::from(args.format);
+    let json = crate::api::routes::collections::json_line;
+    let mut export = match Export::open(store, &args.collection, format, json) {
+        Ok(Some(e)) => e,
         Ok(None) => {
             return fail(format!(
                 "no collection named `{}` in {}",
@@ -272,26 +275,21 @@ pub fn run_export(args: ExportArgs) -> ExitCode {
         }
         Err(e) => return fail(format!("{}: {e}", args.db)),
     };
-    let (body, skipped) =
-        match crate::api::routes::collections::export_body(args.format.into(), puzzles) {
-            Ok(b) => b,
-            Err(e) => return fail(e),
-        };
-    for id in skipped {
+    for id in export.skipped() {
         eprintln!(
             "note: puzzle {id} is a diagram (a move and its outcome, not a stipulated problem): \
              left out of the {}",
-            Format::from(args.format).name()
+            format.name()
         );
     }
+    // A page at a time, to the file or to standard output.
     let written = match &args.out {
-        Some(path) => std::fs::write(path, &body).map_err(|e| format!("{}: {e}", path.display())),
+        Some(path) => write_file(path, |out| copy_export(&mut export, out)),
         None => {
             use std::io::Write;
             let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(&body)
-                .and_then(|()| stdout.flush())
+            copy_export(&mut export, &mut stdout)
+                .and_then(|()| stdout.flush().map_err(|e| e.to_string()))
                 .map_err(|e| format!("standard output: {e}"))
         }
     };
@@ -299,4 +297,25 @@ pub fn run_export(args: ExportArgs) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(e),
     }
+}
+
+/// Writes every chunk of an export.
+fn copy_export(export: &mut Export, out: &mut impl std::io::Write) -> Result<(), String> {
+    while let Some(chunk) = export.next_chunk()? {
+        out.write_all(&chunk).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// Writes a file through `write`, a chunk at a time.
+fn write_file(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), String>,
+) -> Result<(), String> {
+    use std::io::Write;
+    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    write(&mut out)
+        .and_then(|()| out.flush().map_err(|e| e.to_string()))
+        .map_err(|e| format!("{}: {e}", path.display()))
 }

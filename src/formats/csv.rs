@@ -100,7 +100,7 @@ pub fn write_puzzle(p: &StoredPuzzle) -> Option<String> {
 /// Puzzles as CSV: the header, then a row each in order; diagrams are left out (their ids are
 /// returned).
 pub fn write_all<'a>(puzzles: impl IntoIterator<Item = &'a StoredPuzzle>) -> (String, Vec<i64>) {
-    let mut text = row(&HEADER.map(String::from));
+    let mut text = head();
     let mut skipped = Vec::new();
     for p in puzzles {
         match write_puzzle(p) {
@@ -109,6 +109,11 @@ pub fn write_all<'a>(puzzles: impl IntoIterator<Item = &'a StoredPuzzle>) -> (St
         }
     }
     (text, skipped)
+}
+
+/// What a CSV export starts with: the header row.
+pub fn head() -> String {
+    row(&HEADER.map(String::from))
 }
 
 /// A record of CSV text: its fields and the line it starts on.

@@ -561,6 +561,7 @@ mod tests {
             created_at: String::new(),
             content_hash: String::new(),
             difficulty: None,
+            revision: 0,
         };
         assert!(!exportable(&diagram));
         let (text, skipped) = pgn::write_all([&diagram]);

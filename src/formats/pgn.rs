@@ -203,18 +203,25 @@ pub fn write_all<'a>(puzzles: impl IntoIterator<Item = &'a StoredPuzzle>) -> (St
             None => skipped.push(p.id),
         }
     }
+    let mut text = head(&skipped, !games.is_empty());
+    text.push_str(&games);
+    (text, skipped)
+}
+
+/// What a PGN export starts with: a `%` line for each diagram left out (`skipped`), then a blank
+/// line when games follow.
+pub fn head(skipped: &[i64], games_follow: bool) -> String {
     let mut text = String::new();
-    for id in &skipped {
+    for id in skipped {
         text.push_str(&format!(
             "% baroque: puzzle {id} is a diagram (a move and its outcome, not a stipulated \
              problem): left out; the JSON lines export has it\n"
         ));
     }
-    if !skipped.is_empty() && !games.is_empty() {
+    if !skipped.is_empty() && games_follow {
         text.push('\n');
     }
-    text.push_str(&games);
-    (text, skipped)
+    text
 }
 
 /// A tag pair of a game.

@@ -101,6 +101,9 @@ pub struct StoredPuzzle {
     /// RFC 3339, UTC.
     pub created_at: String,
     pub content_hash: String,
+    /// How many times the stored row changed since it was written (its outcome, difficulty,
+    /// content hash or tags): what was read of it stays true while this stays the same.
+    pub revision: i64,
 }
 
 /// Filters of a listing; `None` matches everything.
@@ -119,6 +122,9 @@ pub struct Filter {
     pub difficulty_min: Option<u8>,
     /// Puzzles of at most this difficulty (which have one: not diagrams).
     pub difficulty_max: Option<u8>,
+    /// Read each puzzle without its outcome (as null): a listing, which shows none, reads and
+    /// parses no proof.
+    pub lean: bool,
 }
 
 /// Where a page of a listing starts, and its order.
@@ -149,6 +155,19 @@ pub(crate) fn game_name(g: Game) -> &'static str {
     g.name()
 }
 
+/// A backend's puzzle columns (whose outcome is `p.outcome`), the outcome read as null unless
+/// `outcomes`: a listing reads and parses no proof.
+pub(crate) fn columns(all: &'static str, outcomes: bool) -> std::borrow::Cow<'static, str> {
+    if outcomes {
+        all.into()
+    } else {
+        all.replacen("p.outcome", "'null'", 1).into()
+    }
+}
+
+/// The index of the column that follows a puzzle's columns in a collection page: its position.
+pub(crate) const POSITION_COLUMN: usize = 19;
+
 /// A row as either backend reads it, by column index: the store's columns are text and integers
 /// (JSON is stored as text), so one reader of each row serves both.
 pub(crate) trait Columns {
@@ -160,7 +179,7 @@ pub(crate) trait Columns {
 
 /// A puzzle from a row of the backend's puzzle columns: id, kind, game, fen, rules, moves,
 /// captures, mate_in, outcome, title, source, caption, fixture, created_at, content_hash, tags (a
-/// JSON array), stipulation, difficulty.
+/// JSON array), stipulation, difficulty, revision.
 pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle, StoreError> {
     let id = r.int(0)?;
     let corrupt = |what: &str| StoreError::Corrupt(format!("puzzle {id}: {what}"));
@@ -192,6 +211,7 @@ pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle, StoreError> {
         created_at: r.text(13)?,
         content_hash: r.text(14)?,
         tags: serde_json::from_str(&r.text(15)?).map_err(|_| corrupt("tags"))?,
+        revision: r.int(18)?,
     })
 }
 
@@ -211,6 +231,11 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
 
     /// The puzzle with this id.
     fn get(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError>;
+
+    /// The puzzle with this id, its outcome read as null: what a listing shows, and what tells
+    /// whether a proof read before is still the stored one (its revision), without reading or
+    /// parsing the proof.
+    fn get_lean(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError>;
 
     /// The puzzle stored with this content hash.
     fn get_by_hash(&self, hash: &str) -> Result<Option<StoredPuzzle>, StoreError>;
@@ -298,9 +323,48 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     /// Every collection, by name.
     fn collections(&self) -> Result<Vec<Collection>, StoreError>;
 
-    /// One collection and its puzzles in order.
-    fn collection(&self, name: &str)
-        -> Result<Option<(Collection, Vec<StoredPuzzle>)>, StoreError>;
+    /// One collection and its puzzles in order (every page of [`Backend::collection_page`], with
+    /// outcomes).
+    fn collection(
+        &self,
+        name: &str,
+    ) -> Result<Option<(Collection, Vec<StoredPuzzle>)>, StoreError> {
+        let Some(collection) = self.collection_info(name)? else {
+            return Ok(None);
+        };
+        let mut puzzles = Vec::new();
+        let mut after = 0;
+        loop {
+            let page = self.collection_page(name, after, 500, true)?;
+            let Some(&(last, _)) = page.last() else { break };
+            after = last;
+            puzzles.extend(page.into_iter().map(|(_, p)| p));
+        }
+        Ok(Some((collection, puzzles)))
+    }
+
+    /// One collection, without its puzzles.
+    fn collection_info(&self, name: &str) -> Result<Option<Collection>, StoreError>;
+
+    /// Up to `limit` puzzles of a collection whose position is above `after`, in order, each with
+    /// its position (empty past the last, or when there is no such collection). Without
+    /// `outcomes`, each puzzle's outcome is read as null (a listing, a pass over the kinds), so
+    /// that no proof is read or parsed.
+    fn collection_page(
+        &self,
+        name: &str,
+        after: i64,
+        limit: u32,
+        outcomes: bool,
+    ) -> Result<Vec<(i64, StoredPuzzle)>, StoreError>;
+
+    /// The stored facts that decide what a collection's puzzles are, in one line: its creation
+    /// time, the number of its puzzles, their last position, the sum of their ids and of their
+    /// revisions (a puzzle's revision grows with every change of a stored puzzle: outcome,
+    /// difficulty, content hash, tags). Any change of the collection's puzzles changes it;
+    /// `None` when there is no such collection. One aggregate query over the collection's rows
+    /// (no puzzle is read), so that an export's `ETag` is known without the export.
+    fn collection_version(&self, name: &str) -> Result<Option<String>, StoreError>;
 
     /// Marks collections left `running` by a process of this machine that ended (a crash, a
     /// restart) as `stopped`; how many. Called at start-up, before any new run; a run of another

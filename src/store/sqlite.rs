@@ -101,6 +101,9 @@ fn migrations() -> Migrations<'static> {
             );
             CREATE INDEX jobs_running ON jobs (state, lease_until);",
         ),
+        // A puzzle's revision, raised by every change of a stored row (its outcome, difficulty,
+        // content hash, tags), so that a collection's version is known from its rows alone.
+        M::up("ALTER TABLE puzzles ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;"),
     ])
 }
 
@@ -256,6 +259,17 @@ impl Backend for SqliteStore {
         get_in(&conn, id)
     }
 
+    fn get_lean(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
+        let conn = self.pool.get()?;
+        let sql = format!("SELECT {} FROM puzzles p WHERE p.id = ?1", columns(false));
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let mut rows = stmt.query([id])?;
+        match rows.next()? {
+            Some(r) => decode(r).map(Some),
+            None => Ok(None),
+        }
+    }
+
     fn get_by_hash(&self, hash: &str) -> Result<Option<StoredPuzzle>, StoreError> {
         let conn = self.pool.get()?;
         match id_of_hash(&conn, hash)? {
@@ -288,7 +302,7 @@ impl Backend for SqliteStore {
     fn set_content_hash(&self, id: i64, hash: &str) -> Result<bool, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn.execute(
-            "UPDATE puzzles SET content_hash = ?2 WHERE id = ?1
+            "UPDATE puzzles SET content_hash = ?2, revision = revision + 1 WHERE id = ?1
              AND NOT EXISTS (SELECT 1 FROM puzzles WHERE content_hash = ?2)",
             rusqlite::params![id, hash],
         )? > 0)
@@ -321,10 +335,11 @@ impl Backend for SqliteStore {
             AND (?11 IS NULL OR difficulty <= ?11)";
         // ?1 is the id to list after, ?12 the difficulty (NULL, and unused but for the count of
         // parameters, when listing by id).
+        let columns = columns(!filter.lean);
         let (sql, after_id, after_difficulty) = match after {
             After::Id(id) => (
                 format!(
-                    "SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.id > ?1 AND ?12 IS NULL
+                    "SELECT {columns} FROM puzzles p WHERE p.id > ?1 AND ?12 IS NULL
                      AND {FILTER} ORDER BY p.id LIMIT ?8"
                 ),
                 id,
@@ -332,7 +347,7 @@ impl Backend for SqliteStore {
             ),
             After::Difficulty(from) => (
                 format!(
-                    "SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.difficulty IS NOT NULL
+                    "SELECT {columns} FROM puzzles p WHERE p.difficulty IS NOT NULL
                      AND (p.difficulty > ?12 OR (p.difficulty = ?12 AND p.id > ?1))
                      AND {FILTER} ORDER BY p.difficulty, p.id LIMIT ?8"
                 ),
@@ -367,7 +382,7 @@ impl Backend for SqliteStore {
     fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn.execute(
-            "UPDATE puzzles SET difficulty = ?2 WHERE id = ?1",
+            "UPDATE puzzles SET difficulty = ?2, revision = revision + 1 WHERE id = ?1",
             params![id, difficulty],
         )? > 0)
     }
@@ -380,7 +395,8 @@ impl Backend for SqliteStore {
     ) -> Result<bool, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn.execute(
-            "UPDATE puzzles SET outcome = ?2, difficulty = ?3 WHERE id = ?1",
+            "UPDATE puzzles SET outcome = ?2, difficulty = ?3, revision = revision + 1
+             WHERE id = ?1",
             params![id, super::json_text(outcome), difficulty],
         )? > 0)
     }
@@ -443,10 +459,17 @@ impl Backend for SqliteStore {
             |r| r.get(0),
         )?;
         // A puzzle stored before (by another collection, or posted) gets this run's themes too.
+        let mut tagged = 0;
         for tag in &puzzle.tags {
-            tx.execute(
+            tagged += tx.execute(
                 "INSERT OR IGNORE INTO puzzle_tags (puzzle_id, tag) VALUES (?1, ?2)",
                 params![id, tag],
+            )?;
+        }
+        if tagged > 0 {
+            tx.execute(
+                "UPDATE puzzles SET revision = revision + 1 WHERE id = ?1",
+                [id],
             )?;
         }
         tx.execute(
@@ -496,27 +519,57 @@ impl Backend for SqliteStore {
         Ok(all)
     }
 
-    fn collection(
-        &self,
-        name: &str,
-    ) -> Result<Option<(Collection, Vec<StoredPuzzle>)>, StoreError> {
+    fn collection_info(&self, name: &str) -> Result<Option<Collection>, StoreError> {
         let conn = self.pool.get()?;
         let mut stmt =
             conn.prepare_cached(&format!("{} WHERE c.name = ?1", collections::SELECT))?;
-        let collection = match stmt.query([name])?.next()? {
-            Some(r) => read_collection(r)?,
-            None => return Ok(None),
-        };
-        let mut stmt = conn.prepare_cached(&format!(
-            "SELECT {PUZZLE_COLUMNS} FROM collection_puzzles c JOIN puzzles p ON p.id = c.puzzle_id
-             WHERE c.collection = ?1 ORDER BY c.position"
-        ))?;
         let mut rows = stmt.query([name])?;
-        let mut puzzles = Vec::new();
-        while let Some(r) = rows.next()? {
-            puzzles.push(decode(r)?);
+        match rows.next()? {
+            Some(r) => Ok(Some(read_collection(r)?)),
+            None => Ok(None),
         }
-        Ok(Some((collection, puzzles)))
+    }
+
+    fn collection_page(
+        &self,
+        name: &str,
+        after: i64,
+        limit: u32,
+        outcomes: bool,
+    ) -> Result<Vec<(i64, StoredPuzzle)>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {}, c.position FROM collection_puzzles c JOIN puzzles p ON p.id = c.puzzle_id
+             WHERE c.collection = ?1 AND c.position > ?2 ORDER BY c.position LIMIT ?3",
+            columns(outcomes)
+        ))?;
+        let mut rows = stmt.query(params![name, after, limit])?;
+        let mut page = Vec::new();
+        while let Some(r) = rows.next()? {
+            page.push((r.get(super::POSITION_COLUMN)?, decode(r)?));
+        }
+        Ok(page)
+    }
+
+    fn collection_version(&self, name: &str) -> Result<Option<String>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare_cached(
+            "SELECT c.created_at,
+                 (SELECT count(*) || '/' || coalesce(max(m.position), 0) || '/'
+                      || coalesce(sum(m.puzzle_id), 0) || '/' || coalesce(sum(p.revision), 0)
+                  FROM collection_puzzles m JOIN puzzles p ON p.id = m.puzzle_id
+                  WHERE m.collection = c.name)
+             FROM collections c WHERE c.name = ?1",
+        )?;
+        let mut rows = stmt.query([name])?;
+        match rows.next()? {
+            Some(r) => Ok(Some(format!(
+                "{}/{}",
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?
+            ))),
+            None => Ok(None),
+        }
     }
 
     fn stop_abandoned_collections(&self) -> Result<usize, StoreError> {
@@ -750,7 +803,12 @@ const PUZZLE_COLUMNS: &str = "p.id, p.kind, p.game, p.fen, p.rules, p.moves, p.c
     p.outcome, p.title, p.source, p.caption, p.fixture, p.created_at, p.content_hash,
     (SELECT json_group_array(tag) FROM
         (SELECT tag FROM puzzle_tags t WHERE t.puzzle_id = p.id ORDER BY tag)),
-    p.stipulation, p.difficulty";
+    p.stipulation, p.difficulty, p.revision";
+
+/// The columns of a puzzle, its outcome read as null unless `outcomes`.
+fn columns(outcomes: bool) -> std::borrow::Cow<'static, str> {
+    super::columns(PUZZLE_COLUMNS, outcomes)
+}
 
 fn get_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
     let sql = format!("SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.id = ?1");

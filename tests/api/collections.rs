@@ -354,7 +354,9 @@ fn a_helpmate_collection_has_one_solution_a_puzzle() {
     assert_eq!(items.len(), 2);
     for p in items {
         assert_eq!(p["stipulation"], "h#2", "{p}");
-        let full = app.get(&format!("/v1/puzzles/{}", p["id"])).json();
+        let full = app
+            .get(&format!("/v1/puzzles/{}?include=outcome", p["id"]))
+            .json();
         assert!(
             full["fen"].as_str().unwrap().contains(" b"),
             "Black moves first: {full}"

@@ -351,7 +351,7 @@ fn a_rococo_mate_puzzle_is_drawn_with_its_key_on_request() {
         .find(|p| p["game"] == "rococo" && p["kind"] == "mate")
         .expect("a seeded Rococo mate");
     let id = mate["id"].as_i64().unwrap();
-    let key = app.get(&format!("/v1/puzzles/{id}")).json()["outcome"]["keys"][0]["uci"]
+    let key = app.get(&format!("/v1/puzzles/{id}/outcome")).json()["keys"][0]["uci"]
         .as_str()
         .unwrap()
         .to_string();

@@ -64,6 +64,7 @@ fn the_document_describes_every_endpoint_and_every_schema_has_examples() {
             "GET /v1/puzzles",
             "GET /v1/puzzles/{id}",
             "GET /v1/puzzles/{id}/diagram.svg",
+            "GET /v1/puzzles/{id}/outcome",
             "GET /v1/rules",
             "POST /v1/analyze",
             "POST /v1/collections",

@@ -132,7 +132,7 @@ fn the_seeded_diagrams_are_listed_with_the_engines_captures() {
     ] {
         assert!(mate_ids.contains(id), "{id}");
     }
-    let one = app.get(&format!("/v1/puzzles/{}", mates[0]["id"]));
+    let one = app.get(&format!("/v1/puzzles/{}?include=outcome", mates[0]["id"]));
     assert_eq!(one.status, 200);
     assert_eq!(one.json()["outcome"]["result"], "mate");
 }
@@ -365,14 +365,37 @@ fn a_puzzle_is_read_and_deleted_by_id() {
     let app = app();
     let first = &all(&app, "&rules=vchess", 1)[0];
     let id = first["id"].as_i64().unwrap();
+    // The puzzle as listed; its outcome on request, or alone.
     let r = app.get(&format!("/v1/puzzles/{id}"));
     assert_eq!(r.status, 200);
-    assert_eq!(r.json()["outcome"]["legal"], true);
+    assert_eq!(r.json()["id"], id);
+    assert!(r.json().get("outcome").is_none(), "{}", r.body);
+    let full = app.get(&format!("/v1/puzzles/{id}?include=outcome"));
+    assert_eq!(full.status, 200);
+    assert_eq!(full.json()["outcome"]["legal"], true);
+    assert_ne!(full.header("etag"), r.header("etag"));
+    let outcome = app.get(&format!("/v1/puzzles/{id}/outcome"));
+    assert_eq!(outcome.status, 200);
+    assert_eq!(outcome.json(), full.json()["outcome"]);
+    let tag = outcome.header("etag").unwrap().to_string();
+    let again = app.send(
+        "GET",
+        &format!("/v1/puzzles/{id}/outcome"),
+        &[("if-none-match", &tag)],
+        None,
+    );
+    assert_eq!(again.status, 304);
+    let p = app
+        .get(&format!("/v1/puzzles/{id}?include=tree"))
+        .problem(400, "/problems/invalid-parameter");
+    assert_eq!(p["parameter"], "include", "{p}");
     let h = auth();
     let headers = [(h[0].0, h[0].1.as_str())];
     let r = app.send("DELETE", &format!("/v1/puzzles/{id}"), &headers, None);
     assert_eq!(r.status, 204, "{}", r.body);
     app.get(&format!("/v1/puzzles/{id}"))
+        .problem(404, "/problems/not-found");
+    app.get(&format!("/v1/puzzles/{id}/outcome"))
         .problem(404, "/problems/not-found");
     app.send("DELETE", &format!("/v1/puzzles/{id}"), &headers, None)
         .problem(404, "/problems/not-found");

@@ -490,7 +490,9 @@ fn the_seeded_rococo_diagrams_are_listed_and_read_by_id() {
         .iter()
         .find(|p| p["fixture"] == "rc-chameleon-leap-withdraw-approach")
         .unwrap();
-    let one = app.get(&format!("/v1/puzzles/{}", chameleon["id"])).json();
+    let one = app
+        .get(&format!("/v1/puzzles/{}?include=outcome", chameleon["id"]))
+        .json();
     assert_eq!(one["game"], "rococo");
     assert_eq!(one["fen"], format!("{CHAMELEON} -"));
     assert_eq!(one["moves"], json!(["Xb3-b5"]));

@@ -4,12 +4,14 @@
 //! client leaves, and at most `--max-jobs` run at once.
 
 use crate::api::auth::Writer;
-use crate::api::common::{tagged_response, GameName, Object, RulesInput};
+use crate::api::common::{etag, none_match, GameName, Object, RulesInput};
 use crate::api::configuration::Limits;
 use crate::api::problem::{ApiError, Problem};
 use crate::api::ratelimit::Metered;
 use crate::api::routes::puzzles::Puzzle;
 use crate::api::routes::solve::SearchLimits;
+use crate::api::work::Slots;
+use crate::app::export::Export;
 use crate::app::jobs::{JobRecord, Jobs, StartError};
 use crate::formats::Format;
 use crate::generate::{GenerateOptions, Progress, Stop};
@@ -540,19 +542,6 @@ pub async fn list(store: web::Data<Store>) -> Result<HttpResponse, ApiError> {
     }))
 }
 
-async fn load(
-    req: &HttpRequest,
-    name: String,
-    store: web::Data<Store>,
-) -> Result<(Collection, Vec<crate::store::StoredPuzzle>), ApiError> {
-    let store = store.into_inner();
-    web::block(move || store.collection(&name))
-        .await??
-        .ok_or_else(|| ApiError::NotFound {
-            path: req.path().to_string(),
-        })
-}
-
 /// Get a collection
 ///
 /// A collection and its puzzles in the order they were found (each as `GET /v1/puzzles` lists it;
@@ -571,14 +560,33 @@ pub async fn get_one(
     name: web::Path<String>,
     store: web::Data<Store>,
 ) -> Result<HttpResponse, ApiError> {
-    let (c, puzzles) = load(&req, name.into_inner(), store).await?;
-    Ok(HttpResponse::Ok().json(CollectionPuzzles {
-        collection: c.into(),
-        items: puzzles
-            .into_iter()
-            .map(|p| Puzzle::from_stored(p, false))
-            .collect(),
-    }))
+    let name = name.into_inner();
+    let store = store.into_inner();
+    // The puzzles are listed without their outcomes: none is read.
+    let found = web::block(move || -> Result<_, crate::store::StoreError> {
+        let Some(c) = store.collection_info(&name)? else {
+            return Ok(None);
+        };
+        let mut items = Vec::new();
+        let mut after = 0;
+        loop {
+            let page = store.collection_page(&name, after, 500, false)?;
+            let Some(&(last, _)) = page.last() else { break };
+            after = last;
+            items.extend(page.into_iter().map(|(_, p)| Puzzle::from_stored(p, false)));
+        }
+        Ok(Some(CollectionPuzzles {
+            collection: c.into(),
+            items,
+        }))
+    })
+    .await??;
+    match found {
+        Some(body) => Ok(HttpResponse::Ok().json(body)),
+        None => Err(ApiError::NotFound {
+            path: req.path().to_string(),
+        }),
+    }
 }
 
 /// An export's format, as `?format=` names it.
@@ -626,9 +634,16 @@ pub struct ExportQuery {
 ///
 /// PGN and CSV carry stipulated problems only: diagram puzzles are left out, named in the
 /// `X-Baroque-Skipped` header (and, in PGN, in a `%` line at the top). `POST /v1/puzzles` with
-/// `Content-Type: application/x-chess-pgn` and `baroque import` read them back. A strong `ETag`
-/// (a hash of the export, so one per format) comes with it; a request whose `If-None-Match` names
-/// it gets 304 without a body (a collection still being filled changes its tag).
+/// `Content-Type: application/x-chess-pgn` and `baroque import` read them back.
+///
+/// The export streams from the store a page at a time, so that its memory does not grow with the
+/// collection; at most `--max-exports` stream at once (one more gets 503 `exports-busy` with
+/// `Retry-After`), each counts as a costly request of its client (429 `rate-limited` when the
+/// client has none left; a 503 gives it back), and one whose client stops reading for 30 s is
+/// ended. A strong `ETag` comes with it, made from what the store records of the collection (its
+/// puzzles, their positions and every change of one), the format and the server's build, without
+/// building the export: a request whose `If-None-Match` names it gets 304 at once, without a body
+/// (a collection still being filled changes its tag).
 #[utoipa::path(
     tag = "collections",
     params(
@@ -644,7 +659,7 @@ pub struct ExportQuery {
                 (String = "text/csv; charset=utf-8", example = json!(examples::csv_export())),
             ),
             headers(
-                ("ETag" = String, description = "Strong: the first 128 bits of the export's SHA-256"),
+                ("ETag" = String, description = "Strong: the first 128 bits of the SHA-256 of the collection's stored version, the format and the build"),
                 ("Content-Disposition" = String, description = "`attachment; filename=\"<name>.<jsonl|pgn|csv>\"`"),
                 ("X-Baroque-Skipped" = Option<String>, description = "PGN and CSV: the ids of the diagram puzzles left out, separated by `, `"),
             )),
@@ -652,6 +667,8 @@ pub struct ExportQuery {
             headers(("ETag" = String, description = "The current ETag"))),
         (status = 400, description = "An unknown `format`, or an unknown parameter (`invalid-parameter`, naming it; `invalid-request`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such collection (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "The client has no costly request left (`rate-limited`, with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "As many exports as the server streams at once are streaming (`exports-busy`, with `Retry-After`), or the store is unavailable (`store-unavailable`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/collections/{name}/export")]
@@ -660,6 +677,7 @@ pub async fn export(
     name: web::Path<String>,
     query: web::Query<ExportQuery>,
     store: web::Data<Store>,
+    slots: web::Data<ExportSlots>,
 ) -> Result<HttpResponse, ApiError> {
     let name = name.into_inner();
     let format = match query.into_inner().format {
@@ -671,59 +689,151 @@ pub async fn export(
             ),
         })?,
     };
-    let (_, puzzles) = load(&req, name.clone(), store).await?;
-    let (body, skipped) = export_body(format, puzzles).map_err(ApiError::Internal)?;
-    let mut res = tagged_response(&req, format.content_type(), body);
-    let disposition = format!("attachment; filename=\"{name}.{}\"", format.extension());
-    if let Ok(v) = header::HeaderValue::from_str(&disposition) {
-        res.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+    let not_found = || ApiError::NotFound {
+        path: req.path().to_string(),
+    };
+    // The tag comes from the stored facts alone: a matching `If-None-Match` reads no puzzle.
+    let version = {
+        let (store, name) = (store.clone().into_inner(), name.clone());
+        web::block(move || store.collection_version(&name)).await??
     }
-    if !skipped.is_empty() {
-        let ids = skipped
+    .ok_or_else(not_found)?;
+    let tag = export_tag(&name, format, &version);
+    if none_match(&req, &tag) {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag))
+            .finish());
+    }
+    if let Some(limiter) = req.app_data::<web::Data<crate::api::ratelimit::RateLimiter>>() {
+        limiter.check(&req)?;
+    }
+    let slot = slots.0.try_acquire().ok_or(ApiError::ExportsBusy {
+        limit: slots.0.max() as u64,
+        retry_after: EXPORT_RETRY_AFTER,
+    })?;
+    let opened = {
+        let (store, name) = (store.get_ref().clone(), name.clone());
+        web::block(move || Export::open(store, &name, format, json_line)).await??
+    };
+    let export = opened.ok_or_else(not_found)?;
+    let mut res = HttpResponse::Ok();
+    res.content_type(format.content_type())
+        .insert_header((header::ETAG, tag))
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{name}.{}\"", format.extension()),
+        ));
+    if !export.skipped().is_empty() {
+        let ids = export
+            .skipped()
             .iter()
             .map(i64::to_string)
             .collect::<Vec<_>>()
             .join(", ");
-        if let Ok(v) = header::HeaderValue::from_str(&ids) {
-            res.headers_mut()
-                .insert(header::HeaderName::from_static(SKIPPED_HEADER), v);
-        }
+        res.insert_header((header::HeaderName::from_static(SKIPPED_HEADER), ids));
     }
-    Ok(res)
+    Ok(res.streaming(stream(export, slot)))
+}
+
+/// Seconds a client refused for every export slot being taken is asked to wait.
+pub const EXPORT_RETRY_AFTER: u64 = 5;
+
+/// How long an export waits for its client to take the next chunk before it gives up (a client
+/// that stopped reading frees its slot).
+pub const EXPORT_SEND_WAIT: Duration = Duration::from_secs(30);
+
+/// The export slots: at most `--max-exports` exports stream at once.
+#[derive(Debug)]
+pub struct ExportSlots(pub Slots);
+
+/// A puzzle as a line of the JSON lines export: as `GET /v1/puzzles/{id}?include=outcome` gives it.
+pub fn json_line(p: crate::store::StoredPuzzle, out: &mut Vec<u8>) -> Result<(), String> {
+    serde_json::to_writer(out, &Puzzle::from_stored(p, true)).map_err(|e| e.to_string())
+}
+
+/// The strong `ETag` of an export: of the collection's stored version
+/// ([`crate::store::Backend::collection_version`]), the format and this build (an export's bytes
+/// are a function of the three).
+fn export_tag(name: &str, format: Format, version: &str) -> String {
+    etag(format!(
+        "{name}\n{}\n{version}\n{}",
+        format.name(),
+        build_stamp()
+    ))
+}
+
+/// The body of a streamed export: its chunks are made on the blocking pool, one page at a time,
+/// and handed over through a channel of two, so that an export holds a few pages whatever its
+/// size; the slot is given back when the export ends, fails, or its client leaves.
+fn stream(mut work: Export, slot: crate::api::work::Slot) -> Chunks {
+    let (tx, rx) = tokio::sync::mpsc::channel(2);
+    actix_web::rt::spawn(async move {
+        let _slot = slot;
+        loop {
+            let Ok((back, next)) = web::block(move || {
+                let next = work.next_chunk();
+                (work, next)
+            })
+            .await
+            else {
+                break;
+            };
+            work = back;
+            let item = match next {
+                Ok(Some(chunk)) if chunk.is_empty() => continue,
+                Ok(Some(chunk)) => Ok(web::Bytes::from(chunk)),
+                Ok(None) => break,
+                Err(e) => {
+                    tracing::error!(error = %e, "an export failed; its response is cut short");
+                    Err(std::io::Error::other(e))
+                }
+            };
+            let failed = item.is_err();
+            match actix_web::rt::time::timeout(EXPORT_SEND_WAIT, tx.send(item)).await {
+                Ok(Ok(())) if !failed => {}
+                _ => break,
+            }
+        }
+    });
+    Chunks(rx)
+}
+
+/// A response body fed by a channel.
+struct Chunks(tokio::sync::mpsc::Receiver<Result<web::Bytes, std::io::Error>>);
+
+impl futures_core::Stream for Chunks {
+    type Item = Result<web::Bytes, std::io::Error>;
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        self.0.poll_recv(cx)
+    }
+}
+
+/// This build, for tags of what it writes: the version, and the size and modification time of
+/// the executable (so that two builds of one version tag their exports apart).
+fn build_stamp() -> &'static str {
+    static STAMP: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    STAMP.get_or_init(|| {
+        let exe = std::env::current_exe()
+            .and_then(std::fs::metadata)
+            .ok()
+            .map(|m| {
+                let modified = m
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_nanos());
+                format!("{}:{modified}", m.len())
+            })
+            .unwrap_or_default();
+        format!("{}+{exe}", env!("CARGO_PKG_VERSION"))
+    })
 }
 
 /// The header of a PGN or CSV export that names the diagram puzzles left out (their ids).
 pub const SKIPPED_HEADER: &str = "x-baroque-skipped";
-
-/// A collection's export body in a format, and the ids of the puzzles it leaves out (diagrams, in
-/// PGN and CSV): the HTTP export's and `baroque export`'s.
-///
-/// # Errors
-/// A puzzle that cannot be written as JSON (never expected).
-pub fn export_body(
-    format: Format,
-    puzzles: Vec<crate::store::StoredPuzzle>,
-) -> Result<(Vec<u8>, Vec<i64>), String> {
-    Ok(match format {
-        Format::Jsonl => {
-            let mut body = Vec::new();
-            for p in puzzles {
-                serde_json::to_writer(&mut body, &Puzzle::from_stored(p, true))
-                    .map_err(|e| e.to_string())?;
-                body.push(b'\n');
-            }
-            (body, Vec::new())
-        }
-        Format::Pgn => {
-            let (text, skipped) = crate::formats::pgn::write_all(&puzzles);
-            (text.into_bytes(), skipped)
-        }
-        Format::Csv => {
-            let (text, skipped) = crate::formats::csv::write_all(&puzzles);
-            (text.into_bytes(), skipped)
-        }
-    })
-}
 
 /// Examples for the OpenAPI document, computed by the engine.
 pub(crate) mod examples {

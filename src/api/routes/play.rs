@@ -5,13 +5,13 @@ use crate::api::common::{
 };
 use crate::api::configuration::Limits;
 use crate::api::problem::{ApiError, Problem};
+use crate::api::proofs::StoredPlays;
 use crate::api::ratelimit::{Metered, RateLimiter};
 use crate::api::routes::solve::{
     AppliedLimits, BudgetLimit, Budgets, SearchLimits, SolutionMove, SolveQuery, SolveRequest,
 };
 use crate::api::routes::verify::{verify_line_moves, IllegalMove};
 use crate::api::work::{Peer, Searches};
-use crate::play::StoredProof;
 use crate::puzzle::Kind;
 use crate::rules::{GamePosition, Naming, Rules, Variant};
 use crate::solver::play::{NoProof, PlayOptions, Proof, Verdict};
@@ -496,6 +496,11 @@ fn count(r: &PlayResponse) {
 /// leaves the proof (a wrong move and its refutation, the continuations of a short key) is
 /// searched as by `/v1/play`, and only then is the call budgeted and metered as a solve
 /// (`searched` says whether it was). A diagram puzzle cannot be played (422 `not-applicable`).
+///
+/// At most `--max-stored-plays` calls are judged at once (one more gets 503 `plays-busy` with
+/// `Retry-After`), off the server's event loop; a puzzle's proof is read and parsed once and kept
+/// (up to `--proof-cache-mib`) while the stored puzzle stays the same. A helpmate whose stored
+/// outcome keeps only some of its solutions (more than 100) is searched.
 #[utoipa::path(
     tag = "puzzles",
     params(("id" = i64, Path, description = "The puzzle's id")),
@@ -508,7 +513,7 @@ fn count(r: &PlayResponse) {
         (status = 422, description = "More moves than the limit (`too-many-moves`), a zero budget (`invalid-limits`), a diagram puzzle or `coords: page` with a Baroque puzzle (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "The line needs a search and this client has used its searches (`rate-limited`)", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds until the client may search again"))),
-        (status = 503, description = "The line needs a search and every search slot is taken (`solver-busy`), or the store cannot answer (`store-unavailable`)", body = Problem, content_type = "application/problem+json",
+        (status = 503, description = "Every slot of stored play is taken (`plays-busy`), the line needs a search and every search slot is taken (`solver-busy`), or the store cannot answer (`store-unavailable`)", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )
 )]
@@ -519,23 +524,31 @@ pub async fn play_stored(
     body: web::Json<Object<StoredPlayRequest>>,
     store: web::Data<Store>,
     limits: web::Data<Limits>,
-    searches: web::Data<Searches>,
+    (searches, plays): (web::Data<Searches>, web::Data<StoredPlays>),
     peer: Peer,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let store = store.into_inner();
-    let Some(puzzle) = web::block(move || store.get(id)).await?? else {
+    let request = body.into_inner().0;
+    // Along the proof: no search and no metering, but a slot of stored play, and all of it (the
+    // store, the proof, the judgement) on the blocking pool.
+    let slot = plays.try_acquire()?;
+    let (store, plays, limits) = (store.get_ref().clone(), plays.into_inner(), **limits);
+    let judged = web::block(move || -> Result<_, ApiError> {
+        let _slot = slot;
+        let Some(puzzle) = store.get_lean(id)? else {
+            return Ok(None);
+        };
+        let query = PlayQuery::stored(&puzzle, request, &limits)?;
+        let proof = plays.proof(&store, &puzzle, query.stipulation)?;
+        let first = play_query(&query, proof.as_ref(), false, &Cancel::new());
+        Ok(Some((query, proof, first)))
+    })
+    .await??;
+    let Some((query, proof, first)) = judged else {
         return Err(ApiError::NotFound {
             path: req.path().to_string(),
         });
     };
-    let query = PlayQuery::stored(&puzzle, body.into_inner().0, &limits)?;
-    let proof = StoredProof::of_outcome(query.stipulation, &puzzle.outcome);
-    let query = std::sync::Arc::new(query);
-    let proof = std::sync::Arc::new(proof);
-    // Along the proof: no search, no slot, no metering.
-    let (q, p) = (query.clone(), proof.clone());
-    let first = web::block(move || play_query(&q, p.as_ref(), false, &Cancel::new())).await?;
     if !first.needs_search {
         count(&first.response);
         return Ok(HttpResponse::Ok().json(first.response));

@@ -1082,6 +1082,7 @@ pub async fn list(
         stipulation,
         tag: q.tag,
         source: q.source,
+        lean: true,
     };
     let store = store.into_inner();
     let (items, more) = web::block(move || store.list_page(&filter, after, limit)).await??;
@@ -1102,15 +1103,28 @@ pub async fn list(
     }))
 }
 
+/// `GET /v1/puzzles/{id}` parameters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PuzzleQuery {
+    /// `outcome`: the puzzle with its verified outcome, which is left out otherwise.
+    #[param(value_type = Option<String>, example = "outcome")]
+    pub include: Option<String>,
+}
+
 /// Get a puzzle
 ///
-/// One stored puzzle with its verified outcome (for a mate: keys, cooks, short solutions,
-/// soundness and the solution tree). A strong `ETag` (a hash of the answer) comes with it; a
-/// request whose `If-None-Match` names it gets 304 without a body.
+/// One stored puzzle, as the listing shows it; with `?include=outcome`, with its verified outcome
+/// too (for a mate: keys, cooks, short solutions, soundness and the solution tree; for a
+/// helpmate, its solutions, at most 100 of each length), which `GET /v1/puzzles/{id}/outcome`
+/// also gives alone. A strong `ETag` (a hash of the answer) comes with it; a request whose
+/// `If-None-Match` names it gets 304 without a body.
 #[utoipa::path(
     tag = "puzzles",
     params(
         ("id" = i64, Path, description = "The puzzle's id"),
+        PuzzleQuery,
         ("If-None-Match" = Option<String>, Header, description = "An `ETag` of an earlier answer: 304 when the puzzle is the same"),
     ),
     responses(
@@ -1118,6 +1132,7 @@ pub async fn list(
             headers(("ETag" = String, description = "Strong: the first 128 bits of the answer's SHA-256"))),
         (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`",
             headers(("ETag" = String, description = "The current ETag"))),
+        (status = 400, description = "An `include` other than `outcome`, or an unknown parameter (`invalid-parameter`, naming it; `invalid-request`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No puzzle has this id (`not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The store cannot answer now: locked or failing (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
@@ -1127,16 +1142,87 @@ pub async fn list(
 pub async fn get_one(
     req: HttpRequest,
     id: web::Path<i64>,
+    query: web::Query<PuzzleQuery>,
+    store: web::Data<Store>,
+) -> Result<HttpResponse, ApiError> {
+    let full = match query.into_inner().include.as_deref() {
+        None => false,
+        Some("outcome") => true,
+        Some(other) => {
+            return Err(ApiError::InvalidParameter {
+                parameter: "include",
+                message: format!(
+                    "{:?} cannot be included: only `outcome`",
+                    crate::api::echo::capped(other, 64)
+                ),
+            })
+        }
+    };
+    let id = id.into_inner();
+    let store = store.into_inner();
+    // The answer is made on the blocking pool too: a proof may be large.
+    let body = web::block(move || -> Result<_, ApiError> {
+        let found = if full {
+            store.get(id)?
+        } else {
+            store.get_lean(id)?
+        };
+        found
+            .map(|p| serde_json::to_vec(&Puzzle::from_stored(p, full)))
+            .transpose()
+            .map_err(|e| ApiError::Internal(e.to_string()))
+    })
+    .await??;
+    match body {
+        Some(body) => Ok(tagged_response(&req, "application/json", body)),
+        None => Err(ApiError::NotFound {
+            path: req.path().to_string(),
+        }),
+    }
+}
+
+/// Get a puzzle's outcome
+///
+/// A stored puzzle's verified outcome alone: for a diagram, `{legal, reason, notation, uci,
+/// captures, status, frozen, fen_after}`; for `#N` and `s#N`, `{result, stipulation, mate_in,
+/// sound, keys, cooks, short_solutions, tree, tree_truncated, threats, tries}`; for a helpmate,
+/// `{result, stipulation, sound, solutions, count, short_solutions, solutions_truncated}` (at most
+/// 100 lines of each length; `count` says how many solutions there are). A strong `ETag` comes
+/// with it.
+#[utoipa::path(
+    tag = "puzzles",
+    params(
+        ("id" = i64, Path, description = "The puzzle's id"),
+        ("If-None-Match" = Option<String>, Header, description = "An `ETag` of an earlier answer: 304 when the outcome is the same"),
+    ),
+    responses(
+        (status = 200, description = "The verified outcome", body = Object,
+            headers(("ETag" = String, description = "Strong: the first 128 bits of the answer's SHA-256"))),
+        (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`",
+            headers(("ETag" = String, description = "The current ETag"))),
+        (status = 404, description = "No puzzle has this id (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store cannot answer now: locked or failing (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
+    )
+)]
+#[get("/v1/puzzles/{id}/outcome")]
+pub async fn get_outcome(
+    req: HttpRequest,
+    id: web::Path<i64>,
     store: web::Data<Store>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let store = store.into_inner();
-    match web::block(move || store.get(id)).await?? {
-        Some(p) => {
-            let body = serde_json::to_vec(&Puzzle::from_stored(p, true))
-                .map_err(|e| ApiError::Internal(e.to_string()))?;
-            Ok(tagged_response(&req, "application/json", body))
-        }
+    let body = web::block(move || -> Result<_, ApiError> {
+        store
+            .get(id)?
+            .map(|p| serde_json::to_vec(&p.outcome))
+            .transpose()
+            .map_err(|e| ApiError::Internal(e.to_string()))
+    })
+    .await??;
+    match body {
+        Some(body) => Ok(tagged_response(&req, "application/json", body)),
         None => Err(ApiError::NotFound {
             path: req.path().to_string(),
         }),
@@ -1333,6 +1419,7 @@ pub(crate) mod examples {
             created_at: "2026-11-22T04:30:00.000Z".into(),
             content_hash: v.content_hash,
             difficulty: v.difficulty,
+            revision: 0,
         })
     }
 
