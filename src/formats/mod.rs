@@ -25,7 +25,7 @@ use crate::store::StoredPuzzle;
 /// An export format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// One JSON puzzle per line, as `GET /v1/puzzles/{id}` gives it.
+    /// One JSON puzzle per line, as `GET /v1/puzzles/{id}?include=outcome` gives it.
     Jsonl,
     /// PGN, one game per puzzle ([`pgn`]).
     Pgn,

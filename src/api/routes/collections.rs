@@ -545,7 +545,7 @@ pub async fn list(store: web::Data<Store>) -> Result<HttpResponse, ApiError> {
 /// Get a collection
 ///
 /// A collection and its puzzles in the order they were found (each as `GET /v1/puzzles` lists it;
-/// `GET /v1/puzzles/{id}` has the full solution).
+/// `GET /v1/puzzles/{id}/outcome` has the full solution).
 #[utoipa::path(
     tag = "collections",
     params(("name" = String, Path, description = "The collection's name")),
@@ -617,7 +617,7 @@ pub struct ExportQuery {
 /// The collection's puzzles in order, as `format` asks:
 ///
 /// - `jsonl` (the default, `application/x-ndjson`): one puzzle per line, each complete (with its
-///   verified outcome and solution tree), as `GET /v1/puzzles/{id}` gives it;
+///   verified outcome and solution tree), as `GET /v1/puzzles/{id}?include=outcome` gives it;
 /// - `pgn` (`application/x-chess-pgn`): a game per puzzle: the tags `Event` (the title, or
 ///   `baroque puzzle <id>`), `Site` (the source, or `?`), `Date`, `Round`, `White`, `Black`,
 ///   `Result` (the side that mates: `1-0` or `0-1`), `Variant` (`Baroque`, `Rococo`), `SetUp "1"`,
