@@ -1,0 +1,97 @@
+//! A store written by an earlier release opens with this build and reads back as it did.
+//!
+//! `tests/stores/v9.db` is a SQLite store of schema version 9, written by the release of
+//! 2026-11-27 (74e5f32): the seeded fixtures, a posted helpmate, and two generated collections
+//! (Baroque `#2`, Rococo `#1`) with their jobs. `v9.expected.json` holds what that release
+//! answered for it: the listing, every puzzle with its outcome, the collections, each export
+//! in each format, and the jobs. This build migrates a copy and must answer the same.
+
+use serde_json::Value;
+
+mod common;
+use common::Served;
+
+fn expected() -> Value {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/stores/v9.expected.json"
+    ))
+    .unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// GETs a path: the status and the body as text.
+fn text(server: &Served, path: &str) -> (u16, String) {
+    let mut res = server
+        .agent
+        .get(format!("{}{path}", server.base))
+        .call()
+        .unwrap();
+    let status = res.status().as_u16();
+    (status, res.body_mut().read_to_string().unwrap())
+}
+
+#[test]
+fn a_version_9_store_reads_back_as_its_release_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v9.db");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/stores/v9.db"),
+        &db,
+    )
+    .unwrap();
+    let server = Served::start_at(&db, &[], &[], dir);
+    let want = expected();
+
+    // The listing, page by page.
+    let mut listing = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let path = match &cursor {
+            Some(c) => format!("/v1/puzzles?limit=200&cursor={c}"),
+            None => "/v1/puzzles?limit=200".into(),
+        };
+        let (status, page) = server.get(&path);
+        assert_eq!(status, 200, "{page}");
+        listing.extend(page["items"].as_array().unwrap().iter().cloned());
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    assert_eq!(Value::Array(listing), want["listing"]);
+
+    // Every puzzle with its outcome (the release answered it by default).
+    let puzzles = want["puzzles"].as_object().unwrap();
+    assert!(puzzles.len() >= 70, "{}", puzzles.len());
+    for (id, puzzle) in puzzles {
+        let (status, got) = server.get(&format!("/v1/puzzles/{id}?include=outcome"));
+        assert_eq!(status, 200);
+        assert_eq!(&got, puzzle, "puzzle {id}");
+        let (_, outcome) = server.get(&format!("/v1/puzzles/{id}/outcome"));
+        assert_eq!(outcome, puzzle["outcome"], "puzzle {id}");
+    }
+
+    // The collections, each export byte for byte, and the jobs.
+    assert_eq!(server.get("/v1/collections").1, want["collections"]);
+    for (name, collection) in want["collection"].as_object().unwrap() {
+        assert_eq!(
+            &server.get(&format!("/v1/collections/{name}")).1,
+            collection
+        );
+    }
+    let exports = want["exports"].as_object().unwrap();
+    assert_eq!(exports.len(), 6);
+    for (file, body) in exports {
+        let (name, format) = file.rsplit_once('.').unwrap();
+        let (status, got) = text(
+            &server,
+            &format!("/v1/collections/{name}/export?format={format}"),
+        );
+        assert_eq!(status, 200);
+        assert_eq!(got, body.as_str().unwrap(), "{file}");
+    }
+    for (id, job) in want["jobs"].as_object().unwrap() {
+        assert_eq!(&server.get(&format!("/v1/jobs/{id}")).1, job, "job {id}");
+    }
+}
