@@ -28,7 +28,6 @@ pub mod play;
 pub mod proof;
 pub mod puzzle;
 pub mod puzzles;
-#[warn(missing_docs)]
-pub mod rules;
-pub mod solver;
+pub use baroque_rules as rules;
+pub use baroque_solver as solver;
 pub mod store;

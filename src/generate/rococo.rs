@@ -38,7 +38,7 @@ mod tests {
                     let (f, r) = (Board10::file_of(sq), Board10::rank_of(sq));
                     board.put(Board10::square(9 - f, r), p);
                 }
-                RococoPosition { board, ..pos }
+                pos.with_board(board, pos.turn())
             };
             assert_eq!(mirrored.legal_moves().len(), pos.legal_moves().len());
             assert_eq!(mirrored.canonical_key(), key);
@@ -51,11 +51,7 @@ mod tests {
                         Piece::new(p.color.other(), p.role),
                     );
                 }
-                RococoPosition {
-                    board,
-                    turn: pos.turn().other(),
-                    ..pos
-                }
+                pos.with_board(board, pos.turn().other())
             };
             assert_eq!(exchanged.legal_moves().len(), pos.legal_moves().len());
             assert_eq!(exchanged.canonical_key(), key);

@@ -174,6 +174,15 @@ pub struct RococoPosition {
 }
 
 impl RococoPosition {
+    /// This position with another board and side to move (its ply count and last swap kept).
+    pub fn with_board(&self, board: Board<G>, turn: Color) -> RococoPosition {
+        RococoPosition {
+            board,
+            turn,
+            ..*self
+        }
+    }
+
     /// The start position.
     pub fn start() -> RococoPosition {
         match RococoPosition::from_fen(ROCOCO_START_FEN, Coords::Standard) {
@@ -1382,7 +1391,7 @@ impl Coords {
     /// is no square of `from` is kept as it is.
     ///
     /// ```
-    /// use baroque::rules::rococo::Coords;
+    /// use baroque_rules::rococo::Coords;
     /// assert_eq!(Coords::Page.restate("Xb3xb5", Coords::Standard), "Xa2xa4");
     /// assert_eq!(Coords::Standard.restate("Lx00-x2", Coords::Page), "La10-a3");
     /// assert_eq!(Coords::Standard.restate("Sa2<>y00", Coords::Page), "Sb3<>j10");

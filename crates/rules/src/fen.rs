@@ -2,7 +2,7 @@
 //!
 //! The board lists the ranks from the top (rank 8, or 10 on the Rococo board) down, files from `a`,
 //! separated by `/`; an empty run is a decimal count (`10` is a whole empty Rococo rank). Pieces are
-//! letters, upper case White. Baroque accepts both letter sets of [`crate::rules::piece`], mixed
+//! letters, upper case White. Baroque accepts both letter sets of [`crate::piece`], mixed
 //! freely. The parser is strict about the board (every rank must fill exactly its width) and lenient
 //! about spacing: fields are separated by one or more spaces.
 //!
@@ -68,7 +68,7 @@ impl ParseFenError {
 }
 
 /// The fields of a FEN text with the 0-based offset where each starts.
-pub(crate) fn split_fields(fen: &str) -> Vec<(usize, &str)> {
+pub fn split_fields(fen: &str) -> Vec<(usize, &str)> {
     let mut fields = Vec::new();
     let mut start = None;
     for (i, c) in fen.char_indices() {

@@ -26,6 +26,8 @@ pub mod tries;
 pub mod tt;
 
 use crate::rules::{GamePosition, MoveInfo, Naming, VariantMove, VariantPosition, Visit};
+/// The games searched (paths within this crate read `crate::rules::...`).
+use baroque_rules as rules;
 use search::{Goal, Searcher, Stopped};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

@@ -152,7 +152,7 @@ pub fn rococo_setup(pieces: &[(u8, Piece)], turn: Color) -> RococoPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
+    use crate::Rules;
 
     #[test]
     fn every_image_has_as_many_legal_moves() {

@@ -67,7 +67,7 @@ impl Stipulation {
     /// Reads `#N`, `s#N`, `h#N` or `h#N.5` (N from 1; `h#0.5` is White mating in one move).
     ///
     /// ```
-    /// use baroque::solver::Stipulation;
+    /// use baroque_solver::Stipulation;
     /// assert_eq!(Stipulation::parse("#2"), Some(Stipulation::Mate(2)));
     /// assert_eq!(Stipulation::Mate(3).to_string(), "#3");
     /// assert_eq!(Stipulation::parse("s#3"), Some(Stipulation::SelfMate(3)));

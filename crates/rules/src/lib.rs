@@ -3,6 +3,8 @@
 //! Pure Rust: no web, database or async code. Baroque (8x8) is played on [`Board8`]; the same board
 //! type, rays and freezing logic serve the 10x10 [`Board10`] of Rococo.
 
+#![warn(missing_docs)]
+
 pub mod attacks;
 pub mod bitset;
 pub mod board;

@@ -1,6 +1,6 @@
 //! Sets of squares as machine words: `u64` serves the 8x8 board, `u128` the 10x10 one.
 //!
-//! Bit `i` is the square with index `i` (see [`crate::rules::geometry`]).
+//! Bit `i` is the square with index `i` (see [`crate::geometry`]).
 
 use std::fmt::Debug;
 use std::hash::Hash;

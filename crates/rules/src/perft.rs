@@ -85,7 +85,7 @@ pub fn perft_threads<P: GamePosition>(pos: &P, depth: u32, threads: usize) -> u6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{GameKind, Variant};
+    use crate::{GameKind, Variant};
 
     #[test]
     fn a_split_perft_counts_what_the_single_thread_does() {

@@ -67,7 +67,7 @@ pub enum Role {
     /// Moves like a queen; captures the enemy piece next to it by moving directly away from it.
     Withdrawer = 2,
     /// Moves like a queen; captures by leaping over enemy pieces on its line (in Baroque, how far
-    /// is the [`Leaper`](crate::rules::Leaper) option).
+    /// is the [`Leaper`](crate::Leaper) option).
     LongLeaper = 3,
     /// Baroque only: moves like a queen; captures the enemy pieces where its rank and file cross
     /// its own King's file and rank.
