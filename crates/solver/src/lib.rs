@@ -14,7 +14,27 @@
 //! against 21 ms, 279 against 41 ms; `cargo bench --bench solver -- "mate exists"`). Soundness needs
 //! every first move settled, nearly all of them disproofs, so the solver uses the depth-first search.
 //!
-//! The rules engine knows nothing of this module; this module knows nothing of the web or the store.
+//! The rules engine knows nothing of this crate; this crate knows nothing of the web or the store.
+//!
+//! Solving the Wikipedia article's Chameleon mate in 2, whose key takes seven pieces:
+//!
+//! ```
+//! use baroque_rules::{GamePosition, Naming, Rules, Variant};
+//! use baroque_solver::{solve_any, SolveOptions, Stipulation};
+//!
+//! let variant = Variant::Baroque(Rules::default());
+//! let (pos, _) = variant
+//!     .position("2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0", Naming::default())
+//!     .unwrap();
+//! let opts = SolveOptions {
+//!     stipulation: Stipulation::Mate(2),
+//!     ..SolveOptions::default()
+//! };
+//! let solution = solve_any(&pos, &opts).named(&pos, Naming::default());
+//! assert_eq!(solution.sound, Some(true));
+//! assert_eq!(solution.keys[0].info.notation, "Bg6xc6");
+//! assert_eq!(solution.keys[0].info.captures.len(), 7);
+//! ```
 
 pub mod help;
 pub mod play;
