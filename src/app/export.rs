@@ -60,12 +60,8 @@ impl Export {
         }
         let (mut skipped, mut games) = (Vec::new(), 0);
         if format != Format::Jsonl {
-            let mut after = 0;
-            loop {
-                let page = store.collection_page(name, after, LEAN_PAGE, false)?;
-                let Some(&(last, _)) = page.last() else { break };
-                after = last;
-                for (_, p) in page {
+            for page in store.collection_pages(name, LEAN_PAGE, false) {
+                for p in page? {
                     if exportable(&p) {
                         games += 1;
                     } else {

@@ -10,7 +10,7 @@ use crate::puzzle::{
     verify, About, Claim, DiagramClaim, Kind, MateClaim, NewPuzzle, VerifiedPuzzle, VerifyError,
 };
 use crate::solver::SolveOptions;
-use crate::store::Store;
+use crate::store::{Store, StoredPuzzle};
 use std::path::{Path, PathBuf};
 
 /// What seeding did.
@@ -198,6 +198,40 @@ fn variant_of(
     .map_err(|e| format!("fixture {id} of {}: {e}", path.display()))
 }
 
+/// Runs `change` on every stored puzzle of `kind`, `per_page` rows read at a time, unless the
+/// store fact `fact` says `done` already; then records it. `change` says whether it changed the
+/// row; the number of rows changed. Errors are said with `what` (the upgrade's name).
+fn upgrade_rows(
+    store: &Store,
+    what: &str,
+    (fact, done): (&str, &str),
+    kind: Kind,
+    per_page: u32,
+    mut change: impl FnMut(&StoredPuzzle) -> Result<bool, crate::store::StoreError>,
+) -> Result<usize, String> {
+    let failed = |e: crate::store::StoreError| format!("{what}: {e}");
+    if store.fact(fact).map_err(failed)?.as_deref() == Some(done) {
+        return Ok(0);
+    }
+    let filter = crate::store::Filter {
+        kind: Some(kind),
+        ..Default::default()
+    };
+    let (mut after, mut changed) = (0, 0);
+    loop {
+        let (rows, more) = store.list(&filter, after, per_page).map_err(failed)?;
+        for row in &rows {
+            changed += usize::from(change(row).map_err(failed)?);
+        }
+        match rows.last() {
+            Some(last) if more => after = last.id,
+            _ => break,
+        }
+    }
+    store.set_fact(fact, done).map_err(failed)?;
+    Ok(changed)
+}
+
 /// The store fact saying that every stored diagram's hash is made from its canonical moves.
 const CANONICAL_HASHES: &str = "diagram_hashes";
 
@@ -206,18 +240,14 @@ const CANONICAL_HASHES: &str = "diagram_hashes";
 /// again (a fixture at the next start-up among them) is found rather than stored twice. Done once
 /// per store (a fact records it); the number of rows changed.
 pub fn upgrade_hashes(store: &Store) -> Result<usize, String> {
-    let failed = |e: crate::store::StoreError| format!("upgrading content hashes: {e}");
-    if store.fact(CANONICAL_HASHES).map_err(failed)?.as_deref() == Some("canonical") {
-        return Ok(0);
-    }
-    let filter = crate::store::Filter {
-        kind: Some(Kind::Diagram),
-        ..Default::default()
-    };
-    let (mut after, mut changed) = (0, 0);
-    loop {
-        let (rows, more) = store.list(&filter, after, 200).map_err(failed)?;
-        for row in &rows {
+    let fact = (CANONICAL_HASHES, "canonical");
+    upgrade_rows(
+        store,
+        "upgrading content hashes",
+        fact,
+        Kind::Diagram,
+        200,
+        |row| {
             let destinations = row
                 .outcome
                 .get("destinations")
@@ -225,7 +255,7 @@ pub fn upgrade_hashes(store: &Store) -> Result<usize, String> {
             let rules = crate::rules::Variant::has_rule_sets(row.game)
                 .then(|| row.rules.parse().unwrap_or_default());
             let Ok(variant) = crate::rules::Variant::of(row.game, rules) else {
-                continue;
+                return Ok(false);
             };
             let hash = crate::puzzle::current_diagram_hash(
                 variant,
@@ -233,21 +263,12 @@ pub fn upgrade_hashes(store: &Store) -> Result<usize, String> {
                 &row.moves,
                 destinations.as_ref(),
             );
-            if let Some(hash) = hash.filter(|h| *h != row.content_hash) {
-                if store.set_content_hash(row.id, &hash).map_err(failed)? {
-                    changed += 1;
-                }
+            match hash.filter(|h| *h != row.content_hash) {
+                Some(hash) => store.set_content_hash(row.id, &hash),
+                None => Ok(false),
             }
-        }
-        match rows.last() {
-            Some(last) if more => after = last.id,
-            _ => break,
-        }
-    }
-    store
-        .set_fact(CANONICAL_HASHES, "canonical")
-        .map_err(failed)?;
-    Ok(changed)
+        },
+    )
 }
 
 /// The store fact naming the version of the difficulty formula its mate rows were computed with.
@@ -258,37 +279,23 @@ const DIFFICULTY_FORMULA: &str = "difficulty_formula";
 /// formula, or before difficulties (a store written by an older build). Done once per formula (a
 /// fact records it); the number of rows changed.
 pub fn fill_difficulties(store: &Store) -> Result<usize, String> {
-    let failed = |e: crate::store::StoreError| format!("computing difficulties: {e}");
     let version = crate::difficulty::FORMULA.to_string();
-    if store.fact(DIFFICULTY_FORMULA).map_err(failed)?.as_deref() == Some(version.as_str()) {
-        return Ok(0);
-    }
-    let filter = crate::store::Filter {
-        kind: Some(Kind::Mate),
-        ..Default::default()
-    };
-    let (mut after, mut changed) = (0, 0);
-    loop {
-        let (rows, more) = store.list(&filter, after, 200).map_err(failed)?;
-        for row in &rows {
+    let fact = (DIFFICULTY_FORMULA, version.as_str());
+    upgrade_rows(
+        store,
+        "computing difficulties",
+        fact,
+        Kind::Mate,
+        200,
+        |row| {
             let stipulation = row
                 .stipulation
                 .clone()
                 .or_else(|| row.mate_in.map(|n| format!("#{n}")));
             let d = crate::difficulty::of_stored(stipulation.as_deref(), &row.fen, &row.outcome);
-            if d != row.difficulty && store.set_difficulty(row.id, d).map_err(failed)? {
-                changed += 1;
-            }
-        }
-        match rows.last() {
-            Some(last) if more => after = last.id,
-            _ => break,
-        }
-    }
-    store
-        .set_fact(DIFFICULTY_FORMULA, &version)
-        .map_err(failed)?;
-    Ok(changed)
+            Ok(d != row.difficulty && store.set_difficulty(row.id, d)?)
+        },
+    )
 }
 
 /// The store fact naming the most lines a stored helpmate outcome keeps.
@@ -298,19 +305,16 @@ const OUTCOME_LINES: &str = "outcome_lines";
 /// [`crate::puzzle::MAX_STORED_LINES`] lines of each length (`solutions_truncated` then says so),
 /// once per cap (a fact records it); the number of rows changed.
 pub fn cap_outcomes(store: &Store) -> Result<usize, String> {
-    let failed = |e: crate::store::StoreError| format!("capping stored outcomes: {e}");
     let cap = crate::puzzle::MAX_STORED_LINES;
-    if store.fact(OUTCOME_LINES).map_err(failed)?.as_deref() == Some(cap.to_string().as_str()) {
-        return Ok(0);
-    }
-    let filter = crate::store::Filter {
-        kind: Some(Kind::Mate),
-        ..Default::default()
-    };
-    let (mut after, mut changed) = (0, 0);
-    loop {
-        let (rows, more) = store.list(&filter, after, 50).map_err(failed)?;
-        for row in rows.iter() {
+    let done = cap.to_string();
+    let fact = (OUTCOME_LINES, done.as_str());
+    upgrade_rows(
+        store,
+        "capping stored outcomes",
+        fact,
+        Kind::Mate,
+        50,
+        |row| {
             let mut outcome = row.outcome.clone();
             let mut cut = false;
             for field in ["solutions", "short_solutions"] {
@@ -321,25 +325,13 @@ pub fn cap_outcomes(store: &Store) -> Result<usize, String> {
                     }
                 }
             }
-            if cut {
-                outcome["solutions_truncated"] = serde_json::Value::Bool(true);
-                if store
-                    .set_outcome(row.id, &outcome, row.difficulty)
-                    .map_err(failed)?
-                {
-                    changed += 1;
-                }
+            if !cut {
+                return Ok(false);
             }
-        }
-        match rows.last() {
-            Some(last) if more => after = last.id,
-            _ => break,
-        }
-    }
-    store
-        .set_fact(OUTCOME_LINES, &cap.to_string())
-        .map_err(failed)?;
-    Ok(changed)
+            outcome["solutions_truncated"] = serde_json::Value::Bool(true);
+            store.set_outcome(row.id, &outcome, row.difficulty)
+        },
+    )
 }
 
 /// The store fact naming the reading of Rococo's rules its Rococo mate puzzles were solved under.

@@ -146,6 +146,15 @@ pub(super) const SELECT: &str =
         c.created_at, c.stipulation
     FROM collections c";
 
+/// The stored version of collection `?1` (see [`super::Backend::collection_version`]): its
+/// creation time, and the count, last position, sum of ids and sum of revisions of its puzzles.
+pub(super) const VERSION: &str = "SELECT c.created_at,
+        (SELECT count(*) || '/' || coalesce(max(m.position), 0) || '/'
+             || coalesce(sum(m.puzzle_id), 0) || '/' || coalesce(sum(p.revision), 0)
+         FROM collection_puzzles m JOIN puzzles p ON p.id = m.puzzle_id
+         WHERE m.collection = c.name)
+    FROM collections c WHERE c.name = ?1";
+
 /// A collection from a row of [`SELECT`].
 pub(super) fn read_collection(r: &impl super::Columns) -> Result<Collection, StoreError> {
     let name = r.text(0)?;

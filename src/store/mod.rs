@@ -333,12 +333,8 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
             return Ok(None);
         };
         let mut puzzles = Vec::new();
-        let mut after = 0;
-        loop {
-            let page = self.collection_page(name, after, 500, true)?;
-            let Some(&(last, _)) = page.last() else { break };
-            after = last;
-            puzzles.extend(page.into_iter().map(|(_, p)| p));
+        for page in CollectionPages::new(self, name, 500, true) {
+            puzzles.extend(page?);
         }
         Ok(Some((collection, puzzles)))
     }
@@ -417,6 +413,51 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     fn claim_job(&self, owner: &str, lease: Duration) -> Result<Option<JobRow>, StoreError>;
 }
 
+/// A collection's puzzles in order, a page at a time ([`Backend::collection_page`]): each item a
+/// page (never empty), until the last or the first error.
+pub struct CollectionPages<'a, B: Backend + ?Sized> {
+    store: &'a B,
+    name: &'a str,
+    limit: u32,
+    outcomes: bool,
+    /// The position of the last puzzle given; `None` once done.
+    after: Option<i64>,
+}
+
+impl<'a, B: Backend + ?Sized> CollectionPages<'a, B> {
+    /// The pages of `limit` puzzles of collection `name`, read with their outcomes or without.
+    pub fn new(store: &'a B, name: &'a str, limit: u32, outcomes: bool) -> Self {
+        CollectionPages {
+            store,
+            name,
+            limit,
+            outcomes,
+            after: Some(0),
+        }
+    }
+}
+
+impl<B: Backend + ?Sized> Iterator for CollectionPages<'_, B> {
+    type Item = Result<Vec<StoredPuzzle>, StoreError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let after = self.after?;
+        match self
+            .store
+            .collection_page(self.name, after, self.limit, self.outcomes)
+        {
+            Ok(page) => {
+                self.after = page.last().map(|&(last, _)| last);
+                (!page.is_empty()).then(|| Ok(page.into_iter().map(|(_, p)| p).collect()))
+            }
+            Err(e) => {
+                self.after = None;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
 /// The store: a shared handle on one of the two implementations. It dereferences to [`Backend`].
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -431,6 +472,16 @@ impl std::ops::Deref for Store {
 }
 
 impl Store {
+    /// A collection's puzzles in order, `limit` at a time (see [`CollectionPages`]).
+    pub fn collection_pages<'a>(
+        &'a self,
+        name: &'a str,
+        limit: u32,
+        outcomes: bool,
+    ) -> CollectionPages<'a, dyn Backend> {
+        CollectionPages::new(&*self.backend, name, limit, outcomes)
+    }
+
     /// Opens (creating if needed) the SQLite store at `path` (see [`sqlite::SqliteStore::open`]).
     ///
     /// # Errors

@@ -729,15 +729,8 @@ impl Backend for PgStore {
     }
 
     fn collection_version(&self, name: &str) -> Result<Option<String>, StoreError> {
-        let row = self.conn()?.query_opt(
-            "SELECT c.created_at,
-                 (SELECT count(*) || '/' || coalesce(max(m.position), 0) || '/'
-                      || coalesce(sum(m.puzzle_id), 0) || '/' || coalesce(sum(p.revision), 0)
-                  FROM collection_puzzles m JOIN puzzles p ON p.id = m.puzzle_id
-                  WHERE m.collection = c.name)
-             FROM collections c WHERE c.name = $1",
-            &[&name],
-        )?;
+        let sql = collections::VERSION.replace("?1", "$1");
+        let row = self.conn()?.query_opt(&sql, &[&name])?;
         Ok(row.map(|r| format!("{}/{}", r.get::<_, String>(0), r.get::<_, String>(1))))
     }
 

@@ -553,14 +553,7 @@ impl Backend for SqliteStore {
 
     fn collection_version(&self, name: &str) -> Result<Option<String>, StoreError> {
         let conn = self.pool.get()?;
-        let mut stmt = conn.prepare_cached(
-            "SELECT c.created_at,
-                 (SELECT count(*) || '/' || coalesce(max(m.position), 0) || '/'
-                      || coalesce(sum(m.puzzle_id), 0) || '/' || coalesce(sum(p.revision), 0)
-                  FROM collection_puzzles m JOIN puzzles p ON p.id = m.puzzle_id
-                  WHERE m.collection = c.name)
-             FROM collections c WHERE c.name = ?1",
-        )?;
+        let mut stmt = conn.prepare_cached(collections::VERSION)?;
         let mut rows = stmt.query([name])?;
         match rows.next()? {
             Some(r) => Ok(Some(format!(

@@ -568,12 +568,8 @@ pub async fn get_one(
             return Ok(None);
         };
         let mut items = Vec::new();
-        let mut after = 0;
-        loop {
-            let page = store.collection_page(&name, after, 500, false)?;
-            let Some(&(last, _)) = page.last() else { break };
-            after = last;
-            items.extend(page.into_iter().map(|(_, p)| Puzzle::from_stored(p, false)));
+        for page in store.collection_pages(&name, 500, false) {
+            items.extend(page?.into_iter().map(|p| Puzzle::from_stored(p, false)));
         }
         Ok(Some(CollectionPuzzles {
             collection: c.into(),

@@ -1158,23 +1158,37 @@ pub async fn get_one(
             })
         }
     };
-    let id = id.into_inner();
+    tagged_read(&req, id.into_inner(), store, full, move |p| {
+        serde_json::to_vec(&Puzzle::from_stored(p, full))
+    })
+    .await
+}
+
+/// Reads puzzle `id` (with its outcome when `outcome`) and answers `render` of it with its
+/// `ETag`, or 404; the reading and the rendering run on the blocking pool, since a proof may be
+/// large.
+async fn tagged_read(
+    req: &HttpRequest,
+    id: i64,
+    store: web::Data<Store>,
+    outcome: bool,
+    render: impl FnOnce(crate::store::StoredPuzzle) -> serde_json::Result<Vec<u8>> + Send + 'static,
+) -> Result<HttpResponse, ApiError> {
     let store = store.into_inner();
-    // The answer is made on the blocking pool too: a proof may be large.
     let body = web::block(move || -> Result<_, ApiError> {
-        let found = if full {
+        let found = if outcome {
             store.get(id)?
         } else {
             store.get_lean(id)?
         };
         found
-            .map(|p| serde_json::to_vec(&Puzzle::from_stored(p, full)))
+            .map(render)
             .transpose()
             .map_err(|e| ApiError::Internal(e.to_string()))
     })
     .await??;
     match body {
-        Some(body) => Ok(tagged_response(&req, "application/json", body)),
+        Some(body) => Ok(tagged_response(req, "application/json", body)),
         None => Err(ApiError::NotFound {
             path: req.path().to_string(),
         }),
@@ -1211,22 +1225,10 @@ pub async fn get_outcome(
     id: web::Path<i64>,
     store: web::Data<Store>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
-    let store = store.into_inner();
-    let body = web::block(move || -> Result<_, ApiError> {
-        store
-            .get(id)?
-            .map(|p| serde_json::to_vec(&p.outcome))
-            .transpose()
-            .map_err(|e| ApiError::Internal(e.to_string()))
+    tagged_read(&req, id.into_inner(), store, true, |p| {
+        serde_json::to_vec(&p.outcome)
     })
-    .await??;
-    match body {
-        Some(body) => Ok(tagged_response(&req, "application/json", body)),
-        None => Err(ApiError::NotFound {
-            path: req.path().to_string(),
-        }),
-    }
+    .await
 }
 
 /// Delete a puzzle
