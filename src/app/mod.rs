@@ -3,6 +3,7 @@
 //! from PGN or CSV. They use the store to persist; the store itself only persists and reads.
 
 pub mod collections;
+pub mod database;
 pub mod export;
 pub mod import;
 pub mod jobs;

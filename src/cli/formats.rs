@@ -57,7 +57,7 @@ pub struct ImportArgs {
     #[arg(long, value_enum)]
     pub format: Option<ImportFormat>,
     /// The SQLite puzzle store (created when missing).
-    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::api::configuration::DatabaseParser)]
+    #[arg(long, env = "BAROQUE_DB", default_value = crate::app::database::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::app::database::DatabaseParser)]
     pub db: crate::store::Database,
     /// The solver's node budget for each puzzle (a puzzle it cannot settle is rejected).
     #[arg(long, default_value_t = 50_000_000)]
@@ -112,7 +112,7 @@ pub struct ExportArgs {
     #[arg(long, value_enum, default_value_t = ExportFormat::Jsonl)]
     pub format: ExportFormat,
     /// The SQLite puzzle store (it must exist).
-    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::api::configuration::DatabaseParser)]
+    #[arg(long, env = "BAROQUE_DB", default_value = crate::app::database::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::app::database::DatabaseParser)]
     pub db: crate::store::Database,
     /// Write to this file instead of standard output.
     #[arg(long, value_name = "FILE")]

@@ -82,7 +82,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// The SQLite puzzle store (created when missing).
-    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::api::configuration::DatabaseParser)]
+    #[arg(long, env = "BAROQUE_DB", default_value = crate::app::database::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::app::database::DatabaseParser)]
     pub db: crate::store::Database,
     /// Print the summary as JSON.
     #[arg(long)]
