@@ -5,19 +5,28 @@
 //! (Baroque `#2`, Rococo `#1`) with their jobs. `v9.expected.json` holds what that release
 //! answered for it: the listing, every puzzle with its outcome, the collections, each export
 //! in each format, and the jobs. This build migrates a copy and must answer the same.
+//! `v9.postgres.sql` (a `pg_dump --inserts` without its `\restrict` lines) and
+//! `v9.postgres.expected.json` are the same for a PostgreSQL store of that release.
+
+#[path = "common/postgres.rs"]
+mod pg;
 
 use serde_json::Value;
 
 mod common;
 use common::Served;
 
-fn expected() -> Value {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/stores/v9.expected.json"
+/// A file of `tests/stores`.
+fn stored(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/tests/stores/{name}",
+        env!("CARGO_MANIFEST_DIR")
     ))
-    .unwrap();
-    serde_json::from_str(&text).unwrap()
+    .unwrap()
+}
+
+fn expected(name: &str) -> Value {
+    serde_json::from_str(&stored(name)).unwrap()
 }
 
 /// GETs a path: the status and the body as text.
@@ -41,8 +50,24 @@ fn a_version_9_store_reads_back_as_its_release_answered() {
     )
     .unwrap();
     let server = Served::start_at(&db, &[], &[], dir);
-    let want = expected();
+    reads_back(&server, &expected("v9.expected.json"));
+}
 
+#[test]
+fn a_version_9_postgresql_store_reads_back_as_its_release_answered() {
+    if !pg::here_or_skip() {
+        return;
+    }
+    let url = pg::cluster().fresh_database();
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    client.batch_execute(&stored("v9.postgres.sql")).unwrap();
+    drop(client);
+    let server = Served::start_at(&url, &[], &[], tempfile::tempdir().unwrap());
+    reads_back(&server, &expected("v9.postgres.expected.json"));
+}
+
+/// What the server answers for the store, against what the release answered (`want`).
+fn reads_back(server: &Served, want: &Value) {
     // The listing, page by page.
     let mut listing = Vec::new();
     let mut cursor: Option<String> = None;
@@ -85,7 +110,7 @@ fn a_version_9_store_reads_back_as_its_release_answered() {
     for (file, body) in exports {
         let (name, format) = file.rsplit_once('.').unwrap();
         let (status, got) = text(
-            &server,
+            server,
             &format!("/v1/collections/{name}/export?format={format}"),
         );
         assert_eq!(status, 200);
