@@ -817,3 +817,60 @@ impl From<crate::formats::ReadError> for ApiError {
         }
     }
 }
+
+/// An error response of the OpenAPI document: a problem document of `status`, described.
+fn documented_problem(
+    status: &str,
+    description: &str,
+) -> (
+    String,
+    utoipa::openapi::RefOr<utoipa::openapi::response::Response>,
+) {
+    use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+    let response = ResponseBuilder::new()
+        .description(description)
+        .content(
+            PROBLEM_JSON,
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name("Problem")))
+                .build(),
+        )
+        .build();
+    (status.to_string(), response.into())
+}
+
+/// The error responses of every endpoint that reads a JSON body, for its OpenAPI operation: 400
+/// (`malformed-json`, `invalid-request`), 408 (`body-timeout`), 413 (`payload-too-large`) and
+/// 415 (`unsupported-media-type`). Named among an operation's `responses`.
+pub struct JsonBodyProblems;
+
+impl utoipa::IntoResponses for JsonBodyProblems {
+    fn responses() -> std::collections::BTreeMap<
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::response::Response>,
+    > {
+        [
+            documented_problem("400", "Malformed JSON (`malformed-json`), or a body that does not match the schema: unknown or missing fields, wrong types or values, unknown names of rules or options (`invalid-request`)"),
+            documented_problem("408", "The body did not arrive within the server's `--body-timeout-ms` (`body-timeout`, with `limit`)"),
+            documented_problem("413", "The body is larger than the limit (`payload-too-large`, with `limit`)"),
+            documented_problem("415", "The body is not sent as `application/json` (`unsupported-media-type`)"),
+        ]
+        .into_iter()
+        .collect()
+    }
+}
+
+/// The 499 response of every endpoint whose work stops when its client leaves (`client-closed`),
+/// for its OpenAPI operation.
+pub struct ClientClosedProblem;
+
+impl utoipa::IntoResponses for ClientClosedProblem {
+    fn responses() -> std::collections::BTreeMap<
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::response::Response>,
+    > {
+        [documented_problem("499", "The client closed its side of the connection before the answer was ready (`client-closed`): the work was stopped; a client that shuts down its sending side early is treated as gone")]
+            .into_iter()
+            .collect()
+    }
+}

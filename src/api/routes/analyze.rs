@@ -4,7 +4,7 @@ use crate::api::common::{
     square_pieces, CheckedPosition, CoordsName, GameName, GameStatus, MoveKindName, Object,
     ResolvedRules, RulesInput, ShortText, Side, SquarePiece, Warning,
 };
-use crate::api::problem::{ApiError, Problem};
+use crate::api::problem::{ApiError, ClientClosedProblem, JsonBodyProblems, Problem};
 use crate::api::work::{Analyses, Peer};
 use crate::rules::{GamePosition, Letters, Naming, Piece, Status, Variant, Visit};
 use crate::solver::Cancel;
@@ -139,13 +139,10 @@ pub struct AnalyzeResponse {
     tag = "positions",
     request_body(content = AnalyzeRequest, description = "A FEN and an optional rule set"),
     responses(
+        JsonBodyProblems,
+        ClientClosedProblem,
         (status = 200, description = "The position's state and legal moves", body = AnalyzeResponse),
-        (status = 400, description = "Malformed JSON (`malformed-json`), or a body that does not match the schema: unknown or missing fields, wrong types, unknown rule names (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is larger than the limit (`payload-too-large`, with `limit`)", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not sent as `application/json` (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
-        (status = 408, description = "The body did not arrive within the server's `--body-timeout-ms` (`body-timeout`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "An unreadable FEN (`invalid-fen`, with `field` and `position`), an impossible position (`impossible-position`, with `problems`), or `coords: page` with Baroque or `rules` with Rococo (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
-        (status = 499, description = "The client closed its side of the connection before the answer was ready (`client-closed`): the work was stopped; a client that shuts down its sending side early is treated as gone", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "A Rococo analysis found every analysis slot taken (`analysis-busy`, with `limit`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )

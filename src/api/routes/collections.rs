@@ -6,7 +6,7 @@
 use crate::api::auth::Writer;
 use crate::api::common::{etag, none_match, GameName, Object, RulesInput};
 use crate::api::configuration::Limits;
-use crate::api::problem::{ApiError, Problem};
+use crate::api::problem::{ApiError, JsonBodyProblems, Problem};
 use crate::api::ratelimit::Metered;
 use crate::api::routes::puzzles::Puzzle;
 use crate::api::routes::solve::SearchLimits;
@@ -320,15 +320,12 @@ pub struct CollectionPuzzles {
     request_body(content = CollectionRequest, description = "The collection to make"),
     security(("bearer" = [])),
     responses(
+        JsonBodyProblems,
         (status = 202, description = "The job started", body = Job,
             headers(("Location" = String, description = "The job's URL"))),
-        (status = 400, description = "Malformed JSON or a body that does not match the schema", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No bearer token, or not the write token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "No write token is configured (`writes-disabled`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "A collection of that name exists (`conflict`)", body = Problem, content_type = "application/problem+json"),
-        (status = 408, description = "The body did not arrive within the server's `--body-timeout-ms` (`body-timeout`, with `limit`)", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is larger than the limit", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not sent as `application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A bad name, `mate_in` (or N of `stipulation`), `count`, `max_pieces` or limit, an unreadable `stipulation` or one that disagrees with `mate_in`, or `rules` with Rococo (`invalid-collection`, `invalid-mate-in`, `invalid-stipulation`, `invalid-limits`, `not-applicable`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client has used its costly requests (`rate-limited`, with `limit`, the requests a minute); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds until this client may start another"))),

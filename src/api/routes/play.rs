@@ -4,7 +4,7 @@ use crate::api::common::{
     CheckedPosition, CoordsName, GameName, GameStatus, Object, ResolvedRules, RulesInput, Warning,
 };
 use crate::api::configuration::Limits;
-use crate::api::problem::{ApiError, Problem};
+use crate::api::problem::{ApiError, ClientClosedProblem, JsonBodyProblems, Problem};
 use crate::api::proofs::StoredPlays;
 use crate::api::ratelimit::{Metered, RateLimiter};
 use crate::api::routes::solve::{
@@ -444,14 +444,12 @@ const PLAY_422: &str = "More moves than the limit (`too-many-moves`), an unreada
     tag = "solver",
     request_body(content = PlayRequest, description = "A FEN, the stipulation and the moves played so far"),
     responses(
+        JsonBodyProblems,
+        ClientClosedProblem,
         (status = 200, description = "The judgement of the line", body = PlayResponse),
-        (status = 400, description = "Malformed JSON (`malformed-json`) or a body that does not match the schema (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is larger than the limit (`payload-too-large`)", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not sent as `application/json` (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = PLAY_422, body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client has used its searches (`rate-limited`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds until the client may search again"))),
-        (status = 499, description = "The client closed its side of the connection before the answer was ready (`client-closed`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "Every search slot is taken (`solver-busy`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )
@@ -506,10 +504,10 @@ fn count(r: &PlayResponse) {
     params(("id" = i64, Path, description = "The puzzle's id")),
     request_body(content = StoredPlayRequest, description = "The moves played so far"),
     responses(
+        JsonBodyProblems,
+        ClientClosedProblem,
         (status = 200, description = "The judgement of the line", body = PlayResponse),
-        (status = 400, description = "Malformed JSON (`malformed-json`) or a body that does not match the schema (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No puzzle has this id (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not sent as `application/json` (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "More moves than the limit (`too-many-moves`), a zero budget (`invalid-limits`), a diagram puzzle or `coords: page` with a Baroque puzzle (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "The line needs a search and this client has used its searches (`rate-limited`)", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds until the client may search again"))),

@@ -6,7 +6,7 @@ use crate::api::common::{
     RulesInput, SquarePiece,
 };
 use crate::api::configuration::Limits;
-use crate::api::problem::{ApiError, Problem};
+use crate::api::problem::{ApiError, ClientClosedProblem, Problem};
 use crate::api::ratelimit::RateLimiter;
 use crate::api::work::{Peer, Searches};
 use crate::puzzle::{About, Claim, DiagramClaim, MateClaim};
@@ -834,6 +834,7 @@ pub enum PuzzleAnswer {
     security(("bearer" = [])),
     params(PostQuery),
     responses(
+        ClientClosedProblem,
         (status = 201, description = "Verified and stored (a JSON body, or a PGN body of one game)", body = Puzzle,
             headers(("Location" = String, description = "The stored puzzle's URL"))),
         (status = 200, description = "A JSON body or a PGN body of one game: already stored, the existing puzzle. A PGN body of several games: a result per game, in order, and the counts", body = PuzzleAnswer,
@@ -850,7 +851,6 @@ pub enum PuzzleAnswer {
         (status = 422, description = "The puzzle does not verify (`puzzle-not-verified`, with `reasons`; for PGN also a main line whose first move is not a key), the solver's budget ran out (`solver-budget-exhausted`), N above the server's maximum (`invalid-mate-in`, with `limit`), an unreadable FEN or impossible position, `coords: page` with Baroque or `rules` with Rococo (`not-applicable`), or a PGN body or game that cannot be read (`invalid-pgn`, with `line` and `game`: no game, a bad tag, no `Variant` or `FEN`, a move that is not legal, more than 100 games)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "A mate runs a search, and this client has used its searches (`rate-limited`, as for `/v1/solve`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds until the client may search again"))),
-        (status = 499, description = "The client closed its side of the connection before the answer was ready (`client-closed`): the work was stopped; a client that shuts down its sending side early is treated as gone", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "A mate needs a search slot and all are taken (`solver-busy`), or the store cannot write now: disk full, read-only, locked (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )

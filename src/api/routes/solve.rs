@@ -4,7 +4,7 @@ use crate::api::common::{
     CheckedPosition, CoordsName, GameName, Object, ResolvedRules, RulesInput, SquarePiece, Warning,
 };
 use crate::api::configuration::Limits;
-use crate::api::problem::{ApiError, Problem};
+use crate::api::problem::{ApiError, ClientClosedProblem, JsonBodyProblems, Problem};
 use crate::api::ratelimit::Metered;
 use crate::api::work::{Peer, Searches};
 use crate::rules::{GamePosition, Variant, VariantMove};
@@ -752,15 +752,12 @@ impl SolveResponse {
     tag = "solver",
     request_body(content = SolveRequest, description = "A FEN, N, and optionally the rule set, the budget, the intended key and the tree size"),
     responses(
+        JsonBodyProblems,
+        ClientClosedProblem,
         (status = 200, description = "What is proven: `mate`, `no_mate`, or `unknown` when the budget ran out", body = SolveResponse),
-        (status = 400, description = "Malformed JSON (`malformed-json`), or a body that does not match the schema: unknown or missing fields, wrong types (a negative `mate_in` or limit), unknown rule names (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
-        (status = 408, description = "The body did not arrive within the server's `--body-timeout-ms` (`body-timeout`, with `limit`)", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is larger than the limit (`payload-too-large`, with `limit`)", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not sent as `application/json` (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`mate_in` (or the N of `stipulation`) 0 or above the server's maximum (`invalid-mate-in`, with `limit`), an unreadable `stipulation`, one that disagrees with `mate_in`, or an `intended_solutions` out of range (`invalid-stipulation`), a side to move that is not the one the stipulation starts with (`stipulation-side`), a zero budget or tree size (`invalid-limits`), an unreadable FEN (`invalid-fen`), an impossible position (`impossible-position`), a `key` that is not a legal move (`invalid-key`), or `coords: page` with Baroque, `rules` with Rococo, or a Rococo position without both Kings (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client has used its searches (`rate-limited`, with `limit`, the searches a minute); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds until the client may search again"))),
-        (status = 499, description = "The client closed its side of the connection before the answer was ready (`client-closed`): the work was stopped; a client that shuts down its sending side early is treated as gone", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "Every search slot is taken (`solver-busy`, with `limit`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )

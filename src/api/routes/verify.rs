@@ -5,7 +5,7 @@ use crate::api::common::{
     RulesInput, SquarePiece, Warning,
 };
 use crate::api::configuration::Limits;
-use crate::api::problem::{ApiError, Problem};
+use crate::api::problem::{ApiError, ClientClosedProblem, JsonBodyProblems, Problem};
 use crate::api::work::{Analyses, Peer};
 use crate::cases::{play_text, PlayedMove};
 use crate::rules::MoveErrorKind;
@@ -190,13 +190,10 @@ pub struct VerifyResponse {
     tag = "positions",
     request_body(content = VerifyRequest, description = "A FEN, the moves, and an optional rule set"),
     responses(
+        JsonBodyProblems,
+        ClientClosedProblem,
         (status = 200, description = "The moves as played, up to the first illegal one", body = VerifyResponse),
-        (status = 400, description = "Malformed JSON (`malformed-json`), or a body that does not match the schema: unknown or missing fields, wrong types, unknown rule names (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is larger than the limit (`payload-too-large`, with `limit`)", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not sent as `application/json` (`unsupported-media-type`)", body = Problem, content_type = "application/problem+json"),
-        (status = 408, description = "The body did not arrive within the server's `--body-timeout-ms` (`body-timeout`, with `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "More moves than the limit (`too-many-moves`, with `limit`), an unreadable FEN (`invalid-fen`, with `field` and `position`), an impossible position (`impossible-position`, with `problems`), or `coords: page` with Baroque or `rules` with Rococo (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
-        (status = 499, description = "The client closed its side of the connection before the answer was ready (`client-closed`): the work was stopped; a client that shuts down its sending side early is treated as gone", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "Every analysis slot is taken (`analysis-busy`, with `limit`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     )
