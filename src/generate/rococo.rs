@@ -5,7 +5,8 @@
 mod tests {
     use crate::generate::{candidate, generate, GenerateOptions, Source, Stop, Take};
     use crate::rules::rococo::{Coords, RococoPosition};
-    use crate::rules::{Board, Board10, GamePosition, Geometry, Piece, Variant};
+    use crate::rules::symmetry::rococo_setup;
+    use crate::rules::{Board10, GamePosition, Geometry, Piece, Variant};
     use crate::solver::Cancel;
     use crate::solver::{solve, SolveOptions};
 
@@ -32,27 +33,28 @@ mod tests {
             made[(source == Source::Playout) as usize] += 1;
             assert!(pos.board().occupied().count_ones() <= 8);
             let key = pos.canonical_key();
-            let mirrored = {
-                let mut board: Board<Board10> = Board::empty();
-                for (sq, p) in pos.board().iter() {
-                    let (f, r) = (Board10::file_of(sq), Board10::rank_of(sq));
-                    board.put(Board10::square(9 - f, r), p);
-                }
-                pos.with_board(board, pos.turn())
+            // The position's images, each made afresh (a candidate has no last swap).
+            let image = |f: fn(u8, u8) -> (u8, u8), exchange: bool| {
+                let pieces: Vec<(u8, Piece)> = pos
+                    .board()
+                    .iter()
+                    .map(|(sq, p)| {
+                        let (file, rank) = f(Board10::file_of(sq), Board10::rank_of(sq));
+                        let color = if exchange { p.color.other() } else { p.color };
+                        (Board10::square(file, rank), Piece::new(color, p.role))
+                    })
+                    .collect();
+                let turn = if exchange {
+                    pos.turn().other()
+                } else {
+                    pos.turn()
+                };
+                rococo_setup(&pieces, turn)
             };
+            let mirrored = image(|f, r| (9 - f, r), false);
             assert_eq!(mirrored.legal_moves().len(), pos.legal_moves().len());
             assert_eq!(mirrored.canonical_key(), key);
-            let exchanged = {
-                let mut board: Board<Board10> = Board::empty();
-                for (sq, p) in pos.board().iter() {
-                    let (f, r) = (Board10::file_of(sq), Board10::rank_of(sq));
-                    board.put(
-                        Board10::square(f, 9 - r),
-                        Piece::new(p.color.other(), p.role),
-                    );
-                }
-                pos.with_board(board, pos.turn().other())
-            };
+            let exchanged = image(|f, r| (f, 9 - r), true);
             assert_eq!(exchanged.legal_moves().len(), pos.legal_moves().len());
             assert_eq!(exchanged.canonical_key(), key);
         }

@@ -174,15 +174,6 @@ pub struct RococoPosition {
 }
 
 impl RococoPosition {
-    /// This position with another board and side to move (its ply count and last swap kept).
-    pub fn with_board(&self, board: Board<G>, turn: Color) -> RococoPosition {
-        RococoPosition {
-            board,
-            turn,
-            ..*self
-        }
-    }
-
     /// The start position.
     pub fn start() -> RococoPosition {
         match RococoPosition::from_fen(ROCOCO_START_FEN, Coords::Standard) {
