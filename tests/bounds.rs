@@ -34,6 +34,14 @@ fn worst(game: &str, operation: &str) -> Value {
         .clone()
 }
 
+/// Taken by every test of this file: each measures how soon the server answers, which another
+/// test's load in the same process (eight large exports, a flood of plays, a crowded solve) would
+/// measure instead. Held across a failed test too.
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ONE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 #[track_caller]
 fn within(elapsed: Duration, budget_ms: u64) {
     let bound = Duration::from_millis(budget_ms + 1000);
@@ -42,6 +50,7 @@ fn within(elapsed: Duration, budget_ms: u64) {
 
 #[test]
 fn crowded_rococo_solves_answer_within_their_time_budget() {
+    let _alone = alone();
     let server = Served::start(&["--solve-max-millis", "2000"]);
     // No `limits`: the server's ceiling of 2 s applies.
     let t = Instant::now();
@@ -110,17 +119,29 @@ fn until_a_solve_runs(server: &Served) -> Duration {
 
 #[test]
 fn an_abandoned_search_frees_its_slot() {
+    let _alone = alone();
     let server = Served::start(&["--solve-concurrency", "1"]);
     let long = json!({"fen": CROWDED, "game": "rococo", "mate_in": 8,
                       "limits": {"millis": 10000}});
     let client = server.send_raw("/v1/solve", &long);
-    std::thread::sleep(Duration::from_millis(300));
-    // The one slot is taken while the client waits.
-    let (status, s) = server.post(
-        "/v1/solve",
-        &json!({"fen": "3K4/8/8/8/6k1/8/3NBM2/8 w 0", "mate_in": 1}),
-    );
-    assert_eq!(status, 503, "{s}");
+    // The one slot is taken while the client waits (once the server has read the request).
+    let t = Instant::now();
+    loop {
+        let (status, s) = server.post(
+            "/v1/solve",
+            &json!({"fen": "3K4/8/8/8/6k1/8/3NBM2/8 w 0", "mate_in": 1}),
+        );
+        if status == 503 {
+            assert_eq!(s["type"], "/problems/solver-busy", "{s}");
+            break;
+        }
+        assert_eq!(status, 200, "{s}");
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "the long solve never took the slot"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     drop(client);
     let freed = until_a_solve_runs(&server);
     // Promised: within 100 ms; asserted generously.
@@ -131,6 +152,7 @@ fn an_abandoned_search_frees_its_slot() {
 #[test]
 #[cfg(target_os = "linux")]
 fn abandoned_verifications_stop() {
+    let _alone = alone();
     // A verification far longer than the default limit allows: 100,000 moves on the costliest
     // Rococo board found, seconds of work if it ran to the end.
     let board = worst("rococo", "verify");
@@ -163,6 +185,7 @@ fn abandoned_verifications_stop() {
 
 #[test]
 fn a_body_that_does_not_arrive_in_time_gets_408() {
+    let _alone = alone();
     let server = Served::start(&["--body-timeout-ms", "500"]);
     let mut s = std::net::TcpStream::connect(&server.addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
@@ -209,6 +232,7 @@ fn a_body_that_does_not_arrive_in_time_gets_408() {
 
 #[test]
 fn requests_refused_with_503_keep_their_rate_limit_tokens() {
+    let _alone = alone();
     let server = Served::start(&[
         "--solve-concurrency",
         "1",
@@ -271,6 +295,7 @@ fn requests_refused_with_503_keep_their_rate_limit_tokens() {
 
 #[test]
 fn a_client_that_shuts_down_its_side_gets_client_closed_not_a_cut_answer() {
+    let _alone = alone();
     let server = Served::start(&[]);
     let s = server.send_raw(
         "/v1/solve",
@@ -360,6 +385,7 @@ const BIG: usize = 12_000;
 #[cfg(target_os = "linux")]
 #[test]
 fn eight_exports_of_a_large_collection_stream_in_bounded_memory_and_a_304_is_at_once() {
+    let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("big.db");
     big_collection(&db, BIG);
@@ -418,6 +444,7 @@ fn eight_exports_of_a_large_collection_stream_in_bounded_memory_and_a_304_is_at_
 
 #[test]
 fn exports_beyond_the_cap_get_503_and_keep_their_tokens() {
+    let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("big.db");
     big_collection(&db, 5_000);
@@ -504,6 +531,7 @@ const WIDE_HELPMATE: &str = "8/6P1/8/8/2K5/4k3/8/6M1 w 0";
 #[cfg(target_os = "linux")]
 #[test]
 fn health_answers_at_once_while_stored_play_is_flooded() {
+    let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
     let server = Served::start_at(
         dir.path().join("flood.db"),
