@@ -27,8 +27,8 @@
 //! near-solution) is harder, a checking or capturing key is easier than a quiet one, and a
 //! crowded board is harder than a sparse one.
 
+use crate::outcome::{Attack, HelpOutcome, KeysOutcome, PuzzleOutcome};
 use crate::solver::Stipulation;
-use serde_json::Value;
 
 /// The version of the formula: a store records the version its difficulties were computed with,
 /// and computes them again when it differs.
@@ -60,19 +60,23 @@ const MAX_PIECES: f64 = 20.0;
 /// The difficulty of a mate puzzle of `stipulation` from `fen` whose verified outcome is
 /// `outcome`, 0 to 100 (see the module's documentation for the formula); `None` when the outcome
 /// holds no solution (a diagram's outcome, or a mate outcome without keys or solution lines).
-pub fn difficulty(stipulation: Stipulation, fen: &str, outcome: &Value) -> Option<u8> {
-    let points = if stipulation.is_help() {
-        help_points(stipulation, outcome)?
-    } else {
-        key_points(stipulation, outcome)?
+pub fn difficulty(stipulation: Stipulation, fen: &str, outcome: &PuzzleOutcome) -> Option<u8> {
+    let points = match outcome {
+        PuzzleOutcome::Help(h) if stipulation.is_help() => help_points(stipulation, h)?,
+        PuzzleOutcome::Keys(k) if !stipulation.is_help() => key_points(stipulation, k)?,
+        _ => return None,
     } + piece_points(fen);
     Some(points.round().clamp(0.0, 100.0) as u8)
 }
 
-/// The difficulty of a stored puzzle from its columns: `None` for a diagram (no stipulation) or
-/// an outcome without a solution.
-pub fn of_stored(stipulation: Option<&str>, fen: &str, outcome: &Value) -> Option<u8> {
-    difficulty(Stipulation::parse(stipulation?)?, fen, outcome)
+/// The difficulty of a stored puzzle: `None` for a diagram (no stipulation) or an outcome
+/// without a solution.
+pub fn of_stored(
+    stipulation: Option<Stipulation>,
+    fen: &str,
+    outcome: &PuzzleOutcome,
+) -> Option<u8> {
+    difficulty(stipulation?, fen, outcome)
 }
 
 /// The pieces on the board of a FEN of either game: the letters of its first field.
@@ -89,31 +93,37 @@ fn piece_points(fen: &str) -> f64 {
     (PER_PIECE * f64::from(pieces(fen).saturating_sub(3))).min(MAX_PIECES)
 }
 
-/// The array member `key` of `v` (empty when absent), borrowed.
-fn array<'a>(v: &'a Value, key: &str) -> &'a [Value] {
-    v.get(key)
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
-}
-
 /// Defender moves in a tree of attack nodes (every level).
-fn defences(attack: &Value) -> u64 {
-    array(attack, "defences")
+fn defences(attack: &Attack) -> u64 {
+    attack
+        .defences
         .iter()
-        .map(|d| 1 + array(d, "replies").iter().map(defences).sum::<u64>())
+        .map(|d| 1 + d.replies.iter().map(defences).sum::<u64>())
         .sum()
 }
 
-fn key_points(stipulation: Stipulation, outcome: &Value) -> Option<f64> {
+/// The first key of a proof, as its tree has it when there is one.
+enum FirstKey<'a> {
+    InTree(&'a Attack),
+    Listed(&'a crate::outcome::Key),
+}
+
+fn key_points(stipulation: Stipulation, outcome: &KeysOutcome) -> Option<f64> {
     let n = f64::from(stipulation.moves().max(1));
-    let tree = array(outcome, "tree");
-    let key = tree.first().or_else(|| array(outcome, "keys").first())?;
-    let d = defences(key) as f64;
+    let key = match outcome.tree.first() {
+        Some(a) => FirstKey::InTree(a),
+        None => FirstKey::Listed(outcome.keys.first()?),
+    };
+    let d = match key {
+        FirstKey::InTree(a) => defences(a) as f64,
+        FirstKey::Listed(_) => 0.0,
+    };
     let defence_points = (PER_DEFENCE_BIT * (1.0 + d).log2()).min(MAX_DEFENCES);
-    let try_points = array(outcome, "tries")
+    let try_points = outcome
+        .tries
         .iter()
         .map(|t| {
-            if array(t, "refutations").len() == 1 {
+            if t.refutations.len() == 1 {
                 CLOSE_TRY
             } else {
                 OTHER_TRY
@@ -123,10 +133,10 @@ fn key_points(stipulation: Stipulation, outcome: &Value) -> Option<f64> {
         .min(MAX_TRIES);
     // A key that mates, or after which the defender may not pass (no threat is recorded: the
     // tree leaves it out when the defender is in check), gives check.
-    let mates = key.get("mates").and_then(Value::as_bool) == Some(true);
-    let in_tree = !tree.is_empty();
-    let checks = mates || (in_tree && key.get("threat").is_none());
-    let captures = !array(key, "captures").is_empty();
+    let (checks, captures) = match key {
+        FirstKey::InTree(a) => (a.mates || a.threat.is_none(), !a.captures.is_empty()),
+        FirstKey::Listed(k) => (false, !k.captures.is_empty()),
+    };
     let key_kind = if checks {
         CHECKING_KEY
     } else if captures {
@@ -142,12 +152,12 @@ fn key_points(stipulation: Stipulation, outcome: &Value) -> Option<f64> {
     Some(PER_MOVE * (n - 1.0) + defence_points + try_points + key_kind + selfmate)
 }
 
-fn help_points(stipulation: Stipulation, outcome: &Value) -> Option<f64> {
+fn help_points(stipulation: Stipulation, outcome: &HelpOutcome) -> Option<f64> {
     let plies = f64::from(stipulation.help_plies()?.max(1));
-    let count = outcome
-        .get("count")
-        .and_then(Value::as_u64)
-        .unwrap_or_else(|| array(outcome, "solutions").len() as u64);
+    let count = match outcome.count {
+        0 => outcome.solutions.len(),
+        n => n,
+    };
     if count == 0 {
         return None;
     }
@@ -157,7 +167,7 @@ fn help_points(stipulation: Stipulation, outcome: &Value) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     const SPARSE: &str = "8/8/8/4k3/2K2M2/3q4/8/8 w 0";
 
@@ -208,8 +218,13 @@ mod tests {
         json!({"result": "mate", "keys": [key.clone()], "tree": [key], "tries": tries, "threats": []})
     }
 
+    fn typed(s: Option<Stipulation>, o: &Value) -> PuzzleOutcome {
+        PuzzleOutcome::read(s, &o.to_string()).unwrap()
+    }
+
     fn of(s: &str, fen: &str, o: &Value) -> u8 {
-        difficulty(Stipulation::parse(s).unwrap(), fen, o).unwrap()
+        let s = Stipulation::parse(s).unwrap();
+        difficulty(s, fen, &typed(Some(s), o)).unwrap()
     }
 
     #[test]
@@ -290,9 +305,17 @@ mod tests {
     #[test]
     fn no_solution_no_difficulty() {
         let diagram = json!({"legal": true, "notation": "Pc2xc4"});
-        assert_eq!(of_stored(None, SPARSE, &diagram), None);
-        assert_eq!(of_stored(Some("#2"), SPARSE, &json!({"keys": []})), None);
-        assert_eq!(of_stored(Some("h#2"), SPARSE, &json!({"count": 0})), None);
+        assert_eq!(of_stored(None, SPARSE, &typed(None, &diagram)), None);
+        let two = Stipulation::parse("#2");
+        assert_eq!(
+            of_stored(two, SPARSE, &typed(two, &json!({"keys": []}))),
+            None
+        );
+        let help = Stipulation::parse("h#2");
+        assert_eq!(
+            of_stored(help, SPARSE, &typed(help, &json!({"count": 0}))),
+            None
+        );
         assert_eq!(pieces("10/10/4k5/10/10/10/4L5/10/1K8/10 w 0 -"), 3);
     }
 }

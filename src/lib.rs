@@ -5,6 +5,7 @@
 //!   position of any game); pure Rust, no web, database or async code;
 //! - [`solver`]: proof search, generic over the game;
 //! - [`cases`] (diagram case files), [`puzzle`] (what a puzzle claims and its one verification),
+//!   [`outcome`] (the typed outcome a verified puzzle stores),
 //!   [`difficulty`] (a mate puzzle's difficulty from its proof),
 //!   [`puzzles`] (mate puzzle files), [`generate`] (puzzle generation), [`diagram`] (SVG boards),
 //!   [`documents`] (diagrams read from rule documents: wiki, HTML, Markdown, text boards),
@@ -24,8 +25,8 @@ pub mod documents;
 pub mod extract;
 pub mod formats;
 pub mod generate;
+pub mod outcome;
 pub mod play;
-pub mod proof;
 pub mod puzzle;
 pub mod puzzles;
 pub use baroque_rules as rules;

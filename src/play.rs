@@ -3,10 +3,9 @@
 //! judged without a new search. Lines that leave the proof (a wrong move and its refutation, the
 //! alternatives after a short key) are searched as for any position.
 
-use crate::proof::{Attack, Move, Outcome, Short};
+use crate::outcome::{Attack, Defence, PuzzleOutcome, StoredMove};
 use crate::solver::play::Proof;
-use crate::solver::Stipulation;
-use serde_json::Value;
+use crate::solver::{Outcome, Stipulation};
 
 /// A stored puzzle's proof.
 #[derive(Clone, Debug)]
@@ -25,47 +24,41 @@ pub enum StoredProof {
 }
 
 /// The notations of a line of moves.
-fn notations(line: &[Move]) -> Vec<String> {
+fn notations(line: &[StoredMove]) -> Vec<String> {
     line.iter().map(|m| m.notation.clone()).collect()
 }
 
 impl StoredProof {
-    /// The proof in a stored mate puzzle's outcome (see
-    /// [`crate::puzzle::VerifiedPuzzle::outcome`]).
-    pub fn of_outcome(stipulation: Stipulation, outcome: &Value) -> StoredProof {
-        let o = Outcome::of(outcome);
-        if o.result.as_deref() != Some("mate") {
-            return StoredProof::None;
-        }
-        if stipulation.is_help() {
-            if o.solutions_truncated != Some(false) {
-                return StoredProof::None;
+    /// The proof in a stored mate puzzle's outcome.
+    pub fn of_outcome(stipulation: Stipulation, outcome: &PuzzleOutcome) -> StoredProof {
+        match outcome {
+            PuzzleOutcome::Help(h) if stipulation.is_help() => {
+                if h.result != Some(Outcome::Mate) || h.solutions_truncated != Some(false) {
+                    return StoredProof::None;
+                }
+                StoredProof::Lines(
+                    h.solutions
+                        .iter()
+                        .chain(&h.short_solutions)
+                        .map(|l| notations(l))
+                        .collect(),
+                )
             }
-            let short = match &o.short_solutions {
-                Short::Lines(lines) => lines.as_slice(),
-                Short::Keys(keys) if keys.is_empty() => &[],
-                Short::Keys(_) => return StoredProof::None,
-            };
-            return StoredProof::Lines(
-                o.solutions
-                    .iter()
-                    .chain(short)
-                    .map(|l| notations(l))
-                    .collect(),
-            );
-        }
-        let keys: Option<Vec<(String, u32)>> = o
-            .keys
-            .iter()
-            .map(|k| Some((k.notation.clone(), k.mate_in?)))
-            .collect();
-        let Some(keys) = keys else {
-            return StoredProof::None;
-        };
-        StoredProof::Keys {
-            n: stipulation.moves(),
-            keys,
-            tree: (o.tree_truncated == Some(false)).then_some(o.tree),
+            PuzzleOutcome::Keys(k) if !stipulation.is_help() => {
+                if k.result != Some(Outcome::Mate) {
+                    return StoredProof::None;
+                }
+                StoredProof::Keys {
+                    n: stipulation.moves(),
+                    keys: k
+                        .keys
+                        .iter()
+                        .map(|k| (k.notation.clone(), k.mate_in))
+                        .collect(),
+                    tree: (k.tree_truncated == Some(false)).then(|| k.tree.clone()),
+                }
+            }
+            _ => StoredProof::None,
         }
     }
 }
@@ -82,7 +75,7 @@ fn attack_weight(a: &Attack) -> usize {
         + a.defences
             .iter()
             .map(|d| {
-                std::mem::size_of::<crate::proof::Defence>()
+                std::mem::size_of::<Defence>()
                     + text_weight(&d.notation)
                     + text_weight(&d.uci)
                     + d.replies.iter().map(attack_weight).sum::<usize>()
@@ -163,7 +156,12 @@ impl Proof for StoredProof {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    fn read(stipulation: Stipulation, outcome: &Value) -> StoredProof {
+        let outcome = PuzzleOutcome::read(Some(stipulation), &outcome.to_string()).unwrap();
+        StoredProof::of_outcome(stipulation, &outcome)
+    }
 
     fn mv(n: &str) -> Value {
         json!({"notation": n, "uci": "a1a2", "captures": []})
@@ -181,16 +179,13 @@ mod tests {
             moves: 1,
             half: false,
         };
-        let p = StoredProof::of_outcome(h1, &outcome);
+        let p = read(h1, &outcome);
         assert_eq!(p.lookup(&line(&["Kd3-c2"]), 1), Some(Some(1)));
         assert_eq!(p.lookup(&line(&["Kd3-c2", "Kb4-c3"]), 0), Some(Some(0)));
         assert_eq!(p.lookup(&line(&["Kd3-e2"]), 1), Some(None));
         let cut = json!({"result": "mate", "solutions": [], "short_solutions": [],
             "solutions_truncated": true});
-        assert_eq!(
-            StoredProof::of_outcome(h1, &cut).lookup(&line(&["Kd3-c2"]), 1),
-            None
-        );
+        assert_eq!(read(h1, &cut).lookup(&line(&["Kd3-c2"]), 1), None);
     }
 
     #[test]
@@ -202,7 +197,7 @@ mod tests {
         let outcome = json!({"result": "mate",
             "keys": [{"notation": "Ka1-a2", "uci": "a1a2", "mate_in": 1}, {"notation": "Bg6xc6", "uci": "g6c6", "mate_in": 2}],
             "tree": [short, key], "tree_truncated": false});
-        let p = StoredProof::of_outcome(Stipulation::Mate(2), &outcome);
+        let p = read(Stipulation::Mate(2), &outcome);
         assert_eq!(p.lookup(&line(&["Bg6xc6"]), 1), Some(Some(1)));
         assert_eq!(p.lookup(&line(&["Ka1-a2"]), 1), Some(Some(0)));
         assert_eq!(p.lookup(&line(&["Ka1-b1"]), 1), Some(None));

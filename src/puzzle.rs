@@ -4,6 +4,7 @@
 //! touches the database.
 
 use crate::cases::{play_text, Case, Destinations, Game, RulesSpec, SquarePiece};
+use crate::outcome::{DiagramOutcome, HelpOutcome, KeysOutcome, LegalMove, PuzzleOutcome};
 use crate::rules::{GamePosition, Naming, Rules, Variant, VariantPosition};
 use crate::solver::{Outcome, SolveOptions, Stipulation};
 use serde::{Deserialize, Serialize};
@@ -133,11 +134,9 @@ pub struct VerifiedPuzzle {
     pub mate_in: Option<u32>,
     /// The stipulation (mate puzzles).
     pub stipulation: Option<Stipulation>,
-    /// The verified outcome: for a diagram `{legal, reason, notation, uci, captures, status,
-    /// frozen, fen_after}`; for `#N` and `s#N` the solve's `{result, stipulation, mate_in, sound,
-    /// keys, cooks, short_solutions, tree, tree_truncated, threats, tries}`; for a helpmate
-    /// `{result, stipulation, sound, solutions, count, short_solutions, solutions_truncated}`.
-    pub outcome: serde_json::Value,
+    /// The verified outcome: a diagram's last move, the solve of `#N` or `s#N`, or a helpmate's
+    /// lines ([`PuzzleOutcome`]).
+    pub outcome: PuzzleOutcome,
     /// A mate puzzle's difficulty, 0 to 100, from its outcome ([`crate::difficulty`]); `None` for
     /// a diagram.
     pub difficulty: Option<u8>,
@@ -280,21 +279,33 @@ pub fn content_hash(
     } else {
         Rules::default().to_string()
     };
-    let mut content = serde_json::json!({
-        "kind": kind.name(),
-        "game": game,
-        "fen": fen,
-        "rules": hashed_rules,
-        "moves": moves,
-        "destinations": destinations,
-        "mate_in": stipulation.map(Stipulation::moves),
-    });
-    if let (Some(s), Some(o)) = (stipulation, content.as_object_mut()) {
-        if !matches!(s, Stipulation::Mate(_)) {
-            o.insert("stipulation".into(), s.to_string().into());
-        }
+    // The members in alphabetical order: the text hashed since the first release.
+    #[derive(Serialize)]
+    struct Content<'a> {
+        destinations: Option<crate::outcome::StoredDestinations>,
+        fen: &'a str,
+        game: Game,
+        kind: &'static str,
+        mate_in: Option<u32>,
+        moves: &'a [String],
+        rules: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        stipulation: Option<String>,
     }
-    Sha256::digest(content.to_string().as_bytes())
+    let content = Content {
+        destinations: destinations.map(Into::into),
+        fen,
+        game,
+        kind: kind.name(),
+        mate_in: stipulation.map(Stipulation::moves),
+        moves,
+        rules: hashed_rules,
+        stipulation: stipulation
+            .filter(|s| !matches!(s, Stipulation::Mate(_)))
+            .map(|s| s.to_string()),
+    };
+    let content = serde_json::to_string(&content).unwrap_or_default();
+    Sha256::digest(content.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
@@ -341,7 +352,7 @@ pub fn current_diagram_hash(
     ))
 }
 
-type Verified = (Vec<String>, serde_json::Value, Vec<SquarePiece>);
+type Verified = (Vec<String>, PuzzleOutcome, Vec<SquarePiece>);
 
 fn verify_diagram(
     d: &DiagramClaim,
@@ -372,31 +383,29 @@ fn verify_diagram(
     }
     // The moves in canonical notation (the content hash does not depend on how they were written).
     let canonical = canonical_moves(pos, &d.moves);
-    let (mut outcome, captures) = match &checked.last_move {
-        _ if d.moves.is_empty() => (serde_json::json!({}), Vec::new()),
+    let destinations = d.destinations.as_ref();
+    let (outcome, captures) = match &checked.last_move {
+        _ if d.moves.is_empty() => (DiagramOutcome::no_move(destinations), Vec::new()),
         Some(m) => (
-            serde_json::json!({
-                "legal": true,
-                "notation": m.notation,
-                "uci": m.uci,
-                "captures": m.captures,
-                "status": m.status_after.name(),
-                "frozen": m.frozen_after,
-                "fen_after": m.fen_after,
-            }),
+            DiagramOutcome::legal(
+                LegalMove {
+                    notation: &m.notation,
+                    uci: &m.uci,
+                    captures: &m.captures,
+                    status: m.status_after.name(),
+                    frozen: &m.frozen_after,
+                    fen_after: &m.fen_after,
+                },
+                destinations,
+            ),
             m.captures.clone(),
         ),
         None => (
-            serde_json::json!({"legal": false, "reason": d.reason}),
+            DiagramOutcome::illegal(d.reason.as_deref(), destinations),
             Vec::new(),
         ),
     };
-    if let (Some(dest), Some(o)) = (&d.destinations, outcome.as_object_mut()) {
-        o.insert(
-            "destinations".into(),
-            serde_json::to_value(dest).unwrap_or_default(),
-        );
-    }
+    let outcome = PuzzleOutcome::Diagram(outcome);
     Ok((canonical, outcome, captures))
 }
 
@@ -751,36 +760,91 @@ pub const MAX_STORED_LINES: usize = 100;
 /// The stored outcome of a mate puzzle of `stipulation` that `solved` answers (see
 /// [`VerifiedPuzzle::outcome`]); a helpmate keeps at most [`MAX_STORED_LINES`] lines of each
 /// length.
-pub fn mate_outcome(stipulation: Stipulation, solved: &Solved) -> serde_json::Value {
-    let stipulation = stipulation.to_string();
+pub fn mate_outcome(stipulation: Stipulation, solved: &Solved) -> PuzzleOutcome {
     match solved {
-        Solved::Keys(s) => {
-            serde_json::json!({
-                "result": s.result,
-                "stipulation": stipulation,
-                "mate_in": s.mate_in,
-                "sound": s.sound,
-                "keys": s.keys,
-                "cooks": s.cooks,
-                "short_solutions": s.short_solutions,
-                "tree": s.tree,
-                "tree_truncated": s.tree_truncated,
-                "threats": s.threats,
-                "tries": s.tries,
-            })
+        Solved::Keys(s) => PuzzleOutcome::Keys(KeysOutcome::of(stipulation, s)),
+        Solved::Help(h) => PuzzleOutcome::Help(HelpOutcome::of(stipulation, h, MAX_STORED_LINES)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cases::Destination;
+
+    /// The content hash as the first releases wrote it, from a JSON value (sorted members).
+    fn hashed_as_before(
+        kind: Kind,
+        game: Game,
+        fen: &str,
+        rules: &Rules,
+        moves: &[String],
+        destinations: Option<&Destinations>,
+        stipulation: Option<Stipulation>,
+    ) -> String {
+        let hashed_rules = if Variant::has_rule_sets(game) {
+            rules.to_string()
+        } else {
+            Rules::default().to_string()
+        };
+        let mut content = serde_json::json!({
+            "kind": kind.name(), "game": game, "fen": fen, "rules": hashed_rules, "moves": moves,
+            "destinations": destinations, "mate_in": stipulation.map(Stipulation::moves),
+        });
+        if let Some(s) = stipulation.filter(|s| !matches!(s, Stipulation::Mate(_))) {
+            content["stipulation"] = s.to_string().into();
         }
-        Solved::Help(h) => {
-            let kept = |lines: &[Vec<_>]| lines[..lines.len().min(MAX_STORED_LINES)].to_vec();
-            let cut = h.solutions.len().max(h.short_solutions.len()) > MAX_STORED_LINES;
-            serde_json::json!({
-                "result": if h.count > 0 { Outcome::Mate } else { Outcome::NoMate },
-                "stipulation": stipulation,
-                "sound": h.sound,
-                "solutions": kept(&h.solutions),
-                "count": h.count,
-                "short_solutions": kept(&h.short_solutions),
-                "solutions_truncated": h.lines_truncated || cut,
-            })
+        Sha256::digest(content.to_string().as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    #[test]
+    fn the_content_hash_is_the_one_stores_hold() {
+        let dest = Destinations {
+            from: "d3".into(),
+            quiet: vec!["d2".into(), "e3".into()],
+            captures: vec![Destination {
+                to: "d5".into(),
+                captures: vec![SquarePiece {
+                    square: "d4".into(),
+                    piece: "p".into(),
+                }],
+            }],
+        };
+        let fen = "8/8/8/4k3/2K2M2/3q4/8/8 w 0";
+        let moves = ["Kc4-d5".to_string()];
+        let rules = Rules::default();
+        for (kind, game, moves, dest, s) in [
+            (Kind::Diagram, Game::Baroque, &moves[..], Some(&dest), None),
+            (Kind::Diagram, Game::Rococo, &moves[..], None, None),
+            (
+                Kind::Mate,
+                Game::Baroque,
+                &[][..],
+                None,
+                Stipulation::parse("#2"),
+            ),
+            (
+                Kind::Mate,
+                Game::Baroque,
+                &[][..],
+                None,
+                Stipulation::parse("h#2.5"),
+            ),
+            (
+                Kind::Mate,
+                Game::Rococo,
+                &[][..],
+                None,
+                Stipulation::parse("s#3"),
+            ),
+        ] {
+            assert_eq!(
+                content_hash(kind, game, fen, &rules, moves, dest, s),
+                hashed_as_before(kind, game, fen, &rules, moves, dest, s)
+            );
         }
     }
 }

@@ -9,6 +9,7 @@
 mod pg;
 
 use baroque::app::seed::{verified_fixtures, Fixtures};
+use baroque::outcome::{KeysOutcome, PuzzleOutcome};
 use baroque::solver::SolveOptions;
 use baroque::store::collections::NewCollection;
 use baroque::store::{After, Database, Filter, Kind, Store, StoredPuzzle, VerifiedPuzzle};
@@ -387,9 +388,11 @@ fn versions_and_pages(store: &Store) {
     tagged.tags.push("again".into());
     store.append_to_collection("v", &tagged).unwrap();
     changed("a tag added");
-    store
-        .set_outcome(a.id, &serde_json::json!({"result": "mate"}), Some(3))
-        .unwrap();
+    let bare = PuzzleOutcome::Keys(KeysOutcome {
+        result: Some(baroque::solver::Outcome::Mate),
+        ..KeysOutcome::default()
+    });
+    store.set_outcome(a.id, &bare, Some(3)).unwrap();
     changed("an outcome");
     store.set_difficulty(a.id, Some(4)).unwrap();
     changed("a difficulty");
@@ -406,9 +409,9 @@ fn versions_and_pages(store: &Store) {
     assert_eq!(ids(&full), [a.id, c.id]);
     assert_eq!(ids(&lean), [a.id, c.id]);
     assert!(full[0].0 < full[1].0);
-    assert_eq!(full[0].1.outcome, serde_json::json!({"result": "mate"}));
+    assert_eq!(full[0].1.outcome, Some(bare));
     assert_eq!(full[1].1.outcome, store.get(c.id).unwrap().unwrap().outcome);
-    assert!(lean.iter().all(|(_, p)| p.outcome.is_null()));
+    assert!(lean.iter().all(|(_, p)| p.outcome.is_none()));
     assert_eq!(
         ids(&store.collection_page("v", full[0].0, 10, true).unwrap()),
         [c.id]
@@ -431,7 +434,7 @@ fn versions_and_pages(store: &Store) {
         ..Filter::default()
     };
     let (listed, _) = store.list(&filter, 0, 50).unwrap();
-    assert!(!listed.is_empty() && listed.iter().all(|p| p.outcome.is_null()));
+    assert!(!listed.is_empty() && listed.iter().all(|p| p.outcome.is_none()));
 }
 
 #[test]

@@ -137,7 +137,10 @@ impl StoredPlays {
             // Deleted since: nothing to play along.
             return Ok(Arc::new(StoredProof::None));
         };
-        let proof = Arc::new(StoredProof::of_outcome(stipulation, &full.outcome));
+        let proof = Arc::new(match &full.outcome {
+            Some(outcome) => StoredProof::of_outcome(stipulation, outcome),
+            None => StoredProof::None,
+        });
         drop(full);
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).put(
             lean.id,

@@ -506,7 +506,7 @@ mod tests {
         assert_eq!(c.summary["stop"], "done");
         assert_eq!(puzzles.iter().map(|p| p.id).collect::<Vec<_>>(), seen);
         for p in &puzzles {
-            assert_eq!(p.outcome["sound"], true);
+            assert_eq!(p.outcome.as_ref().unwrap().sound(), Some(true));
             assert!(p.tags.iter().any(|t| t.starts_with("key-")), "{:?}", p.tags);
         }
         // The name is taken now; bad names are refused.

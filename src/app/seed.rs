@@ -6,10 +6,12 @@
 //! Rococo diagram cases and mate puzzles are seeded like the Baroque ones (their FEN is stored
 //! canonical, a diagram's moves as written; a mate is solved: forcing the capture of the King).
 
+use crate::cases::Destinations;
+use crate::outcome::PuzzleOutcome;
 use crate::puzzle::{
     verify, About, Claim, DiagramClaim, Kind, MateClaim, NewPuzzle, VerifiedPuzzle, VerifyError,
 };
-use crate::solver::SolveOptions;
+use crate::solver::{SolveOptions, Stipulation};
 use crate::store::{Store, StoredPuzzle};
 use std::path::{Path, PathBuf};
 
@@ -248,10 +250,10 @@ pub fn upgrade_hashes(store: &Store) -> Result<usize, String> {
         Kind::Diagram,
         200,
         |row| {
-            let destinations = row
-                .outcome
-                .get("destinations")
-                .and_then(|d| serde_json::from_value(d.clone()).ok());
+            let destinations = match &row.outcome {
+                Some(PuzzleOutcome::Diagram(d)) => d.destinations.as_ref().map(Destinations::from),
+                _ => None,
+            };
             let rules = crate::rules::Variant::has_rule_sets(row.game)
                 .then(|| row.rules.parse().unwrap_or_default());
             let Ok(variant) = crate::rules::Variant::of(row.game, rules) else {
@@ -292,7 +294,11 @@ pub fn fill_difficulties(store: &Store) -> Result<usize, String> {
                 .stipulation
                 .clone()
                 .or_else(|| row.mate_in.map(|n| format!("#{n}")));
-            let d = crate::difficulty::of_stored(stipulation.as_deref(), &row.fen, &row.outcome);
+            let stipulation = stipulation.as_deref().and_then(Stipulation::parse);
+            let d = row
+                .outcome
+                .as_ref()
+                .and_then(|o| crate::difficulty::of_stored(stipulation, &row.fen, o));
             Ok(d != row.difficulty && store.set_difficulty(row.id, d)?)
         },
     )
@@ -315,21 +321,13 @@ pub fn cap_outcomes(store: &Store) -> Result<usize, String> {
         Kind::Mate,
         50,
         |row| {
-            let mut outcome = row.outcome.clone();
-            let mut cut = false;
-            for field in ["solutions", "short_solutions"] {
-                if let Some(lines) = outcome.get_mut(field).and_then(|v| v.as_array_mut()) {
-                    if lines.len() > cap && lines.iter().all(serde_json::Value::is_array) {
-                        lines.truncate(cap);
-                        cut = true;
-                    }
-                }
-            }
-            if !cut {
+            let Some(PuzzleOutcome::Help(mut help)) = row.outcome.clone() else {
+                return Ok(false);
+            };
+            if !help.cap(cap) {
                 return Ok(false);
             }
-            outcome["solutions_truncated"] = serde_json::Value::Bool(true);
-            store.set_outcome(row.id, &outcome, row.difficulty)
+            store.set_outcome(row.id, &PuzzleOutcome::Help(help), row.difficulty)
         },
     )
 }
@@ -388,10 +386,9 @@ pub fn reverify_rococo(store: &Store, solve: &SolveOptions) -> Result<Reverified
                 continue;
             };
             // A helpmate stored as sound had as many solutions as it meant to.
-            let was_sound = row.outcome.get("sound") == Some(&serde_json::Value::Bool(true));
-            let count = row.outcome.get("count").and_then(serde_json::Value::as_u64);
-            let intended = match count {
-                Some(n) if was_sound && stipulation.is_help() => usize::try_from(n).ok(),
+            let sound_before = row.outcome.as_ref().and_then(PuzzleOutcome::sound);
+            let intended = match row.outcome.as_ref().and_then(PuzzleOutcome::help) {
+                Some(h) if sound_before == Some(true) && stipulation.is_help() => Some(h.count),
                 _ => None,
             };
             let claim = MateClaim {
@@ -414,7 +411,7 @@ pub fn reverify_rococo(store: &Store, solve: &SolveOptions) -> Result<Reverified
                 }
             };
             let outcome = mate_outcome(stipulation, &solution);
-            if outcome == row.outcome {
+            if row.outcome.as_ref() == Some(&outcome) {
                 continue;
             }
             let difficulty = crate::difficulty::difficulty(stipulation, &row.fen, &outcome);
@@ -427,9 +424,9 @@ pub fn reverify_rococo(store: &Store, solve: &SolveOptions) -> Result<Reverified
                     id = row.id,
                     %stipulation,
                     fen = %row.fen,
-                    sound_before = %row.outcome.get("sound").unwrap_or(&serde_json::Value::Null),
-                    sound_now = %outcome.get("sound").unwrap_or(&serde_json::Value::Null),
-                    result_now = %outcome.get("result").unwrap_or(&serde_json::Value::Null),
+                    sound_before = ?sound_before,
+                    sound_now = ?outcome.sound(),
+                    result_now = ?outcome.result(),
                     "a stored Rococo puzzle's answer changed under the rules' reading of this build: its outcome is rewritten"
                 );
             }
@@ -533,10 +530,11 @@ mod tests {
                     .iter()
                     .map(|m| m.trim().to_string())
                     .collect::<Vec<_>>(),
-                p.outcome
-                    .get("destinations")
-                    .and_then(|d| serde_json::from_value(d.clone()).ok())
-                    .as_ref(),
+                match &p.outcome {
+                    PuzzleOutcome::Diagram(d) => d.destinations.as_ref().map(Destinations::from),
+                    _ => None,
+                }
+                .as_ref(),
                 None,
             );
             if old != p.content_hash {
@@ -576,9 +574,10 @@ mod tests {
             moves: 1,
             half: false,
         });
-        wide.outcome = serde_json::json!({"result": "mate", "stipulation": "h#1", "sound": false,
+        let wide_outcome = serde_json::json!({"result": "mate", "stipulation": "h#1", "sound": false,
             "solutions": vec![line; 150], "count": 150, "short_solutions": [],
             "solutions_truncated": false});
+        wide.outcome = PuzzleOutcome::read(wide.stipulation, &wide_outcome.to_string()).unwrap();
         wide.content_hash = "wide".into();
         store.insert_all(&fixtures).unwrap();
         store.insert_all(std::slice::from_ref(&wide)).unwrap();
@@ -590,9 +589,10 @@ mod tests {
             .zip(store.list(&Default::default(), 0, 200).unwrap().0)
         {
             if then.content_hash == "wide" {
-                assert_eq!(now.outcome["solutions"].as_array().unwrap().len(), 100);
-                assert_eq!(now.outcome["solutions_truncated"], true);
-                assert_eq!(now.outcome["count"], then.outcome["count"]);
+                let help = |p: &StoredPuzzle| p.outcome.as_ref().unwrap().help().unwrap().clone();
+                assert_eq!(help(&now).solutions.len(), 100);
+                assert_eq!(help(&now).solutions_truncated, Some(true));
+                assert_eq!(help(&now).count, help(then).count);
                 assert_eq!(now.difficulty, then.difficulty);
             } else {
                 assert_eq!(now.outcome, then.outcome);
@@ -657,16 +657,22 @@ mod tests {
             },
         );
         let fresh_help = help.outcome.clone();
-        assert_eq!(fresh_help["count"], 2, "{fresh_help}");
-        help.outcome["count"] = 0.into();
-        help.outcome["solutions"] = serde_json::json!([]);
+        let PuzzleOutcome::Help(h) = &mut help.outcome else {
+            panic!("a helpmate's outcome: {fresh_help:?}");
+        };
+        assert_eq!(h.count, 2, "{fresh_help:?}");
+        h.count = 0;
+        h.solutions.clear();
         let mut mate = puzzle(
             Variant::Rococo,
             "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0",
             Stipulation::Mate(1),
         );
         let fresh_mate = mate.outcome.clone();
-        mate.outcome["sound"] = false.into();
+        let PuzzleOutcome::Keys(k) = &mut mate.outcome else {
+            panic!("a mate's outcome: {fresh_mate:?}");
+        };
+        k.sound = Some(false);
         let unchanged = puzzle(
             Variant::Rococo,
             "10/10/4k5/10/10/10/4L5/10/2K7/10 w 0",
@@ -690,9 +696,9 @@ mod tests {
             }
         );
         let (rows, _) = store.list(&Default::default(), 0, 200).unwrap();
-        assert_eq!(rows[0].outcome, fresh_help);
-        assert_eq!(rows[1].outcome, fresh_mate);
-        assert_eq!(rows[3].outcome, stored_baroque);
+        assert_eq!(rows[0].outcome, Some(fresh_help));
+        assert_eq!(rows[1].outcome, Some(fresh_mate));
+        assert_eq!(rows[3].outcome, Some(stored_baroque));
         assert!(rows[0].difficulty.is_some());
         // Done once.
         assert_eq!(

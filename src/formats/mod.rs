@@ -16,7 +16,7 @@
 pub mod csv;
 pub mod pgn;
 
-use crate::proof::{Attack, Defence, Move as ProofMove, Outcome};
+use crate::outcome::{Attack, Defence, Key, PuzzleOutcome, StoredMove};
 use crate::puzzle::{Kind, NewPuzzle, VerifiedPuzzle};
 use crate::rules::{Color, GamePosition, Naming, Variant, VariantPosition};
 use crate::solver::Stipulation;
@@ -210,7 +210,7 @@ fn reply_line(d: &Defence) -> Vec<Step> {
 
 /// Adds a line to a line with alternatives: it follows the moves they share and branches where
 /// they part.
-fn insert_line(line: &mut Vec<Step>, moves: &[ProofMove]) {
+fn insert_line(line: &mut Vec<Step>, moves: &[StoredMove]) {
     let Some((first, rest)) = moves.split_first() else {
         return;
     };
@@ -240,21 +240,27 @@ fn insert_line(line: &mut Vec<Step>, moves: &[ProofMove]) {
 /// the key alone when the outcome has no tree), the other keys as alternatives of the first move;
 /// for a helpmate its first solution, the others branching from it where they part.
 pub fn solution(p: &StoredPuzzle) -> Solution {
-    let outcome = Outcome::of(&p.outcome);
-    let Some(stipulation) = stipulation_of(p) else {
+    let Some(outcome) = &p.outcome else {
         return Solution::default();
     };
-    if stipulation.is_help() {
-        let mut line = Vec::new();
-        for s in &outcome.solutions {
-            insert_line(&mut line, s);
-        }
-        return Solution { line };
+    if stipulation_of(p).is_none() {
+        return Solution::default();
     }
+    let outcome = match outcome {
+        PuzzleOutcome::Help(h) => {
+            let mut line = Vec::new();
+            for s in &h.solutions {
+                insert_line(&mut line, s);
+            }
+            return Solution { line };
+        }
+        PuzzleOutcome::Keys(k) => k,
+        PuzzleOutcome::Diagram(_) => return Solution::default(),
+    };
     let Some(first) = outcome.keys.first() else {
         return Solution::default();
     };
-    let node = |k: &ProofMove| outcome.tree.iter().find(|a| a.notation == k.notation);
+    let node = |k: &Key| outcome.tree.iter().find(|a| a.notation == k.notation);
     let mut line = match node(first) {
         Some(a) => attack_line(a),
         None => vec![step(&first.notation, &first.uci)],
@@ -375,7 +381,7 @@ pub fn check_line(line: &[String], verified: &VerifiedPuzzle) -> Result<(), Stri
 pub fn check_line_in(
     line: &[String],
     stipulation: Option<Stipulation>,
-    verified_outcome: &serde_json::Value,
+    verified_outcome: &PuzzleOutcome,
 ) -> Result<(), String> {
     let Some(first) = line.first() else {
         return Ok(());
@@ -383,7 +389,6 @@ pub fn check_line_in(
     let Some(stipulation) = stipulation else {
         return Ok(());
     };
-    let outcome = Outcome::of(verified_outcome);
     let listed = |v: Vec<String>| {
         if v.is_empty() {
             "none".to_string()
@@ -393,9 +398,10 @@ pub fn check_line_in(
     };
     if let Some(plies) = stipulation.help_plies() {
         let want = line.join(" ");
-        let solutions: Vec<String> = outcome
-            .solutions
+        let help = verified_outcome.help();
+        let solutions: Vec<String> = help
             .iter()
+            .flat_map(|h| &h.solutions)
             .map(|s| {
                 s.iter()
                     .map(|m| m.notation.as_str())
@@ -414,7 +420,7 @@ pub fn check_line_in(
                 line.len()
             )
         };
-        let truncated = verified_outcome["solutions_truncated"] == true;
+        let truncated = help.is_some_and(|h| h.solutions_truncated == Some(true));
         return Err(format!(
             "the main line `{want}`{length} is not a solution of {stipulation}; {}: {}",
             if truncated {
@@ -425,7 +431,12 @@ pub fn check_line_in(
             listed(solutions)
         ));
     }
-    let keys: Vec<String> = outcome.keys.iter().map(|k| k.notation.clone()).collect();
+    let keys: Vec<String> = verified_outcome
+        .keys()
+        .iter()
+        .flat_map(|k| &k.keys)
+        .map(|k| k.notation.clone())
+        .collect();
     if !keys.contains(first) {
         return Err(format!(
             "the main line's first move `{first}` is not a key of {stipulation}; its keys: {}",
@@ -552,7 +563,7 @@ mod tests {
             captures: Vec::new(),
             mate_in: None,
             stipulation: None,
-            outcome: serde_json::json!({}),
+            outcome: Some(PuzzleOutcome::Diagram(Default::default())),
             title: None,
             source: None,
             caption: None,
@@ -576,11 +587,11 @@ mod tests {
         assert_eq!(text.lines().count(), 1, "the header alone");
     }
 
-    fn om(n: &str) -> ProofMove {
-        ProofMove {
+    fn om(n: &str) -> StoredMove {
+        StoredMove {
             notation: n.into(),
             uci: n.to_lowercase(),
-            mate_in: None,
+            captures: Vec::new(),
         }
     }
 

@@ -18,7 +18,9 @@ pub mod postgres;
 pub mod sqlite;
 
 use crate::cases::{Game, SquarePiece};
+use crate::outcome::PuzzleOutcome;
 pub use crate::puzzle::{Kind, VerifiedPuzzle};
+use crate::solver::Stipulation;
 use collections::{Collection, NewCollection};
 pub use database::Database;
 use jobs::JobRow;
@@ -90,7 +92,8 @@ pub struct StoredPuzzle {
     pub mate_in: Option<u32>,
     /// A mate puzzle's stipulation (`#2`, `s#3`, `h#2`, `h#2.5`).
     pub stipulation: Option<String>,
-    pub outcome: serde_json::Value,
+    /// The verified outcome; `None` when the row was read without it (a listing, a lean read).
+    pub outcome: Option<crate::outcome::PuzzleOutcome>,
     /// A mate puzzle's difficulty, 0 to 100 (see [`crate::difficulty`]); `None` for a diagram.
     pub difficulty: Option<u8>,
     pub title: Option<String>,
@@ -183,8 +186,17 @@ pub(crate) trait Columns {
 pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle, StoreError> {
     let id = r.int(0)?;
     let corrupt = |what: &str| StoreError::Corrupt(format!("puzzle {id}: {what}"));
-    let json = |i: usize, what: &str| -> Result<serde_json::Value, StoreError> {
-        serde_json::from_str(&r.text(i)?).map_err(|_| corrupt(what))
+    let stipulation = r.opt_text(16)?;
+    let outcome = match r.text(8)?.as_str() {
+        "null" => None,
+        text => {
+            let s = match stipulation.as_deref() {
+                None => None,
+                Some(s) => Some(Stipulation::parse(s).ok_or_else(|| corrupt("stipulation"))?),
+            };
+            let read = PuzzleOutcome::read(s, text).map_err(|e| corrupt(&e.to_string()))?;
+            Some(read)
+        }
     };
     Ok(StoredPuzzle {
         id,
@@ -198,8 +210,8 @@ pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle, StoreError> {
             .opt_int(7)?
             .map(|n| u32::try_from(n).map_err(|_| corrupt("mate_in")))
             .transpose()?,
-        stipulation: r.opt_text(16)?,
-        outcome: json(8, "outcome")?,
+        stipulation,
+        outcome,
         difficulty: r
             .opt_int(17)?
             .map(|d| u8::try_from(d).map_err(|_| corrupt("difficulty")))
@@ -282,7 +294,7 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     fn set_outcome(
         &self,
         id: i64,
-        outcome: &serde_json::Value,
+        outcome: &PuzzleOutcome,
         difficulty: Option<u8>,
     ) -> Result<bool, StoreError>;
 

@@ -374,7 +374,7 @@ fn insert_in(tx: &mut postgres::Transaction<'_>, p: &VerifiedPuzzle) -> Result<b
             &json_text(&p.moves),
             &json_text(&p.captures),
             &opt_i64(p.mate_in),
-            &json_text(&p.outcome),
+            &p.outcome.to_json(),
             &p.title,
             &p.source,
             &p.caption,
@@ -588,13 +588,13 @@ impl Backend for PgStore {
     fn set_outcome(
         &self,
         id: i64,
-        outcome: &serde_json::Value,
+        outcome: &crate::outcome::PuzzleOutcome,
         difficulty: Option<u8>,
     ) -> Result<bool, StoreError> {
         Ok(self.conn()?.execute(
             "UPDATE puzzles SET outcome = $2, difficulty = $3, revision = revision + 1
              WHERE id = $1",
-            &[&id, &super::json_text(outcome), &opt_i64(difficulty)],
+            &[&id, &outcome.to_json(), &opt_i64(difficulty)],
         )? > 0)
     }
 

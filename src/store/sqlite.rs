@@ -390,14 +390,14 @@ impl Backend for SqliteStore {
     fn set_outcome(
         &self,
         id: i64,
-        outcome: &serde_json::Value,
+        outcome: &crate::outcome::PuzzleOutcome,
         difficulty: Option<u8>,
     ) -> Result<bool, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn.execute(
             "UPDATE puzzles SET outcome = ?2, difficulty = ?3, revision = revision + 1
              WHERE id = ?1",
-            params![id, super::json_text(outcome), difficulty],
+            params![id, outcome.to_json(), difficulty],
         )? > 0)
     }
 
@@ -752,7 +752,7 @@ fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool,
             json_text(&p.moves),
             json_text(&p.captures),
             p.mate_in,
-            json_text(&p.outcome),
+            p.outcome.to_json(),
             p.title,
             p.source,
             p.caption,

@@ -338,7 +338,7 @@ impl Default for SolveOptions {
 }
 
 /// The overall answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Some first move forces mate within N.

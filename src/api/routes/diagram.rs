@@ -354,7 +354,12 @@ pub async fn puzzle_diagram(
     // The answer's squares, when asked for and found: a mate's first key, a diagram's first move.
     let answer = if parse_bool("solution", q.solution.as_deref())? {
         let text = match p.kind {
-            Kind::Mate => p.outcome["keys"][0]["uci"].as_str().map(str::to_string),
+            Kind::Mate => p
+                .outcome
+                .as_ref()
+                .and_then(|o| o.keys())
+                .and_then(|k| k.keys.first())
+                .map(|k| k.uci.clone()),
             Kind::Diagram => p.moves.first().cloned(),
         };
         text.and_then(|t| pos.parse_move(&t, naming).ok())

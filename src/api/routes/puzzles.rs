@@ -309,7 +309,7 @@ pub struct Puzzle {
     /// `short_solutions`, `solutions_truncated`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
-    pub outcome: Option<serde_json::Value>,
+    pub outcome: Option<crate::outcome::PuzzleOutcome>,
 }
 
 impl Puzzle {
@@ -339,7 +339,7 @@ impl Puzzle {
             created_at: p.created_at,
             content_hash: p.content_hash,
             difficulty: p.difficulty,
-            outcome: full.then_some(p.outcome),
+            outcome: p.outcome.filter(|_| full),
         }
     }
 }
@@ -1412,7 +1412,7 @@ pub(crate) mod examples {
             captures: v.captures,
             mate_in: v.mate_in,
             stipulation: v.stipulation.map(|s| s.to_string()),
-            outcome: v.outcome,
+            outcome: Some(v.outcome),
             title: v.title,
             source: v.source,
             caption: v.caption,
