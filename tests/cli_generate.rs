@@ -259,7 +259,7 @@ fn generate_makes_rococo_puzzles_too() {
     assert_eq!((c.game.as_str(), c.rules.as_str()), ("rococo", "rococo"));
     assert_eq!(puzzles.len(), 2);
     for p in &puzzles {
-        assert_eq!(p.game, baroque::cases::Game::Rococo);
+        assert_eq!(p.game(), baroque::cases::Game::Rococo);
         assert_eq!(outcome(p)["sound"], true, "{}", p.fen);
         let pos = baroque::rules::rococo::RococoPosition::from_fen(
             &p.fen,
@@ -367,7 +367,7 @@ fn generated_puzzles_are_sound(
         Variant::default()
     };
     for p in &puzzles {
-        assert_eq!(p.stipulation.as_deref(), Some(stipulation), "{}", p.fen);
+        assert_eq!(p.stipulation, Some(stip), "{}", p.fen);
         assert_eq!(outcome(p)["sound"], true, "{}", p.fen);
         let pos = variant.read_fen(&p.fen, Naming::default()).unwrap();
         if let Some(side) = stip.starts() {

@@ -33,10 +33,7 @@ pub fn verify_and_store_read(
 ) -> Result<(StoredPuzzle, bool), StoreOutcomeError> {
     // A puzzle stored before: its line is checked against the stored proof, without a solve.
     if let Some(found) = super::stored_already(store, &read.puzzle)? {
-        let stipulation = found
-            .stipulation
-            .as_deref()
-            .and_then(crate::solver::Stipulation::parse);
+        let stipulation = found.stipulation;
         if let Some(outcome) = &found.outcome {
             crate::formats::check_line_in(&read.line, stipulation, outcome)
                 .map_err(|reason| VerifyError::Contradicted(vec![reason]))?;

@@ -11,7 +11,7 @@ use crate::outcome::PuzzleOutcome;
 use crate::puzzle::{
     verify, About, Claim, DiagramClaim, Kind, MateClaim, NewPuzzle, VerifiedPuzzle, VerifyError,
 };
-use crate::solver::{SolveOptions, Stipulation};
+use crate::solver::SolveOptions;
 use crate::store::{Store, StoredPuzzle};
 use std::path::{Path, PathBuf};
 
@@ -254,13 +254,8 @@ pub fn upgrade_hashes(store: &Store) -> Result<usize, String> {
                 Some(PuzzleOutcome::Diagram(d)) => d.destinations.as_ref().map(Destinations::from),
                 _ => None,
             };
-            let rules = crate::rules::Variant::has_rule_sets(row.game)
-                .then(|| row.rules.parse().unwrap_or_default());
-            let Ok(variant) = crate::rules::Variant::of(row.game, rules) else {
-                return Ok(false);
-            };
             let hash = crate::puzzle::current_diagram_hash(
-                variant,
+                row.variant,
                 &row.fen,
                 &row.moves,
                 destinations.as_ref(),
@@ -290,11 +285,7 @@ pub fn fill_difficulties(store: &Store) -> Result<usize, String> {
         Kind::Mate,
         200,
         |row| {
-            let stipulation = row
-                .stipulation
-                .clone()
-                .or_else(|| row.mate_in.map(|n| format!("#{n}")));
-            let stipulation = stipulation.as_deref().and_then(Stipulation::parse);
+            let stipulation = row.stipulation;
             let d = row
                 .outcome
                 .as_ref()
@@ -371,12 +362,7 @@ pub fn reverify_rococo(store: &Store, solve: &SolveOptions) -> Result<Reverified
     loop {
         let (rows, more) = store.list(&filter, after, 200).map_err(failed)?;
         for row in &rows {
-            let Some(stipulation) = row
-                .stipulation
-                .as_deref()
-                .and_then(crate::solver::Stipulation::parse)
-                .or_else(|| row.mate_in.map(crate::solver::Stipulation::Mate))
-            else {
+            let Some(stipulation) = row.stipulation else {
                 continue;
             };
             let Ok((pos, _)) =

@@ -213,7 +213,7 @@ pub fn run_import(args: ImportArgs) -> ExitCode {
                 format!(
                     "puzzle {} ({} {})",
                     p.id,
-                    p.stipulation.as_deref().unwrap_or("?"),
+                    p.stipulation.map_or("?".into(), |s| s.to_string()),
                     p.fen
                 )
             };

@@ -77,9 +77,9 @@ pub fn write_puzzle(p: &StoredPuzzle) -> Option<String> {
     if !super::exportable(p) {
         return None;
     }
-    let stipulation = super::stipulation_of(p)?;
-    let mut opening = vec![format!("game:{}", p.game.name())];
-    if let Some(rules) = super::rules_text(p) {
+    let stipulation = p.stipulation?;
+    let mut opening = vec![format!("game:{}", p.game().name())];
+    if let Some(rules) = p.variant.rules() {
         opening.push(format!("rules:{rules}"));
     }
     opening.push(format!("stipulation:{stipulation}"));

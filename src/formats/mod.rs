@@ -78,20 +78,7 @@ pub fn lichess_rating(difficulty: Option<u8>) -> u32 {
 /// Whether a stored puzzle can be written as PGN or CSV: a mate puzzle with its stipulation (a
 /// diagram is a move and its outcome, not a stipulated problem).
 pub fn exportable(p: &StoredPuzzle) -> bool {
-    p.kind == Kind::Mate && stipulation_of(p).is_some()
-}
-
-/// A stored mate puzzle's stipulation (rows stored before stipulations hold only N: `#N`).
-pub fn stipulation_of(p: &StoredPuzzle) -> Option<Stipulation> {
-    match &p.stipulation {
-        Some(s) => Stipulation::parse(s),
-        None => p.mate_in.map(Stipulation::Mate),
-    }
-}
-
-/// The rule set of a stored puzzle as its `rules` column holds it: `None` for Rococo.
-fn rules_text(p: &StoredPuzzle) -> Option<&str> {
-    Variant::has_rule_sets(p.game).then_some(p.rules.as_str())
+    p.kind == Kind::Mate && p.stipulation.is_some()
 }
 
 /// The side that mates in a stipulation's solution, `to_move` being the side to move: the side to
@@ -243,7 +230,7 @@ pub fn solution(p: &StoredPuzzle) -> Solution {
     let Some(outcome) = &p.outcome else {
         return Solution::default();
     };
-    if stipulation_of(p).is_none() {
+    if p.stipulation.is_none() {
         return Solution::default();
     }
     let outcome = match outcome {
@@ -556,9 +543,8 @@ mod tests {
         let diagram = StoredPuzzle {
             id: 26,
             kind: Kind::Diagram,
-            game: crate::rules::GameKind::Baroque,
+            variant: Variant::Baroque("vchess".parse().unwrap()),
             fen: "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0".into(),
-            rules: "vchess".into(),
             moves: vec!["Pc2c4".into()],
             captures: Vec::new(),
             mate_in: None,

@@ -140,7 +140,7 @@ pub fn write_puzzle(p: &StoredPuzzle) -> Option<String> {
     if !super::exportable(p) {
         return None;
     }
-    let stipulation = super::stipulation_of(p)?;
+    let stipulation = p.stipulation?;
     let result = result(p, stipulation);
     let mut tags: Vec<(&str, String)> = vec![
         (
@@ -162,12 +162,12 @@ pub fn write_puzzle(p: &StoredPuzzle) -> Option<String> {
         ("White", "?".into()),
         ("Black", "?".into()),
         ("Result", result.into()),
-        ("Variant", p.game.pgn_variant().into()),
+        ("Variant", p.game().pgn_variant().into()),
         ("SetUp", "1".into()),
         ("FEN", p.fen.clone()),
         ("Stipulation", stipulation.to_string()),
     ];
-    if let Some(rules) = super::rules_text(p) {
+    if let Some(rules) = p.variant.rules() {
         tags.push(("Rules", rules.to_string()));
     }
     if let Some(c) = p.caption.as_ref().filter(|c| !c.trim().is_empty()) {

@@ -20,6 +20,7 @@ pub mod sqlite;
 use crate::cases::{Game, SquarePiece};
 use crate::outcome::PuzzleOutcome;
 pub use crate::puzzle::{Kind, VerifiedPuzzle};
+use crate::rules::Variant;
 use crate::solver::Stipulation;
 use collections::{Collection, NewCollection};
 pub use database::Database;
@@ -82,16 +83,16 @@ impl StoreError {
 pub struct StoredPuzzle {
     pub id: i64,
     pub kind: Kind,
-    pub game: Game,
+    /// The game, with its rule set where it has rule sets.
+    pub variant: Variant,
     pub fen: String,
-    /// The rule set as `Rules` displays it (`abbott`, `abbott,leaper=single`); `rococo` for Rococo.
-    pub rules: String,
     pub moves: Vec<String>,
     pub captures: Vec<SquarePiece>,
     /// The N of a mate puzzle's stipulation.
     pub mate_in: Option<u32>,
-    /// A mate puzzle's stipulation (`#2`, `s#3`, `h#2`, `h#2.5`).
-    pub stipulation: Option<String>,
+    /// A mate puzzle's stipulation (`#2`, `s#3`, `h#2`, `h#2.5`; a row stored before
+    /// stipulations reads as `#N`).
+    pub stipulation: Option<Stipulation>,
     /// The verified outcome; `None` when the row was read without it (a listing, a lean read).
     pub outcome: Option<crate::outcome::PuzzleOutcome>,
     /// A mate puzzle's difficulty, 0 to 100 (see [`crate::difficulty`]); `None` for a diagram.
@@ -107,6 +108,19 @@ pub struct StoredPuzzle {
     /// How many times the stored row changed since it was written (its outcome, difficulty,
     /// content hash or tags): what was read of it stays true while this stays the same.
     pub revision: i64,
+}
+
+impl StoredPuzzle {
+    /// The game.
+    pub fn game(&self) -> Game {
+        self.variant.kind()
+    }
+
+    /// The rule set as the `rules` column keeps it and [`crate::rules::Rules`] displays it
+    /// (`abbott`, `abbott,leaper=single`); the game's name for a game without rule sets.
+    pub fn rules_text(&self) -> String {
+        rules_columns(self.game(), &self.variant.rules().unwrap_or_default()).0
+    }
 }
 
 /// Filters of a listing; `None` matches everything.
@@ -186,30 +200,35 @@ pub(crate) trait Columns {
 pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle, StoreError> {
     let id = r.int(0)?;
     let corrupt = |what: &str| StoreError::Corrupt(format!("puzzle {id}: {what}"));
-    let stipulation = r.opt_text(16)?;
+    let kind = Kind::parse(&r.text(1)?).ok_or_else(|| corrupt("kind"))?;
+    let game = Game::parse(&r.text(2)?).ok_or_else(|| corrupt("game"))?;
+    let rules = match Variant::has_rule_sets(game) {
+        true => Some(r.text(4)?.parse().map_err(|_| corrupt("rules"))?),
+        false => None,
+    };
+    let variant = Variant::of(game, rules).map_err(|e| corrupt(&e))?;
+    let mate_in = r
+        .opt_int(7)?
+        .map(|n| u32::try_from(n).map_err(|_| corrupt("mate_in")))
+        .transpose()?;
+    // A mate row stored before stipulations is a direct mate in its N.
+    let stipulation = match r.opt_text(16)? {
+        Some(s) => Some(Stipulation::parse(&s).ok_or_else(|| corrupt("stipulation"))?),
+        None if kind == Kind::Mate => mate_in.map(Stipulation::Mate),
+        None => None,
+    };
     let outcome = match r.text(8)?.as_str() {
         "null" => None,
-        text => {
-            let s = match stipulation.as_deref() {
-                None => None,
-                Some(s) => Some(Stipulation::parse(s).ok_or_else(|| corrupt("stipulation"))?),
-            };
-            let read = PuzzleOutcome::read(s, text).map_err(|e| corrupt(&e.to_string()))?;
-            Some(read)
-        }
+        text => Some(PuzzleOutcome::read(stipulation, text).map_err(|e| corrupt(&e.to_string()))?),
     };
     Ok(StoredPuzzle {
         id,
-        kind: Kind::parse(&r.text(1)?).ok_or_else(|| corrupt("kind"))?,
-        game: Game::parse(&r.text(2)?).ok_or_else(|| corrupt("game"))?,
+        kind,
+        variant,
         fen: r.text(3)?,
-        rules: r.text(4)?,
         moves: serde_json::from_str(&r.text(5)?).map_err(|_| corrupt("moves"))?,
         captures: serde_json::from_str(&r.text(6)?).map_err(|_| corrupt("captures"))?,
-        mate_in: r
-            .opt_int(7)?
-            .map(|n| u32::try_from(n).map_err(|_| corrupt("mate_in")))
-            .transpose()?,
+        mate_in,
         stipulation,
         outcome,
         difficulty: r

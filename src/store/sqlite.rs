@@ -817,6 +817,7 @@ fn get_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<StoredPuzzle>, 
 mod tests {
     use super::*;
     use crate::cases::Game;
+    use crate::solver::Stipulation;
     use crate::store::Store;
 
     #[test]
@@ -844,7 +845,7 @@ mod tests {
                 .unwrap()
                 .0
                 .into_iter()
-                .map(|p| (p.game, p.rules))
+                .map(|p| (p.game(), p.rules_text()))
                 .collect::<Vec<_>>()
         };
         assert_eq!(
@@ -889,7 +890,7 @@ mod tests {
         };
         let (rows, _) = store.list(&threes, 0, 10).unwrap();
         assert_eq!(rows.len(), 1);
-        assert_eq!(rows[0].stipulation.as_deref(), Some("#3"));
+        assert_eq!(rows[0].stipulation, Some(Stipulation::Mate(3)));
         let selfmates = Filter {
             stipulation: Some("s#3".into()),
             ..Filter::default()

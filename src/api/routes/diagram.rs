@@ -5,7 +5,7 @@ use crate::api::common::GameName;
 use crate::api::problem::{ApiError, Problem};
 use crate::diagram::{render, Diagram, Labels, Options, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
 use crate::rules::rococo::Coords;
-use crate::rules::{GameKind, GamePosition, Naming, Rules, Variant, VariantPosition};
+use crate::rules::{GameKind, GamePosition, Naming, Variant, VariantPosition};
 use crate::store::{Kind, Store};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{get, web, HttpRequest, HttpResponse};
@@ -335,18 +335,13 @@ pub async fn puzzle_diagram(
             path: req.path().to_string(),
         });
     };
-    let game = p.game;
+    let game = p.game();
     let coords = parse_coords(q.coords.as_deref(), game)?;
     let stored = |e: String| {
         tracing::error!(id, error = %e, "a stored puzzle's position does not read");
         ApiError::Internal(e)
     };
-    let rules = if Variant::has_rule_sets(game) {
-        Some(p.rules.parse::<Rules>().unwrap_or_default())
-    } else {
-        None
-    };
-    let variant = Variant::of(game, rules).map_err(stored)?;
+    let variant = p.variant;
     let naming = Naming::default();
     let pos = variant
         .read_fen(&p.fen, naming)

@@ -13,7 +13,7 @@ use crate::api::routes::solve::{
 use crate::api::routes::verify::{verify_line_moves, IllegalMove};
 use crate::api::work::{Peer, Searches};
 use crate::puzzle::Kind;
-use crate::rules::{GamePosition, Naming, Rules, Variant};
+use crate::rules::{GamePosition, Naming, Variant};
 use crate::solver::play::{NoProof, PlayOptions, Proof, Verdict};
 use crate::solver::{Cancel, Stipulation};
 use crate::store::Store;
@@ -257,18 +257,11 @@ impl PlayQuery {
         }
         let stipulation = p
             .stipulation
-            .as_deref()
-            .and_then(Stipulation::parse)
-            .or_else(|| p.mate_in.map(Stipulation::Mate))
             .ok_or_else(|| ApiError::Internal(format!("puzzle {} has no stipulation", p.id)))?;
-        let rules = Variant::has_rule_sets(p.game)
-            .then(|| p.rules.parse::<Rules>())
-            .transpose()
-            .map_err(ApiError::Internal)?;
-        let variant = Variant::of(p.game, rules).map_err(ApiError::Internal)?;
+        let variant = p.variant;
         let (applied, clamped) = Budgets::read(r.limits, None, &limits.solve)?;
         let coords = r.coords.unwrap_or_default();
-        if coords == CoordsName::Page && !Variant::has_page_coords(p.game) {
+        if coords == CoordsName::Page && !Variant::has_page_coords(p.game()) {
             return Err(ApiError::NotApplicable {
                 field: "coords",
                 detail: "`coords: page` names the squares of the Rococo page; this puzzle is \

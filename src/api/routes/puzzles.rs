@@ -11,7 +11,7 @@ use crate::api::ratelimit::RateLimiter;
 use crate::api::work::{Peer, Searches};
 use crate::puzzle::{About, Claim, DiagramClaim, MateClaim};
 use crate::rules::rococo::Coords;
-use crate::rules::{GamePosition, Naming, Rules};
+use crate::rules::{GamePosition, Naming};
 use crate::store::{After, Filter, Kind, Store};
 use actix_web::http::header;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
@@ -315,12 +315,11 @@ pub struct Puzzle {
 impl Puzzle {
     /// The API form of a stored puzzle; `full` keeps the outcome.
     pub fn from_stored(p: crate::store::StoredPuzzle, full: bool) -> Puzzle {
-        let rules = crate::rules::Variant::has_rule_sets(p.game)
-            .then(|| ResolvedRules::from(&p.rules.parse::<Rules>().unwrap_or_default()));
+        let rules = p.variant.rules().as_ref().map(ResolvedRules::from);
         Puzzle {
             id: p.id,
             kind: p.kind.into(),
-            game: p.game.into(),
+            game: p.game().into(),
             fen: p.fen,
             rules,
             source: p.source,
@@ -329,11 +328,7 @@ impl Puzzle {
             tags: p.tags,
             moves: p.moves,
             captures: p.captures.into_iter().map(SquarePiece::from).collect(),
-            stipulation: p.stipulation.or_else(|| {
-                p.mate_in
-                    .filter(|_| p.kind == Kind::Mate)
-                    .map(|n| format!("#{n}"))
-            }),
+            stipulation: p.stipulation.map(|s| s.to_string()),
             mate_in: p.mate_in,
             fixture: p.fixture,
             created_at: p.created_at,
@@ -1405,13 +1400,12 @@ pub(crate) mod examples {
         Some(crate::store::StoredPuzzle {
             id: 3,
             kind: v.kind,
-            game: v.game,
-            rules: crate::store::rules_columns(v.game, &v.rules).0,
+            variant: crate::rules::Variant::of(v.game, Some(v.rules)).ok()?,
             fen: v.fen,
             moves: v.moves,
             captures: v.captures,
             mate_in: v.mate_in,
-            stipulation: v.stipulation.map(|s| s.to_string()),
+            stipulation: v.stipulation,
             outcome: Some(v.outcome),
             title: v.title,
             source: v.source,
