@@ -17,18 +17,14 @@
 
 pub mod api;
 pub mod app;
-pub mod cases;
 pub mod cli;
 pub mod diagram;
-pub mod difficulty;
 pub mod documents;
 pub mod extract;
-pub mod formats;
 pub mod generate;
-pub mod outcome;
-pub mod play;
-pub mod puzzle;
-pub mod puzzles;
+pub use baroque_puzzle as puzzle;
+pub use baroque_puzzle::fixtures::{cases, puzzles};
+pub use baroque_puzzle::{difficulty, formats, outcome, play};
 pub use baroque_rules as rules;
 pub use baroque_solver as solver;
 pub mod store;

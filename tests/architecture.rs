@@ -67,10 +67,74 @@ fn the_solver_depends_only_on_the_rules_within_the_workspace() {
     }
 }
 
+/// What the puzzle crate must not depend on: the service's web, async, database, metrics and
+/// command-line crates (JSON it may read and write: its formats and stored outcome are JSON).
+const OUTSIDE_THE_PUZZLE: [&str; 11] = [
+    "actix-web",
+    "actix-rt",
+    "actix-http",
+    "tokio",
+    "rusqlite",
+    "postgres",
+    "r2d2",
+    "utoipa",
+    "metrics",
+    "clap",
+    "libsqlite3-sys",
+];
+
+#[test]
+fn the_puzzle_crate_depends_on_the_engine_and_nothing_above_it() {
+    let deps = dependencies("baroque-puzzle");
+    assert_eq!(
+        workspace_crates(&deps),
+        ["baroque-puzzle", "baroque-rules", "baroque-solver"]
+    );
+    for banned in OUTSIDE_THE_PUZZLE {
+        assert!(!deps.contains(banned), "baroque-puzzle depends on {banned}");
+    }
+}
+
+/// The non-test code of a crate's source files: each file up to its `#[cfg(test)]` module.
+fn non_test_code(dir: &std::path::Path, out: &mut Vec<(std::path::PathBuf, String)>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            non_test_code(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let code = text.split("\n#[cfg(test)]").next().unwrap_or_default();
+            out.push((path, code.to_string()));
+        }
+    }
+}
+
+#[test]
+fn the_puzzle_crate_types_its_json_no_untyped_value_outside_tests() {
+    let mut files = Vec::new();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/puzzle/src");
+    non_test_code(&src, &mut files);
+    assert!(files.len() >= 8, "{files:?}");
+    for (path, code) in &files {
+        for untyped in [
+            "serde_json::Value",
+            "json!",
+            "serde_json::Map",
+            "use serde_json::{",
+        ] {
+            assert!(
+                !code.contains(untyped),
+                "{} uses {untyped} outside its tests",
+                path.display()
+            );
+        }
+    }
+}
+
 #[test]
 fn the_service_is_built_on_the_engine_crates() {
     let deps = dependencies("baroque");
-    for layer in ["baroque-rules", "baroque-solver"] {
+    for layer in ["baroque-rules", "baroque-solver", "baroque-puzzle"] {
         assert!(deps.contains(layer), "baroque does not use {layer}");
     }
 }

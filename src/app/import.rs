@@ -1,5 +1,5 @@
 //! Importing puzzles read from PGN or CSV ([`crate::formats`]): each is verified as a JSON post is
-//! (the same [`crate::puzzle::verify`] under the caller's budget), the line it states is checked
+//! (the same [`crate::puzzle::verify()`] under the caller's budget), the line it states is checked
 //! against the proof ([`crate::formats::check_line`]), and it is stored (once: the same content is
 //! one row) and, for a file import, appended to a collection.
 

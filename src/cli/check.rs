@@ -258,7 +258,7 @@ fn check_file(
                 .find(&format!("\"{}\"", case.id))
                 .map(|at| text[..at].matches('\n').count() + 1);
             let (outcome, source, diagram_at) =
-                match cases::resolve(case, cases.game, base, library) {
+                match crate::documents::resolve::resolve(case, cases.game, base, library) {
                     Ok(r) => (
                         r.case.verify(r.game),
                         r.source,

@@ -23,6 +23,7 @@
 mod html;
 mod markdown;
 mod mediawiki;
+pub mod resolve;
 mod text;
 
 pub use text::{Cell, Grid, GridCell, Placed};

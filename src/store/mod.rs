@@ -7,7 +7,7 @@
 //! once, is one row), makes an acknowledged write durable, pages by cursor, and tells a fault of
 //! the environment (a full disk, a server gone away) from a bug ([`StoreError::unavailable`]).
 //!
-//! It persists and reads, nothing more: what to store is decided above it ([`crate::puzzle::verify`]
+//! It persists and reads, nothing more: what to store is decided above it ([`crate::puzzle::verify()`]
 //! confirms every puzzle; the use cases of [`crate::app`] store them). Every call blocks: the HTTP
 //! handlers run them on the blocking pool (`web::block`).
 
@@ -17,7 +17,7 @@ pub mod jobs;
 pub mod postgres;
 pub mod sqlite;
 
-use crate::cases::{Game, SquarePiece};
+use crate::cases::Game;
 use crate::outcome::PuzzleOutcome;
 pub use crate::puzzle::{Kind, VerifiedPuzzle};
 use crate::rules::Variant;
@@ -78,50 +78,7 @@ impl StoreError {
     }
 }
 
-/// A stored puzzle.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StoredPuzzle {
-    pub id: i64,
-    pub kind: Kind,
-    /// The game, with its rule set where it has rule sets.
-    pub variant: Variant,
-    pub fen: String,
-    pub moves: Vec<String>,
-    pub captures: Vec<SquarePiece>,
-    /// The N of a mate puzzle's stipulation.
-    pub mate_in: Option<u32>,
-    /// A mate puzzle's stipulation (`#2`, `s#3`, `h#2`, `h#2.5`; a row stored before
-    /// stipulations reads as `#N`).
-    pub stipulation: Option<Stipulation>,
-    /// The verified outcome; `None` when the row was read without it (a listing, a lean read).
-    pub outcome: Option<crate::outcome::PuzzleOutcome>,
-    /// A mate puzzle's difficulty, 0 to 100 (see [`crate::difficulty`]); `None` for a diagram.
-    pub difficulty: Option<u8>,
-    pub title: Option<String>,
-    pub source: Option<String>,
-    pub caption: Option<String>,
-    pub tags: Vec<String>,
-    pub fixture: Option<String>,
-    /// RFC 3339, UTC.
-    pub created_at: String,
-    pub content_hash: String,
-    /// How many times the stored row changed since it was written (its outcome, difficulty,
-    /// content hash or tags): what was read of it stays true while this stays the same.
-    pub revision: i64,
-}
-
-impl StoredPuzzle {
-    /// The game.
-    pub fn game(&self) -> Game {
-        self.variant.kind()
-    }
-
-    /// The rule set as the `rules` column keeps it and [`crate::rules::Rules`] displays it
-    /// (`abbott`, `abbott,leaper=single`); the game's name for a game without rule sets.
-    pub fn rules_text(&self) -> String {
-        rules_columns(self.game(), &self.variant.rules().unwrap_or_default()).0
-    }
-}
+pub use crate::puzzle::StoredPuzzle;
 
 /// Filters of a listing; `None` matches everything.
 #[derive(Clone, Debug, Default)]
@@ -161,11 +118,11 @@ fn json_text<T: serde::Serialize>(v: &T) -> String {
 /// The `rules` and `preset` columns of a puzzle of `game`: its rule set and preset, or the game's
 /// name for a game that has one rule set.
 pub(crate) fn rules_columns(game: Game, rules: &crate::rules::Rules) -> (String, &'static str) {
-    if crate::rules::Variant::has_rule_sets(game) {
-        (rules.to_string(), rules.preset.name())
-    } else {
-        (game.name().to_string(), game.name())
-    }
+    let preset = match crate::rules::Variant::has_rule_sets(game) {
+        true => rules.preset.name(),
+        false => game.name(),
+    };
+    (crate::puzzle::rules_text(game, rules), preset)
 }
 
 pub(crate) fn game_name(g: Game) -> &'static str {

@@ -1,6 +1,6 @@
 //! The difficulty of a mate puzzle: a number from 0 (found at a glance) to 100, computed from
 //! what its verified proof shows. A pure function of the stored outcome (see
-//! [`crate::puzzle::VerifiedPuzzle::outcome`]), the FEN (for the pieces on the board) and the
+//! [`crate::VerifiedPuzzle::outcome`]), the FEN (for the pieces on the board) and the
 //! stipulation: no search is run, so a store can compute it for every row it holds.
 //!
 //! For `#N` and `s#N`, of the first key (its tree when there is one):

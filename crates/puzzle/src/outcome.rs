@@ -7,7 +7,7 @@
 //! an older outcome lacks read as empty; the two that say whether a proof was cut short stay
 //! absent when absent, which reads as cut.
 
-use crate::cases::{Destination, Destinations};
+use crate::fixtures::cases::{Destination, Destinations};
 use crate::rules::{MoveInfo, SquarePiece};
 use crate::solver::help::NamedHelpSolution;
 use crate::solver::tree::{NamedAttack, NamedDefence};

@@ -25,10 +25,10 @@
 //! with a line feed (a carriage return before it is read too).
 
 use super::{Place, ReadError, ReadPuzzle};
-use crate::puzzle::{About, Claim, MateClaim, NewPuzzle};
 use crate::rules::{GameKind, Rules, Variant};
 use crate::solver::Stipulation;
-use crate::store::StoredPuzzle;
+use crate::StoredPuzzle;
+use crate::{About, Claim, MateClaim, NewPuzzle};
 
 /// The media type of CSV.
 pub const CONTENT_TYPE: &str = "text/csv; charset=utf-8";

@@ -1,6 +1,6 @@
 //! Exchange formats: stored puzzles written as PGN or as Lichess's puzzle CSV, and PGN or CSV read
-//! back into puzzles to verify. Pure text work over [`crate::puzzle`] and [`crate::rules`]: no web
-//! and no database code (the use cases of [`crate::app::import`] verify and store what is read
+//! back into puzzles to verify. Pure text work over [`crate::model`] and [`crate::rules`]: no web
+//! and no database code (the application's import use case verifies and stores what is read
 //! here).
 //!
 //! Both formats carry a mate puzzle (`#N`, `s#N`, `h#N`, `h#N.5`): its position, its stipulation,
@@ -17,10 +17,10 @@ pub mod csv;
 pub mod pgn;
 
 use crate::outcome::{Attack, Defence, Key, PuzzleOutcome, StoredMove};
-use crate::puzzle::{Kind, NewPuzzle, VerifiedPuzzle};
 use crate::rules::{Color, GamePosition, Naming, Variant, VariantPosition};
 use crate::solver::Stipulation;
-use crate::store::StoredPuzzle;
+use crate::StoredPuzzle;
+use crate::{Kind, NewPuzzle, VerifiedPuzzle};
 
 /// An export format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -48,10 +48,10 @@
 //! (counted from 1) and the line.
 
 use super::{Place, ReadError, ReadPuzzle, Solution, Step};
-use crate::puzzle::{About, Claim, MateClaim, NewPuzzle};
 use crate::rules::{Color, GameKind, Rules, Variant};
 use crate::solver::Stipulation;
-use crate::store::StoredPuzzle;
+use crate::StoredPuzzle;
+use crate::{About, Claim, MateClaim, NewPuzzle};
 
 /// The media type of PGN.
 pub const CONTENT_TYPE: &str = "application/x-chess-pgn";
