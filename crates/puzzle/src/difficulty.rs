@@ -102,22 +102,20 @@ fn defences(attack: &Attack) -> u64 {
         .sum()
 }
 
-/// The first key of a proof, as its tree has it when there is one.
-enum FirstKey<'a> {
-    InTree(&'a Attack),
-    Listed(&'a crate::outcome::Key),
-}
-
 fn key_points(stipulation: Stipulation, outcome: &KeysOutcome) -> Option<f64> {
     let n = f64::from(stipulation.moves().max(1));
-    let key = match outcome.tree.first() {
-        Some(a) => FirstKey::InTree(a),
-        None => FirstKey::Listed(outcome.keys.first()?),
+    // The first key: its tree when there is one (a key that mates, or after which the defender
+    // may not pass, gives check: the tree records no threat when the defender is in check), else
+    // the key alone (no defences known, taken as not checking).
+    let (d, checks, captures) = match outcome.tree.first() {
+        Some(a) => (
+            defences(a),
+            a.mates || a.threat.is_none(),
+            !a.captures.is_empty(),
+        ),
+        None => (0, false, !outcome.keys.first()?.captures.is_empty()),
     };
-    let d = match key {
-        FirstKey::InTree(a) => defences(a) as f64,
-        FirstKey::Listed(_) => 0.0,
-    };
+    let d = d as f64;
     let defence_points = (PER_DEFENCE_BIT * (1.0 + d).log2()).min(MAX_DEFENCES);
     let try_points = outcome
         .tries
@@ -131,12 +129,6 @@ fn key_points(stipulation: Stipulation, outcome: &KeysOutcome) -> Option<f64> {
         })
         .sum::<f64>()
         .min(MAX_TRIES);
-    // A key that mates, or after which the defender may not pass (no threat is recorded: the
-    // tree leaves it out when the defender is in check), gives check.
-    let (checks, captures) = match key {
-        FirstKey::InTree(a) => (a.mates || a.threat.is_none(), !a.captures.is_empty()),
-        FirstKey::Listed(k) => (false, !k.captures.is_empty()),
-    };
     let key_kind = if checks {
         CHECKING_KEY
     } else if captures {
