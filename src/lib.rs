@@ -27,4 +27,4 @@ pub use baroque_puzzle::fixtures::{cases, puzzles};
 pub use baroque_puzzle::{difficulty, formats, outcome, play};
 pub use baroque_rules as rules;
 pub use baroque_solver as solver;
-pub mod store;
+pub use baroque_store as store;

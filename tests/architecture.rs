@@ -98,11 +98,31 @@ fn non_test_code(dir: &std::path::Path, out: &mut Vec<(std::path::PathBuf, Strin
 }
 
 #[test]
-fn the_puzzle_crate_types_its_json_no_untyped_value_outside_tests() {
+fn the_store_depends_on_the_puzzle_layer_and_no_web_or_command_line_crate() {
+    let deps = dependencies("baroque-store");
+    assert_eq!(
+        workspace_crates(&deps),
+        [
+            "baroque-puzzle",
+            "baroque-rules",
+            "baroque-solver",
+            "baroque-store"
+        ]
+    );
+    for banned in ["actix-web", "actix-rt", "actix-http", "utoipa", "clap"] {
+        assert!(!deps.contains(banned), "baroque-store depends on {banned}");
+    }
+}
+
+/// Fails when the non-test code of crate `dir` (under `crates/`) holds untyped JSON.
+fn no_untyped_json(dir: &str, at_least: usize) {
     let mut files = Vec::new();
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/puzzle/src");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("crates")
+        .join(dir)
+        .join("src");
     non_test_code(&src, &mut files);
-    assert!(files.len() >= 8, "{files:?}");
+    assert!(files.len() >= at_least, "{files:?}");
     for (path, code) in &files {
         for untyped in [
             "serde_json::Value",
@@ -120,9 +140,56 @@ fn the_puzzle_crate_types_its_json_no_untyped_value_outside_tests() {
 }
 
 #[test]
+fn the_puzzle_crate_types_its_json_no_untyped_value_outside_tests() {
+    no_untyped_json("puzzle", 8);
+}
+
+/// The store keeps the application's documents (a job's request and view, a collection's summary)
+/// as checked JSON text it does not read, and everything else typed.
+#[test]
+fn the_store_holds_no_untyped_value_outside_tests() {
+    no_untyped_json("store", 5);
+}
+
+#[test]
 fn the_service_is_built_on_the_engine_crates() {
     let deps = dependencies("baroque");
-    for layer in ["baroque-rules", "baroque-solver", "baroque-puzzle"] {
+    for layer in [
+        "baroque-rules",
+        "baroque-solver",
+        "baroque-puzzle",
+        "baroque-store",
+    ] {
         assert!(deps.contains(layer), "baroque does not use {layer}");
+    }
+}
+
+/// The edges (the HTTP API, the command line) reach the store only through the application layer
+/// (`app::Library` and the use cases): no file under `src/api` or `src/cli` names a store module.
+#[test]
+fn the_api_and_the_cli_reach_the_store_only_through_the_application_layer() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for edge in ["src/api", "src/cli"] {
+        non_test_code(&root.join(edge), &mut files);
+    }
+    files.push((
+        root.join("src/cli.rs"),
+        std::fs::read_to_string(root.join("src/cli.rs")).unwrap(),
+    ));
+    assert!(files.len() >= 20, "{files:?}");
+    for (path, code) in &files {
+        for store in [
+            "crate::store",
+            "baroque::store",
+            "baroque_store::",
+            "store::Store",
+        ] {
+            assert!(
+                !code.contains(store),
+                "{} names {store}: go through crate::app",
+                path.display()
+            );
+        }
     }
 }

@@ -144,8 +144,9 @@ fn collections_round_trip_through_pgn_and_csv() {
         let (c, items) = store.collection("back").unwrap().unwrap();
         assert_eq!(items.len(), 9);
         assert_eq!(c.state, "done");
-        assert_eq!(c.summary["source"], "import");
-        assert_eq!(c.summary["format"], format);
+        let summary = baroque::app::value(&c.summary);
+        assert_eq!(summary["source"], "import");
+        assert_eq!(summary["format"], format);
         assert_eq!((c.stipulation.as_str(), c.game.as_str()), ("#2", "baroque"));
         // Importing again finds every puzzle stored.
         let file = dir.path().join(format!("twos.{format}"));

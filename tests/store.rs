@@ -200,7 +200,7 @@ fn exercise(store: &Store) -> Vec<String> {
         .finish_collection(
             "b-twos",
             "done",
-            &serde_json::json!({"count": 3, "stop": "done"}),
+            &baroque::app::document(&serde_json::json!({"count": 3, "stop": "done"})),
         )
         .unwrap();
     let strip = |mut c: baroque::store::collections::Collection| {
@@ -220,17 +220,17 @@ fn exercise(store: &Store) -> Vec<String> {
     // The run of this very process is not running yet (it is starting up): stopped.
     out.push(format!("{:?}", store.stop_abandoned_collections().unwrap()));
     let (c, _) = store.collection("A.twos").unwrap().unwrap();
-    out.push(format!("{} {}", c.state, c.summary));
+    out.push(format!("{} {}", c.state, baroque::app::value(&c.summary)));
     out.extend(answers(store));
     // Jobs: made, renewed, claimed when their lease ran out, cancelled, finished by their holder.
-    let view = serde_json::json!({"progress": {"tried": 0}});
-    let request = serde_json::json!({"seed": 7});
+    let view = baroque::app::document(&serde_json::json!({"progress": {"tried": 0}}));
+    let request = baroque::app::document(&serde_json::json!({"seed": 7}));
     let id = store
         .create_job("b-twos", &request, &view, "one", Duration::from_secs(60))
         .unwrap();
     let row = |store: &Store| format!("{:?}", store.job(id).unwrap());
     out.push(row(store));
-    let later = serde_json::json!({"progress": {"tried": 5}});
+    let later = baroque::app::document(&serde_json::json!({"progress": {"tried": 5}}));
     out.push(format!(
         "{:?}",
         store
@@ -265,7 +265,7 @@ fn exercise(store: &Store) -> Vec<String> {
             .renew_job(id, "one", Duration::from_secs(60), &later)
             .unwrap()
     ));
-    let summary = serde_json::json!({"count": 3, "stop": "done"});
+    let summary = baroque::app::document(&serde_json::json!({"count": 3, "stop": "done"}));
     out.push(format!(
         "{:?}",
         store
@@ -289,7 +289,7 @@ fn exercise(store: &Store) -> Vec<String> {
     out.push(format!("{:?}", store.cancel_job(id).unwrap()));
     out.push(format!("{:?}", store.cancel_job(99).unwrap()));
     let (c, _) = store.collection("b-twos").unwrap().unwrap();
-    out.push(format!("{} {}", c.state, c.summary));
+    out.push(format!("{} {}", c.state, baroque::app::value(&c.summary)));
     // What the answers must be, on either backend.
     let n = out.len();
     let tail: Vec<&str> = out[n - 15..].iter().map(String::as_str).collect();

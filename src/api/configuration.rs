@@ -33,7 +33,7 @@
 //! | `--shutdown-timeout` | `BAROQUE_SHUTDOWN_TIMEOUT` | `30` | seconds in-flight requests and running jobs get to finish after SIGTERM or SIGINT |
 //! | `--trust-forwarded-for` | `BAROQUE_TRUST_FORWARDED_FOR` | `false` | count requests against the last `X-Forwarded-For` address instead of the peer (only behind a proxy that sets it) |
 
-use crate::store::Database;
+use crate::app::library::Database;
 use std::path::PathBuf;
 
 pub use crate::app::database::{DatabaseParser, DEFAULT_DB};

@@ -614,10 +614,10 @@ impl From<actix_web::error::BlockingError> for ApiError {
     }
 }
 
-impl From<crate::store::StoreError> for ApiError {
+impl From<crate::app::library::StoreError> for ApiError {
     /// A fault of the environment (disk full, read-only file, lock held too long, I/O error, no
     /// connection in time) is 503 `store-unavailable` with `Retry-After`; anything else is 500.
-    fn from(e: crate::store::StoreError) -> ApiError {
+    fn from(e: crate::app::library::StoreError) -> ApiError {
         metrics::counter!("baroque_store_errors_total").increment(1);
         if let Some(reason) = e.unavailable() {
             tracing::error!(error = %e, "the puzzle store is unavailable");

@@ -10,8 +10,8 @@ use super::problem::{
 use super::ratelimit::{refund_refused, RateLimit, RateLimiter};
 use super::work::{Analyses, Searches};
 use super::{routes, telemetry};
-use crate::app::seed::{self, SeedReport};
-use crate::store::Store;
+use crate::app::seed::SeedReport;
+use crate::app::Library;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Server, ServiceRequest, ServiceResponse};
 use actix_web::http::{header, Method};
@@ -28,7 +28,7 @@ use utoipa_swagger_ui::{Config, SwaggerUi};
 pub struct Application {
     listener: TcpListener,
     settings: Settings,
-    store: Store,
+    library: Library,
     seeded: SeedReport,
 }
 
@@ -61,20 +61,10 @@ impl Application {
         let listener = TcpListener::bind(&settings.addr).map_err(|e| {
             io::Error::new(e.kind(), format!("cannot listen on {}: {e}", settings.addr))
         })?;
-        let store = Store::connect(&settings.db)
-            .map_err(|e| io::Error::other(format!("the puzzle store {}: {e}", settings.db)))?;
         let solve = Limits::from(&settings).solve.options();
-        // Rococo puzzles solved under an older reading of the rules are solved again; mate rows
-        // stored before difficulties (or under another formula) get theirs.
-        seed::upgrade(&store, &solve).map_err(io::Error::other)?;
-        let seeded = match settings.seed_source() {
-            Some(source) => seed::seed(&store, &source, &solve).map_err(io::Error::other)?,
-            None => SeedReport::default(),
-        };
-        // Jobs do not outlive the process: a collection a previous run left `running` is stopped.
-        let abandoned = store
-            .stop_abandoned_collections()
-            .map_err(|e| io::Error::other(format!("{}: {e}", settings.db)))?;
+        let (library, seeded, abandoned) =
+            Library::start(&settings.db, settings.seed_source().as_ref(), &solve)
+                .map_err(io::Error::other)?;
         if abandoned > 0 {
             tracing::warn!(
                 abandoned,
@@ -84,7 +74,7 @@ impl Application {
         Ok(Application {
             listener,
             settings,
-            store,
+            library,
             seeded,
         })
     }
@@ -94,9 +84,9 @@ impl Application {
         &self.seeded
     }
 
-    /// The puzzle store.
-    pub fn store(&self) -> &Store {
-        &self.store
+    /// The stored puzzles, behind the application's use cases.
+    pub fn library(&self) -> &Library {
+        &self.library
     }
 
     /// The bound address.
@@ -134,16 +124,13 @@ impl Application {
         stop: impl std::future::Future<Output = &'static str> + 'static,
     ) -> io::Result<()> {
         let limits = Limits::from(&self.settings);
-        let jobs = web::Data::from(crate::app::jobs::Jobs::start(
-            self.store.clone(),
-            crate::app::jobs::JobsConfig {
-                max_running: limits.max_jobs,
-                lease: std::time::Duration::from_secs(self.settings.job_lease_seconds),
-                solve: limits.solve.options(),
-            },
-        ));
+        let jobs = web::Data::from(self.library.start_jobs(crate::app::jobs::JobsConfig {
+            max_running: limits.max_jobs,
+            lease: std::time::Duration::from_secs(self.settings.job_lease_seconds),
+            solve: limits.solve.options(),
+        }));
         let grace = std::time::Duration::from_secs(self.settings.shutdown_timeout);
-        let server = server(self.listener, &self.settings, self.store, jobs.clone())?;
+        let server = server(self.listener, &self.settings, self.library, jobs.clone())?;
         let handle = server.handle();
         let stopping = jobs.clone();
         actix_web::rt::spawn(async move {
@@ -257,10 +244,10 @@ struct OpenApiText(Bytes);
 pub fn server(
     listener: TcpListener,
     settings: &Settings,
-    store: Store,
+    library: Library,
     jobs: web::Data<crate::app::jobs::Jobs>,
 ) -> io::Result<Server> {
-    let store = web::Data::new(store);
+    let library = web::Data::new(library);
     let token = web::Data::new(WriteToken(
         settings.write_token.clone().filter(|t| !t.is_empty()),
     ));
@@ -318,7 +305,7 @@ pub fn server(
             .app_data(exports.clone())
             .app_data(plays.clone())
             .app_data(limiter.clone())
-            .app_data(store.clone())
+            .app_data(library.clone())
             .app_data(token.clone())
             .app_data(web::QueryConfig::default().error_handler(query_error_handler))
             .app_data(web::PathConfig::default().error_handler(path_error_handler))

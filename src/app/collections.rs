@@ -218,7 +218,7 @@ pub fn fill_collection(
         solve,
         cancel,
         observe,
-        &|state, summary| store.finish_collection(name, state, summary),
+        &|state, summary| store.finish_collection(name, state, &super::document(summary)),
     )
 }
 
@@ -503,7 +503,7 @@ mod tests {
             (c.state.as_str(), c.puzzles, c.seed, c.mate_in),
             ("done", 3, 11, 2)
         );
-        assert_eq!(c.summary["stop"], "done");
+        assert_eq!(crate::app::value(&c.summary)["stop"], "done");
         assert_eq!(puzzles.iter().map(|p| p.id).collect::<Vec<_>>(), seen);
         for p in &puzzles {
             assert_eq!(p.outcome.as_ref().unwrap().sound(), Some(true));

@@ -147,7 +147,7 @@ pub fn import_collection(
             "existing": summary.existing,
             "rejected": summary.rejected,
         });
-        store.finish_collection(name, "done", &json)?;
+        store.finish_collection(name, "done", &super::document(&json))?;
     }
     Ok(summary)
 }
@@ -231,7 +231,7 @@ mod tests {
         assert_eq!(seen[3].0, Some(4));
         let (c, puzzles) = store.collection("mine").unwrap().unwrap();
         assert_eq!((c.state.as_str(), c.puzzles), ("done", 1));
-        assert_eq!(c.summary["source"], "import");
+        assert_eq!(crate::app::value(&c.summary)["source"], "import");
         assert_eq!(c.stipulation, "#2");
         assert_eq!(puzzles[0].title.as_deref(), Some("Chameleon"));
         assert!(matches!(

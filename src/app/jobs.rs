@@ -304,8 +304,8 @@ impl Jobs {
         let plan = serde_json::to_value(Plan::of(opts)).unwrap_or_default();
         let id = self.store.create_job(
             name,
-            &plan,
-            &serde_json::to_value(&view).unwrap_or_default(),
+            &super::document(&plan),
+            &super::document(&serde_json::to_value(&view).unwrap_or_default()),
             &self.owner,
             self.config.lease,
         )?;
@@ -443,10 +443,13 @@ impl Jobs {
         summary: &serde_json::Value,
     ) -> Result<(), StoreError> {
         let json = serde_json::to_value(view).unwrap_or_default();
-        if !self
-            .store
-            .finish_job(id, &self.owner, state, &json, summary)?
-        {
+        if !self.store.finish_job(
+            id,
+            &self.owner,
+            state,
+            &super::document(&json),
+            &super::document(summary),
+        )? {
             tracing::warn!(
                 job = id,
                 "the job was taken over by another runner; its end is theirs"
@@ -468,7 +471,7 @@ impl Jobs {
     }
 
     fn record(&self, row: JobRow) -> JobRecord {
-        let mut view: JobView = serde_json::from_value(row.view).unwrap_or_default();
+        let mut view: JobView = serde_json::from_str(row.view.get()).unwrap_or_default();
         if row.state == "running" {
             let local = self.local.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(l) = local.get(&row.id) {
@@ -515,7 +518,7 @@ impl Jobs {
                 .unwrap_or_default();
             match self
                 .store
-                .renew_job(id, &self.owner, self.config.lease, &view)
+                .renew_job(id, &self.owner, self.config.lease, &super::document(&view))
             {
                 Ok(Some(false)) => {}
                 Ok(Some(true)) => {
@@ -553,9 +556,9 @@ impl Jobs {
             attempts = row.attempts,
             "taking over an abandoned generation job"
         );
-        let view: JobView = serde_json::from_value(row.view).unwrap_or_default();
+        let view: JobView = serde_json::from_str(row.view.get()).unwrap_or_default();
         let plan: Result<Plan, String> =
-            serde_json::from_value(row.request).map_err(|e| e.to_string());
+            serde_json::from_str(row.request.get()).map_err(|e| e.to_string());
         let opts = plan.and_then(|p| p.options());
         let ended = |mut view: JobView, state: &str, stop: Option<Stop>, error: Option<String>| {
             self.free_slot();

@@ -7,11 +7,15 @@ pub mod database;
 pub mod export;
 pub mod import;
 pub mod jobs;
+pub mod library;
+pub mod proofs;
 pub mod seed;
 
 use crate::puzzle::{verify, NewPuzzle, VerifyError};
 use crate::solver::SolveOptions;
 use crate::store::{Store, StoreError, StoredPuzzle};
+
+pub use library::Library;
 
 /// Why a puzzle was not stored.
 #[derive(Debug, thiserror::Error)]
@@ -64,4 +68,15 @@ pub fn stored_already(store: &Store, new: &NewPuzzle) -> Result<Option<StoredPuz
         Some(hash) => store.get_by_hash(&hash),
         None => Ok(None),
     }
+}
+
+/// The JSON document the store keeps for `value` (a job's request or view, a collection's
+/// summary): its compact text, keys in order, as every release has written it.
+pub fn document(value: &serde_json::Value) -> Box<crate::store::Json> {
+    serde_json::value::to_raw_value(value).unwrap_or_else(|_| document(&serde_json::Value::Null))
+}
+
+/// The value of a stored JSON document. The store checked that it is JSON, so it always reads.
+pub fn value(doc: &crate::store::Json) -> serde_json::Value {
+    serde_json::from_str(doc.get()).unwrap_or_default()
 }

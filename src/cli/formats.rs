@@ -3,10 +3,11 @@
 
 use super::{fail, out};
 use crate::app::export::Export;
-use crate::app::import::{import_collection, ImportError, Imported};
+use crate::app::import::{ImportError, Imported};
+use crate::app::library::{valid_name, Database};
+use crate::app::Library;
 use crate::formats::{self, Format};
 use crate::solver::{Limits, SolveOptions};
-use crate::store::Store;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -58,7 +59,7 @@ pub struct ImportArgs {
     pub format: Option<ImportFormat>,
     /// The SQLite puzzle store (created when missing).
     #[arg(long, env = "BAROQUE_DB", default_value = crate::app::database::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::app::database::DatabaseParser)]
-    pub db: crate::store::Database,
+    pub db: Database,
     /// The solver's node budget for each puzzle (a puzzle it cannot settle is rejected).
     #[arg(long, default_value_t = 50_000_000)]
     pub nodes: u64,
@@ -113,7 +114,7 @@ pub struct ExportArgs {
     pub format: ExportFormat,
     /// The SQLite puzzle store (it must exist).
     #[arg(long, env = "BAROQUE_DB", default_value = crate::app::database::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::app::database::DatabaseParser)]
-    pub db: crate::store::Database,
+    pub db: Database,
     /// Write to this file instead of standard output.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -173,13 +174,13 @@ pub fn run_import(args: ImportArgs) -> ExitCode {
             return fail(format!("{}: {e}", args.file.display()));
         }
     };
-    if !crate::store::collections::valid_name(&args.collection) {
+    if !valid_name(&args.collection) {
         return fail(format!(
             "`{}` is not a collection name: use 1 to 64 letters, digits, `-`, `_` or `.`",
             args.collection
         ));
     }
-    let store = match Store::connect(&args.db) {
+    let library = match Library::open(&args.db) {
         Ok(s) => s,
         Err(e) => return fail(format!("{}: {e}", args.db)),
     };
@@ -194,8 +195,7 @@ pub fn run_import(args: ImportArgs) -> ExitCode {
         solve.threads = t.max(1);
     }
     let file = args.file.display().to_string();
-    let result = import_collection(
-        &store,
+    let result = library.import(
         &args.collection,
         reads,
         &solve,
@@ -209,7 +209,7 @@ pub fn run_import(args: ImportArgs) -> ExitCode {
                 Some(n) => format!("{unit} {n} (line {})", place.line),
                 None => format!("line {}", place.line),
             };
-            let said = |p: &crate::store::StoredPuzzle| {
+            let said = |p: &crate::puzzle::StoredPuzzle| {
                 format!(
                     "puzzle {} ({} {})",
                     p.id,
@@ -251,7 +251,7 @@ pub fn run_import(args: ImportArgs) -> ExitCode {
 /// diagram puzzles, which PGN and CSV cannot carry, are named on standard error. Exit 0, or 2 when
 /// the store or the collection is missing or the output cannot be written.
 pub fn run_export(args: ExportArgs) -> ExitCode {
-    if let crate::store::Database::Sqlite(path) = &args.db {
+    if let Database::Sqlite(path) = &args.db {
         if !path.exists() {
             return fail(format!(
                 "{}: no such puzzle store (give --db PATH or URL)",
@@ -259,13 +259,13 @@ pub fn run_export(args: ExportArgs) -> ExitCode {
             ));
         }
     }
-    let store = match Store::connect(&args.db) {
+    let library = match Library::open(&args.db) {
         Ok(s) => s,
         Err(e) => return fail(format!("{}: {e}", args.db)),
     };
     let format = Format::from(args.format);
     let json = crate::api::routes::collections::json_line;
-    let mut export = match Export::open(store, &args.collection, format, json) {
+    let mut export = match library.export(&args.collection, format, json) {
         Ok(Some(e)) => e,
         Ok(None) => {
             return fail(format!(

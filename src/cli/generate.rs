@@ -1,10 +1,11 @@
 //! `baroque generate`: fills a named collection of the puzzle store with sound mate puzzles.
 
 use super::{fail, GameArg};
-use crate::app::collections::{generate_collection, CollectionError};
+use crate::app::collections::CollectionError;
+use crate::app::library::Database;
+use crate::app::Library;
 use crate::generate::{GenerateOptions, Progress, Stop};
 use crate::solver::{Cancel, Limits, SolveOptions};
-use crate::store::Store;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -83,7 +84,7 @@ pub struct GenerateArgs {
     pub threads: Option<usize>,
     /// The SQLite puzzle store (created when missing).
     #[arg(long, env = "BAROQUE_DB", default_value = crate::app::database::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::app::database::DatabaseParser)]
-    pub db: crate::store::Database,
+    pub db: Database,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
@@ -156,12 +157,12 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     if let Err(e) = opts.validate() {
         return fail(e);
     }
-    let store = match Store::connect(&args.db) {
+    let library = match Library::open(&args.db) {
         Ok(s) => s,
         Err(e) => return fail(format!("{}: {e}", args.db)),
     };
     // Mate rows of an older store get their difficulty, as at a server's start-up.
-    if let Err(e) = crate::app::seed::fill_difficulties(&store) {
+    if let Err(e) = library.fill_difficulties() {
         return fail(format!("{}: {e}", args.db));
     }
     // The full solve that confirms each puzzle before it is stored.
@@ -211,7 +212,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
             }
         });
     }
-    let result = generate_collection(&store, &args.collection, &opts, &solve, &cancel, |p, _| {
+    let result = library.generate(&args.collection, &opts, &solve, &cancel, |p, _| {
         show(p);
         true
     });

@@ -955,6 +955,26 @@ impl VariantPosition {
     pub fn kind(&self) -> GameKind {
         self.variant().kind()
     }
+
+    /// The position after move `m`, which must be of the same game (it need not be legal: see
+    /// [`GamePosition::play_checked`]).
+    ///
+    /// # Errors
+    /// [`WrongGame`] for a move of the other game.
+    pub fn try_play(&self, m: &VariantMove) -> Result<VariantPosition, WrongGame> {
+        match (self, m) {
+            (VariantPosition::Baroque(p), VariantMove::Baroque(m)) => {
+                Ok(VariantPosition::Baroque(p.after(m)))
+            }
+            (VariantPosition::Rococo(p), VariantMove::Rococo(m)) => {
+                Ok(VariantPosition::Rococo(p.after(m)))
+            }
+            (p, m) => Err(WrongGame {
+                position: p.kind(),
+                mv: m.kind(),
+            }),
+        }
+    }
 }
 
 /// Forwards a call to the concrete position.
@@ -967,19 +987,49 @@ macro_rules! forward {
     };
 }
 
-/// Forwards a call with a move to the concrete position; a move of the other game is a caller's
-/// error, answered with `$none`.
+/// Forwards a call with a move to the concrete position. A move of the other game is a bug of the
+/// caller, which panics with [`WrongGame`]'s message: never a silent answer about another position
+/// ([`VariantPosition::try_play`] is the checked form).
 macro_rules! forward_move {
-    ($self:ident, $m:ident, $p:ident, $mv:ident => $e:expr, $none:expr) => {
+    ($self:ident, $m:ident, $p:ident, $mv:ident => $e:expr) => {
         match ($self, $m) {
             (VariantPosition::Baroque($p), VariantMove::Baroque($mv)) => $e,
             (VariantPosition::Rococo($p), VariantMove::Rococo($mv)) => $e,
-            _ => {
-                debug_assert!(false, "a move of the other game");
-                $none
-            }
+            (p, m) => wrong_game(p, m),
         }
     };
+}
+
+/// A move of one game given to a position of the other: a bug of the caller.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a move of {} given to a position of {}", .mv.name(), .position.name())]
+pub struct WrongGame {
+    /// The position's game.
+    pub position: GameKind,
+    /// The move's game.
+    pub mv: GameKind,
+}
+
+#[cold]
+#[inline(never)]
+fn wrong_game(p: &VariantPosition, m: &VariantMove) -> ! {
+    panic!(
+        "{}",
+        WrongGame {
+            position: p.kind(),
+            mv: m.kind()
+        }
+    )
+}
+
+impl VariantMove {
+    /// The game the move is of.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            VariantMove::Baroque(_) => GameKind::Baroque,
+            VariantMove::Rococo(_) => GameKind::Rococo,
+        }
+    }
 }
 
 /// Forwards a call about a move alone.
@@ -1040,6 +1090,8 @@ impl GamePosition for VariantPosition {
             ),
         }
     }
+    /// Panics on a move of the other game (a bug of the caller; [`VariantPosition::try_play`] is
+    /// the checked form).
     fn play(&self, m: &VariantMove) -> VariantPosition {
         match (self, m) {
             (VariantPosition::Baroque(p), VariantMove::Baroque(m)) => {
@@ -1048,10 +1100,7 @@ impl GamePosition for VariantPosition {
             (VariantPosition::Rococo(p), VariantMove::Rococo(m)) => {
                 VariantPosition::Rococo(p.after(m))
             }
-            _ => {
-                debug_assert!(false, "a move of the other game");
-                *self
-            }
+            (p, m) => wrong_game(p, m),
         }
     }
     fn play_checked(&self, m: &VariantMove) -> Option<VariantPosition> {
@@ -1085,11 +1134,11 @@ impl GamePosition for VariantPosition {
             (VariantPosition::Rococo(p), VariantMove::Rococo(m), VariantPosition::Rococo(a)) => {
                 GamePosition::status_after(p, m, a)
             }
-            _ => after.status(),
+            _ => wrong_game(self, m),
         }
     }
     fn ends_game(&self, m: &VariantMove) -> bool {
-        forward_move!(self, m, p, mv => p.ends_game(mv), false)
+        forward_move!(self, m, p, mv => p.ends_game(mv))
     }
     fn mates(&self, m: &VariantMove, after: &VariantPosition) -> bool {
         match (self, m, after) {
@@ -1099,7 +1148,7 @@ impl GamePosition for VariantPosition {
             (VariantPosition::Rococo(p), VariantMove::Rococo(m), VariantPosition::Rococo(a)) => {
                 p.mates(m, a)
             }
-            _ => false,
+            _ => wrong_game(self, m),
         }
     }
     fn frozen(&self) -> SquareSet {
@@ -1116,10 +1165,10 @@ impl GamePosition for VariantPosition {
         }
     }
     fn move_name(&self, m: &VariantMove, naming: Naming) -> String {
-        forward_move!(self, m, p, mv => GamePosition::move_name(p, mv, naming), String::new())
+        forward_move!(self, m, p, mv => GamePosition::move_name(p, mv, naming))
     }
     fn move_uci(&self, m: &VariantMove, naming: Naming) -> String {
-        forward_move!(self, m, p, mv => p.move_uci(mv, naming), String::new())
+        forward_move!(self, m, p, mv => p.move_uci(mv, naming))
     }
     fn write_names(
         &self,
@@ -1128,7 +1177,7 @@ impl GamePosition for VariantPosition {
         name: &mut impl std::fmt::Write,
         uci: &mut impl std::fmt::Write,
     ) {
-        forward_move!(self, m, p, mv => p.write_names(mv, naming, name, uci), ())
+        forward_move!(self, m, p, mv => p.write_names(mv, naming, name, uci))
     }
     fn captures(m: &VariantMove) -> SquareSet {
         on_move!(m, mv => Position::captures(mv), RococoPosition::captures(mv))
@@ -1182,7 +1231,7 @@ impl GamePosition for VariantPosition {
         match (self, m) {
             (VariantPosition::Baroque(p), VariantMove::Baroque(m)) => p.loses_at_once(m),
             (VariantPosition::Rococo(p), VariantMove::Rococo(m)) => p.loses_at_once(m),
-            _ => false,
+            _ => wrong_game(self, m),
         }
     }
     fn in_check(&self) -> bool {
@@ -1274,6 +1323,35 @@ pub fn is_suicide(m: &Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A move of the other game is a typed error from `try_play`, and a loud bug (a panic naming
+    /// both games) from `play`: never the position unchanged.
+    #[test]
+    fn a_move_of_the_other_game_is_an_error_never_a_no_op() {
+        let (baroque, rococo) = (Variant::default().start(), Variant::Rococo.start());
+        let (b, r) = (baroque.legal_moves()[0], rococo.legal_moves()[0]);
+        assert_eq!(b.kind(), GameKind::Baroque);
+        assert_eq!(baroque.try_play(&b), Ok(baroque.play(&b)));
+        assert_ne!(baroque.try_play(&b), Ok(baroque));
+        let err = baroque.try_play(&r).unwrap_err();
+        assert_eq!(
+            err,
+            WrongGame {
+                position: GameKind::Baroque,
+                mv: GameKind::Rococo
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "a move of rococo given to a position of baroque"
+        );
+        assert_eq!(rococo.try_play(&b).unwrap_err().mv, GameKind::Baroque);
+        let panic = std::panic::catch_unwind(|| rococo.play(&b)).unwrap_err();
+        let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert_eq!(message, "a move of baroque given to a position of rococo");
+        assert!(std::panic::catch_unwind(|| baroque.ends_game(&r)).is_err());
+        assert!(std::panic::catch_unwind(|| baroque.move_name(&r, Naming::default())).is_err());
+    }
 
     #[test]
     fn pgn_variant_names_read_back_in_any_case() {

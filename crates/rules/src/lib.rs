@@ -45,6 +45,7 @@ pub use board::Board;
 pub use fen::{FenField, ParseFenError};
 pub use game::{
     GameKind, GamePosition, Naming, SquareSet, Variant, VariantMove, VariantPosition, Visit,
+    WrongGame,
 };
 pub use geometry::{Board10, Board8, Geometry};
 pub use movegen::MoveList;

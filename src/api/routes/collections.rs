@@ -13,11 +13,11 @@ use crate::api::routes::solve::SearchLimits;
 use crate::api::work::Slots;
 use crate::app::export::Export;
 use crate::app::jobs::{JobRecord, Jobs, StartError};
+use crate::app::library::{valid_name, Collection, StoreError};
+use crate::app::Library;
 use crate::formats::Format;
 use crate::generate::{GenerateOptions, Progress, Stop};
 use crate::rules::{GameKind, Rules, Variant};
-use crate::store::collections::{valid_name, Collection};
-use crate::store::Store;
 use actix_web::http::header;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -267,7 +267,7 @@ impl From<Collection> for CollectionInfo {
             max_pieces: c.max_pieces,
             state: c.state,
             puzzles: c.puzzles,
-            summary: c.summary,
+            summary: crate::app::value(&c.summary),
             created_at: c.created_at,
         }
     }
@@ -531,9 +531,9 @@ pub async fn cancel_job(
     responses((status = 200, description = "The collections", body = CollectionList))
 )]
 #[get("/v1/collections")]
-pub async fn list(store: web::Data<Store>) -> Result<HttpResponse, ApiError> {
-    let store = store.into_inner();
-    let items = web::block(move || store.collections()).await??;
+pub async fn list(library: web::Data<Library>) -> Result<HttpResponse, ApiError> {
+    let library = library.into_inner();
+    let items = web::block(move || library.collections()).await??;
     Ok(HttpResponse::Ok().json(CollectionList {
         items: items.into_iter().map(CollectionInfo::from).collect(),
     }))
@@ -555,17 +555,17 @@ pub async fn list(store: web::Data<Store>) -> Result<HttpResponse, ApiError> {
 pub async fn get_one(
     req: HttpRequest,
     name: web::Path<String>,
-    store: web::Data<Store>,
+    library: web::Data<Library>,
 ) -> Result<HttpResponse, ApiError> {
     let name = name.into_inner();
-    let store = store.into_inner();
+    let library = library.into_inner();
     // The puzzles are listed without their outcomes: none is read.
-    let found = web::block(move || -> Result<_, crate::store::StoreError> {
-        let Some(c) = store.collection_info(&name)? else {
+    let found = web::block(move || -> Result<_, StoreError> {
+        let Some(c) = library.collection_info(&name)? else {
             return Ok(None);
         };
         let mut items = Vec::new();
-        for page in store.collection_pages(&name, 500, false) {
+        for page in library.collection_pages(&name, 500, false) {
             items.extend(page?.into_iter().map(|p| Puzzle::from_stored(p, false)));
         }
         Ok(Some(CollectionPuzzles {
@@ -669,7 +669,7 @@ pub async fn export(
     req: HttpRequest,
     name: web::Path<String>,
     query: web::Query<ExportQuery>,
-    store: web::Data<Store>,
+    library: web::Data<Library>,
     slots: web::Data<ExportSlots>,
 ) -> Result<HttpResponse, ApiError> {
     let name = name.into_inner();
@@ -687,8 +687,8 @@ pub async fn export(
     };
     // The tag comes from the stored facts alone: a matching `If-None-Match` reads no puzzle.
     let version = {
-        let (store, name) = (store.clone().into_inner(), name.clone());
-        web::block(move || store.collection_version(&name)).await??
+        let (library, name) = (library.clone().into_inner(), name.clone());
+        web::block(move || library.collection_version(&name)).await??
     }
     .ok_or_else(not_found)?;
     let tag = export_tag(&name, format, &version);
@@ -705,8 +705,8 @@ pub async fn export(
         retry_after: EXPORT_RETRY_AFTER,
     })?;
     let opened = {
-        let (store, name) = (store.get_ref().clone(), name.clone());
-        web::block(move || Export::open(store, &name, format, json_line)).await??
+        let (library, name) = (library.get_ref().clone(), name.clone());
+        web::block(move || library.export(&name, format, json_line)).await??
     };
     let export = opened.ok_or_else(not_found)?;
     let mut res = HttpResponse::Ok();
@@ -740,12 +740,12 @@ pub const EXPORT_SEND_WAIT: Duration = Duration::from_secs(30);
 pub struct ExportSlots(pub Slots);
 
 /// A puzzle as a line of the JSON lines export: as `GET /v1/puzzles/{id}?include=outcome` gives it.
-pub fn json_line(p: crate::store::StoredPuzzle, out: &mut Vec<u8>) -> Result<(), String> {
+pub fn json_line(p: crate::puzzle::StoredPuzzle, out: &mut Vec<u8>) -> Result<(), String> {
     serde_json::to_writer(out, &Puzzle::from_stored(p, true)).map_err(|e| e.to_string())
 }
 
 /// The strong `ETag` of an export: of the collection's stored version
-/// ([`crate::store::Backend::collection_version`]), the format and this build (an export's bytes
+/// ([`crate::app::Library::collection_version`]), the format and this build (an export's bytes
 /// are a function of the three).
 fn export_tag(name: &str, format: Format, version: &str) -> String {
     etag(format!(

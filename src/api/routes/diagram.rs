@@ -3,10 +3,11 @@
 
 use crate::api::common::GameName;
 use crate::api::problem::{ApiError, Problem};
+use crate::app::Library;
 use crate::diagram::{render, Diagram, Labels, Options, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
+use crate::puzzle::Kind;
 use crate::rules::rococo::Coords;
 use crate::rules::{GameKind, GamePosition, Naming, Variant, VariantPosition};
-use crate::store::{Kind, Store};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use serde::Deserialize;
@@ -325,12 +326,12 @@ pub async fn puzzle_diagram(
     req: HttpRequest,
     id: web::Path<i64>,
     query: web::Query<PuzzleDiagramQuery>,
-    store: web::Data<Store>,
+    library: web::Data<Library>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let q = query.into_inner();
-    let store = store.into_inner();
-    let Some(p) = web::block(move || store.get(id)).await?? else {
+    let library = library.into_inner();
+    let Some(p) = web::block(move || library.puzzle(id)).await?? else {
         return Err(ApiError::NotFound {
             path: req.path().to_string(),
         });

@@ -1,7 +1,7 @@
 //! `GET /health` (liveness), `GET /ready` (readiness) and `GET /metrics` (Prometheus).
 
 use crate::api::problem::{ApiError, Problem};
-use crate::store::Store;
+use crate::app::Library;
 use actix_web::{get, web, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -57,9 +57,9 @@ const READY_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
     )
 )]
 #[get("/ready")]
-pub async fn ready(store: web::Data<Store>) -> Result<web::Json<Ready>, ApiError> {
-    let store = store.into_inner();
-    web::block(move || store.readiness(READY_WAIT))
+pub async fn ready(library: web::Data<Library>) -> Result<web::Json<Ready>, ApiError> {
+    let library = library.into_inner();
+    web::block(move || library.readiness(READY_WAIT))
         .await?
         .map_err(|e| {
             tracing::warn!(error = %e, "not ready");

@@ -12,11 +12,11 @@ use crate::api::routes::solve::{
 };
 use crate::api::routes::verify::{verify_line_moves, IllegalMove};
 use crate::api::work::{Peer, Searches};
+use crate::app::Library;
 use crate::puzzle::Kind;
 use crate::rules::{GamePosition, Naming, Variant};
 use crate::solver::play::{NoProof, PlayOptions, Proof, Verdict};
 use crate::solver::{Cancel, Stipulation};
-use crate::store::Store;
 use actix_web::{post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -241,7 +241,7 @@ impl PlayQuery {
     /// [`ApiError::NotApplicable`] for a diagram, or `coords: page` with Baroque; the errors of
     /// [`SolveQuery::parse`] for the limits.
     pub fn stored(
-        p: &crate::store::StoredPuzzle,
+        p: &crate::puzzle::StoredPuzzle,
         r: StoredPlayRequest,
         limits: &Limits,
     ) -> Result<PlayQuery, ApiError> {
@@ -513,7 +513,7 @@ pub async fn play_stored(
     req: HttpRequest,
     id: web::Path<i64>,
     body: web::Json<Object<StoredPlayRequest>>,
-    store: web::Data<Store>,
+    library: web::Data<Library>,
     limits: web::Data<Limits>,
     (searches, plays): (web::Data<Searches>, web::Data<StoredPlays>),
     peer: Peer,
@@ -523,14 +523,14 @@ pub async fn play_stored(
     // Along the proof: no search and no metering, but a slot of stored play, and all of it (the
     // store, the proof, the judgement) on the blocking pool.
     let slot = plays.try_acquire()?;
-    let (store, plays, limits) = (store.get_ref().clone(), plays.into_inner(), **limits);
+    let (library, plays, limits) = (library.get_ref().clone(), plays.into_inner(), **limits);
     let judged = web::block(move || -> Result<_, ApiError> {
         let _slot = slot;
-        let Some(puzzle) = store.get_lean(id)? else {
+        let Some(puzzle) = library.puzzle_lean(id)? else {
             return Ok(None);
         };
         let query = PlayQuery::stored(&puzzle, request, &limits)?;
-        let proof = plays.proof(&store, &puzzle, query.stipulation)?;
+        let proof = plays.proofs.proof(&library, &puzzle, query.stipulation)?;
         let first = play_query(&query, proof.as_ref(), false, &Cancel::new());
         Ok(Some((query, proof, first)))
     })

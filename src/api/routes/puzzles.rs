@@ -9,10 +9,12 @@ use crate::api::configuration::Limits;
 use crate::api::problem::{ApiError, ClientClosedProblem, Problem};
 use crate::api::ratelimit::RateLimiter;
 use crate::api::work::{Peer, Searches};
+use crate::app::library::{After, Filter};
+use crate::app::Library;
+use crate::puzzle::Kind;
 use crate::puzzle::{About, Claim, DiagramClaim, MateClaim};
 use crate::rules::rococo::Coords;
 use crate::rules::{GamePosition, Naming};
-use crate::store::{After, Filter, Kind, Store};
 use actix_web::http::header;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -29,20 +31,20 @@ pub enum PuzzleKind {
     Mate,
 }
 
-impl From<PuzzleKind> for crate::store::Kind {
-    fn from(k: PuzzleKind) -> crate::store::Kind {
+impl From<PuzzleKind> for crate::puzzle::Kind {
+    fn from(k: PuzzleKind) -> crate::puzzle::Kind {
         match k {
-            PuzzleKind::Diagram => crate::store::Kind::Diagram,
-            PuzzleKind::Mate => crate::store::Kind::Mate,
+            PuzzleKind::Diagram => crate::puzzle::Kind::Diagram,
+            PuzzleKind::Mate => crate::puzzle::Kind::Mate,
         }
     }
 }
 
-impl From<crate::store::Kind> for PuzzleKind {
-    fn from(k: crate::store::Kind) -> PuzzleKind {
+impl From<crate::puzzle::Kind> for PuzzleKind {
+    fn from(k: crate::puzzle::Kind) -> PuzzleKind {
         match k {
-            crate::store::Kind::Diagram => PuzzleKind::Diagram,
-            crate::store::Kind::Mate => PuzzleKind::Mate,
+            crate::puzzle::Kind::Diagram => PuzzleKind::Diagram,
+            crate::puzzle::Kind::Mate => PuzzleKind::Mate,
         }
     }
 }
@@ -314,7 +316,7 @@ pub struct Puzzle {
 
 impl Puzzle {
     /// The API form of a stored puzzle; `full` keeps the outcome.
-    pub fn from_stored(p: crate::store::StoredPuzzle, full: bool) -> Puzzle {
+    pub fn from_stored(p: crate::puzzle::StoredPuzzle, full: bool) -> Puzzle {
         let rules = p.variant.rules().as_ref().map(ResolvedRules::from);
         Puzzle {
             id: p.id,
@@ -595,12 +597,12 @@ impl Pending {
 
     fn verify_and_store(
         self,
-        store: &Store,
+        library: &Library,
         solve: &crate::solver::SolveOptions,
-    ) -> Result<(crate::store::StoredPuzzle, bool), crate::app::StoreOutcomeError> {
+    ) -> Result<(crate::puzzle::StoredPuzzle, bool), crate::app::StoreOutcomeError> {
         match self {
-            Pending::Posted(p) => crate::app::verify_and_store(store, p, solve),
-            Pending::Read(r) => crate::app::import::verify_and_store_read(store, r, solve),
+            Pending::Posted(p) => library.verify_and_store(p, solve),
+            Pending::Read(r) => library.verify_and_store_read(r, solve),
         }
     }
 }
@@ -610,19 +612,19 @@ impl Pending {
 /// is replayed on the blocking pool.
 async fn store_one(
     req: &HttpRequest,
-    store: &web::Data<Store>,
+    library: &web::Data<Library>,
     limits: &Limits,
     searches: &Searches,
     peer: Peer,
     pending: Pending,
     within: Option<std::sync::Arc<crate::solver::Budget>>,
-) -> Result<(crate::store::StoredPuzzle, bool), ApiError> {
+) -> Result<(crate::puzzle::StoredPuzzle, bool), ApiError> {
     pending.check_mate_in(limits.solve.max_mate_in)?;
     let solve = crate::solver::SolveOptions {
         within,
         ..limits.solve.options()
     };
-    let store = store.clone().into_inner();
+    let library = library.clone().into_inner();
     let (stored, inserted) = if pending.kind() == Kind::Mate {
         if let Some(limiter) = req.app_data::<web::Data<RateLimiter>>() {
             limiter.check(req)?;
@@ -634,7 +636,7 @@ async fn store_one(
                     cancel: cancel.clone(),
                     ..solve
                 };
-                pending.verify_and_store(&store, &solve)
+                pending.verify_and_store(&library, &solve)
             })
             .await;
         let outcome = match &verified {
@@ -645,7 +647,7 @@ async fn store_one(
         metrics::counter!("baroque_solver_searches_total", "outcome" => outcome).increment(1);
         verified??
     } else {
-        web::block(move || pending.verify_and_store(&store, &solve)).await??
+        web::block(move || pending.verify_and_store(&library, &solve)).await??
     };
     if inserted {
         metrics::counter!("baroque_puzzles_stored_total").increment(1);
@@ -654,7 +656,7 @@ async fn store_one(
 }
 
 /// 201 with the new puzzle and its `Location`, or 200 with the one stored before.
-fn stored_response(stored: crate::store::StoredPuzzle, inserted: bool) -> HttpResponse {
+fn stored_response(stored: crate::puzzle::StoredPuzzle, inserted: bool) -> HttpResponse {
     let id = stored.id;
     let body = Puzzle::from_stored(stored, true);
     if inserted {
@@ -855,7 +857,7 @@ pub async fn create(
     _writer: Writer,
     req: HttpRequest,
     body: PuzzleBody,
-    store: web::Data<Store>,
+    library: web::Data<Library>,
     limits: web::Data<Limits>,
     searches: web::Data<Searches>,
     peer: Peer,
@@ -866,7 +868,7 @@ pub async fn create(
             let new = request.into_new_puzzle()?;
             let (stored, inserted) = store_one(
                 &req,
-                &store,
+                &library,
                 &limits,
                 &searches,
                 peer,
@@ -902,7 +904,7 @@ pub async fn create(
         };
         let (stored, inserted) = store_one(
             &req,
-            &store,
+            &library,
             &limits,
             &searches,
             peer,
@@ -938,7 +940,7 @@ pub async fn create(
                 let pending = Pending::Read(read);
                 let within = Some(budget.clone());
                 let stored =
-                    store_one(&req, &store, &limits, &searches, peer, pending, within).await;
+                    store_one(&req, &library, &limits, &searches, peer, pending, within).await;
                 (line, stored)
             }
         };
@@ -1010,7 +1012,7 @@ pub async fn create(
 #[get("/v1/puzzles")]
 pub async fn list(
     query: web::Query<PuzzleListQuery>,
-    store: web::Data<Store>,
+    library: web::Data<Library>,
 ) -> Result<HttpResponse, ApiError> {
     let q = query.into_inner();
     let limit = q.limit.unwrap_or(DEFAULT_PAGE);
@@ -1079,8 +1081,8 @@ pub async fn list(
         source: q.source,
         lean: true,
     };
-    let store = store.into_inner();
-    let (items, more) = web::block(move || store.list_page(&filter, after, limit)).await??;
+    let library = library.into_inner();
+    let (items, more) = web::block(move || library.list_page(&filter, after, limit)).await??;
     let next_cursor = more
         .then(|| {
             items.last().map(|p| match sort {
@@ -1138,7 +1140,7 @@ pub async fn get_one(
     req: HttpRequest,
     id: web::Path<i64>,
     query: web::Query<PuzzleQuery>,
-    store: web::Data<Store>,
+    library: web::Data<Library>,
 ) -> Result<HttpResponse, ApiError> {
     let full = match query.into_inner().include.as_deref() {
         None => false,
@@ -1153,7 +1155,7 @@ pub async fn get_one(
             })
         }
     };
-    tagged_read(&req, id.into_inner(), store, full, move |p| {
+    tagged_read(&req, id.into_inner(), library, full, move |p| {
         serde_json::to_vec(&Puzzle::from_stored(p, full))
     })
     .await
@@ -1165,16 +1167,16 @@ pub async fn get_one(
 async fn tagged_read(
     req: &HttpRequest,
     id: i64,
-    store: web::Data<Store>,
+    library: web::Data<Library>,
     outcome: bool,
-    render: impl FnOnce(crate::store::StoredPuzzle) -> serde_json::Result<Vec<u8>> + Send + 'static,
+    render: impl FnOnce(crate::puzzle::StoredPuzzle) -> serde_json::Result<Vec<u8>> + Send + 'static,
 ) -> Result<HttpResponse, ApiError> {
-    let store = store.into_inner();
+    let library = library.into_inner();
     let body = web::block(move || -> Result<_, ApiError> {
         let found = if outcome {
-            store.get(id)?
+            library.puzzle(id)?
         } else {
-            store.get_lean(id)?
+            library.puzzle_lean(id)?
         };
         found
             .map(render)
@@ -1218,9 +1220,9 @@ async fn tagged_read(
 pub async fn get_outcome(
     req: HttpRequest,
     id: web::Path<i64>,
-    store: web::Data<Store>,
+    library: web::Data<Library>,
 ) -> Result<HttpResponse, ApiError> {
-    tagged_read(&req, id.into_inner(), store, true, |p| {
+    tagged_read(&req, id.into_inner(), library, true, |p| {
         serde_json::to_vec(&p.outcome)
     })
     .await
@@ -1248,11 +1250,11 @@ pub async fn delete_one(
     _writer: Writer,
     req: HttpRequest,
     id: web::Path<i64>,
-    store: web::Data<Store>,
+    library: web::Data<Library>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let store = store.into_inner();
-    if web::block(move || store.delete(id)).await?? {
+    let library = library.into_inner();
+    if web::block(move || library.delete(id)).await?? {
         Ok(HttpResponse::NoContent().finish())
     } else {
         Err(ApiError::NotFound {
@@ -1381,7 +1383,7 @@ pub(crate) mod examples {
 
     /// The Chameleon diagram of the Wikipedia article, a sound mate in 2, as the store keeps it
     /// (id 3 in this example).
-    pub fn chameleon_stored() -> Option<crate::store::StoredPuzzle> {
+    pub fn chameleon_stored() -> Option<crate::puzzle::StoredPuzzle> {
         let new = crate::puzzle::NewPuzzle {
             variant: crate::rules::Variant::Baroque(Rules::default()),
             fen: "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0".into(),
@@ -1397,7 +1399,7 @@ pub(crate) mod examples {
             },
         };
         let v = crate::puzzle::verify(new, &crate::solver::SolveOptions::default()).ok()?;
-        Some(crate::store::StoredPuzzle {
+        Some(crate::puzzle::StoredPuzzle {
             id: 3,
             kind: v.kind,
             variant: crate::rules::Variant::of(v.game, Some(v.rules)).ok()?,

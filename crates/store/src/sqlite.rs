@@ -13,6 +13,7 @@ use super::{
     decode, game_name, json_text, rules_columns, After, Backend, Columns, Filter, StoreError,
     StoredPuzzle, VerifiedPuzzle,
 };
+use crate::Json;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{params, OptionalExtension};
 use rusqlite_migration::{Migrations, M};
@@ -80,7 +81,7 @@ fn migrations() -> Migrations<'static> {
         ),
         M::up(collections::MIGRATION_STIPULATION),
         // The difficulty of a mate puzzle (0 to 100; NULL for a diagram), computed above the
-        // store (see `crate::difficulty`): rows stored before are filled at start-up.
+        // store (see `baroque_puzzle::difficulty`): rows stored before are filled at start-up.
         M::up(
             "ALTER TABLE puzzles ADD COLUMN difficulty INTEGER;
              CREATE INDEX puzzles_difficulty ON puzzles (difficulty, id);",
@@ -390,7 +391,7 @@ impl Backend for SqliteStore {
     fn set_outcome(
         &self,
         id: i64,
-        outcome: &crate::outcome::PuzzleOutcome,
+        outcome: &baroque_puzzle::outcome::PuzzleOutcome,
         difficulty: Option<u8>,
     ) -> Result<bool, StoreError> {
         let conn = self.pool.get()?;
@@ -436,7 +437,7 @@ impl Backend for SqliteStore {
                 c.stipulation.moves(),
                 c.seed as i64,
                 c.max_pieces as i64,
-                serde_json::json!({"count": c.count}).to_string(),
+                format!("{{\"count\":{}}}", c.count),
                 c.game.name(),
                 collections::this_process(),
                 c.stipulation.to_string(),
@@ -494,12 +495,7 @@ impl Backend for SqliteStore {
         )? == 1)
     }
 
-    fn finish_collection(
-        &self,
-        name: &str,
-        state: &str,
-        summary: &serde_json::Value,
-    ) -> Result<(), StoreError> {
+    fn finish_collection(&self, name: &str, state: &str, summary: &Json) -> Result<(), StoreError> {
         let conn = self.pool.get()?;
         conn.execute(
             "UPDATE collections SET state = ?2, summary = ?3 WHERE name = ?1",
@@ -594,8 +590,8 @@ impl Backend for SqliteStore {
     fn create_job(
         &self,
         collection: &str,
-        request: &serde_json::Value,
-        view: &serde_json::Value,
+        request: &Json,
+        view: &Json,
         owner: &str,
         lease: Duration,
     ) -> Result<i64, StoreError> {
@@ -628,7 +624,7 @@ impl Backend for SqliteStore {
         id: i64,
         owner: &str,
         lease: Duration,
-        view: &serde_json::Value,
+        view: &Json,
     ) -> Result<Option<bool>, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn
@@ -649,8 +645,8 @@ impl Backend for SqliteStore {
         id: i64,
         owner: &str,
         state: &str,
-        view: &serde_json::Value,
-        summary: &serde_json::Value,
+        view: &Json,
+        summary: &Json,
     ) -> Result<bool, StoreError> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -816,9 +812,9 @@ fn get_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<StoredPuzzle>, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::Game;
-    use crate::solver::Stipulation;
-    use crate::store::Store;
+    use crate::Store;
+    use baroque_rules::GameKind as Game;
+    use baroque_solver::Stipulation;
 
     #[test]
     fn the_second_migration_records_rococo_rows_as_rococo() {
@@ -917,9 +913,9 @@ mod tests {
 
     fn new(count: usize) -> NewCollection {
         NewCollection {
-            game: crate::rules::GameKind::Baroque,
+            game: baroque_rules::GameKind::Baroque,
             rules: "abbott".into(),
-            stipulation: crate::solver::Stipulation::Mate(2),
+            stipulation: baroque_solver::Stipulation::Mate(2),
             seed: 1,
             max_pieces: 7,
             count,
@@ -970,8 +966,9 @@ mod tests {
             assert_eq!(c.state, "stopped", "{name}");
         }
         let (c, _) = store.collection("left").unwrap().unwrap();
+        let summary: serde_json::Value = serde_json::from_str(c.summary.get()).unwrap();
         assert_eq!(
-            (c.state.as_str(), &c.summary["stop"]),
+            (c.state.as_str(), &summary["stop"]),
             ("stopped", &serde_json::json!("interrupted"))
         );
     }

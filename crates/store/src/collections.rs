@@ -4,6 +4,7 @@
 //! themes), so every puzzle endpoint serves them.
 
 use super::StoreError;
+use crate::Json;
 use serde::Serialize;
 
 /// The migration that adds collections (applied after the puzzle tables).
@@ -110,7 +111,7 @@ pub(super) fn is_running(runner: Option<&str>) -> bool {
 pub const MAX_NAME: usize = 64;
 
 /// A collection as stored.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Collection {
     pub name: String,
     pub game: String,
@@ -126,7 +127,7 @@ pub struct Collection {
     /// `failed`.
     pub state: String,
     /// The run's figures: `progress`, `stop`, `count` asked, `error` when it failed.
-    pub summary: serde_json::Value,
+    pub summary: Box<Json>,
     pub puzzles: u64,
     pub created_at: String,
 }
@@ -179,10 +180,10 @@ pub(super) fn read_collection(r: &impl super::Columns) -> Result<Collection, Sto
 /// A collection about to be filled: how its puzzles are made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewCollection {
-    pub game: crate::rules::GameKind,
+    pub game: baroque_rules::GameKind,
     /// The rule set as the `rules` column holds it (`abbott`; the game's name for Rococo).
     pub rules: String,
-    pub stipulation: crate::solver::Stipulation,
+    pub stipulation: baroque_solver::Stipulation,
     pub seed: u64,
     pub max_pieces: usize,
     /// Puzzles asked for.

@@ -18,6 +18,7 @@ use super::{
     decode, game_name, json_text, rules_columns, After, Backend, Columns, Filter, StoreError,
     StoredPuzzle, VerifiedPuzzle, POOL_SIZE,
 };
+use crate::Json;
 use postgres::error::SqlState;
 use postgres::types::ToSql;
 use postgres::{GenericClient, NoTls};
@@ -588,7 +589,7 @@ impl Backend for PgStore {
     fn set_outcome(
         &self,
         id: i64,
-        outcome: &crate::outcome::PuzzleOutcome,
+        outcome: &baroque_puzzle::outcome::PuzzleOutcome,
         difficulty: Option<u8>,
     ) -> Result<bool, StoreError> {
         Ok(self.conn()?.execute(
@@ -639,7 +640,7 @@ impl Backend for PgStore {
                 &i64::from(c.stipulation.moves()),
                 &(c.seed as i64),
                 &(c.max_pieces as i64),
-                &serde_json::json!({"count": c.count}).to_string(),
+                &format!("{{\"count\":{}}}", c.count),
                 &c.game.name(),
                 &collections::this_process(),
                 &c.stipulation.to_string(),
@@ -680,12 +681,7 @@ impl Backend for PgStore {
         Ok(appended)
     }
 
-    fn finish_collection(
-        &self,
-        name: &str,
-        state: &str,
-        summary: &serde_json::Value,
-    ) -> Result<(), StoreError> {
+    fn finish_collection(&self, name: &str, state: &str, summary: &Json) -> Result<(), StoreError> {
         self.conn()?.execute(
             "UPDATE collections SET state = $2, summary = $3 WHERE name = $1",
             &[&name, &state, &summary.to_string()],
@@ -766,8 +762,8 @@ impl Backend for PgStore {
     fn create_job(
         &self,
         collection: &str,
-        request: &serde_json::Value,
-        view: &serde_json::Value,
+        request: &Json,
+        view: &Json,
         owner: &str,
         lease: Duration,
     ) -> Result<i64, StoreError> {
@@ -805,7 +801,7 @@ impl Backend for PgStore {
         id: i64,
         owner: &str,
         lease: Duration,
-        view: &serde_json::Value,
+        view: &Json,
     ) -> Result<Option<bool>, StoreError> {
         let sql = format!(
             "UPDATE jobs SET lease_until = {NOW_MS} + $3, view = $4
@@ -822,8 +818,8 @@ impl Backend for PgStore {
         id: i64,
         owner: &str,
         state: &str,
-        view: &serde_json::Value,
-        summary: &serde_json::Value,
+        view: &Json,
+        summary: &Json,
     ) -> Result<bool, StoreError> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction()?;

@@ -4,18 +4,20 @@
 //! keeps what a job is (its request and its view, both JSON that the application layer writes and
 //! reads) and decides nothing about it.
 
+use crate::Json;
+
 /// A job as stored.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct JobRow {
     pub id: i64,
     /// The collection it fills.
     pub collection: String,
     /// What it was asked (JSON), enough for another runner to run it again.
-    pub request: serde_json::Value,
+    pub request: Box<Json>,
     /// `running`, `done`, `stopped` or `failed`.
     pub state: String,
     /// What `GET /v1/jobs/{id}` shows (JSON), as its runner last recorded it.
-    pub view: serde_json::Value,
+    pub view: Box<Json>,
     /// The runner that holds (or last held) it.
     pub owner: Option<String>,
     /// Whether a cancel was asked for.

@@ -1,15 +1,41 @@
-//! The puzzle store: one interface ([`Backend`]) with two implementations, chosen by the database
-//! location ([`Database`]): SQLite (embedded, one file, the default; [`sqlite`]) and PostgreSQL
-//! (one server shared by several replicas of the service; [`postgres`]).
+//! `baroque-store`: the puzzle store. One interface ([`Backend`]) with two implementations, chosen
+//! by the database location ([`Database`]): SQLite (embedded, one file, the default; [`sqlite`])
+//! and PostgreSQL (one server shared by several replicas of the service; [`postgres`]).
 //!
 //! Either applies its versioned migrations at open (the same numbered steps, one SQL dialect
 //! each), keeps the content hash unique (the same puzzle stored twice, even by two replicas at
 //! once, is one row), makes an acknowledged write durable, pages by cursor, and tells a fault of
 //! the environment (a full disk, a server gone away) from a bug ([`StoreError::unavailable`]).
 //!
-//! It persists and reads, nothing more: what to store is decided above it ([`crate::puzzle::verify()`]
-//! confirms every puzzle; the use cases of [`crate::app`] store them). Every call blocks: the HTTP
-//! handlers run them on the blocking pool (`web::block`).
+//! It persists and reads typed puzzles ([`baroque_puzzle::StoredPuzzle`]), nothing more: what to
+//! store is decided above it ([`baroque_puzzle::verify()`] confirms every puzzle; the use cases of
+//! the application layer store them). A row that does not read back is [`StoreError::Corrupt`].
+//! Every call blocks: the HTTP handlers run them on the blocking pool. It depends on no web or
+//! command-line crate.
+//!
+//! ```
+//! use baroque_puzzle::{verify, About, Claim, MateClaim, NewPuzzle};
+//! use baroque_solver::{SolveOptions, Stipulation};
+//! use baroque_store::Store;
+//!
+//! let dir = tempfile::tempdir()?;
+//! let store = Store::open(&dir.path().join("puzzles.db"))?;
+//! // The Chameleon mate in 2 of the Wikipedia article, verified, stored once and read back.
+//! let puzzle = NewPuzzle {
+//!     variant: Default::default(),
+//!     fen: "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0".into(),
+//!     claim: Claim::Mate(MateClaim { stipulation: Stipulation::Mate(2), ..Default::default() }),
+//!     about: About::default(),
+//! };
+//! let verified = verify(puzzle, &SolveOptions::default()).unwrap();
+//! let (stored, new) = store.insert(&verified)?;
+//! assert!(new);
+//! assert_eq!(store.insert(&verified)?.1, false); // the same content is one row
+//! let read = store.get(stored.id)?.expect("stored");
+//! assert_eq!(read.stipulation, Some(Stipulation::Mate(2)));
+//! assert_eq!(read.outcome, stored.outcome);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod collections;
 pub mod database;
@@ -17,11 +43,11 @@ pub mod jobs;
 pub mod postgres;
 pub mod sqlite;
 
-use crate::cases::Game;
-use crate::outcome::PuzzleOutcome;
-pub use crate::puzzle::{Kind, VerifiedPuzzle};
-use crate::rules::Variant;
-use crate::solver::Stipulation;
+use baroque_puzzle::outcome::PuzzleOutcome;
+pub use baroque_puzzle::{Kind, VerifiedPuzzle};
+use baroque_rules::GameKind as Game;
+use baroque_rules::Variant;
+use baroque_solver::Stipulation;
 use collections::{Collection, NewCollection};
 pub use database::Database;
 use jobs::JobRow;
@@ -29,6 +55,11 @@ pub use sqlite::{BUSY_TIMEOUT, POOL_SIZE};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// A JSON document the store keeps for the application layer without reading it: a job's request
+/// and view, a collection's summary. It is checked to be JSON when written and read, nothing more:
+/// the application layer owns its shape, and rows written by earlier releases keep theirs.
+pub type Json = serde_json::value::RawValue;
 
 /// A store error: the pool, SQLite, PostgreSQL or a migration. Callers log it and answer 500, or
 /// 503 when [`StoreError::unavailable`] says the environment is at fault.
@@ -78,7 +109,7 @@ impl StoreError {
     }
 }
 
-pub use crate::puzzle::StoredPuzzle;
+pub use baroque_puzzle::StoredPuzzle;
 
 /// Filters of a listing; `None` matches everything.
 #[derive(Clone, Debug, Default)]
@@ -88,7 +119,7 @@ pub struct Filter {
     /// A preset name: puzzles under that preset, with any options.
     pub preset: Option<String>,
     pub mate_in: Option<u32>,
-    /// A stipulation, as [`crate::solver::Stipulation`] prints it.
+    /// A stipulation, as [`baroque_solver::Stipulation`] prints it.
     pub stipulation: Option<String>,
     pub tag: Option<String>,
     pub source: Option<String>,
@@ -117,12 +148,12 @@ fn json_text<T: serde::Serialize>(v: &T) -> String {
 
 /// The `rules` and `preset` columns of a puzzle of `game`: its rule set and preset, or the game's
 /// name for a game that has one rule set.
-pub(crate) fn rules_columns(game: Game, rules: &crate::rules::Rules) -> (String, &'static str) {
-    let preset = match crate::rules::Variant::has_rule_sets(game) {
+pub fn rules_columns(game: Game, rules: &baroque_rules::Rules) -> (String, &'static str) {
+    let preset = match baroque_rules::Variant::has_rule_sets(game) {
         true => rules.preset.name(),
         false => game.name(),
     };
-    (crate::puzzle::rules_text(game, rules), preset)
+    (baroque_puzzle::rules_text(game, rules), preset)
 }
 
 pub(crate) fn game_name(g: Game) -> &'static str {
@@ -301,12 +332,7 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     fn add_to_collection(&self, name: &str, puzzle_id: i64) -> Result<bool, StoreError>;
 
     /// Records how a collection's run ended.
-    fn finish_collection(
-        &self,
-        name: &str,
-        state: &str,
-        summary: &serde_json::Value,
-    ) -> Result<(), StoreError>;
+    fn finish_collection(&self, name: &str, state: &str, summary: &Json) -> Result<(), StoreError>;
 
     /// Every collection, by name.
     fn collections(&self) -> Result<Vec<Collection>, StoreError>;
@@ -361,8 +387,8 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     fn create_job(
         &self,
         collection: &str,
-        request: &serde_json::Value,
-        view: &serde_json::Value,
+        request: &Json,
+        view: &Json,
         owner: &str,
         lease: Duration,
     ) -> Result<i64, StoreError>;
@@ -377,7 +403,7 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
         id: i64,
         owner: &str,
         lease: Duration,
-        view: &serde_json::Value,
+        view: &Json,
     ) -> Result<Option<bool>, StoreError>;
 
     /// Ends a running job of `owner`: its state and view, and its collection's state and
@@ -388,8 +414,8 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
         id: i64,
         owner: &str,
         state: &str,
-        view: &serde_json::Value,
-        summary: &serde_json::Value,
+        view: &Json,
+        summary: &Json,
     ) -> Result<bool, StoreError>;
 
     /// Asks a running job to stop (its runner sees it at its next renewal); the job, or `None`

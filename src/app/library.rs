@@ -1,0 +1,235 @@
+//! The library: the one door of the edges (the HTTP API, the command line) to the stored puzzles,
+//! collections and jobs. A route or a subcommand asks it for a use case (open and seed the store,
+//! read, list, verify and store, delete, page a collection, export, import, generate, start the job
+//! runner) and never holds the store itself: `tests/architecture.rs` checks that `src/api` and
+//! `src/cli` name no store module.
+
+use super::collections::{generate_collection, CollectionError, RunSummary};
+use super::export::Export;
+use super::import::{
+    import_collection, verify_and_store_read, ImportError, ImportSummary, Imported,
+};
+use super::jobs::{Jobs, JobsConfig};
+use super::seed::{self, Fixtures, SeedReport};
+use super::StoreOutcomeError;
+use crate::formats::{Place, ReadError, ReadPuzzle};
+use crate::generate::{GenerateOptions, Progress};
+use crate::puzzle::{NewPuzzle, StoredPuzzle};
+use crate::solver::{Cancel, SolveOptions};
+use crate::store::Store;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use crate::store::collections::{valid_name, Collection};
+pub use crate::store::{After, Database, Filter, StoreError};
+
+/// The stored puzzles, collections and jobs, behind the application's use cases. Cheap to clone:
+/// every clone shares one store.
+#[derive(Clone, Debug)]
+pub struct Library {
+    store: Store,
+}
+
+impl From<Store> for Library {
+    fn from(store: Store) -> Library {
+        Library { store }
+    }
+}
+
+impl Library {
+    /// Opens the store at `db` (applying its migrations).
+    ///
+    /// # Errors
+    /// The store's, in one line that never holds a password.
+    pub fn open(db: &Database) -> Result<Library, StoreError> {
+        Store::connect(db).map(Library::from)
+    }
+
+    /// Opens the store at `db` for the server: upgrades the rows older releases stored (Rococo
+    /// puzzles solved under an older reading of the rules are solved again, mate rows get their
+    /// difficulty), seeds it from `source` when given, and marks stopped the collections a
+    /// previous run left running (jobs do not outlive their process): the library, what seeding
+    /// did, and how many collections were stopped.
+    ///
+    /// # Errors
+    /// A line naming the store and what failed.
+    pub fn start(
+        db: &Database,
+        source: Option<&Fixtures>,
+        solve: &SolveOptions,
+    ) -> Result<(Library, SeedReport, usize), String> {
+        let store = Store::connect(db).map_err(|e| format!("the puzzle store {db}: {e}"))?;
+        seed::upgrade(&store, solve)?;
+        let seeded = match source {
+            Some(source) => seed::seed(&store, source, solve)?,
+            None => SeedReport::default(),
+        };
+        let abandoned = store
+            .stop_abandoned_collections()
+            .map_err(|e| format!("{db}: {e}"))?;
+        Ok((Library { store }, seeded, abandoned))
+    }
+
+    /// The generation job runner of this replica, started on this library.
+    pub fn start_jobs(&self, config: JobsConfig) -> Arc<Jobs> {
+        Jobs::start(self.store.clone(), config)
+    }
+
+    /// Whether the store answers within `wait`.
+    ///
+    /// # Errors
+    /// The store's.
+    pub fn readiness(&self, wait: Duration) -> Result<(), StoreError> {
+        self.store.readiness(wait)
+    }
+
+    /// Puzzle `id` with its outcome.
+    ///
+    /// # Errors
+    /// The store's; an unreadable row is [`StoreError::Corrupt`].
+    pub fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
+        self.store.get(id)
+    }
+
+    /// Puzzle `id` without its outcome (cheap: nothing of its proof is read).
+    ///
+    /// # Errors
+    /// The store's.
+    pub fn puzzle_lean(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
+        self.store.get_lean(id)
+    }
+
+    /// A page of at most `limit` puzzles matching `filter`, from `after`, and whether more follow.
+    ///
+    /// # Errors
+    /// The store's.
+    pub fn list_page(
+        &self,
+        filter: &Filter,
+        after: After,
+        limit: u32,
+    ) -> Result<(Vec<StoredPuzzle>, bool), StoreError> {
+        self.store.list_page(filter, after, limit)
+    }
+
+    /// Deletes puzzle `id`: whether it was there.
+    ///
+    /// # Errors
+    /// The store's.
+    pub fn delete(&self, id: i64) -> Result<bool, StoreError> {
+        self.store.delete(id)
+    }
+
+    /// Verifies a posted puzzle and stores it unless the same one is stored (see
+    /// [`super::verify_and_store`]).
+    ///
+    /// # Errors
+    /// The verification's refusal, or the store's failure.
+    pub fn verify_and_store(
+        &self,
+        new: NewPuzzle,
+        solve: &SolveOptions,
+    ) -> Result<(StoredPuzzle, bool), StoreOutcomeError> {
+        super::verify_and_store(&self.store, new, solve)
+    }
+
+    /// Verifies a puzzle read from PGN or CSV and stores it (see [`verify_and_store_read`]).
+    ///
+    /// # Errors
+    /// The verification's refusal, or the store's failure.
+    pub fn verify_and_store_read(
+        &self,
+        read: ReadPuzzle,
+        solve: &SolveOptions,
+    ) -> Result<(StoredPuzzle, bool), StoreOutcomeError> {
+        verify_and_store_read(&self.store, read, solve)
+    }
+
+    /// Every collection, by name.
+    ///
+    /// # Errors
+    /// The store's.
+    pub fn collections(&self) -> Result<Vec<Collection>, StoreError> {
+        self.store.collections()
+    }
+
+    /// Collection `name`, without its puzzles.
+    ///
+    /// # Errors
+    /// The store's.
+    pub fn collection_info(&self, name: &str) -> Result<Option<Collection>, StoreError> {
+        self.store.collection_info(name)
+    }
+
+    /// The puzzles of collection `name` in order, `limit` at a time, with their outcomes or
+    /// without.
+    pub fn collection_pages<'a>(
+        &'a self,
+        name: &'a str,
+        limit: u32,
+        outcomes: bool,
+    ) -> impl Iterator<Item = Result<Vec<StoredPuzzle>, StoreError>> + 'a {
+        self.store.collection_pages(name, limit, outcomes)
+    }
+
+    /// The stored version of collection `name` (it changes whenever its puzzles do): `None` when
+    /// there is no such collection.
+    ///
+    /// # Errors
+    /// The store's.
+    pub fn collection_version(&self, name: &str) -> Result<Option<String>, StoreError> {
+        self.store.collection_version(name)
+    }
+
+    /// An export of collection `name` in `format`, each puzzle written as a JSON line by `json`
+    /// (see [`Export::open`]).
+    ///
+    /// # Errors
+    /// The store's, or no such collection.
+    pub fn export(
+        &self,
+        name: &str,
+        format: crate::formats::Format,
+        json: super::export::JsonLine,
+    ) -> Result<Option<Export>, StoreError> {
+        Export::open(self.store.clone(), name, format, json)
+    }
+
+    /// Imports puzzles read from a file into collection `name` (see [`import_collection`]).
+    ///
+    /// # Errors
+    /// See [`import_collection`].
+    pub fn import(
+        &self,
+        name: &str,
+        reads: Vec<Result<ReadPuzzle, ReadError>>,
+        solve: &SolveOptions,
+        about: (&str, &str),
+        each: impl FnMut(&Place, &Imported),
+    ) -> Result<ImportSummary, ImportError> {
+        import_collection(&self.store, name, reads, solve, about, each)
+    }
+
+    /// Fills in the difficulty of stored mate puzzles that have none: how many got one.
+    ///
+    /// # Errors
+    /// A line saying what failed.
+    pub fn fill_difficulties(&self) -> Result<usize, String> {
+        seed::fill_difficulties(&self.store)
+    }
+
+    /// Generates collection `name` (see [`generate_collection`]).
+    ///
+    /// # Errors
+    /// See [`generate_collection`].
+    pub fn generate(
+        &self,
+        name: &str,
+        opts: &GenerateOptions,
+        solve: &SolveOptions,
+        cancel: &Cancel,
+        observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
+    ) -> Result<RunSummary, CollectionError> {
+        generate_collection(&self.store, name, opts, solve, cancel, observe)
+    }
+}
