@@ -6,7 +6,7 @@ use crate::generate::{generate_prepared, GenerateOptions, Generated, Progress, P
 use crate::puzzle::{verify, About, Claim, MateClaim, NewPuzzle, VerifyError};
 use crate::rules::{GamePosition, Naming, Visit};
 use crate::solver::{Cancel, SolveOptions};
-use crate::store::collections::{valid_name, NewCollection};
+use crate::store::collections::NewCollection;
 use crate::store::{Store, StoreError, StoredPuzzle, VerifiedPuzzle};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -167,66 +167,20 @@ pub fn create_collection(
     store.create_collection(name, &new)
 }
 
-/// Creates collection `name` and fills it ([`fill_collection`]).
-///
-/// # Errors
-/// When the name is invalid or taken, the options are out of range, or the store fails.
-pub fn generate_collection(
-    store: &Store,
-    name: &str,
-    opts: &GenerateOptions,
-    solve: &SolveOptions,
-    cancel: &Cancel,
-    observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
-) -> Result<RunSummary, CollectionError> {
-    if !valid_name(name) {
-        return Err(CollectionError::Name(name.to_string()));
-    }
-    opts.validate()?;
-    if !create_collection(store, name, opts)? {
-        return Err(CollectionError::Exists(name.to_string()));
-    }
-    fill_collection(store, name, opts, solve, cancel, observe)
-}
+/// How a run's end is recorded: its state (`done`, `stopped`, `failed`) and summary.
+pub type Finish<'a> = &'a dyn Fn(&str, &serde_json::Value) -> Result<(), StoreError>;
 
-/// Fills collection `name`, made by [`Backend::create_collection`](crate::store::Backend::create_collection): generates puzzles with
-/// `opts`, verifies each again with the full solver (`solve`: budget and table), stores it with its
-/// themes as tags and appends it; only puzzles so stored count toward `opts.count`. `observe` sees
-/// the progress after each batch and each puzzle stored, and returns `false` to stop; `cancel` stops
-/// the run from another thread. The collection's final state and summary are recorded however the
-/// run ends.
+/// Fills collection `name`, made by [`create_collection`]: generates puzzles with `opts`, verifies
+/// each again with the full solver (`solve`: budget and table), stores it with its themes as tags
+/// and appends it; only puzzles so stored count toward `opts.count`. `observe` sees the progress
+/// after each batch and each puzzle stored, and returns `false` to stop; `cancel` stops the run
+/// from another thread. The collection's final state and summary are recorded by `finish` however
+/// the run ends (a generation job records its own end and its collection's in one transaction).
 ///
 /// A collection that holds puzzles already (a run taken over after its runner died) is gone on
 /// with: the same seed makes the same candidates, so the run finds its puzzles again in the same
 /// order (they are not solved again, and count as found) and then goes on; the collection ends as
 /// one uninterrupted run would have made it.
-///
-/// # Errors
-/// When the options are out of range or the store fails.
-pub fn fill_collection(
-    store: &Store,
-    name: &str,
-    opts: &GenerateOptions,
-    solve: &SolveOptions,
-    cancel: &Cancel,
-    observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
-) -> Result<RunSummary, CollectionError> {
-    fill_collection_then(
-        store,
-        name,
-        opts,
-        solve,
-        cancel,
-        observe,
-        &|state, summary| store.finish_collection(name, state, &super::document(summary)),
-    )
-}
-
-/// How a run's end is recorded: its state (`done`, `stopped`, `failed`) and summary.
-pub type Finish<'a> = &'a dyn Fn(&str, &serde_json::Value) -> Result<(), StoreError>;
-
-/// [`fill_collection`], with the run's end recorded by `finish` (a generation job records its own
-/// end and its collection's in one transaction).
 ///
 /// # Errors
 /// When the options are out of range or the store fails.
@@ -459,6 +413,7 @@ fn store_verified<P: GamePosition>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::Library;
     use crate::solver::Limits;
     use std::time::Duration;
 
@@ -482,20 +437,14 @@ mod tests {
         let store = Store::open(&dir.path().join("t.db")).unwrap();
         let solve = SolveOptions::default();
         let mut seen = Vec::new();
-        let run = generate_collection(
-            &store,
-            "twos",
-            &options(11, 3),
-            &solve,
-            &Cancel::new(),
-            |_, p| {
+        let run = Library::from(store.clone())
+            .generate("twos", &options(11, 3), &solve, &Cancel::new(), |_, p| {
                 if let Some(p) = p {
                     seen.push(p.id);
                 }
                 true
-            },
-        )
-        .unwrap();
+            })
+            .unwrap();
         assert_eq!(run.stored, 3);
         assert_eq!(run.puzzle_ids, seen);
         let (c, puzzles) = store.collection("twos").unwrap().unwrap();
@@ -511,8 +460,7 @@ mod tests {
         }
         // The name is taken now; bad names are refused.
         assert!(matches!(
-            generate_collection(
-                &store,
+            Library::from(store.clone()).generate(
                 "twos",
                 &options(11, 1),
                 &solve,
@@ -523,8 +471,7 @@ mod tests {
         ));
         for bad in ["", "a b", "x/y", &"n".repeat(65)] {
             assert!(matches!(
-                generate_collection(
-                    &store,
+                Library::from(store.clone()).generate(
                     bad,
                     &options(1, 1),
                     &solve,
@@ -541,15 +488,15 @@ mod tests {
     fn a_cancelled_run_is_stopped() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("t.db")).unwrap();
-        let run = generate_collection(
-            &store,
-            "cut",
-            &options(5, 50),
-            &SolveOptions::default(),
-            &Cancel::new(),
-            |_, _| false,
-        )
-        .unwrap();
+        let run = Library::from(store.clone())
+            .generate(
+                "cut",
+                &options(5, 50),
+                &SolveOptions::default(),
+                &Cancel::new(),
+                |_, _| false,
+            )
+            .unwrap();
         assert_eq!(run.stop, Stop::Cancelled);
         let (c, _) = store.collection("cut").unwrap().unwrap();
         assert_eq!(c.state, "stopped");

@@ -4,7 +4,7 @@
 //! runner) and never holds the store itself: `tests/architecture.rs` checks that `src/api` and
 //! `src/cli` name no store module.
 
-use super::collections::{generate_collection, CollectionError, RunSummary};
+use super::collections::{create_collection, fill_collection_then, CollectionError, RunSummary};
 use super::export::Export;
 use super::import::{
     import_collection, verify_and_store_read, ImportError, ImportSummary, Imported,
@@ -218,10 +218,11 @@ impl Library {
         seed::fill_difficulties(&self.store)
     }
 
-    /// Generates collection `name` (see [`generate_collection`]).
+    /// Creates collection `name` and fills it with puzzles generated with `opts` (see
+    /// [`fill_collection_then`]), its end recorded in its summary.
     ///
     /// # Errors
-    /// See [`generate_collection`].
+    /// When the name is invalid or taken, the options are out of range, or the store fails.
     pub fn generate(
         &self,
         name: &str,
@@ -230,6 +231,17 @@ impl Library {
         cancel: &Cancel,
         observe: impl FnMut(&Progress, Option<&StoredPuzzle>) -> bool,
     ) -> Result<RunSummary, CollectionError> {
-        generate_collection(&self.store, name, opts, solve, cancel, observe)
+        if !valid_name(name) {
+            return Err(CollectionError::Name(name.to_string()));
+        }
+        opts.validate()?;
+        let store = &self.store;
+        if !create_collection(store, name, opts)? {
+            return Err(CollectionError::Exists(name.to_string()));
+        }
+        let finish = |state: &str, summary: &serde_json::Value| {
+            store.finish_collection(name, state, &super::document(summary))
+        };
+        fill_collection_then(store, name, opts, solve, cancel, observe, &finish)
     }
 }

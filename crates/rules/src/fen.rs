@@ -149,6 +149,14 @@ pub(crate) fn parse_board<G: Geometry>(
     for (i, (start, rank_text)) in ranks.iter().enumerate() {
         let rank = G::RANKS - 1 - i as u8;
         let mut file: u32 = 0;
+        let too_long = |at| {
+            let message = format!(
+                "rank {} has more than {} squares",
+                rank as u32 + 1,
+                G::FILES
+            );
+            Err(err(at, message))
+        };
         let mut chars = rank_text.char_indices().peekable();
         while let Some((j, c)) = chars.next() {
             let at = start + j;
@@ -169,27 +177,13 @@ pub(crate) fn parse_board<G: Geometry>(
                 }
                 file += n;
                 if file > G::FILES as u32 {
-                    return Err(err(
-                        at,
-                        format!(
-                            "rank {} has more than {} squares",
-                            rank as u32 + 1,
-                            G::FILES
-                        ),
-                    ));
+                    return too_long(at);
                 }
             } else {
                 let p = letter(c)
                     .ok_or_else(|| err(at, format!("`{c}` is not a piece letter of this game")))?;
                 if file >= G::FILES as u32 {
-                    return Err(err(
-                        at,
-                        format!(
-                            "rank {} has more than {} squares",
-                            rank as u32 + 1,
-                            G::FILES
-                        ),
-                    ));
+                    return too_long(at);
                 }
                 board.put(G::square(file as u8, rank), p);
                 file += 1;

@@ -110,20 +110,26 @@ impl Role {
         Role::Immobilizer,
         Role::Chameleon,
     ];
-    /// Every role.
-    pub const ALL: [Role; 11] = [
-        Role::King,
-        Role::Pawn,
-        Role::Withdrawer,
-        Role::LongLeaper,
-        Role::Coordinator,
-        Role::Immobilizer,
-        Role::Chameleon,
+    /// The roles Rococo has and Baroque chess has not.
+    const ROCOCO_ONLY: [Role; 4] = [
         Role::Advancer,
         Role::Swapper,
         Role::CannonPawn,
         Role::PushmePullyu,
     ];
+    /// Every role: Baroque chess's, then those of Rococo alone.
+    pub const ALL: [Role; 11] = {
+        let mut all = [Role::King; 11];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = match i < Role::BAROQUE.len() {
+                true => Role::BAROQUE[i],
+                false => Role::ROCOCO_ONLY[i - Role::BAROQUE.len()],
+            };
+            i += 1;
+        }
+        all
+    };
 
     /// The role's number: the index into per-role tables (below [`Role::COUNT`]).
     #[inline(always)]

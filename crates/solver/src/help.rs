@@ -62,26 +62,17 @@ pub type NamedHelpSolution = HelpSolution<MoveInfo>;
 impl<M: Copy> HelpSolution<M> {
     /// The report in another move type.
     pub fn map<N>(&self, f: impl Fn(&M) -> N) -> HelpSolution<N> {
-        let lines = |v: &[Vec<M>]| v.iter().map(|l| l.iter().map(&f).collect()).collect();
-        HelpSolution {
-            stipulation: self.stipulation,
-            solutions: lines(&self.solutions),
-            short_solutions: lines(&self.short_solutions),
-            count: self.count,
-            lines_truncated: self.lines_truncated,
-            complete: self.complete,
-            sound: self.sound,
-            proven_no_solution_within: self.proven_no_solution_within,
-            nodes: self.nodes,
-            millis: self.millis,
-            budget_exhausted: self.budget_exhausted,
-            exhausted_by: self.exhausted_by,
-        }
+        self.map_lines(|l| l.iter().map(&f).collect())
     }
 
     /// The report named in `naming`; `pos` is the position that was solved.
     pub fn named<P: GamePosition<Move = M>>(&self, pos: &P, naming: Naming) -> NamedHelpSolution {
-        let lines = |v: &[Vec<M>]| v.iter().map(|l| name_line(pos, l, naming)).collect();
+        self.map_lines(|l| name_line(pos, l, naming))
+    }
+
+    /// The report with each line of moves rewritten by `line`.
+    fn map_lines<N>(&self, line: impl Fn(&[M]) -> Vec<N>) -> HelpSolution<N> {
+        let lines = |v: &[Vec<M>]| v.iter().map(|l| line(l)).collect();
         HelpSolution {
             stipulation: self.stipulation,
             solutions: lines(&self.solutions),

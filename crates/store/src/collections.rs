@@ -7,33 +7,6 @@ use super::StoreError;
 use crate::Json;
 use serde::Serialize;
 
-/// The migration that adds collections (applied after the puzzle tables).
-pub(super) const MIGRATION: &str = "CREATE TABLE collections (
-        name TEXT PRIMARY KEY,
-        game TEXT NOT NULL CHECK (game IN ('baroque', 'rococo')),
-        rules TEXT NOT NULL,
-        mate_in INTEGER NOT NULL,
-        seed INTEGER NOT NULL,
-        max_pieces INTEGER NOT NULL,
-        state TEXT NOT NULL CHECK (state IN ('running', 'done', 'stopped', 'failed')),
-        summary TEXT NOT NULL,
-        created_at TEXT NOT NULL
-    );
-    CREATE TABLE collection_puzzles (
-        collection TEXT NOT NULL REFERENCES collections (name) ON DELETE CASCADE,
-        position INTEGER NOT NULL,
-        puzzle_id INTEGER NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
-        PRIMARY KEY (collection, position),
-        UNIQUE (collection, puzzle_id)
-    ) WITHOUT ROWID;";
-
-pub(super) const MIGRATION_RUNNER: &str = "ALTER TABLE collections ADD COLUMN runner TEXT;";
-
-/// The stipulation a collection's puzzles have; the collections made before were direct mates.
-pub(super) const MIGRATION_STIPULATION: &str =
-    "ALTER TABLE collections ADD COLUMN stipulation TEXT;
-    UPDATE collections SET stipulation = '#' || mate_in WHERE stipulation IS NULL;";
-
 /// This process, as `host/pid:start` (its start time in clock ticks since boot, from `/proc`, so
 /// that a reused process id is told apart; the host, so that replicas on several machines sharing
 /// one PostgreSQL store do not judge each other's processes), or `host/pid` where `/proc` is

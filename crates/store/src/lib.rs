@@ -41,6 +41,7 @@ pub mod collections;
 pub mod database;
 pub mod jobs;
 pub mod postgres;
+mod schema;
 pub mod sqlite;
 
 use baroque_puzzle::outcome::PuzzleOutcome;

@@ -25,87 +25,12 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// Connections in the pool.
 pub const POOL_SIZE: u32 = 8;
 
-/// The migrations, in order; the database's `user_version` records how many are applied.
+/// The migrations, in order ([`crate::schema`]); the database's `user_version` records how many
+/// are applied.
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![
-        M::up(
-            "CREATE TABLE puzzles (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            kind TEXT NOT NULL CHECK (kind IN ('diagram', 'mate')),
-            game TEXT NOT NULL CHECK (game IN ('baroque', 'rococo')),
-            fen TEXT NOT NULL,
-            rules TEXT NOT NULL,
-            preset TEXT NOT NULL,
-            moves TEXT NOT NULL,
-            captures TEXT NOT NULL,
-            mate_in INTEGER,
-            outcome TEXT NOT NULL,
-            title TEXT,
-            source TEXT,
-            caption TEXT,
-            fixture TEXT,
-            created_at TEXT NOT NULL,
-            content_hash TEXT NOT NULL UNIQUE
-        );
-        CREATE INDEX puzzles_kind ON puzzles (kind, id);
-        CREATE INDEX puzzles_preset ON puzzles (preset, id);
-        CREATE INDEX puzzles_source ON puzzles (source, id);
-        CREATE TABLE puzzle_tags (
-            puzzle_id INTEGER NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
-            tag TEXT NOT NULL,
-            PRIMARY KEY (puzzle_id, tag)
-        ) WITHOUT ROWID;
-        CREATE INDEX puzzle_tags_tag ON puzzle_tags (tag, puzzle_id);",
-        ),
-        // Rococo has no Baroque rule set: its rows said `abbott` as a placeholder; they now say
-        // `rococo` in `rules` and `preset` (so a `rules=abbott` listing holds Baroque puzzles only).
-        M::up(
-            "UPDATE puzzles SET rules = 'rococo', preset = 'rococo' WHERE game = 'rococo';
-             CREATE INDEX puzzles_game ON puzzles (game, id);",
-        ),
-        M::up(collections::MIGRATION),
-        // The process filling a running collection, so that a server starting up stops only the
-        // runs whose process has ended (not a `baroque generate` running beside it).
-        M::up(collections::MIGRATION_RUNNER),
-        // Facts about the store itself (which upgrades of its rows are done).
-        M::up(
-            "CREATE TABLE store_facts (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;",
-        ),
-        // Stipulations beyond the direct mate: every mate row names its own; the rows stored
-        // before were all direct mates, `#N`.
-        M::up(
-            "ALTER TABLE puzzles ADD COLUMN stipulation TEXT;
-             UPDATE puzzles SET stipulation = '#' || mate_in
-                 WHERE kind = 'mate' AND mate_in IS NOT NULL;
-             CREATE INDEX puzzles_stipulation ON puzzles (stipulation, id);",
-        ),
-        M::up(collections::MIGRATION_STIPULATION),
-        // The difficulty of a mate puzzle (0 to 100; NULL for a diagram), computed above the
-        // store (see `baroque_puzzle::difficulty`): rows stored before are filled at start-up.
-        M::up(
-            "ALTER TABLE puzzles ADD COLUMN difficulty INTEGER;
-             CREATE INDEX puzzles_difficulty ON puzzles (difficulty, id);",
-        ),
-        // Generation jobs as rows (see `super::jobs`): leases in milliseconds since 1970.
-        M::up(
-            "CREATE TABLE jobs (
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                collection TEXT NOT NULL REFERENCES collections (name) ON DELETE CASCADE,
-                request TEXT NOT NULL,
-                state TEXT NOT NULL CHECK (state IN ('running', 'done', 'stopped', 'failed')),
-                view TEXT NOT NULL,
-                owner TEXT,
-                lease_until INTEGER NOT NULL,
-                cancel INTEGER NOT NULL DEFAULT 0,
-                attempts INTEGER NOT NULL DEFAULT 1,
-                created_at TEXT NOT NULL
-            );
-            CREATE INDEX jobs_running ON jobs (state, lease_until);",
-        ),
-        // A puzzle's revision, raised by every change of a stored row (its outcome, difficulty,
-        // content hash, tags), so that a collection's version is known from its rows alone.
-        M::up("ALTER TABLE puzzles ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;"),
-    ])
+    static SQL: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let sql = SQL.get_or_init(|| crate::schema::migrations(crate::schema::Dialect::Sqlite));
+    Migrations::new(sql.iter().map(|m| M::up(m)).collect())
 }
 
 /// An error opening the store, with what to check for the usual causes.
