@@ -10,6 +10,7 @@ pub use extract::ExtractArgs;
 pub use formats::{ExportArgs, ExportFormat, ImportArgs, ImportFormat};
 
 use crate::api::configuration::DEFAULT_ADDR;
+use crate::rules::prelude::*;
 use crate::rules::{perft, GameKind, GamePosition, Naming, Rules, Variant, Visit};
 use clap::{Parser, Subcommand};
 use std::io::{Read, Write};

@@ -27,8 +27,9 @@
 //! | Cannon Pawn | the pawn on a gun carriage's two wheels |
 //! | Pushme-Pullyu | a double-headed arrow on a stand |
 
+use crate::rules::prelude::*;
 use crate::rules::rococo::Coords;
-use crate::rules::{Color, GameKind, GamePosition, Naming, Piece, Role, Variant, VariantPosition};
+use crate::rules::{Color, GameKind, Naming, Piece, Role, Variant, VariantPosition};
 use std::fmt::Write;
 
 /// The smallest image, in pixels.

@@ -4,13 +4,14 @@
 //!
 //! A word of a diagram's caption (and, in MediaWiki, of the text after the template) is kept as a
 //! move when it reads as one in our notations, legal or not: the position's move reader
-//! ([`crate::rules::GamePosition::parse_move`]) accepts it or refuses it for any reason but
+//! ([`crate::rules::GameNotation::parse_move`]) accepts it or refuses it for any reason but
 //! `unparsable`. Move numbers (`1.`) and punctuation around a word are dropped; a word must hold a
 //! letter and a digit.
 
 use crate::cases::{Case, CaseFile, DiagramRef, Game};
 use crate::documents::{Content, Diagram, Reading};
-use crate::rules::{GamePosition, MoveErrorKind, Naming, Rules, Variant, VariantPosition};
+use crate::rules::prelude::*;
+use crate::rules::{MoveErrorKind, Naming, Rules, Variant, VariantPosition};
 
 /// The words of `text` that read as moves of `pos`, in order, each once.
 pub fn moves_named(pos: &VariantPosition, text: &str) -> Vec<String> {

@@ -19,6 +19,7 @@
 //! The screening's node budget decides what a candidate is; its time limit is only a safety net,
 //! set well above what the node budget takes, and a run where it bites may not be reproduced.
 
+use crate::rules::prelude::*;
 use crate::rules::{Color, GamePosition, Piece, Position, Role, Variant};
 use crate::solver::help::{focused_help, screen_help, HelpSolution};
 use crate::solver::{
@@ -643,7 +644,7 @@ pub fn generate_prepared<P: GamePosition, X: Send>(
                 (Verdict::Varied, _) => report.progress.varied += 1,
                 (Verdict::Unsettled, _) => report.progress.unsettled += 1,
                 (Verdict::Sound(found), Some(prepared)) => {
-                    let key = GamePosition::canonical_key(&found.position);
+                    let key = GeneratorSetup::canonical_key(&found.position);
                     if seen.contains(&key) {
                         report.progress.duplicates += 1;
                         continue;

@@ -324,7 +324,7 @@ fn generated_puzzles_are_sound(
     max_pieces: &str,
     extra: &[&str],
 ) {
-    use baroque::rules::{GamePosition, Naming, Variant};
+    use baroque::rules::{GameNotation, GameRules, Naming, Variant};
     use baroque::solver::Stipulation;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("gen.db");
@@ -429,7 +429,7 @@ fn pos_line_name(
     line: &[baroque::rules::VariantMove],
     m: &baroque::rules::VariantMove,
 ) -> String {
-    use baroque::rules::{GamePosition, Naming};
+    use baroque::rules::{GameNotation, GameRules, Naming};
     let mut at = *start;
     for x in line {
         if x == m {
@@ -482,7 +482,7 @@ fn generate_refuses_a_bad_stipulation() {
 /// same rules written as percentages make the same puzzles; rules that cannot be met are refused.
 #[test]
 fn a_generated_collection_is_varied_by_default() {
-    use baroque::rules::{Color, GamePosition, Naming, Variant};
+    use baroque::rules::{Color, GameRules, Naming, Variant};
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("gen.db");
     let run = |name: &str, extra: &[&str]| {

@@ -5,7 +5,7 @@
 //! wrong, and its refutation leaves no mate in one; every helpmate solution plays as correct
 //! moves to `solved`, and a first move of no solution is wrong.
 
-use baroque::rules::{GamePosition, Naming, Position, Rules, Status};
+use baroque::rules::{GameNotation, GameRules, Naming, Position, Rules, Status};
 use baroque::solver::help::solve_help;
 use baroque::solver::play::{play, NoProof, PlayOptions, PlayReport, Verdict};
 use baroque::solver::{solve, Cancel, Limits, SolveOptions, Stipulation};
@@ -50,7 +50,7 @@ fn judge(pos: &Position, line: &[baroque::rules::Move], stipulation: Stipulation
 
 /// Plays a named move of `at`.
 fn parse(at: &Position, notation: &str) -> baroque::rules::Move {
-    GamePosition::parse_move(at, notation, Naming::default()).unwrap()
+    GameNotation::parse_move(at, notation, Naming::default()).unwrap()
 }
 
 fn keys_of(pos: &Position, n: u32) -> BTreeSet<String> {
@@ -67,7 +67,7 @@ fn keys_of(pos: &Position, n: u32) -> BTreeSet<String> {
     );
     s.keys
         .iter()
-        .map(|k| GamePosition::move_name(pos, &k.mv, Naming::default()))
+        .map(|k| GameNotation::move_name(pos, &k.mv, Naming::default()))
         .collect()
 }
 
@@ -85,7 +85,7 @@ fn a_site_that_plays_accepted_moves_and_replies_solves_every_mate_in_2() {
             accepted,
             keys,
             "{}",
-            GamePosition::fen(&pos, Naming::default())
+            GameNotation::fen(&pos, Naming::default())
         );
         let hint = start.hint.clone().unwrap();
         assert!(
@@ -102,7 +102,7 @@ fn a_site_that_plays_accepted_moves_and_replies_solves_every_mate_in_2() {
             at = at.play(&mv);
             let r = judge(&pos, &line, stipulation);
             if r.verdict == Verdict::Solved {
-                assert_eq!(GamePosition::status(&at), Status::Checkmate);
+                assert_eq!(GameRules::status(&at), Status::Checkmate);
                 assert_eq!(r.remaining, 0);
                 assert!(r.reply.is_none());
                 solved = true;
@@ -117,7 +117,7 @@ fn a_site_that_plays_accepted_moves_and_replies_solves_every_mate_in_2() {
         assert!(
             solved,
             "{} not solved in 2",
-            GamePosition::fen(&pos, Naming::default())
+            GameNotation::fen(&pos, Naming::default())
         );
     }
 }
@@ -127,8 +127,8 @@ fn every_other_first_move_is_wrong_and_its_refutation_leaves_no_mate_in_1() {
     for pos in bench("direct_mates").into_iter().take(3) {
         let stipulation = Stipulation::Mate(2);
         let keys = keys_of(&pos, 2);
-        for mv in GamePosition::legal_moves(&pos).into_iter().take(12) {
-            let name = GamePosition::move_name(&pos, &mv, Naming::default());
+        for mv in GameRules::legal_moves(&pos).into_iter().take(12) {
+            let name = GameNotation::move_name(&pos, &mv, Naming::default());
             let r = judge(&pos, &[mv], stipulation);
             if keys.contains(&name) {
                 assert!(matches!(r.verdict, Verdict::Correct | Verdict::Solved));
@@ -145,7 +145,7 @@ fn every_other_first_move_is_wrong_and_its_refutation_leaves_no_mate_in_1() {
                         "{name} {refutation:?}"
                     );
                 }
-                None => assert!(GamePosition::legal_moves(&after).is_empty()),
+                None => assert!(GameRules::legal_moves(&after).is_empty()),
             }
             let accepted: BTreeSet<String> =
                 r.accepted.iter().map(|m| m.notation.clone()).collect();
@@ -174,7 +174,7 @@ fn every_helpmate_solution_plays_to_solved() {
         let firsts: BTreeSet<String> = h
             .solutions
             .iter()
-            .map(|l| GamePosition::move_name(&pos, &l[0], Naming::default()))
+            .map(|l| GameNotation::move_name(&pos, &l[0], Naming::default()))
             .collect();
         for solution in &h.solutions {
             for k in 1..=solution.len() {
@@ -192,7 +192,7 @@ fn every_helpmate_solution_plays_to_solved() {
         let wrong = pos
             .legal_moves()
             .into_iter()
-            .find(|m| !firsts.contains(&GamePosition::move_name(&pos, m, Naming::default())))
+            .find(|m| !firsts.contains(&GameNotation::move_name(&pos, m, Naming::default())))
             .unwrap();
         assert_eq!(judge(&pos, &[wrong], stipulation).verdict, Verdict::Wrong);
     }

@@ -157,7 +157,7 @@ proptest! {
         targets in any::<u64>(),
         king_steps in 0u32..4,
     ) {
-        use baroque::rules::GamePosition;
+        use baroque::rules::SearchHooks;
         // Sets of every shape: random ones, and the squares near a King (the narrowed searches').
         let near = pos.board().king(pos.turn().other()).map_or(!0u64, |k| {
             (0u8..64)
@@ -200,7 +200,7 @@ proptest! {
         // What the selfmate search asks: every move dropped leaves the opponent a legal move that
         // gives no check (the replies tried first: the opponent's moves of this position and of
         // the position after our first move).
-        use baroque::rules::GamePosition;
+        use baroque::rules::SearchHooks;
         let mut like: Vec<Option<Move>> = them.legal_moves().into_iter().take(2).map(Some).collect();
         for mut kept in [pos.legal_moves(), pos.legal_moves()] {
             let all = kept.clone();

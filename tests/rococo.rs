@@ -3,6 +3,7 @@
 
 mod oracle;
 
+use baroque::rules::prelude::*;
 use baroque::rules::rococo::{Coords, RococoKind, RococoMove, RococoPosition, ROCOCO_START_FEN};
 use baroque::rules::{BitSet, Status};
 
@@ -387,7 +388,7 @@ mod mates {
     //! leaves the mover's King capturable too; a game is over once a King is taken; a side is
     //! mated when its King was taken or its status is `checkmate`.
     use super::*;
-    use baroque::rules::{Color, GamePosition};
+    use baroque::rules::Color;
     use baroque::solver::help::solve_help;
     use baroque::solver::{solve, Outcome, SolveOptions, Stipulation};
     use proptest::prelude::*;

@@ -1,6 +1,7 @@
 //! The solver against a brute-force minimax, on the documents' diagrams and positions made to have
 //! each property (found by random search, then fixed here; their answers are checked by brute force).
 
+use baroque::rules::prelude::*;
 use baroque::rules::{Letters, Naming, Position, Rules, Stalemate};
 use baroque::solver::{solve, Limits, NamedSolution as Solution, Outcome, SolveOptions};
 use std::time::{Duration, Instant};
@@ -426,7 +427,6 @@ fn the_bench_sets_are_sound() {
 /// puzzle; a key landing farther away is missed, and found again with a longer reach.
 #[test]
 fn a_narrowed_search_finds_keys_near_the_king_and_only_real_mates() {
-    use baroque::rules::GamePosition;
     use baroque::solver::{focused_mate, Narrowed, Stipulation};
     let opts = |n| SolveOptions {
         stipulation: Stipulation::Mate(n),

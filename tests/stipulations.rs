@@ -10,9 +10,8 @@
 
 mod oracle;
 
-use baroque::rules::{
-    Board, Board8, Color, GamePosition, Move, Piece, Position, Role, Rules, Stalemate, Status,
-};
+use baroque::rules::prelude::*;
+use baroque::rules::{Board, Board8, Color, Move, Piece, Position, Role, Rules, Stalemate, Status};
 use baroque::solver::help::solve_help;
 use baroque::solver::{solve, Limits, SolveOptions, Stipulation};
 use proptest::prelude::*;

@@ -7,7 +7,7 @@
 use baroque::api::common::Object;
 use baroque::api::routes::verify::verify_moves;
 use baroque::api::routes::verify::{VerifyQuery, VerifyRequest};
-use baroque::rules::GamePosition;
+use baroque::rules::{GameNotation, GameRules};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -4,6 +4,7 @@
 //! handler (`super::routes`).
 
 use super::problem::ApiError;
+use crate::rules::prelude::*;
 use crate::rules::rococo::Coords;
 use crate::rules::{
     Color, GameKind, GamePosition, Leaper, Naming, Preset, Rules, SquareSet, Stalemate, Status,
@@ -592,7 +593,7 @@ pub enum MoveKindName {
 }
 
 impl MoveKindName {
-    /// The kind a game reports for a move (see `GamePosition::kind_name`).
+    /// The kind a game reports for a move (see `GameRules::kind_name`).
     pub fn from_name(name: &str) -> Option<MoveKindName> {
         match name {
             "normal" => Some(MoveKindName::Normal),

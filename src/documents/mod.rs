@@ -28,7 +28,8 @@ mod text;
 
 pub use text::{Cell, Grid, GridCell, Placed};
 
-use crate::rules::{FenError, GameKind, GamePosition, Naming, Problem, Rules, Variant};
+use crate::rules::prelude::*;
+use crate::rules::{FenError, GameKind, Naming, Problem, Rules, Variant};
 use serde::Serialize;
 use std::path::Path;
 

@@ -4,9 +4,10 @@
 #[cfg(test)]
 mod tests {
     use crate::generate::{candidate, generate, GenerateOptions, Source, Stop, Take};
+    use crate::rules::prelude::*;
     use crate::rules::rococo::{Coords, RococoPosition};
     use crate::rules::symmetry::rococo_setup;
-    use crate::rules::{Board10, GamePosition, Geometry, Piece, Variant};
+    use crate::rules::{Board10, Geometry, Piece, Variant};
     use crate::solver::Cancel;
     use crate::solver::{solve, SolveOptions};
 

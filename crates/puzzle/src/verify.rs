@@ -6,8 +6,9 @@
 use crate::fixtures::cases::{play_text, Case, Destinations, Game, RulesSpec, SquarePiece};
 use crate::model::{Claim, DiagramClaim, Kind, MateClaim, NewPuzzle, VerifiedPuzzle, VerifyError};
 use crate::outcome::{DiagramOutcome, HelpOutcome, KeysOutcome, LegalMove, PuzzleOutcome};
-use crate::rules::{GamePosition, Naming, Rules, Variant, VariantPosition};
+use crate::rules::{Naming, Rules, Variant, VariantPosition};
 use crate::solver::{Outcome, SolveOptions, Stipulation};
+use baroque_rules::prelude::*;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 

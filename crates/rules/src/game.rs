@@ -273,14 +273,11 @@ impl Naming {
 /// A set of squares of any board (bit `i` is square `i`).
 pub type SquareSet = u128;
 
-/// A position of a game: what the solver, the generator and the edges need of it.
+/// The rules of a game on a position: the side to move, legal moves and play, captures, status.
 ///
 /// "Legal" is in the game's own meaning: in Baroque a move may not leave the mover's King
-/// capturable; in Rococo every move is legal, and one that leaves the King capturable loses. The
-/// rule of victory is part of the trait, and every stipulation, play judgement and verification
-/// uses it alone: the moves in play ([`GamePosition::search_moves`]), when a side has lost
-/// ([`GamePosition::lost`]), and which moves lose at once ([`GamePosition::loses_at_once`]).
-pub trait GamePosition:
+/// capturable; in Rococo every move is legal, and one that leaves the King capturable loses.
+pub trait GameRules:
     Copy + Send + Sync + PartialEq + Eq + std::hash::Hash + std::fmt::Debug + 'static
 {
     /// A move with everything it does.
@@ -292,8 +289,6 @@ pub trait GamePosition:
     fn turn(&self) -> Color;
     /// Plies played (the FEN's ply count).
     fn plies(&self) -> u32;
-    /// The FEN, in `naming`.
-    fn fen(&self, naming: Naming) -> String;
     /// Every problem of the position (errors refuse it; the others are warnings).
     fn validate(&self) -> Vec<Problem>;
     /// A hash of everything that decides the future (placement, side to move, restrictions).
@@ -306,10 +301,6 @@ pub trait GamePosition:
     fn has_both_kings(&self) -> bool {
         self.king(Color::White).is_some() && self.king(Color::Black).is_some()
     }
-    /// The name of a square, in `naming`.
-    fn square_name(&self, square: u8, naming: Naming) -> String;
-    /// Reads a square's name in `naming`.
-    fn parse_square(&self, name: &str, naming: Naming) -> Option<u8>;
 
     /// Every legal move, written into `out` (cleared first).
     fn legal_moves_into(&self, out: &mut Vec<Self::Move>);
@@ -354,28 +345,6 @@ pub trait GamePosition:
     }
     /// The pieces that cannot move, of both sides.
     fn frozen(&self) -> SquareSet;
-
-    /// Reads a move in any accepted form, squares in `naming`.
-    ///
-    /// # Errors
-    /// A [`MoveError`] with a reason code and a message.
-    fn parse_move(&self, text: &str, naming: Naming) -> Result<Self::Move, MoveError>;
-    /// The canonical name of a move of this position, in `naming`.
-    fn move_name(&self, m: &Self::Move, naming: Naming) -> String;
-    /// The from and to squares of a move (`d2d8`), in `naming`.
-    fn move_uci(&self, m: &Self::Move, naming: Naming) -> String;
-    /// Writes [`GamePosition::move_name`] and [`GamePosition::move_uci`] into `name` and `uci`
-    /// (for callers that name many moves: a game may do it without allocating).
-    fn write_names(
-        &self,
-        m: &Self::Move,
-        naming: Naming,
-        name: &mut impl std::fmt::Write,
-        uci: &mut impl std::fmt::Write,
-    ) {
-        let _ = name.write_str(&self.move_name(m, naming));
-        let _ = uci.write_str(&self.move_uci(m, naming));
-    }
     /// The squares of the pieces a move captures.
     fn captures(m: &Self::Move) -> SquareSet;
     /// The square a move leaves and the one it ends on (the same for a suicide).
@@ -399,6 +368,48 @@ pub trait GamePosition:
     fn is_king_move(m: &Self::Move) -> bool {
         Self::role(m) == Role::King
     }
+    /// Whether the side to move is in check (its King could be taken now).
+    fn in_check(&self) -> bool;
+    /// Whether a search move of this position gives check: `self.play(m).in_check()`, which a
+    /// game may answer without making the whole position.
+    fn gives_check(&self, m: &Self::Move) -> bool {
+        self.play(m).in_check()
+    }
+
+    /// The pieces on the board.
+    fn piece_count(&self) -> u32;
+}
+
+/// Reading and writing a game: FEN, square and move names in a [`Naming`].
+pub trait GameNotation: GameRules {
+    /// The FEN, in `naming`.
+    fn fen(&self, naming: Naming) -> String;
+    /// The name of a square, in `naming`.
+    fn square_name(&self, square: u8, naming: Naming) -> String;
+    /// Reads a square's name in `naming`.
+    fn parse_square(&self, name: &str, naming: Naming) -> Option<u8>;
+
+    /// Reads a move in any accepted form, squares in `naming`.
+    ///
+    /// # Errors
+    /// A [`MoveError`] with a reason code and a message.
+    fn parse_move(&self, text: &str, naming: Naming) -> Result<Self::Move, MoveError>;
+    /// The canonical name of a move of this position, in `naming`.
+    fn move_name(&self, m: &Self::Move, naming: Naming) -> String;
+    /// The from and to squares of a move (`d2d8`), in `naming`.
+    fn move_uci(&self, m: &Self::Move, naming: Naming) -> String;
+    /// Writes [`GameNotation::move_name`] and [`GameNotation::move_uci`] into `name` and `uci`
+    /// (for callers that name many moves: a game may do it without allocating).
+    fn write_names(
+        &self,
+        m: &Self::Move,
+        naming: Naming,
+        name: &mut impl std::fmt::Write,
+        uci: &mut impl std::fmt::Write,
+    ) {
+        let _ = name.write_str(&self.move_name(m, naming));
+        let _ = uci.write_str(&self.move_uci(m, naming));
+    }
 
     /// The pieces on the squares of a set, lowest square first, in `naming`.
     fn square_pieces(&self, set: SquareSet, naming: Naming) -> Vec<SquarePiece> {
@@ -421,15 +432,20 @@ pub trait GamePosition:
             captures: self.square_pieces(Self::captures(m), naming),
         }
     }
+}
 
+/// What the solver asks of a game beyond its rules: the moves in play, when a side has lost, which
+/// moves lose at once, and the narrowed and quiet moves that order and prune its search. The rule
+/// of victory lives here, and every stipulation, play judgement and verification uses it alone.
+pub trait SearchHooks: GameRules {
     /// The moves of the side to move in play, what every stipulation searches: its legal moves,
     /// none once its King has been taken (in a game won by taking the King, a position reached by
     /// play from one with both Kings), written into `out` (cleared first). The solver counts
-    /// these moves and no others; [`GamePosition::drop_moves_losing_at_once`] is the one pruning
+    /// these moves and no others; [`SearchHooks::drop_moves_losing_at_once`] is the one pruning
     /// it may apply, where the goal makes it exact.
     fn search_moves(&self, out: &mut Vec<Self::Move>);
-    /// The search moves that end on `targets` (the end [`GamePosition::squares`] gives), written
-    /// into `out` (cleared first): [`GamePosition::search_moves`] less the others, which a game
+    /// The search moves that end on `targets` (the end [`GameRules::squares`] gives), written
+    /// into `out` (cleared first): [`SearchHooks::search_moves`] less the others, which a game
     /// may find without making them (the default makes them all).
     fn search_moves_to(&self, targets: SquareSet, out: &mut Vec<Self::Move>) {
         self.search_moves(out);
@@ -443,30 +459,30 @@ pub trait GamePosition:
         false
     }
     /// Drops, of `moves` (moves of this position), those that [lose at
-    /// once](GamePosition::loses_at_once). Where the goal is reached by taking the King, this
+    /// once](SearchHooks::loses_at_once). Where the goal is reached by taking the King, this
     /// changes no answer of a direct mate (see `solver::search`); every other stipulation counts
     /// them.
     fn drop_moves_losing_at_once(&self, moves: &mut Vec<Self::Move>) {
         moves.retain(|m| !self.loses_at_once(m));
     }
     /// Whether the side to move has a search move that does not [lose at
-    /// once](GamePosition::loses_at_once) (may stop at the first).
+    /// once](SearchHooks::loses_at_once) (may stop at the first).
     fn has_safe_move(&self) -> bool;
-    /// [`GamePosition::has_safe_move`] when whether the side to move is in check is known
-    /// (`in_check` must be [`GamePosition::in_check`]).
+    /// [`SearchHooks::has_safe_move`] when whether the side to move is in check is known
+    /// (`in_check` must be [`GameRules::in_check`]).
     fn has_safe_move_in(&self, in_check: bool) -> bool {
         let _ = in_check;
         self.has_safe_move()
     }
     /// Whether the side to move has lost, the goal of every mate stipulation: it is mated (the
     /// status `checkmate`: in Baroque, in check without a legal move; in Rococo, its King was
-    /// taken, or it has a move and every one [loses at once](GamePosition::loses_at_once)), or it
+    /// taken, or it has a move and every one [loses at once](SearchHooks::loses_at_once)), or it
     /// has no move and the rules count that as a loss (Baroque's `stalemate: loss`).
     fn lost(&self) -> bool {
         self.lost_in(self.in_check())
     }
-    /// [`GamePosition::lost`] when whether the side to move is in check is known (`in_check` must
-    /// be [`GamePosition::in_check`]).
+    /// [`SearchHooks::lost`] when whether the side to move is in check is known (`in_check` must
+    /// be [`GameRules::in_check`]).
     fn lost_in(&self, in_check: bool) -> bool;
     /// The search move of this position that moves the piece of `like` (a move of another
     /// position) between the same squares, whatever it captures here; `None` when there is none,
@@ -476,29 +492,22 @@ pub trait GamePosition:
         let _ = like;
         None
     }
-    /// [`GamePosition::search_move_like`], when the move made does not give check (a game may
+    /// [`SearchHooks::search_move_like`], when the move made does not give check (a game may
     /// answer without playing it).
     fn quiet_move_like(&self, like: &Self::Move) -> Option<Self::Move> {
         self.search_move_like(like)
             .filter(|m| !self.play(m).in_check())
     }
-    /// Whether the side to move is in check (its King could be taken now).
-    fn in_check(&self) -> bool;
-    /// Whether a search move of this position gives check: `self.play(m).in_check()`, which a
-    /// game may answer without making the whole position.
-    fn gives_check(&self, m: &Self::Move) -> bool {
-        self.play(m).in_check()
-    }
     /// Whether only checking moves can win on the attacker's last move.
     fn only_checks_mate(&self) -> bool;
     /// Keeps, of moves of this position, those that may give check: at least every one that does
     /// (a game may keep them all). For the attacker's last move where
-    /// [`GamePosition::only_checks_mate`].
+    /// [`SearchHooks::only_checks_mate`].
     fn retain_possible_checks(&self, moves: &mut Vec<Self::Move>) {
         let _ = moves;
     }
     /// A search move that cannot give check: one that
-    /// [`GamePosition::retain_possible_checks`] drops (a game may answer without generating every
+    /// [`SearchHooks::retain_possible_checks`] drops (a game may answer without generating every
     /// search move), if there is one. What refutes "every move mates" at once.
     fn quiet_search_move(&self) -> Option<Self::Move> {
         let mut moves = Vec::new();
@@ -510,7 +519,7 @@ pub trait GamePosition:
     /// Drops, of `moves` (search moves of this position), some after which the opponent surely
     /// has a search move that gives no check, shown without making them; `like`: moves of the
     /// opponent (of other positions) to try as that move first. What spares most of the last
-    /// moves of a selfmate where [`GamePosition::only_checks_mate`]: each of those leaves the
+    /// moves of a selfmate where [`SearchHooks::only_checks_mate`]: each of those leaves the
     /// opponent a move that does not mate. The default drops none.
     fn drop_moves_leaving_a_quiet_reply(
         &self,
@@ -519,8 +528,8 @@ pub trait GamePosition:
     ) {
         let _ = (moves, like);
     }
-    /// The search moves that give check: [`GamePosition::search_moves`] kept by
-    /// [`GamePosition::retain_possible_checks`] and [`GamePosition::gives_check`] (a game may find
+    /// The search moves that give check: [`SearchHooks::search_moves`] kept by
+    /// [`SearchHooks::retain_possible_checks`] and [`GameRules::gives_check`] (a game may find
     /// them faster).
     fn search_checks(&self, out: &mut Vec<Self::Move>) {
         self.search_moves(out);
@@ -529,9 +538,11 @@ pub trait GamePosition:
     }
     /// The position with the other side to move, when the side to move is not in check.
     fn null_move(&self) -> Option<Self>;
+}
 
-    /// The pieces on the board.
-    fn piece_count(&self) -> u32;
+/// What the puzzle generator needs to set a game up: its pieces, squares, start and a key that
+/// is the same for a position and its mirror images.
+pub trait GeneratorSetup: GameRules {
     /// For positions made at random: the kinds a side starts with besides the King, the
     /// pawn-like kind first, each with how many a side starts with.
     fn setup_kinds() -> &'static [(Role, u32)];
@@ -546,7 +557,14 @@ pub trait GamePosition:
     fn canonical_key(&self) -> String;
 }
 
-impl GamePosition for Position {
+/// A position of a game: what the solver, the generator and the edges need of it, by concern
+/// ([`GameRules`], [`GameNotation`], [`SearchHooks`], [`GeneratorSetup`]). Every position of a
+/// game implements the four, and so this one.
+pub trait GamePosition: GameRules + GameNotation + SearchHooks + GeneratorSetup {}
+
+impl<P: GameRules + GameNotation + SearchHooks + GeneratorSetup> GamePosition for P {}
+
+impl GameRules for Position {
     type Move = Move;
 
     fn variant(&self) -> Variant {
@@ -557,9 +575,6 @@ impl GamePosition for Position {
     }
     fn plies(&self) -> u32 {
         Position::plies(self)
-    }
-    fn fen(&self, naming: Naming) -> String {
-        Position::fen(self, naming.letters)
     }
     fn validate(&self) -> Vec<Problem> {
         Position::validate(self)
@@ -572,12 +587,6 @@ impl GamePosition for Position {
     }
     fn king(&self, color: Color) -> Option<u8> {
         self.board().king(color)
-    }
-    fn square_name(&self, square: u8, _: Naming) -> String {
-        super::Board8::name(square)
-    }
-    fn parse_square(&self, name: &str, _: Naming) -> Option<u8> {
-        super::Board8::parse_square(name)
     }
     fn legal_moves_into(&self, out: &mut Vec<Move>) {
         self.generate_legal(out);
@@ -612,6 +621,54 @@ impl GamePosition for Position {
     fn frozen(&self) -> SquareSet {
         u128::from(Position::frozen(self))
     }
+    fn captures(m: &Move) -> SquareSet {
+        u128::from(m.captures)
+    }
+    fn squares(m: &Move) -> (u8, u8) {
+        (m.from, m.to)
+    }
+    fn role(m: &Move) -> Role {
+        m.role
+    }
+    fn kind_name(_: &Move) -> Option<&'static str> {
+        None
+    }
+    fn promotion(_: &Move) -> Option<Role> {
+        None
+    }
+    fn to_variant(m: &Move) -> VariantMove {
+        VariantMove::Baroque(*m)
+    }
+    fn from_variant(m: &VariantMove) -> Option<Move> {
+        match m {
+            VariantMove::Baroque(m) => Some(*m),
+            VariantMove::Rococo(_) => None,
+        }
+    }
+    fn is_capture(m: &Move) -> bool {
+        m.is_capture()
+    }
+    fn in_check(&self) -> bool {
+        self.is_check()
+    }
+    fn gives_check(&self, m: &Move) -> bool {
+        Position::gives_check(self, m)
+    }
+    fn piece_count(&self) -> u32 {
+        self.board().occupied().count()
+    }
+}
+
+impl GameNotation for Position {
+    fn fen(&self, naming: Naming) -> String {
+        Position::fen(self, naming.letters)
+    }
+    fn square_name(&self, square: u8, _: Naming) -> String {
+        super::Board8::name(square)
+    }
+    fn parse_square(&self, name: &str, _: Naming) -> Option<u8> {
+        super::Board8::parse_square(name)
+    }
     fn parse_move(&self, text: &str, _: Naming) -> Result<Move, MoveError> {
         Position::parse_move(self, text)
     }
@@ -641,36 +698,12 @@ impl GamePosition for Position {
         let _ = name.write_char(if m.is_capture() { 'x' } else { '-' });
         square(name, m.to);
     }
-    fn captures(m: &Move) -> SquareSet {
-        u128::from(m.captures)
-    }
-    fn squares(m: &Move) -> (u8, u8) {
-        (m.from, m.to)
-    }
-    fn role(m: &Move) -> Role {
-        m.role
-    }
-    fn kind_name(_: &Move) -> Option<&'static str> {
-        None
-    }
-    fn promotion(_: &Move) -> Option<Role> {
-        None
-    }
-    fn to_variant(m: &Move) -> VariantMove {
-        VariantMove::Baroque(*m)
-    }
-    fn from_variant(m: &VariantMove) -> Option<Move> {
-        match m {
-            VariantMove::Baroque(m) => Some(*m),
-            VariantMove::Rococo(_) => None,
-        }
-    }
-    fn is_capture(m: &Move) -> bool {
-        m.is_capture()
-    }
     fn piece_letter(&self, p: Piece, _: Naming) -> char {
         p.letter(Letters::Chess)
     }
+}
+
+impl SearchHooks for Position {
     fn search_moves(&self, out: &mut Vec<Move>) {
         self.generate_legal(out);
     }
@@ -690,12 +723,6 @@ impl GamePosition for Position {
     }
     fn quiet_move_like(&self, like: &Move) -> Option<Move> {
         Position::quiet_move_like(self, like)
-    }
-    fn in_check(&self) -> bool {
-        self.is_check()
-    }
-    fn gives_check(&self, m: &Move) -> bool {
-        Position::gives_check(self, m)
     }
     fn only_checks_mate(&self) -> bool {
         self.rules().stalemate == Stalemate::Draw
@@ -730,9 +757,9 @@ impl GamePosition for Position {
     fn null_move(&self) -> Option<Position> {
         Position::null_move(self)
     }
-    fn piece_count(&self) -> u32 {
-        self.board().occupied().count()
-    }
+}
+
+impl GeneratorSetup for Position {
     fn setup_kinds() -> &'static [(Role, u32)] {
         &super::symmetry::BAROQUE_KINDS
     }
@@ -759,7 +786,7 @@ impl GamePosition for Position {
 /// over (no search move). A side whose King is gone has lost; a side with moves but none that
 /// keeps its King (or takes the enemy King) has lost too (the King falls next move): the status
 /// `checkmate`; a side with no move at all draws.
-impl GamePosition for RococoPosition {
+impl GameRules for RococoPosition {
     type Move = RococoMove;
 
     fn variant(&self) -> Variant {
@@ -770,9 +797,6 @@ impl GamePosition for RococoPosition {
     }
     fn plies(&self) -> u32 {
         RococoPosition::plies(self)
-    }
-    fn fen(&self, naming: Naming) -> String {
-        RococoPosition::fen(self, naming.coords)
     }
     fn validate(&self) -> Vec<Problem> {
         RococoPosition::validate(self)
@@ -785,12 +809,6 @@ impl GamePosition for RococoPosition {
     }
     fn king(&self, color: Color) -> Option<u8> {
         self.board().king(color)
-    }
-    fn square_name(&self, square: u8, naming: Naming) -> String {
-        naming.coords.name(square)
-    }
-    fn parse_square(&self, name: &str, naming: Naming) -> Option<u8> {
-        naming.coords.parse(name)
     }
     fn legal_moves_into(&self, out: &mut Vec<RococoMove>) {
         self.generate(out);
@@ -815,15 +833,6 @@ impl GamePosition for RococoPosition {
     }
     fn frozen(&self) -> SquareSet {
         RococoPosition::frozen(self)
-    }
-    fn parse_move(&self, text: &str, naming: Naming) -> Result<RococoMove, MoveError> {
-        RococoPosition::parse_move(self, text, naming.coords)
-    }
-    fn move_name(&self, m: &RococoMove, naming: Naming) -> String {
-        RococoPosition::move_name(self, m, naming.coords)
-    }
-    fn move_uci(&self, m: &RococoMove, naming: Naming) -> String {
-        RococoPosition::uci(m, naming.coords)
     }
     fn captures(m: &RococoMove) -> SquareSet {
         m.captures
@@ -854,9 +863,39 @@ impl GamePosition for RococoPosition {
             VariantMove::Baroque(_) => None,
         }
     }
+    fn in_check(&self) -> bool {
+        self.king_capturable(self.turn())
+    }
+    fn piece_count(&self) -> u32 {
+        self.board().occupied().count()
+    }
+}
+
+impl GameNotation for RococoPosition {
+    fn fen(&self, naming: Naming) -> String {
+        RococoPosition::fen(self, naming.coords)
+    }
+    fn square_name(&self, square: u8, naming: Naming) -> String {
+        naming.coords.name(square)
+    }
+    fn parse_square(&self, name: &str, naming: Naming) -> Option<u8> {
+        naming.coords.parse(name)
+    }
+    fn parse_move(&self, text: &str, naming: Naming) -> Result<RococoMove, MoveError> {
+        RococoPosition::parse_move(self, text, naming.coords)
+    }
+    fn move_name(&self, m: &RococoMove, naming: Naming) -> String {
+        RococoPosition::move_name(self, m, naming.coords)
+    }
+    fn move_uci(&self, m: &RococoMove, naming: Naming) -> String {
+        RococoPosition::uci(m, naming.coords)
+    }
     fn piece_letter(&self, p: Piece, _: Naming) -> char {
         p.rococo_letter()
     }
+}
+
+impl SearchHooks for RococoPosition {
     fn search_moves(&self, out: &mut Vec<RococoMove>) {
         out.clear();
         if self.board().king(self.turn()).is_some() {
@@ -886,18 +925,15 @@ impl GamePosition for RococoPosition {
         self.board().king(self.turn())?;
         self.move_like(like)
     }
-    fn in_check(&self) -> bool {
-        self.king_capturable(self.turn())
-    }
     fn only_checks_mate(&self) -> bool {
         false
     }
     fn null_move(&self) -> Option<RococoPosition> {
         RococoPosition::null_move(self)
     }
-    fn piece_count(&self) -> u32 {
-        self.board().occupied().count()
-    }
+}
+
+impl GeneratorSetup for RococoPosition {
     fn setup_kinds() -> &'static [(Role, u32)] {
         &super::symmetry::ROCOCO_KINDS
     }
@@ -957,7 +993,7 @@ impl VariantPosition {
     }
 
     /// The position after move `m`, which must be of the same game (it need not be legal: see
-    /// [`GamePosition::play_checked`]).
+    /// [`GameRules::play_checked`]).
     ///
     /// # Errors
     /// [`WrongGame`] for a move of the other game.
@@ -1042,38 +1078,29 @@ macro_rules! on_move {
     };
 }
 
-impl GamePosition for VariantPosition {
+impl GameRules for VariantPosition {
     type Move = VariantMove;
 
     fn variant(&self) -> Variant {
         forward!(self, p => p.variant())
     }
     fn turn(&self) -> Color {
-        forward!(self, p => GamePosition::turn(p))
+        forward!(self, p => GameRules::turn(p))
     }
     fn plies(&self) -> u32 {
-        forward!(self, p => GamePosition::plies(p))
-    }
-    fn fen(&self, naming: Naming) -> String {
-        forward!(self, p => GamePosition::fen(p, naming))
+        forward!(self, p => GameRules::plies(p))
     }
     fn validate(&self) -> Vec<Problem> {
-        forward!(self, p => GamePosition::validate(p))
+        forward!(self, p => GameRules::validate(p))
     }
     fn key(&self) -> u64 {
         forward!(self, p => p.key())
     }
     fn piece_at(&self, square: u8) -> Option<Piece> {
-        forward!(self, p => GamePosition::piece_at(p, square))
+        forward!(self, p => GameRules::piece_at(p, square))
     }
     fn king(&self, color: Color) -> Option<u8> {
-        forward!(self, p => GamePosition::king(p, color))
-    }
-    fn square_name(&self, square: u8, naming: Naming) -> String {
-        forward!(self, p => p.square_name(square, naming))
-    }
-    fn parse_square(&self, name: &str, naming: Naming) -> Option<u8> {
-        forward!(self, p => p.parse_square(name, naming))
+        forward!(self, p => GameRules::king(p, color))
     }
     fn legal_moves_into(&self, out: &mut Vec<VariantMove>) {
         out.clear();
@@ -1115,7 +1142,7 @@ impl GamePosition for VariantPosition {
         }
     }
     fn status(&self) -> Status {
-        forward!(self, p => GamePosition::status(p))
+        forward!(self, p => GameRules::status(p))
     }
     fn status_with(&self, legal: &[VariantMove]) -> Status {
         match self {
@@ -1123,16 +1150,16 @@ impl GamePosition for VariantPosition {
                 let moves: Vec<Move> = legal.iter().filter_map(Position::from_variant).collect();
                 p.status_with(&moves)
             }
-            VariantPosition::Rococo(p) => GamePosition::status(p),
+            VariantPosition::Rococo(p) => GameRules::status(p),
         }
     }
     fn status_after(&self, m: &VariantMove, after: &VariantPosition) -> Status {
         match (self, m, after) {
             (VariantPosition::Baroque(p), VariantMove::Baroque(m), VariantPosition::Baroque(a)) => {
-                GamePosition::status_after(p, m, a)
+                GameRules::status_after(p, m, a)
             }
             (VariantPosition::Rococo(p), VariantMove::Rococo(m), VariantPosition::Rococo(a)) => {
-                GamePosition::status_after(p, m, a)
+                GameRules::status_after(p, m, a)
             }
             _ => wrong_game(self, m),
         }
@@ -1152,32 +1179,7 @@ impl GamePosition for VariantPosition {
         }
     }
     fn frozen(&self) -> SquareSet {
-        forward!(self, p => GamePosition::frozen(p))
-    }
-    fn parse_move(&self, text: &str, naming: Naming) -> Result<VariantMove, MoveError> {
-        match self {
-            VariantPosition::Baroque(p) => {
-                GamePosition::parse_move(p, text, naming).map(VariantMove::Baroque)
-            }
-            VariantPosition::Rococo(p) => {
-                GamePosition::parse_move(p, text, naming).map(VariantMove::Rococo)
-            }
-        }
-    }
-    fn move_name(&self, m: &VariantMove, naming: Naming) -> String {
-        forward_move!(self, m, p, mv => GamePosition::move_name(p, mv, naming))
-    }
-    fn move_uci(&self, m: &VariantMove, naming: Naming) -> String {
-        forward_move!(self, m, p, mv => p.move_uci(mv, naming))
-    }
-    fn write_names(
-        &self,
-        m: &VariantMove,
-        naming: Naming,
-        name: &mut impl std::fmt::Write,
-        uci: &mut impl std::fmt::Write,
-    ) {
-        forward_move!(self, m, p, mv => p.write_names(mv, naming, name, uci))
+        forward!(self, p => GameRules::frozen(p))
     }
     fn captures(m: &VariantMove) -> SquareSet {
         on_move!(m, mv => Position::captures(mv), RococoPosition::captures(mv))
@@ -1200,9 +1202,55 @@ impl GamePosition for VariantPosition {
     fn from_variant(m: &VariantMove) -> Option<VariantMove> {
         Some(*m)
     }
+    fn in_check(&self) -> bool {
+        forward!(self, p => p.in_check())
+    }
+    fn piece_count(&self) -> u32 {
+        forward!(self, p => p.piece_count())
+    }
+}
+
+impl GameNotation for VariantPosition {
+    fn fen(&self, naming: Naming) -> String {
+        forward!(self, p => GameNotation::fen(p, naming))
+    }
+    fn square_name(&self, square: u8, naming: Naming) -> String {
+        forward!(self, p => p.square_name(square, naming))
+    }
+    fn parse_square(&self, name: &str, naming: Naming) -> Option<u8> {
+        forward!(self, p => p.parse_square(name, naming))
+    }
+    fn parse_move(&self, text: &str, naming: Naming) -> Result<VariantMove, MoveError> {
+        match self {
+            VariantPosition::Baroque(p) => {
+                GameNotation::parse_move(p, text, naming).map(VariantMove::Baroque)
+            }
+            VariantPosition::Rococo(p) => {
+                GameNotation::parse_move(p, text, naming).map(VariantMove::Rococo)
+            }
+        }
+    }
+    fn move_name(&self, m: &VariantMove, naming: Naming) -> String {
+        forward_move!(self, m, p, mv => GameNotation::move_name(p, mv, naming))
+    }
+    fn move_uci(&self, m: &VariantMove, naming: Naming) -> String {
+        forward_move!(self, m, p, mv => p.move_uci(mv, naming))
+    }
+    fn write_names(
+        &self,
+        m: &VariantMove,
+        naming: Naming,
+        name: &mut impl std::fmt::Write,
+        uci: &mut impl std::fmt::Write,
+    ) {
+        forward_move!(self, m, p, mv => p.write_names(mv, naming, name, uci))
+    }
     fn piece_letter(&self, p: Piece, naming: Naming) -> char {
         forward!(self, pos => pos.piece_letter(p, naming))
     }
+}
+
+impl SearchHooks for VariantPosition {
     fn search_moves(&self, out: &mut Vec<VariantMove>) {
         out.clear();
         match self {
@@ -1234,9 +1282,6 @@ impl GamePosition for VariantPosition {
             _ => wrong_game(self, m),
         }
     }
-    fn in_check(&self) -> bool {
-        forward!(self, p => p.in_check())
-    }
     fn only_checks_mate(&self) -> bool {
         forward!(self, p => p.only_checks_mate())
     }
@@ -1254,7 +1299,7 @@ impl GamePosition for VariantPosition {
     fn quiet_move_like(&self, like: &VariantMove) -> Option<VariantMove> {
         match (self, like) {
             (VariantPosition::Baroque(p), VariantMove::Baroque(m)) => {
-                GamePosition::quiet_move_like(p, m).map(VariantMove::Baroque)
+                SearchHooks::quiet_move_like(p, m).map(VariantMove::Baroque)
             }
             (VariantPosition::Rococo(p), VariantMove::Rococo(m)) => {
                 p.quiet_move_like(m).map(VariantMove::Rococo)
@@ -1270,13 +1315,13 @@ impl GamePosition for VariantPosition {
     }
     fn null_move(&self) -> Option<VariantPosition> {
         match self {
-            VariantPosition::Baroque(p) => GamePosition::null_move(p).map(VariantPosition::Baroque),
-            VariantPosition::Rococo(p) => GamePosition::null_move(p).map(VariantPosition::Rococo),
+            VariantPosition::Baroque(p) => SearchHooks::null_move(p).map(VariantPosition::Baroque),
+            VariantPosition::Rococo(p) => SearchHooks::null_move(p).map(VariantPosition::Rococo),
         }
     }
-    fn piece_count(&self) -> u32 {
-        forward!(self, p => p.piece_count())
-    }
+}
+
+impl GeneratorSetup for VariantPosition {
     /// The forwarding type has no kinds of its own: a setup is made on a concrete game (see
     /// [`VariantPosition::visit`]).
     fn setup_kinds() -> &'static [(Role, u32)] {

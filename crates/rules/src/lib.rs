@@ -8,7 +8,7 @@
 //! The vchess rules page's Pawn diagram, where the Pawn takes two pieces by one move:
 //!
 //! ```
-//! use baroque_rules::{GamePosition, Naming, Preset, Rules, Status, Variant};
+//! use baroque_rules::{prelude::*, Naming, Preset, Rules, Status, Variant};
 //!
 //! let variant = Variant::Baroque(Rules::preset(Preset::Vchess));
 //! let (pos, _warnings) = variant
@@ -44,9 +44,15 @@ pub use bitset::BitSet;
 pub use board::Board;
 pub use fen::{FenField, ParseFenError};
 pub use game::{
-    GameKind, GamePosition, Naming, SquareSet, Variant, VariantMove, VariantPosition, Visit,
-    WrongGame,
+    GameKind, GameNotation, GamePosition, GameRules, GeneratorSetup, Naming, SearchHooks,
+    SquareSet, Variant, VariantMove, VariantPosition, Visit, WrongGame,
 };
+
+/// The game traits, for code that calls their methods on concrete positions:
+/// `use baroque_rules::prelude::*;`.
+pub mod prelude {
+    pub use crate::game::{GameNotation, GamePosition, GameRules, GeneratorSetup, SearchHooks};
+}
 pub use geometry::{Board10, Board8, Geometry};
 pub use movegen::MoveList;
 pub use notation::{MoveError, MoveErrorKind};

@@ -4,8 +4,8 @@
 //! (`h#1` .. `h#N-1`, or `h#0.5` .. `h#(N-1).5`), which make a helpmate unsound.
 //!
 //! The search enumerates the lines depth first, every move a move in play (see
-//! [`GamePosition::search_moves`]: in Rococo a move may leave the mover's King capturable, and
-//! the partner need not take it), the last one leaving Black lost ([`GamePosition::lost`]: in
+//! [`baroque_rules::SearchHooks::search_moves`]: in Rococo a move may leave the mover's King capturable, and
+//! the partner need not take it), the last one leaving Black lost ([`baroque_rules::SearchHooks::lost`]: in
 //! Rococo, its King taken or every move of its losing it). A position with k plies left that has
 //! been shown to lead to no mate is remembered, so that transpositions are not searched again. At
 //! the mating ply only checks are tried where only a check can mate. The budget is checked at

@@ -9,9 +9,9 @@
 //!   King moves first: both try the likeliest refutation early, which cuts the node.
 //! - Each result is stored in the shared table ([`super::tt`]) as a bound in attacker moves.
 //!
-//! Which moves count is the game's ([`GamePosition::search_moves`], its legal moves in play), and
-//! so is the goal ([`GamePosition::lost`]). The one pruning, in a direct mate only: moves that
-//! [lose at once](GamePosition::loses_at_once) (in Rococo, those that leave the mover's King
+//! Which moves count is the game's ([`baroque_rules::SearchHooks::search_moves`], its legal moves in play), and
+//! so is the goal ([`baroque_rules::SearchHooks::lost`]). The one pruning, in a direct mate only: moves that
+//! [lose at once](baroque_rules::SearchHooks::loses_at_once) (in Rococo, those that leave the mover's King
 //! capturable without taking the enemy King) are skipped at both kinds of node, which changes no
 //! answer:
 //! - an attacker's such move never wins: it does not mate (the defender's move that takes the
@@ -298,7 +298,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
     /// The work of [`Searcher::defend`] once the table has no answer.
     ///
     /// The defences that refuted at this ply elsewhere in the tree (killers) are tried first, each
-    /// made for this position by [`GamePosition::search_move_like`] without generating the other
+    /// made for this position by [`baroque_rules::SearchHooks::search_move_like`] without generating the other
     /// moves: one defence often refutes many attacker moves (the King stepping out, the capture of
     /// the attacking piece, or, where the attacker threatens nothing, any move at all), and
     /// finding it first spares the generation and the ordering below. A killer so made is a legal
@@ -388,7 +388,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
     }
 
     /// The killers of `ply`, newest first (moves of other positions: make them for a position
-    /// with [`GamePosition::search_move_like`]).
+    /// with [`baroque_rules::SearchHooks::search_move_like`]).
     pub fn killers_at(&self, ply: usize) -> [Option<P::Move>; 2] {
         self.killers.get(ply).copied().unwrap_or([None; 2])
     }

@@ -390,8 +390,9 @@ pub(crate) mod examples {
 mod tests {
     use super::{analyze_checked, to_json};
     use crate::api::common::{CheckedPosition, Warning};
+    use crate::rules::prelude::*;
     use crate::rules::rococo::Coords;
-    use crate::rules::{GameKind, GamePosition, Naming, Variant, VariantPosition};
+    use crate::rules::{GameKind, Naming, Variant, VariantPosition};
     use crate::solver::Cancel;
 
     /// The seed diagrams' positions and those one move after them, of both games.

@@ -17,10 +17,11 @@ pub mod csv;
 pub mod pgn;
 
 use crate::outcome::{Attack, Defence, Key, PuzzleOutcome, StoredMove};
-use crate::rules::{Color, GamePosition, Naming, Variant, VariantPosition};
+use crate::rules::{Color, Naming, Variant, VariantPosition};
 use crate::solver::Stipulation;
 use crate::StoredPuzzle;
 use crate::{Kind, NewPuzzle, VerifiedPuzzle};
+use baroque_rules::prelude::*;
 
 /// An export format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
