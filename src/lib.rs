@@ -1,8 +1,8 @@
 //! `baroque`: verifies positions and puzzles of Baroque chess (Ultima) and Rococo.
 //!
 //! Layers, each depending only on the ones before it:
-//! - [`rules`]: the games (a [`rules::Variant`] and [`rules::GamePosition`], one trait for a
-//!   position of any game); pure Rust, no web, database or async code;
+//! - [`rules`]: the games (a [`rules::Variant`] and [`rules::GamePosition`], a position of any
+//!   game, made of four traits by concern); pure Rust, no web, database or async code;
 //! - [`solver`]: proof search, generic over the game;
 //! - [`cases`] (diagram case files), [`puzzle`] (what a puzzle claims and its one verification),
 //!   [`outcome`] (the typed outcome a verified puzzle stores),
@@ -11,9 +11,12 @@
 //!   [`documents`] (diagrams read from rule documents: wiki, HTML, Markdown, text boards),
 //!   [`extract`] (case file skeletons from a document), [`formats`] (puzzles as PGN and Lichess's
 //!   puzzle CSV, and read back from them);
-//! - [`store`]: persists puzzles and collections (SQLite) and reads them back, nothing more;
-//! - [`app`]: the use cases (verify and store, seed, generate a collection), using the store;
-//! - [`api`] (the HTTP service) and the command line ([`cli`]).
+//! - [`store`]: persists puzzles, collections and jobs (SQLite or PostgreSQL) and reads them back,
+//!   nothing more;
+//! - [`app`]: the use cases (verify and store, seed, generate a collection, import, export), and
+//!   [`app::Library`], the edges' one door to the store;
+//! - [`api`] (the HTTP service) and the command line ([`cli`]), which reach the store only through
+//!   [`app`].
 
 pub mod api;
 pub mod app;

@@ -1058,6 +1058,17 @@ fn wrong_game(p: &VariantPosition, m: &VariantMove) -> ! {
     )
 }
 
+/// [`wrong_game`] for a call given a position, a move and the position after it: whichever of the
+/// move and the position after it is not of the position's game.
+#[cold]
+#[inline(never)]
+fn wrong_game_after(p: &VariantPosition, m: &VariantMove, after: &VariantPosition) -> ! {
+    match p.kind() == m.kind() {
+        true => wrong_game(after, m),
+        false => wrong_game(p, m),
+    }
+}
+
 impl VariantMove {
     /// The game the move is of.
     pub fn kind(&self) -> GameKind {
@@ -1161,7 +1172,7 @@ impl GameRules for VariantPosition {
             (VariantPosition::Rococo(p), VariantMove::Rococo(m), VariantPosition::Rococo(a)) => {
                 GameRules::status_after(p, m, a)
             }
-            _ => wrong_game(self, m),
+            _ => wrong_game_after(self, m, after),
         }
     }
     fn ends_game(&self, m: &VariantMove) -> bool {
@@ -1175,7 +1186,7 @@ impl GameRules for VariantPosition {
             (VariantPosition::Rococo(p), VariantMove::Rococo(m), VariantPosition::Rococo(a)) => {
                 p.mates(m, a)
             }
-            _ => wrong_game(self, m),
+            _ => wrong_game_after(self, m, after),
         }
     }
     fn frozen(&self) -> SquareSet {
@@ -1395,6 +1406,10 @@ mod tests {
         let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
         assert_eq!(message, "a move of baroque given to a position of rococo");
         assert!(std::panic::catch_unwind(|| baroque.ends_game(&r)).is_err());
+        // The position after the move is the one of the other game: that one is named.
+        let panic = std::panic::catch_unwind(|| baroque.mates(&b, &rococo)).unwrap_err();
+        let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert_eq!(message, "a move of baroque given to a position of rococo");
         assert!(std::panic::catch_unwind(|| baroque.move_name(&r, Naming::default())).is_err());
     }
 

@@ -278,7 +278,7 @@ impl<'a, P: GamePosition> Builder<'a, P> {
     }
 
     /// The attacker moves of `pos` that may reach the goal within `within` moves, in the order of
-    /// [`SearchHooks::search_moves`]: all of them, but in a direct mate not those that lose at
+    /// [`baroque_rules::SearchHooks::search_moves`]: all of them, but in a direct mate not those that lose at
     /// once (they never mate in time, see `search`'s doc), and at its last move where only a
     /// check can mate, only those that may give check (the others cannot mate in one).
     fn replies_of(&self, pos: &P, within: u32) -> Vec<P::Move> {
