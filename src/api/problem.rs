@@ -860,6 +860,53 @@ impl utoipa::IntoResponses for JsonBodyProblems {
     }
 }
 
+/// The 404 of every endpoint that reads a stored puzzle by id (`not-found`), for its OpenAPI
+/// operation.
+pub struct PuzzleNotFoundProblem;
+
+impl utoipa::IntoResponses for PuzzleNotFoundProblem {
+    fn responses() -> std::collections::BTreeMap<
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::response::Response>,
+    > {
+        [documented_problem(
+            "404",
+            "No puzzle has this id (`not-found`)",
+        )]
+        .into_iter()
+        .collect()
+    }
+}
+
+/// The 503 of every endpoint that only reads or deletes stored puzzles (`store-unavailable`,
+/// with `Retry-After`), for its OpenAPI operation.
+pub struct StoreUnavailableProblem;
+
+impl utoipa::IntoResponses for StoreUnavailableProblem {
+    fn responses() -> std::collections::BTreeMap<
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::response::Response>,
+    > {
+        use utoipa::openapi::header::HeaderBuilder;
+        use utoipa::openapi::RefOr;
+        let (status, response) = documented_problem(
+            "503",
+            "The store cannot answer now: locked or failing (`store-unavailable`); retry after the `Retry-After` seconds",
+        );
+        let RefOr::T(mut response) = response else {
+            unreachable!("documented_problem builds the response itself")
+        };
+        let seconds = HeaderBuilder::new()
+            .schema(Some(<u64 as utoipa::PartialSchema>::schema()))
+            .description(Some("Seconds to wait before retrying"))
+            .build();
+        response
+            .headers
+            .insert("Retry-After".to_string(), RefOr::T(seconds));
+        [(status, RefOr::T(response))].into_iter().collect()
+    }
+}
+
 /// The 499 response of every endpoint whose work stops when its client leaves (`client-closed`),
 /// for its OpenAPI operation.
 pub struct ClientClosedProblem;

@@ -2,7 +2,7 @@
 //! [`crate::diagram`], with a strong ETag (a SHA-256 of the image) and `If-None-Match`.
 
 use crate::api::common::GameName;
-use crate::api::problem::{ApiError, Problem};
+use crate::api::problem::{ApiError, Problem, PuzzleNotFoundProblem};
 use crate::app::Library;
 use crate::diagram::{render, Diagram, Labels, Options, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
 use crate::puzzle::Kind;
@@ -319,7 +319,7 @@ pub async fn diagram(
         (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`",
             headers(("ETag" = String, description = "The current ETag"))),
         (status = 400, description = "A parameter's value is unusable (`invalid-parameter`, with `parameter`), or an unknown parameter (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No puzzle has this id (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        PuzzleNotFoundProblem,
     )
 )]
 #[get("/v1/puzzles/{id}/diagram.svg")]

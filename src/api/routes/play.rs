@@ -4,7 +4,9 @@ use crate::api::common::{
     CheckedPosition, CoordsName, GameName, GameStatus, Object, ResolvedRules, RulesInput, Warning,
 };
 use crate::api::configuration::Limits;
-use crate::api::problem::{ApiError, ClientClosedProblem, JsonBodyProblems, Problem};
+use crate::api::problem::{
+    ApiError, ClientClosedProblem, JsonBodyProblems, Problem, PuzzleNotFoundProblem,
+};
 use crate::api::proofs::StoredPlays;
 use crate::api::ratelimit::{Metered, RateLimiter};
 use crate::api::routes::solve::{
@@ -501,7 +503,7 @@ fn count(r: &PlayResponse) {
         JsonBodyProblems,
         ClientClosedProblem,
         (status = 200, description = "The judgement of the line", body = PlayResponse),
-        (status = 404, description = "No puzzle has this id (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        PuzzleNotFoundProblem,
         (status = 422, description = "More moves than the limit (`too-many-moves`), a zero budget (`invalid-limits`), a diagram puzzle or `coords: page` with a Baroque puzzle (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "The line needs a search and this client has used its searches (`rate-limited`)", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds until the client may search again"))),

@@ -6,7 +6,9 @@ use crate::api::common::{
     RulesInput, SquarePiece,
 };
 use crate::api::configuration::Limits;
-use crate::api::problem::{ApiError, ClientClosedProblem, Problem};
+use crate::api::problem::{
+    ApiError, ClientClosedProblem, Problem, PuzzleNotFoundProblem, StoreUnavailableProblem,
+};
 use crate::api::ratelimit::RateLimiter;
 use crate::api::work::{Peer, Searches};
 use crate::app::library::{After, Filter};
@@ -1006,8 +1008,7 @@ pub async fn create(
     responses(
         (status = 200, description = "One page", body = PuzzlePage),
         (status = 400, description = "An unknown parameter, a bad value, a `limit` outside 1 to 200, a `mate_in` outside 1 to 12, a difficulty bound outside 0 to 100 or a `difficulty_min` above `difficulty_max`, an unknown `sort`, an unreadable `stipulation` or `cursor`, or a cursor of the other order (`invalid-parameter`)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The store cannot answer now: locked or failing (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
-            headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
+        StoreUnavailableProblem,
     )
 )]
 #[get("/v1/puzzles")]
@@ -1131,9 +1132,8 @@ pub struct PuzzleQuery {
         (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`",
             headers(("ETag" = String, description = "The current ETag"))),
         (status = 400, description = "An `include` other than `outcome`, or an unknown parameter (`invalid-parameter`, naming it; `invalid-request`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No puzzle has this id (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The store cannot answer now: locked or failing (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
-            headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
+        PuzzleNotFoundProblem,
+        StoreUnavailableProblem,
     )
 )]
 #[get("/v1/puzzles/{id}")]
@@ -1212,9 +1212,8 @@ async fn tagged_read(
             headers(("ETag" = String, description = "Strong: the first 128 bits of the answer's SHA-256"))),
         (status = 304, description = "Not modified: `If-None-Match` names the current `ETag`",
             headers(("ETag" = String, description = "The current ETag"))),
-        (status = 404, description = "No puzzle has this id (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The store cannot answer now: locked or failing (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
-            headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
+        PuzzleNotFoundProblem,
+        StoreUnavailableProblem,
     )
 )]
 #[get("/v1/puzzles/{id}/outcome")]
@@ -1241,9 +1240,8 @@ pub async fn get_outcome(
         (status = 204, description = "Deleted"),
         (status = 401, description = "No bearer token, or not the write token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "No write token is configured (`writes-disabled`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No puzzle has this id (`not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The store cannot answer now: locked or failing (`store-unavailable`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
-            headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
+        PuzzleNotFoundProblem,
+        StoreUnavailableProblem,
     )
 )]
 #[delete("/v1/puzzles/{id}")]
