@@ -293,24 +293,29 @@ pub struct Generated<P: GamePosition = Position> {
     pub proven: Option<std::sync::Arc<crate::solver::Proven>>,
 }
 
-/// How far a run has got.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// How far a run (a generation job) has got.
+#[derive(
+    Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[schema(as = JobProgress, examples(json!({"tried": 51, "found": 2, "duplicates": 0, "unsettled": 0, "varied": 0, "nodes": 68155, "millis": 23})))]
 pub struct Progress {
     /// Candidates made and screened.
     pub tried: u64,
-    /// Sound puzzles kept.
+    /// Sound puzzles found.
     pub found: u64,
-    /// Sound puzzles dropped as near-duplicates of one kept.
+    /// Sound puzzles dropped as near-duplicates (the same position or a mirror image of one kept).
     pub duplicates: u64,
     /// Candidates the solver could not settle within the candidate budget.
     pub unsettled: u64,
-    /// Puzzles passed over to keep the collection varied: their key's kind had its share
-    /// already, or the defender kept too few pieces when every remaining puzzle had to keep them.
-    /// Those the narrowed search (see [`GenerateOptions::focus`]) drops for their key's kind are
-    /// counted too: they are sound or not, but would not be kept either way.
+    /// Puzzles passed over to keep the collection varied (their key piece's kind had its share,
+    /// or the defender kept too few pieces when every remaining puzzle had to keep them). With
+    /// `focus`, a candidate whose key would be of a kind that has its share is dropped before it
+    /// is proven sound (`focus` of the request or `GenerateOptions`), and counted here too: it is sound or
+    /// not, but would not be kept either way.
     pub varied: u64,
     /// Solver nodes spent.
     pub nodes: u64,
+    /// Milliseconds spent.
     pub millis: u64,
 }
 

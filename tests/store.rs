@@ -226,7 +226,13 @@ fn exercise(store: &Store) -> Vec<String> {
     let view = baroque::app::document(&serde_json::json!({"progress": {"tried": 0}}));
     let request = baroque::app::document(&serde_json::json!({"seed": 7}));
     let id = store
-        .create_job("b-twos", &request, &view, "one", Duration::from_secs(60))
+        .create_job(&baroque::store::NewJob {
+            collection: "b-twos",
+            request: &request,
+            view: &view,
+            owner: "one",
+            lease: Duration::from_secs(60),
+        })
         .unwrap();
     let row = |store: &Store| format!("{:?}", store.job(id).unwrap());
     out.push(row(store));
@@ -269,7 +275,15 @@ fn exercise(store: &Store) -> Vec<String> {
     out.push(format!(
         "{:?}",
         store
-            .finish_job(id, "one", "done", &later, &summary)
+            .finish_job(
+                id,
+                "one",
+                &baroque::store::JobEnd {
+                    state: "done",
+                    view: &later,
+                    summary: &summary
+                }
+            )
             .unwrap()
     ));
     out.push(format!("{:?}", store.cancel_job(id).unwrap()));
@@ -282,7 +296,15 @@ fn exercise(store: &Store) -> Vec<String> {
     out.push(format!(
         "{:?}",
         store
-            .finish_job(id, "two", "stopped", &later, &summary)
+            .finish_job(
+                id,
+                "two",
+                &baroque::store::JobEnd {
+                    state: "stopped",
+                    view: &later,
+                    summary: &summary
+                }
+            )
             .unwrap()
     ));
     out.push(row(store));

@@ -15,6 +15,50 @@ use serde::{Deserialize, Deserializer, Serialize};
 use std::marker::PhantomData;
 use utoipa::ToSchema;
 
+/// Declares a request body that names a position: the struct as written (with its `fen` and its
+/// own fields), then the fields every such request shares, documented once: `rules`, `game` and
+/// `coords`; and [`CheckedPosition`] read from them (`position()`).
+macro_rules! position_request {
+    ($(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        $(#[$meta])*
+        pub struct $name {
+            $($body)*
+            /// The Baroque rule set (default `abbott`). Rococo has no presets or options: `rules`
+            /// with `game: rococo` is refused (422 `not-applicable`).
+            #[serde(default)]
+            pub rules: Option<$crate::api::common::RulesInput>,
+            /// The game: `baroque` (the default) or `rococo` (10x10; a mate there means forcing
+            /// the capture of the enemy King).
+            #[serde(default)]
+            pub game: Option<$crate::api::common::GameName>,
+            /// How Rococo squares are named, in input and output: `standard` (a-j, 1-10; the
+            /// default) or `page` (the Rococo page's x, a-h, y and 0, 1-8, 00). `page` with
+            /// Baroque is refused (422 `not-applicable`).
+            #[serde(default)]
+            pub coords: Option<$crate::api::common::CoordsName>,
+        }
+
+        impl $name {
+            /// The request's position, read from its `fen`, `game`, `coords` and `rules`
+            /// ([`CheckedPosition::read`](crate::api::common::CheckedPosition::read)).
+            ///
+            /// # Errors
+            /// Those of [`CheckedPosition::read`](crate::api::common::CheckedPosition::read).
+            pub fn position(
+                &self,
+            ) -> Result<$crate::api::common::CheckedPosition, $crate::api::problem::ApiError> {
+                $crate::api::common::CheckedPosition::read(
+                    &self.fen,
+                    self.game,
+                    self.coords,
+                    self.rules,
+                )
+            }
+        }
+    };
+}
+pub(crate) use position_request;
+
 /// The largest ply count a request's FEN may carry, so that playing moves can never overflow it.
 pub const MAX_PLIES: u32 = 1_000_000_000;
 

@@ -14,7 +14,7 @@ use crate::generate::{GenerateOptions, Progress, Stop, Variety};
 use crate::rules::{GameKind, Rules, Variant};
 use crate::solver::{Cancel, Limits, SolveOptions, Stipulation};
 use crate::store::jobs::JobRow;
-use crate::store::{Store, StoreError};
+use crate::store::{JobEnd, NewJob, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -302,13 +302,13 @@ impl Jobs {
             ..JobView::default()
         };
         let plan = serde_json::to_value(Plan::of(opts)).unwrap_or_default();
-        let id = self.store.create_job(
-            name,
-            &super::document(&plan),
-            &super::document(&serde_json::to_value(&view).unwrap_or_default()),
-            &self.owner,
-            self.config.lease,
-        )?;
+        let id = self.store.create_job(&NewJob {
+            collection: name,
+            request: &super::document(&plan),
+            view: &super::document(&serde_json::to_value(&view).unwrap_or_default()),
+            owner: &self.owner,
+            lease: self.config.lease,
+        })?;
         self.spawn(id, view.clone(), opts.clone())?;
         Ok(JobRecord {
             id,
@@ -443,13 +443,12 @@ impl Jobs {
         summary: &serde_json::Value,
     ) -> Result<(), StoreError> {
         let json = serde_json::to_value(view).unwrap_or_default();
-        if !self.store.finish_job(
-            id,
-            &self.owner,
+        let end = JobEnd {
             state,
-            &super::document(&json),
-            &super::document(summary),
-        )? {
+            view: &super::document(&json),
+            summary: &super::document(summary),
+        };
+        if !self.store.finish_job(id, &self.owner, &end)? {
             tracing::warn!(
                 job = id,
                 "the job was taken over by another runner; its end is theirs"

@@ -564,41 +564,58 @@ pub trait GamePosition: GameRules + GameNotation + SearchHooks + GeneratorSetup 
 
 impl<P: GameRules + GameNotation + SearchHooks + GeneratorSetup> GamePosition for P {}
 
+/// The [`GameRules`] methods every position answers the same way from its own inherent methods,
+/// its board and its moves' fields.
+macro_rules! forwarded_rules {
+    ($position:ident, $move:ident) => {
+        fn turn(&self) -> Color {
+            $position::turn(self)
+        }
+        fn plies(&self) -> u32 {
+            $position::plies(self)
+        }
+        fn validate(&self) -> Vec<Problem> {
+            $position::validate(self)
+        }
+        fn key(&self) -> u64 {
+            self.hash()
+        }
+        fn piece_at(&self, square: u8) -> Option<Piece> {
+            self.board().piece_at(square)
+        }
+        fn king(&self, color: Color) -> Option<u8> {
+            self.board().king(color)
+        }
+        fn piece_count(&self) -> u32 {
+            self.board().occupied().count()
+        }
+        fn legal_moves(&self) -> Vec<$move> {
+            $position::legal_moves(self)
+        }
+        fn play(&self, m: &$move) -> $position {
+            self.after(m)
+        }
+        fn squares(m: &$move) -> (u8, u8) {
+            (m.from, m.to)
+        }
+        fn role(m: &$move) -> Role {
+            m.role
+        }
+    };
+}
+
 impl GameRules for Position {
     type Move = Move;
+    forwarded_rules!(Position, Move);
 
     fn variant(&self) -> Variant {
         Variant::Baroque(*self.rules())
-    }
-    fn turn(&self) -> Color {
-        Position::turn(self)
-    }
-    fn plies(&self) -> u32 {
-        Position::plies(self)
-    }
-    fn validate(&self) -> Vec<Problem> {
-        Position::validate(self)
-    }
-    fn key(&self) -> u64 {
-        self.hash()
-    }
-    fn piece_at(&self, square: u8) -> Option<Piece> {
-        self.board().piece_at(square)
-    }
-    fn king(&self, color: Color) -> Option<u8> {
-        self.board().king(color)
     }
     fn legal_moves_into(&self, out: &mut Vec<Move>) {
         self.generate_legal(out);
     }
     fn count_legal(&self, buf: &mut Vec<Move>) -> u64 {
         Position::count_legal(self, buf)
-    }
-    fn legal_moves(&self) -> Vec<Move> {
-        Position::legal_moves(self)
-    }
-    fn play(&self, m: &Move) -> Position {
-        self.after(m)
     }
     fn play_checked(&self, m: &Move) -> Option<Position> {
         self.is_legal(m).then(|| self.after(m))
@@ -624,12 +641,6 @@ impl GameRules for Position {
     fn captures(m: &Move) -> SquareSet {
         u128::from(m.captures)
     }
-    fn squares(m: &Move) -> (u8, u8) {
-        (m.from, m.to)
-    }
-    fn role(m: &Move) -> Role {
-        m.role
-    }
     fn kind_name(_: &Move) -> Option<&'static str> {
         None
     }
@@ -653,9 +664,6 @@ impl GameRules for Position {
     }
     fn gives_check(&self, m: &Move) -> bool {
         Position::gives_check(self, m)
-    }
-    fn piece_count(&self) -> u32 {
-        self.board().occupied().count()
     }
 }
 
@@ -788,39 +796,16 @@ impl GeneratorSetup for Position {
 /// `checkmate`; a side with no move at all draws.
 impl GameRules for RococoPosition {
     type Move = RococoMove;
+    forwarded_rules!(RococoPosition, RococoMove);
 
     fn variant(&self) -> Variant {
         Variant::Rococo
-    }
-    fn turn(&self) -> Color {
-        RococoPosition::turn(self)
-    }
-    fn plies(&self) -> u32 {
-        RococoPosition::plies(self)
-    }
-    fn validate(&self) -> Vec<Problem> {
-        RococoPosition::validate(self)
-    }
-    fn key(&self) -> u64 {
-        self.hash()
-    }
-    fn piece_at(&self, square: u8) -> Option<Piece> {
-        self.board().piece_at(square)
-    }
-    fn king(&self, color: Color) -> Option<u8> {
-        self.board().king(color)
     }
     fn legal_moves_into(&self, out: &mut Vec<RococoMove>) {
         self.generate(out);
     }
     fn count_legal(&self, buf: &mut Vec<RococoMove>) -> u64 {
         self.count_moves(buf)
-    }
-    fn legal_moves(&self) -> Vec<RococoMove> {
-        RococoPosition::legal_moves(self)
-    }
-    fn play(&self, m: &RococoMove) -> RococoPosition {
-        self.after(m)
     }
     fn status(&self) -> Status {
         RococoPosition::status(self)
@@ -836,12 +821,6 @@ impl GameRules for RococoPosition {
     }
     fn captures(m: &RococoMove) -> SquareSet {
         m.captures
-    }
-    fn squares(m: &RococoMove) -> (u8, u8) {
-        (m.from, m.to)
-    }
-    fn role(m: &RococoMove) -> Role {
-        m.role
     }
     fn kind_name(m: &RococoMove) -> Option<&'static str> {
         Some(match m.kind {
@@ -865,9 +844,6 @@ impl GameRules for RococoPosition {
     }
     fn in_check(&self) -> bool {
         self.king_capturable(self.turn())
-    }
-    fn piece_count(&self) -> u32 {
-        self.board().occupied().count()
     }
 }
 

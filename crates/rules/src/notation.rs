@@ -38,13 +38,24 @@ pub enum MoveErrorKind {
     NotAMove,
     /// The piece is frozen.
     Frozen,
-    /// The move would leave the mover's own King capturable.
+    /// The move would leave the mover's own King capturable (Baroque only: in Rococo such a move
+    /// is legal, and loses).
     SelfCheck,
     /// A short form that fits several legal moves.
     Ambiguous,
 }
 
 impl MoveErrorKind {
+    /// Every reason, in order.
+    pub const ALL: [MoveErrorKind; 6] = [
+        MoveErrorKind::Unparsable,
+        MoveErrorKind::NoPiece,
+        MoveErrorKind::NotAMove,
+        MoveErrorKind::Frozen,
+        MoveErrorKind::SelfCheck,
+        MoveErrorKind::Ambiguous,
+    ];
+
     /// The stable code.
     pub fn code(self) -> &'static str {
         match self {

@@ -5,6 +5,7 @@
 
 use super::StoreError;
 use crate::Json;
+use crate::Result;
 use serde::Serialize;
 
 /// This process, as `host/pid:start` (its start time in clock ticks since boot, from `/proc`, so
@@ -130,7 +131,7 @@ pub(super) const VERSION: &str = "SELECT c.created_at,
     FROM collections c WHERE c.name = ?1";
 
 /// A collection from a row of [`SELECT`].
-pub(super) fn read_collection(r: &impl super::Columns) -> Result<Collection, StoreError> {
+pub(super) fn read_collection(r: &impl super::Columns) -> Result<Collection> {
     let name = r.text(0)?;
     let corrupt = |what: &str| StoreError::Corrupt(format!("collection {name}: {what}"));
     let mate_in = r.int(3)?;

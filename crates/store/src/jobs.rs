@@ -5,6 +5,7 @@
 //! reads) and decides nothing about it.
 
 use crate::Json;
+use crate::Result;
 
 /// A job as stored.
 #[derive(Clone, Debug)]
@@ -24,6 +25,33 @@ pub struct JobRow {
     pub cancel: bool,
     /// How many runners have held it (1, or more after takeovers).
     pub attempts: u32,
+}
+
+/// A job to record: running, held by `owner` for `lease` (the database's clock).
+#[derive(Clone, Copy, Debug)]
+pub struct NewJob<'a> {
+    /// The collection it fills.
+    pub collection: &'a str,
+    /// What it was asked (JSON), enough for another runner to run it again.
+    pub request: &'a Json,
+    /// What `GET /v1/jobs/{id}` shows at the start (JSON).
+    pub view: &'a Json,
+    /// The runner that holds it.
+    pub owner: &'a str,
+    /// How long the holder may go without renewing.
+    pub lease: std::time::Duration,
+}
+
+/// How a job ends ([`crate::Backend::finish_job`]): its state, its last view and its
+/// collection's summary (JSON).
+#[derive(Clone, Copy, Debug)]
+pub struct JobEnd<'a> {
+    /// `done`, `stopped` or `failed`, for the job and its collection.
+    pub state: &'a str,
+    /// What `GET /v1/jobs/{id}` shows from now on.
+    pub view: &'a Json,
+    /// The collection's summary.
+    pub summary: &'a Json,
 }
 
 /// The columns a job is read from.

@@ -52,6 +52,7 @@ use baroque_solver::Stipulation;
 use collections::{Collection, NewCollection};
 pub use database::Database;
 use jobs::JobRow;
+pub use jobs::{JobEnd, NewJob};
 pub use sqlite::{BUSY_TIMEOUT, POOL_SIZE};
 use std::path::Path;
 use std::sync::Arc;
@@ -61,6 +62,12 @@ use std::time::Duration;
 /// and view, a collection's summary. It is checked to be JSON when written and read, nothing more:
 /// the application layer owns its shape, and rows written by earlier releases keep theirs.
 pub type Json = serde_json::value::RawValue;
+
+/// A page of a collection's puzzles in order, each with its position in the collection.
+pub type Page = Vec<(i64, StoredPuzzle)>;
+
+/// What the store's operations return: a value or a [`StoreError`].
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 /// A store error: the pool, SQLite, PostgreSQL or a migration. Callers log it and answer 500, or
 /// 503 when [`StoreError::unavailable`] says the environment is at fault.
@@ -177,16 +184,16 @@ pub(crate) const POSITION_COLUMN: usize = 19;
 /// A row as either backend reads it, by column index: the store's columns are text and integers
 /// (JSON is stored as text), so one reader of each row serves both.
 pub(crate) trait Columns {
-    fn text(&self, i: usize) -> Result<String, StoreError>;
-    fn opt_text(&self, i: usize) -> Result<Option<String>, StoreError>;
-    fn int(&self, i: usize) -> Result<i64, StoreError>;
-    fn opt_int(&self, i: usize) -> Result<Option<i64>, StoreError>;
+    fn text(&self, i: usize) -> Result<String>;
+    fn opt_text(&self, i: usize) -> Result<Option<String>>;
+    fn int(&self, i: usize) -> Result<i64>;
+    fn opt_int(&self, i: usize) -> Result<Option<i64>>;
 }
 
 /// A puzzle from a row of the backend's puzzle columns: id, kind, game, fen, rules, moves,
 /// captures, mate_in, outcome, title, source, caption, fixture, created_at, content_hash, tags (a
 /// JSON array), stipulation, difficulty, revision.
-pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle, StoreError> {
+pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle> {
     let id = r.int(0)?;
     let corrupt = |what: &str| StoreError::Corrupt(format!("puzzle {id}: {what}"));
     let kind = Kind::parse(&r.text(1)?).ok_or_else(|| corrupt("kind"))?;
@@ -244,43 +251,38 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     /// Stores a verified puzzle unless its content is already there: `(puzzle, true)` when it was
     /// inserted, `(the existing one, false)` otherwise (also when another writer stored the same
     /// content at the same moment). One transaction.
-    fn insert(&self, p: &VerifiedPuzzle) -> Result<(StoredPuzzle, bool), StoreError>;
+    fn insert(&self, p: &VerifiedPuzzle) -> Result<(StoredPuzzle, bool)>;
 
     /// Stores many verified puzzles in one transaction (seeding); returns how many were new.
-    fn insert_all(&self, puzzles: &[VerifiedPuzzle]) -> Result<usize, StoreError>;
+    fn insert_all(&self, puzzles: &[VerifiedPuzzle]) -> Result<usize>;
 
     /// The puzzle with this id.
-    fn get(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError>;
+    fn get(&self, id: i64) -> Result<Option<StoredPuzzle>>;
 
     /// The puzzle with this id, its outcome read as null: what a listing shows, and what tells
     /// whether a proof read before is still the stored one (its revision), without reading or
     /// parsing the proof.
-    fn get_lean(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError>;
+    fn get_lean(&self, id: i64) -> Result<Option<StoredPuzzle>>;
 
     /// The puzzle stored with this content hash.
-    fn get_by_hash(&self, hash: &str) -> Result<Option<StoredPuzzle>, StoreError>;
+    fn get_by_hash(&self, hash: &str) -> Result<Option<StoredPuzzle>>;
 
     /// A fact recorded about the store (see [`Backend::set_fact`]).
-    fn fact(&self, name: &str) -> Result<Option<String>, StoreError>;
+    fn fact(&self, name: &str) -> Result<Option<String>>;
 
     /// Records a fact about the store (which upgrade of its rows is done, say).
-    fn set_fact(&self, name: &str, value: &str) -> Result<(), StoreError>;
+    fn set_fact(&self, name: &str, value: &str) -> Result<()>;
 
     /// Gives a puzzle another content hash (when the rule that makes hashes changed), unless
     /// another puzzle has that hash already; whether it changed.
-    fn set_content_hash(&self, id: i64, hash: &str) -> Result<bool, StoreError>;
+    fn set_content_hash(&self, id: i64, hash: &str) -> Result<bool>;
 
     /// Deletes a puzzle (and its tags); whether it existed.
-    fn delete(&self, id: i64) -> Result<bool, StoreError>;
+    fn delete(&self, id: i64) -> Result<bool>;
 
     /// Up to `limit` puzzles matching `filter` with an id above `after`, by increasing id; and
     /// whether more follow.
-    fn list(
-        &self,
-        filter: &Filter,
-        after: i64,
-        limit: u32,
-    ) -> Result<(Vec<StoredPuzzle>, bool), StoreError> {
+    fn list(&self, filter: &Filter, after: i64, limit: u32) -> Result<(Vec<StoredPuzzle>, bool)> {
         self.list_page(filter, After::Id(after), limit)
     }
 
@@ -291,20 +293,16 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
         filter: &Filter,
         after: After,
         limit: u32,
-    ) -> Result<(Vec<StoredPuzzle>, bool), StoreError>;
+    ) -> Result<(Vec<StoredPuzzle>, bool)>;
 
     /// Sets a puzzle's difficulty (filling rows stored before difficulties, or after a change of
     /// the formula); whether the puzzle exists.
-    fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool, StoreError>;
+    fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool>;
 
     /// Sets a puzzle's verified outcome and the difficulty computed from it, in one statement (a
     /// puzzle verified again under a changed reading of the rules); whether the puzzle exists.
-    fn set_outcome(
-        &self,
-        id: i64,
-        outcome: &PuzzleOutcome,
-        difficulty: Option<u8>,
-    ) -> Result<bool, StoreError>;
+    fn set_outcome(&self, id: i64, outcome: &PuzzleOutcome, difficulty: Option<u8>)
+        -> Result<bool>;
 
     /// Whether the store can serve: a connection comes within `wait`, answers a query, and the
     /// database has every migration of this build applied. The readiness probe.
@@ -312,38 +310,31 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     /// # Errors
     /// The store's error, or [`StoreError::Open`] naming the schema version when migrations are
     /// missing.
-    fn readiness(&self, wait: Duration) -> Result<(), StoreError>;
+    fn readiness(&self, wait: Duration) -> Result<()>;
 
     /// The number of stored puzzles.
-    fn count(&self) -> Result<u64, StoreError>;
+    fn count(&self) -> Result<u64>;
 
     /// Creates an empty collection in state `running`; `Ok(false)` when the name is taken.
-    fn create_collection(&self, name: &str, c: &NewCollection) -> Result<bool, StoreError>;
+    fn create_collection(&self, name: &str, c: &NewCollection) -> Result<bool>;
 
     /// Stores a verified puzzle (or finds the same one stored) and appends it to a collection
     /// unless it is in it already, in one transaction; the stored puzzle.
-    fn append_to_collection(
-        &self,
-        name: &str,
-        puzzle: &VerifiedPuzzle,
-    ) -> Result<StoredPuzzle, StoreError>;
+    fn append_to_collection(&self, name: &str, puzzle: &VerifiedPuzzle) -> Result<StoredPuzzle>;
 
     /// Appends a stored puzzle to a collection unless it is in it already; whether it was
     /// appended.
-    fn add_to_collection(&self, name: &str, puzzle_id: i64) -> Result<bool, StoreError>;
+    fn add_to_collection(&self, name: &str, puzzle_id: i64) -> Result<bool>;
 
     /// Records how a collection's run ended.
-    fn finish_collection(&self, name: &str, state: &str, summary: &Json) -> Result<(), StoreError>;
+    fn finish_collection(&self, name: &str, state: &str, summary: &Json) -> Result<()>;
 
     /// Every collection, by name.
-    fn collections(&self) -> Result<Vec<Collection>, StoreError>;
+    fn collections(&self) -> Result<Vec<Collection>>;
 
     /// One collection and its puzzles in order (every page of [`Backend::collection_page`], with
     /// outcomes).
-    fn collection(
-        &self,
-        name: &str,
-    ) -> Result<Option<(Collection, Vec<StoredPuzzle>)>, StoreError> {
+    fn collection(&self, name: &str) -> Result<Option<(Collection, Vec<StoredPuzzle>)>> {
         let Some(collection) = self.collection_info(name)? else {
             return Ok(None);
         };
@@ -355,19 +346,13 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     }
 
     /// One collection, without its puzzles.
-    fn collection_info(&self, name: &str) -> Result<Option<Collection>, StoreError>;
+    fn collection_info(&self, name: &str) -> Result<Option<Collection>>;
 
     /// Up to `limit` puzzles of a collection whose position is above `after`, in order, each with
     /// its position (empty past the last, or when there is no such collection). Without
     /// `outcomes`, each puzzle's outcome is read as null (a listing, a pass over the kinds), so
     /// that no proof is read or parsed.
-    fn collection_page(
-        &self,
-        name: &str,
-        after: i64,
-        limit: u32,
-        outcomes: bool,
-    ) -> Result<Vec<(i64, StoredPuzzle)>, StoreError>;
+    fn collection_page(&self, name: &str, after: i64, limit: u32, outcomes: bool) -> Result<Page>;
 
     /// The stored facts that decide what a collection's puzzles are, in one line: its creation
     /// time, the number of its puzzles, their last position, the sum of their ids and of their
@@ -375,57 +360,38 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     /// difficulty, content hash, tags). Any change of the collection's puzzles changes it;
     /// `None` when there is no such collection. One aggregate query over the collection's rows
     /// (no puzzle is read), so that an export's `ETag` is known without the export.
-    fn collection_version(&self, name: &str) -> Result<Option<String>, StoreError>;
+    fn collection_version(&self, name: &str) -> Result<Option<String>>;
 
     /// Marks collections left `running` by a process of this machine that ended (a crash, a
     /// restart) as `stopped`; how many. Called at start-up, before any new run; a run of another
     /// live process (a `baroque generate` beside the server) is left alone, and so is a
     /// collection a generation job fills (the job's lease decides who goes on with it).
-    fn stop_abandoned_collections(&self) -> Result<usize, StoreError>;
+    fn stop_abandoned_collections(&self) -> Result<usize>;
 
     /// Records a running generation job filling `collection`, held by `owner` for `lease` (the
     /// database's clock); its id.
-    fn create_job(
-        &self,
-        collection: &str,
-        request: &Json,
-        view: &Json,
-        owner: &str,
-        lease: Duration,
-    ) -> Result<i64, StoreError>;
+    fn create_job(&self, job: &NewJob<'_>) -> Result<i64>;
 
     /// The job with this id.
-    fn job(&self, id: i64) -> Result<Option<JobRow>, StoreError>;
+    fn job(&self, id: i64) -> Result<Option<JobRow>>;
 
     /// Extends `owner`'s lease on a running job and records its view: `Some(cancel asked)`, or
     /// `None` when the job is no longer `owner`'s (another runner took it over, or it ended).
-    fn renew_job(
-        &self,
-        id: i64,
-        owner: &str,
-        lease: Duration,
-        view: &Json,
-    ) -> Result<Option<bool>, StoreError>;
+    fn renew_job(&self, id: i64, owner: &str, lease: Duration, view: &Json)
+        -> Result<Option<bool>>;
 
     /// Ends a running job of `owner`: its state and view, and its collection's state and
     /// summary, in one transaction; `false` (and nothing written) when the job is no longer
     /// `owner`'s.
-    fn finish_job(
-        &self,
-        id: i64,
-        owner: &str,
-        state: &str,
-        view: &Json,
-        summary: &Json,
-    ) -> Result<bool, StoreError>;
+    fn finish_job(&self, id: i64, owner: &str, end: &JobEnd<'_>) -> Result<bool>;
 
     /// Asks a running job to stop (its runner sees it at its next renewal); the job, or `None`
     /// when there is no such job.
-    fn cancel_job(&self, id: i64) -> Result<Option<JobRow>, StoreError>;
+    fn cancel_job(&self, id: i64) -> Result<Option<JobRow>>;
 
     /// Claims the oldest running job whose lease ran out, for `owner`, for `lease`: another
     /// runner waiting on the same job skips it (`FOR UPDATE SKIP LOCKED` on PostgreSQL).
-    fn claim_job(&self, owner: &str, lease: Duration) -> Result<Option<JobRow>, StoreError>;
+    fn claim_job(&self, owner: &str, lease: Duration) -> Result<Option<JobRow>>;
 }
 
 /// A collection's puzzles in order, a page at a time ([`Backend::collection_page`]): each item a
@@ -453,7 +419,7 @@ impl<'a, B: Backend + ?Sized> CollectionPages<'a, B> {
 }
 
 impl<B: Backend + ?Sized> Iterator for CollectionPages<'_, B> {
-    type Item = Result<Vec<StoredPuzzle>, StoreError>;
+    type Item = Result<Vec<StoredPuzzle>>;
 
     fn next(&mut self) -> Option<Self::Item> {
         let after = self.after?;
@@ -502,7 +468,7 @@ impl Store {
     /// # Errors
     /// [`StoreError::Open`] when the file cannot be opened, created or written, or a migration
     /// fails.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
+    pub fn open(path: &Path) -> Result<Store> {
         Ok(Store::from(sqlite::SqliteStore::open(path)?))
     }
 
@@ -512,7 +478,7 @@ impl Store {
     /// # Errors
     /// [`StoreError::Open`] with the cause in one line (a missing directory, an unreachable
     /// server, a refused password, a missing database); never the password.
-    pub fn connect(db: &Database) -> Result<Store, StoreError> {
+    pub fn connect(db: &Database) -> Result<Store> {
         match db {
             Database::Sqlite(path) => Store::open(path),
             Database::Postgres(url) => Ok(Store::from(postgres::PgStore::connect(url)?)),

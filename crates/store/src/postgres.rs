@@ -19,6 +19,8 @@ use super::{
     StoredPuzzle, VerifiedPuzzle, POOL_SIZE,
 };
 use crate::Json;
+use crate::Result;
+use crate::{JobEnd, NewJob, Page};
 use postgres::error::SqlState;
 use postgres::types::ToSql;
 use postgres::{GenericClient, NoTls};
@@ -159,7 +161,7 @@ impl PgStore {
     ///
     /// # Errors
     /// [`StoreError::Open`] with the cause; the password never appears in it.
-    pub fn connect(url: &PostgresUrl) -> Result<PgStore, StoreError> {
+    pub fn connect(url: &PostgresUrl) -> Result<PgStore> {
         let mut config = postgres::Config::from_str(url.secret())
             .map_err(|_| StoreError::Open(format!("`{url}` is not a PostgreSQL URL")))?;
         if config.get_connect_timeout().is_none() {
@@ -190,7 +192,7 @@ impl PgStore {
         })
     }
 
-    fn conn(&self) -> Result<r2d2::PooledConnection<PostgresConnectionManager<NoTls>>, StoreError> {
+    fn conn(&self) -> Result<r2d2::PooledConnection<PostgresConnectionManager<NoTls>>> {
         Ok(self.pool().get()?)
     }
 
@@ -245,16 +247,16 @@ fn millis(d: Duration) -> i64 {
 }
 
 impl Columns for postgres::Row {
-    fn text(&self, i: usize) -> Result<String, StoreError> {
+    fn text(&self, i: usize) -> Result<String> {
         Ok(self.try_get(i)?)
     }
-    fn opt_text(&self, i: usize) -> Result<Option<String>, StoreError> {
+    fn opt_text(&self, i: usize) -> Result<Option<String>> {
         Ok(self.try_get(i)?)
     }
-    fn int(&self, i: usize) -> Result<i64, StoreError> {
+    fn int(&self, i: usize) -> Result<i64> {
         Ok(self.try_get(i)?)
     }
-    fn opt_int(&self, i: usize) -> Result<Option<i64>, StoreError> {
+    fn opt_int(&self, i: usize) -> Result<Option<i64>> {
         Ok(self.try_get(i)?)
     }
 }
@@ -263,12 +265,12 @@ fn opt_i64<T: Into<i64>>(v: Option<T>) -> Option<i64> {
     v.map(Into::into)
 }
 
-fn get_in(c: &mut impl GenericClient, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
+fn get_in(c: &mut impl GenericClient, id: i64) -> Result<Option<StoredPuzzle>> {
     let sql = format!("SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.id = $1");
     c.query_opt(&sql, &[&id])?.as_ref().map(decode).transpose()
 }
 
-fn id_of_hash(c: &mut impl GenericClient, hash: &str) -> Result<Option<i64>, StoreError> {
+fn id_of_hash(c: &mut impl GenericClient, hash: &str) -> Result<Option<i64>> {
     Ok(
         c.query_opt("SELECT id FROM puzzles WHERE content_hash = $1", &[&hash])?
             .map(|r| r.get(0)),
@@ -277,7 +279,7 @@ fn id_of_hash(c: &mut impl GenericClient, hash: &str) -> Result<Option<i64>, Sto
 
 /// Inserts unless the content hash is there; whether it inserted. A concurrent insert of the same
 /// content makes this one wait for it, then do nothing.
-fn insert_in(tx: &mut postgres::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool, StoreError> {
+fn insert_in(tx: &mut postgres::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool> {
     // Looked for first, so that a puzzle already stored takes no id of the sequence.
     if id_of_hash(tx, &p.content_hash)?.is_some() {
         return Ok(false);
@@ -319,11 +321,7 @@ fn insert_in(tx: &mut postgres::Transaction<'_>, p: &VerifiedPuzzle) -> Result<b
 }
 
 /// Adds tags to a puzzle; how many it did not have.
-fn add_tags(
-    tx: &mut postgres::Transaction<'_>,
-    id: i64,
-    tags: &[String],
-) -> Result<u64, StoreError> {
+fn add_tags(tx: &mut postgres::Transaction<'_>, id: i64, tags: &[String]) -> Result<u64> {
     let mut added = 0;
     for tag in tags {
         added += tx.execute(
@@ -336,7 +334,7 @@ fn add_tags(
 
 /// Appends puzzle `id` to collection `name` unless it is in it; whether it was appended. The
 /// collection's row is locked first, so that two appends never take the same position.
-fn append_in(tx: &mut postgres::Transaction<'_>, name: &str, id: i64) -> Result<bool, StoreError> {
+fn append_in(tx: &mut postgres::Transaction<'_>, name: &str, id: i64) -> Result<bool> {
     tx.query_opt(
         "SELECT 1 FROM collections WHERE name = $1 FOR UPDATE",
         &[&name],
@@ -355,7 +353,7 @@ impl Backend for PgStore {
         "postgresql"
     }
 
-    fn insert(&self, p: &VerifiedPuzzle) -> Result<(StoredPuzzle, bool), StoreError> {
+    fn insert(&self, p: &VerifiedPuzzle) -> Result<(StoredPuzzle, bool)> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction()?;
         let inserted = insert_in(&mut tx, p)?;
@@ -367,7 +365,7 @@ impl Backend for PgStore {
         Ok((stored, inserted))
     }
 
-    fn insert_all(&self, puzzles: &[VerifiedPuzzle]) -> Result<usize, StoreError> {
+    fn insert_all(&self, puzzles: &[VerifiedPuzzle]) -> Result<usize> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction()?;
         let mut new = 0;
@@ -378,11 +376,11 @@ impl Backend for PgStore {
         Ok(new)
     }
 
-    fn get(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
+    fn get(&self, id: i64) -> Result<Option<StoredPuzzle>> {
         get_in(&mut *self.conn()?, id)
     }
 
-    fn get_lean(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
+    fn get_lean(&self, id: i64) -> Result<Option<StoredPuzzle>> {
         let sql = format!("SELECT {} FROM puzzles p WHERE p.id = $1", columns(false));
         self.conn()?
             .query_opt(&sql, &[&id])?
@@ -391,7 +389,7 @@ impl Backend for PgStore {
             .transpose()
     }
 
-    fn get_by_hash(&self, hash: &str) -> Result<Option<StoredPuzzle>, StoreError> {
+    fn get_by_hash(&self, hash: &str) -> Result<Option<StoredPuzzle>> {
         let mut conn = self.conn()?;
         match id_of_hash(&mut *conn, hash)? {
             Some(id) => get_in(&mut *conn, id),
@@ -399,14 +397,14 @@ impl Backend for PgStore {
         }
     }
 
-    fn fact(&self, name: &str) -> Result<Option<String>, StoreError> {
+    fn fact(&self, name: &str) -> Result<Option<String>> {
         Ok(self
             .conn()?
             .query_opt("SELECT value FROM store_facts WHERE name = $1", &[&name])?
             .map(|r| r.get(0)))
     }
 
-    fn set_fact(&self, name: &str, value: &str) -> Result<(), StoreError> {
+    fn set_fact(&self, name: &str, value: &str) -> Result<()> {
         self.conn()?.execute(
             "INSERT INTO store_facts (name, value) VALUES ($1, $2)
              ON CONFLICT (name) DO UPDATE SET value = excluded.value",
@@ -415,7 +413,7 @@ impl Backend for PgStore {
         Ok(())
     }
 
-    fn set_content_hash(&self, id: i64, hash: &str) -> Result<bool, StoreError> {
+    fn set_content_hash(&self, id: i64, hash: &str) -> Result<bool> {
         let changed = self.conn()?.execute(
             "UPDATE puzzles SET content_hash = $2, revision = revision + 1 WHERE id = $1
              AND NOT EXISTS (SELECT 1 FROM puzzles WHERE content_hash = $2)",
@@ -429,7 +427,7 @@ impl Backend for PgStore {
         }
     }
 
-    fn delete(&self, id: i64) -> Result<bool, StoreError> {
+    fn delete(&self, id: i64) -> Result<bool> {
         Ok(self
             .conn()?
             .execute("DELETE FROM puzzles WHERE id = $1", &[&id])?
@@ -441,7 +439,7 @@ impl Backend for PgStore {
         filter: &Filter,
         after: After,
         limit: u32,
-    ) -> Result<(Vec<StoredPuzzle>, bool), StoreError> {
+    ) -> Result<(Vec<StoredPuzzle>, bool)> {
         // Fixed statements: every filter is a bound parameter that matches everything when NULL.
         const FILTER: &str = "($2::text IS NULL OR p.kind = $2::text)
             AND ($3::text IS NULL OR p.game = $3::text)
@@ -506,7 +504,7 @@ impl Backend for PgStore {
         Ok((items, more))
     }
 
-    fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool, StoreError> {
+    fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool> {
         Ok(self.conn()?.execute(
             "UPDATE puzzles SET difficulty = $2, revision = revision + 1 WHERE id = $1",
             &[&id, &opt_i64(difficulty)],
@@ -518,7 +516,7 @@ impl Backend for PgStore {
         id: i64,
         outcome: &baroque_puzzle::outcome::PuzzleOutcome,
         difficulty: Option<u8>,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<bool> {
         Ok(self.conn()?.execute(
             "UPDATE puzzles SET outcome = $2, difficulty = $3, revision = revision + 1
              WHERE id = $1",
@@ -526,7 +524,7 @@ impl Backend for PgStore {
         )? > 0)
     }
 
-    fn readiness(&self, wait: Duration) -> Result<(), StoreError> {
+    fn readiness(&self, wait: Duration) -> Result<()> {
         let mut conn = self.pool().get_timeout(wait)?;
         let version: i64 = conn
             .query_one(
@@ -544,7 +542,7 @@ impl Backend for PgStore {
         Ok(())
     }
 
-    fn count(&self) -> Result<u64, StoreError> {
+    fn count(&self) -> Result<u64> {
         let n: i64 = self
             .conn()?
             .query_one("SELECT count(*) FROM puzzles", &[])?
@@ -552,7 +550,7 @@ impl Backend for PgStore {
         Ok(n as u64)
     }
 
-    fn create_collection(&self, name: &str, c: &NewCollection) -> Result<bool, StoreError> {
+    fn create_collection(&self, name: &str, c: &NewCollection) -> Result<bool> {
         let sql = format!(
             "INSERT INTO collections (name, game, rules, mate_in, seed, max_pieces, state, summary,
                                       created_at, runner, stipulation)
@@ -576,11 +574,7 @@ impl Backend for PgStore {
         Ok(n == 1)
     }
 
-    fn append_to_collection(
-        &self,
-        name: &str,
-        puzzle: &VerifiedPuzzle,
-    ) -> Result<StoredPuzzle, StoreError> {
+    fn append_to_collection(&self, name: &str, puzzle: &VerifiedPuzzle) -> Result<StoredPuzzle> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction()?;
         insert_in(&mut tx, puzzle)?;
@@ -600,7 +594,7 @@ impl Backend for PgStore {
         Ok(stored)
     }
 
-    fn add_to_collection(&self, name: &str, puzzle_id: i64) -> Result<bool, StoreError> {
+    fn add_to_collection(&self, name: &str, puzzle_id: i64) -> Result<bool> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction()?;
         let appended = append_in(&mut tx, name, puzzle_id)?;
@@ -608,7 +602,7 @@ impl Backend for PgStore {
         Ok(appended)
     }
 
-    fn finish_collection(&self, name: &str, state: &str, summary: &Json) -> Result<(), StoreError> {
+    fn finish_collection(&self, name: &str, state: &str, summary: &Json) -> Result<()> {
         self.conn()?.execute(
             "UPDATE collections SET state = $2, summary = $3 WHERE name = $1",
             &[&name, &state, &summary.to_string()],
@@ -616,13 +610,13 @@ impl Backend for PgStore {
         Ok(())
     }
 
-    fn collections(&self) -> Result<Vec<Collection>, StoreError> {
+    fn collections(&self) -> Result<Vec<Collection>> {
         let sql = format!("{} ORDER BY c.name COLLATE \"C\"", collections::SELECT);
         let rows = self.conn()?.query(&sql, &[])?;
         rows.iter().map(read_collection).collect()
     }
 
-    fn collection_info(&self, name: &str) -> Result<Option<Collection>, StoreError> {
+    fn collection_info(&self, name: &str) -> Result<Option<Collection>> {
         let sql = format!("{} WHERE c.name = $1", collections::SELECT);
         self.conn()?
             .query_opt(&sql, &[&name])?
@@ -631,13 +625,7 @@ impl Backend for PgStore {
             .transpose()
     }
 
-    fn collection_page(
-        &self,
-        name: &str,
-        after: i64,
-        limit: u32,
-        outcomes: bool,
-    ) -> Result<Vec<(i64, StoredPuzzle)>, StoreError> {
+    fn collection_page(&self, name: &str, after: i64, limit: u32, outcomes: bool) -> Result<Page> {
         let sql = format!(
             "SELECT {}, c.position FROM collection_puzzles c JOIN puzzles p ON p.id = c.puzzle_id
              WHERE c.collection = $1 AND c.position > $2 ORDER BY c.position LIMIT $3",
@@ -651,13 +639,13 @@ impl Backend for PgStore {
             .collect()
     }
 
-    fn collection_version(&self, name: &str) -> Result<Option<String>, StoreError> {
+    fn collection_version(&self, name: &str) -> Result<Option<String>> {
         let sql = collections::VERSION.replace("?1", "$1");
         let row = self.conn()?.query_opt(&sql, &[&name])?;
         Ok(row.map(|r| format!("{}/{}", r.get::<_, String>(0), r.get::<_, String>(1))))
     }
 
-    fn stop_abandoned_collections(&self) -> Result<usize, StoreError> {
+    fn stop_abandoned_collections(&self) -> Result<usize> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction()?;
         let running: Vec<(String, Option<String>)> = tx
@@ -686,14 +674,7 @@ impl Backend for PgStore {
         Ok(stopped)
     }
 
-    fn create_job(
-        &self,
-        collection: &str,
-        request: &Json,
-        view: &Json,
-        owner: &str,
-        lease: Duration,
-    ) -> Result<i64, StoreError> {
+    fn create_job(&self, job: &NewJob<'_>) -> Result<i64> {
         let sql = format!(
             "INSERT INTO jobs (collection, request, state, view, owner, lease_until, created_at)
              VALUES ($1, $2, 'running', $3, $4, {NOW_MS} + $5, {NOW})
@@ -704,17 +685,17 @@ impl Backend for PgStore {
             .query_one(
                 &sql,
                 &[
-                    &collection,
-                    &request.to_string(),
-                    &view.to_string(),
-                    &owner,
-                    &millis(lease),
+                    &job.collection,
+                    &job.request.to_string(),
+                    &job.view.to_string(),
+                    &job.owner,
+                    &millis(job.lease),
                 ],
             )?
             .get(0))
     }
 
-    fn job(&self, id: i64) -> Result<Option<JobRow>, StoreError> {
+    fn job(&self, id: i64) -> Result<Option<JobRow>> {
         let sql = format!("SELECT {JOB_COLUMNS} FROM jobs WHERE id = $1");
         self.conn()?
             .query_opt(&sql, &[&id])?
@@ -729,7 +710,7 @@ impl Backend for PgStore {
         owner: &str,
         lease: Duration,
         view: &Json,
-    ) -> Result<Option<bool>, StoreError> {
+    ) -> Result<Option<bool>> {
         let sql = format!(
             "UPDATE jobs SET lease_until = {NOW_MS} + $3, view = $4
              WHERE id = $1 AND owner = $2 AND state = 'running' RETURNING cancel"
@@ -740,33 +721,26 @@ impl Backend for PgStore {
             .map(|r| r.get::<_, i64>(0) != 0))
     }
 
-    fn finish_job(
-        &self,
-        id: i64,
-        owner: &str,
-        state: &str,
-        view: &Json,
-        summary: &Json,
-    ) -> Result<bool, StoreError> {
+    fn finish_job(&self, id: i64, owner: &str, end: &JobEnd<'_>) -> Result<bool> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction()?;
         let ended = tx.execute(
             "UPDATE jobs SET state = $3, view = $4
              WHERE id = $1 AND owner = $2 AND state = 'running'",
-            &[&id, &owner, &state, &view.to_string()],
+            &[&id, &owner, &end.state, &end.view.to_string()],
         )?;
         if ended == 1 {
             tx.execute(
                 "UPDATE collections SET state = $2, summary = $3
                  WHERE name = (SELECT collection FROM jobs WHERE id = $1)",
-                &[&id, &state, &summary.to_string()],
+                &[&id, &end.state, &end.summary.to_string()],
             )?;
         }
         tx.commit()?;
         Ok(ended == 1)
     }
 
-    fn cancel_job(&self, id: i64) -> Result<Option<JobRow>, StoreError> {
+    fn cancel_job(&self, id: i64) -> Result<Option<JobRow>> {
         self.conn()?.execute(
             "UPDATE jobs SET cancel = 1 WHERE id = $1 AND state = 'running'",
             &[&id],
@@ -774,7 +748,7 @@ impl Backend for PgStore {
         self.job(id)
     }
 
-    fn claim_job(&self, owner: &str, lease: Duration) -> Result<Option<JobRow>, StoreError> {
+    fn claim_job(&self, owner: &str, lease: Duration) -> Result<Option<JobRow>> {
         let sql = format!(
             "UPDATE jobs SET owner = $1, lease_until = {NOW_MS} + $2, attempts = attempts + 1
              WHERE id = (SELECT id FROM jobs WHERE state = 'running' AND lease_until < {NOW_MS}

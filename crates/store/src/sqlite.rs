@@ -14,6 +14,8 @@ use super::{
     StoredPuzzle, VerifiedPuzzle,
 };
 use crate::Json;
+use crate::Result;
+use crate::{JobEnd, NewJob, Page};
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{params, OptionalExtension};
 use rusqlite_migration::{Migrations, M};
@@ -111,7 +113,7 @@ impl SqliteStore {
     /// # Errors
     /// [`StoreError::Open`] when the file cannot be opened, created or written, or a migration
     /// fails.
-    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+    pub fn open(path: &Path) -> Result<SqliteStore> {
         let mut conn = rusqlite::Connection::open(path)
             .map_err(|e| open_error("cannot open or create the database file", &e))?;
         init(&mut conn).map_err(|e| open_error("cannot use the database file", &e))?;
@@ -155,7 +157,7 @@ impl Backend for SqliteStore {
         "sqlite"
     }
 
-    fn insert(&self, p: &VerifiedPuzzle) -> Result<(StoredPuzzle, bool), StoreError> {
+    fn insert(&self, p: &VerifiedPuzzle) -> Result<(StoredPuzzle, bool)> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let inserted = insert_in(&tx, p)?;
@@ -167,7 +169,7 @@ impl Backend for SqliteStore {
         Ok((stored, inserted))
     }
 
-    fn insert_all(&self, puzzles: &[VerifiedPuzzle]) -> Result<usize, StoreError> {
+    fn insert_all(&self, puzzles: &[VerifiedPuzzle]) -> Result<usize> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let mut new = 0;
@@ -180,12 +182,12 @@ impl Backend for SqliteStore {
         Ok(new)
     }
 
-    fn get(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
+    fn get(&self, id: i64) -> Result<Option<StoredPuzzle>> {
         let conn = self.pool.get()?;
         get_in(&conn, id)
     }
 
-    fn get_lean(&self, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
+    fn get_lean(&self, id: i64) -> Result<Option<StoredPuzzle>> {
         let conn = self.pool.get()?;
         let sql = format!("SELECT {} FROM puzzles p WHERE p.id = ?1", columns(false));
         let mut stmt = conn.prepare_cached(&sql)?;
@@ -196,7 +198,7 @@ impl Backend for SqliteStore {
         }
     }
 
-    fn get_by_hash(&self, hash: &str) -> Result<Option<StoredPuzzle>, StoreError> {
+    fn get_by_hash(&self, hash: &str) -> Result<Option<StoredPuzzle>> {
         let conn = self.pool.get()?;
         match id_of_hash(&conn, hash)? {
             Some(id) => get_in(&conn, id),
@@ -204,7 +206,7 @@ impl Backend for SqliteStore {
         }
     }
 
-    fn fact(&self, name: &str) -> Result<Option<String>, StoreError> {
+    fn fact(&self, name: &str) -> Result<Option<String>> {
         let conn = self.pool.get()?;
         Ok(conn
             .query_row(
@@ -215,7 +217,7 @@ impl Backend for SqliteStore {
             .optional()?)
     }
 
-    fn set_fact(&self, name: &str, value: &str) -> Result<(), StoreError> {
+    fn set_fact(&self, name: &str, value: &str) -> Result<()> {
         let conn = self.pool.get()?;
         conn.execute(
             "INSERT INTO store_facts (name, value) VALUES (?1, ?2)
@@ -225,7 +227,7 @@ impl Backend for SqliteStore {
         Ok(())
     }
 
-    fn set_content_hash(&self, id: i64, hash: &str) -> Result<bool, StoreError> {
+    fn set_content_hash(&self, id: i64, hash: &str) -> Result<bool> {
         let conn = self.pool.get()?;
         Ok(conn.execute(
             "UPDATE puzzles SET content_hash = ?2, revision = revision + 1 WHERE id = ?1
@@ -234,7 +236,7 @@ impl Backend for SqliteStore {
         )? > 0)
     }
 
-    fn delete(&self, id: i64) -> Result<bool, StoreError> {
+    fn delete(&self, id: i64) -> Result<bool> {
         let conn = self.pool.get()?;
         Ok(conn.execute("DELETE FROM puzzles WHERE id = ?1", [id])? > 0)
     }
@@ -244,7 +246,7 @@ impl Backend for SqliteStore {
         filter: &Filter,
         after: After,
         limit: u32,
-    ) -> Result<(Vec<StoredPuzzle>, bool), StoreError> {
+    ) -> Result<(Vec<StoredPuzzle>, bool)> {
         let conn = self.pool.get()?;
         // Fixed statements: every filter is a bound parameter that matches everything when NULL,
         // so no SQL text is ever built from input. A NULL difficulty (a diagram) fails both
@@ -305,7 +307,7 @@ impl Backend for SqliteStore {
         Ok((items, more))
     }
 
-    fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool, StoreError> {
+    fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool> {
         let conn = self.pool.get()?;
         Ok(conn.execute(
             "UPDATE puzzles SET difficulty = ?2, revision = revision + 1 WHERE id = ?1",
@@ -318,7 +320,7 @@ impl Backend for SqliteStore {
         id: i64,
         outcome: &baroque_puzzle::outcome::PuzzleOutcome,
         difficulty: Option<u8>,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<bool> {
         let conn = self.pool.get()?;
         Ok(conn.execute(
             "UPDATE puzzles SET outcome = ?2, difficulty = ?3, revision = revision + 1
@@ -327,7 +329,7 @@ impl Backend for SqliteStore {
         )? > 0)
     }
 
-    fn readiness(&self, wait: Duration) -> Result<(), StoreError> {
+    fn readiness(&self, wait: Duration) -> Result<()> {
         let conn = self.pool.get_timeout(wait)?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         // A query of the table that costs the same whatever the store holds.
@@ -343,12 +345,12 @@ impl Backend for SqliteStore {
         Ok(())
     }
 
-    fn count(&self) -> Result<u64, StoreError> {
+    fn count(&self) -> Result<u64> {
         let conn = self.pool.get()?;
         Ok(conn.query_row("SELECT count(*) FROM puzzles", [], |r| r.get::<_, i64>(0))? as u64)
     }
 
-    fn create_collection(&self, name: &str, c: &NewCollection) -> Result<bool, StoreError> {
+    fn create_collection(&self, name: &str, c: &NewCollection) -> Result<bool> {
         let conn = self.pool.get()?;
         let n = conn.execute(
             "INSERT INTO collections (name, game, rules, mate_in, seed, max_pieces, state, summary,
@@ -375,7 +377,7 @@ impl Backend for SqliteStore {
         &self,
         name: &str,
         puzzle: &super::VerifiedPuzzle,
-    ) -> Result<StoredPuzzle, StoreError> {
+    ) -> Result<StoredPuzzle> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         insert_in(&tx, puzzle)?;
@@ -410,7 +412,7 @@ impl Backend for SqliteStore {
         Ok(stored)
     }
 
-    fn add_to_collection(&self, name: &str, puzzle_id: i64) -> Result<bool, StoreError> {
+    fn add_to_collection(&self, name: &str, puzzle_id: i64) -> Result<bool> {
         let conn = self.pool.get()?;
         Ok(conn.execute(
             "INSERT OR IGNORE INTO collection_puzzles (collection, position, puzzle_id)
@@ -420,7 +422,7 @@ impl Backend for SqliteStore {
         )? == 1)
     }
 
-    fn finish_collection(&self, name: &str, state: &str, summary: &Json) -> Result<(), StoreError> {
+    fn finish_collection(&self, name: &str, state: &str, summary: &Json) -> Result<()> {
         let conn = self.pool.get()?;
         conn.execute(
             "UPDATE collections SET state = ?2, summary = ?3 WHERE name = ?1",
@@ -429,7 +431,7 @@ impl Backend for SqliteStore {
         Ok(())
     }
 
-    fn collections(&self) -> Result<Vec<Collection>, StoreError> {
+    fn collections(&self) -> Result<Vec<Collection>> {
         let conn = self.pool.get()?;
         let mut stmt = conn.prepare(&format!("{} ORDER BY c.name", collections::SELECT))?;
         let mut rows = stmt.query([])?;
@@ -440,7 +442,7 @@ impl Backend for SqliteStore {
         Ok(all)
     }
 
-    fn collection_info(&self, name: &str) -> Result<Option<Collection>, StoreError> {
+    fn collection_info(&self, name: &str) -> Result<Option<Collection>> {
         let conn = self.pool.get()?;
         let mut stmt =
             conn.prepare_cached(&format!("{} WHERE c.name = ?1", collections::SELECT))?;
@@ -451,13 +453,7 @@ impl Backend for SqliteStore {
         }
     }
 
-    fn collection_page(
-        &self,
-        name: &str,
-        after: i64,
-        limit: u32,
-        outcomes: bool,
-    ) -> Result<Vec<(i64, StoredPuzzle)>, StoreError> {
+    fn collection_page(&self, name: &str, after: i64, limit: u32, outcomes: bool) -> Result<Page> {
         let conn = self.pool.get()?;
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT {}, c.position FROM collection_puzzles c JOIN puzzles p ON p.id = c.puzzle_id
@@ -472,7 +468,7 @@ impl Backend for SqliteStore {
         Ok(page)
     }
 
-    fn collection_version(&self, name: &str) -> Result<Option<String>, StoreError> {
+    fn collection_version(&self, name: &str) -> Result<Option<String>> {
         let conn = self.pool.get()?;
         let mut stmt = conn.prepare_cached(collections::VERSION)?;
         let mut rows = stmt.query([name])?;
@@ -486,7 +482,7 @@ impl Backend for SqliteStore {
         }
     }
 
-    fn stop_abandoned_collections(&self) -> Result<usize, StoreError> {
+    fn stop_abandoned_collections(&self) -> Result<usize> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let running: Vec<(String, Option<String>)> = tx
@@ -512,14 +508,7 @@ impl Backend for SqliteStore {
         Ok(stopped)
     }
 
-    fn create_job(
-        &self,
-        collection: &str,
-        request: &Json,
-        view: &Json,
-        owner: &str,
-        lease: Duration,
-    ) -> Result<i64, StoreError> {
+    fn create_job(&self, job: &NewJob<'_>) -> Result<i64> {
         let conn = self.pool.get()?;
         Ok(conn.query_row(
             &format!(
@@ -529,17 +518,17 @@ impl Backend for SqliteStore {
                  RETURNING id"
             ),
             params![
-                collection,
-                request.to_string(),
-                view.to_string(),
-                owner,
-                millis(lease)
+                job.collection,
+                job.request.to_string(),
+                job.view.to_string(),
+                job.owner,
+                millis(job.lease)
             ],
             |r| r.get(0),
         )?)
     }
 
-    fn job(&self, id: i64) -> Result<Option<JobRow>, StoreError> {
+    fn job(&self, id: i64) -> Result<Option<JobRow>> {
         let conn = self.pool.get()?;
         job_in(&conn, id)
     }
@@ -550,7 +539,7 @@ impl Backend for SqliteStore {
         owner: &str,
         lease: Duration,
         view: &Json,
-    ) -> Result<Option<bool>, StoreError> {
+    ) -> Result<Option<bool>> {
         let conn = self.pool.get()?;
         Ok(conn
             .query_row(
@@ -565,33 +554,26 @@ impl Backend for SqliteStore {
             .map(|c| c != 0))
     }
 
-    fn finish_job(
-        &self,
-        id: i64,
-        owner: &str,
-        state: &str,
-        view: &Json,
-        summary: &Json,
-    ) -> Result<bool, StoreError> {
+    fn finish_job(&self, id: i64, owner: &str, end: &JobEnd<'_>) -> Result<bool> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let ended = tx.execute(
             "UPDATE jobs SET state = ?3, view = ?4
              WHERE id = ?1 AND owner = ?2 AND state = 'running'",
-            params![id, owner, state, view.to_string()],
+            params![id, owner, end.state, end.view.to_string()],
         )?;
         if ended == 1 {
             tx.execute(
                 "UPDATE collections SET state = ?2, summary = ?3
                  WHERE name = (SELECT collection FROM jobs WHERE id = ?1)",
-                params![id, state, summary.to_string()],
+                params![id, end.state, end.summary.to_string()],
             )?;
         }
         tx.commit()?;
         Ok(ended == 1)
     }
 
-    fn cancel_job(&self, id: i64) -> Result<Option<JobRow>, StoreError> {
+    fn cancel_job(&self, id: i64) -> Result<Option<JobRow>> {
         let conn = self.pool.get()?;
         conn.execute(
             "UPDATE jobs SET cancel = 1 WHERE id = ?1 AND state = 'running'",
@@ -600,7 +582,7 @@ impl Backend for SqliteStore {
         job_in(&conn, id)
     }
 
-    fn claim_job(&self, owner: &str, lease: Duration) -> Result<Option<JobRow>, StoreError> {
+    fn claim_job(&self, owner: &str, lease: Duration) -> Result<Option<JobRow>> {
         let conn = self.pool.get()?;
         // One statement: SQLite runs writers one at a time, so two claimers never take one job.
         let mut stmt = conn.prepare_cached(&format!(
@@ -617,7 +599,7 @@ impl Backend for SqliteStore {
     }
 }
 
-fn id_of_hash(conn: &rusqlite::Connection, hash: &str) -> Result<Option<i64>, StoreError> {
+fn id_of_hash(conn: &rusqlite::Connection, hash: &str) -> Result<Option<i64>> {
     Ok(conn
         .query_row(
             "SELECT id FROM puzzles WHERE content_hash = ?1",
@@ -634,7 +616,7 @@ fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
-fn job_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<JobRow>, StoreError> {
+fn job_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<JobRow>> {
     let mut stmt = conn.prepare_cached(&format!("SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?1"))?;
     let mut rows = stmt.query([id])?;
     match rows.next()? {
@@ -644,7 +626,7 @@ fn job_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<JobRow>, StoreE
 }
 
 /// Inserts unless the content hash is there; whether it inserted.
-fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool, StoreError> {
+fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool> {
     let game = game_name(p.game);
     let (rules, preset) = rules_columns(p.game, &p.rules);
     // Looked for first, so that a puzzle already stored takes no id of the sequence (an ignored
@@ -697,16 +679,16 @@ fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool,
 }
 
 impl Columns for rusqlite::Row<'_> {
-    fn text(&self, i: usize) -> Result<String, StoreError> {
+    fn text(&self, i: usize) -> Result<String> {
         Ok(self.get(i)?)
     }
-    fn opt_text(&self, i: usize) -> Result<Option<String>, StoreError> {
+    fn opt_text(&self, i: usize) -> Result<Option<String>> {
         Ok(self.get(i)?)
     }
-    fn int(&self, i: usize) -> Result<i64, StoreError> {
+    fn int(&self, i: usize) -> Result<i64> {
         Ok(self.get(i)?)
     }
-    fn opt_int(&self, i: usize) -> Result<Option<i64>, StoreError> {
+    fn opt_int(&self, i: usize) -> Result<Option<i64>> {
         Ok(self.get(i)?)
     }
 }
@@ -724,7 +706,7 @@ fn columns(outcomes: bool) -> std::borrow::Cow<'static, str> {
     super::columns(PUZZLE_COLUMNS, outcomes)
 }
 
-fn get_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<StoredPuzzle>, StoreError> {
+fn get_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<StoredPuzzle>> {
     let sql = format!("SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.id = ?1");
     let mut stmt = conn.prepare_cached(&sql)?;
     let mut rows = stmt.query([id])?;

@@ -1,8 +1,8 @@
 //! `POST /v1/analyze`.
 
 use crate::api::common::{
-    square_pieces, CheckedPosition, CoordsName, GameName, GameStatus, MoveKindName, Object,
-    ResolvedRules, RulesInput, ShortText, Side, SquarePiece, Warning,
+    position_request, square_pieces, CheckedPosition, GameName, GameStatus, MoveKindName, Object,
+    ResolvedRules, ShortText, Side, SquarePiece, Warning,
 };
 use crate::api::problem::{ApiError, ClientClosedProblem, JsonBodyProblems, Problem};
 use crate::api::work::{Analyses, Peer};
@@ -13,6 +13,7 @@ use actix_web::{post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+position_request! {
 /// `POST /v1/analyze`: a position to analyse.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -26,18 +27,7 @@ pub struct AnalyzeRequest {
     /// `<ranks 10 down to 1> <w|b> [<plies> [<last swap, such as e5g7, or ->]]`.
     #[schema(example = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0")]
     pub fen: String,
-    /// The Baroque rule set (default `abbott`). Rococo has no presets or options: `rules` with
-    /// `game: rococo` is refused (422 `not-applicable`).
-    #[serde(default)]
-    pub rules: Option<RulesInput>,
-    /// The game: `baroque` (the default) or `rococo` (10x10; see `GameName`).
-    #[serde(default)]
-    pub game: Option<GameName>,
-    /// How Rococo squares are named, in input and output: `standard` (a-j, 1-10; the default) or
-    /// `page` (the Rococo page's x, a-h, y and 0, 1-8, 00). `page` with Baroque is refused (422
-    /// `not-applicable`).
-    #[serde(default)]
-    pub coords: Option<CoordsName>,
+}
 }
 
 /// An analyze request parsed: a position that can arise.
@@ -50,7 +40,7 @@ impl TryFrom<AnalyzeRequest> for AnalyzeQuery {
     type Error = ApiError;
     fn try_from(r: AnalyzeRequest) -> Result<AnalyzeQuery, ApiError> {
         Ok(AnalyzeQuery {
-            position: CheckedPosition::read(&r.fen, r.game, r.coords, r.rules)?,
+            position: r.position()?,
         })
     }
 }

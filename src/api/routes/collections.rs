@@ -99,41 +99,6 @@ pub struct CollectionRequest {
     pub focus: Option<u32>,
 }
 
-/// How far a job has got.
-#[derive(Clone, Debug, Default, Serialize, ToSchema)]
-#[schema(examples(json!({"tried": 51, "found": 2, "duplicates": 0, "unsettled": 0, "varied": 0, "nodes": 68155, "millis": 23})))]
-pub struct JobProgress {
-    /// Candidates made and screened.
-    pub tried: u64,
-    /// Sound puzzles found.
-    pub found: u64,
-    /// Sound puzzles dropped as near-duplicates (the same position or a mirror image of one kept).
-    pub duplicates: u64,
-    /// Candidates the solver could not settle within the candidate budget.
-    pub unsettled: u64,
-    /// Puzzles passed over to keep the collection varied (their key piece's kind had its share,
-    /// or the defender kept too few pieces when every remaining puzzle had to keep them). With
-    /// `focus`, a candidate whose key would be of a kind that has its share is dropped before it
-    /// is proven sound, and counted here too.
-    pub varied: u64,
-    pub nodes: u64,
-    pub millis: u64,
-}
-
-impl From<&Progress> for JobProgress {
-    fn from(p: &Progress) -> JobProgress {
-        JobProgress {
-            tried: p.tried,
-            found: p.found,
-            duplicates: p.duplicates,
-            unsettled: p.unsettled,
-            varied: p.varied,
-            nodes: p.nodes,
-            millis: p.millis,
-        }
-    }
-}
-
 /// The state of a job (and of its collection).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[schema(example = "done")]
@@ -172,7 +137,7 @@ pub struct Job {
     pub stipulation: String,
     pub count: u32,
     pub seed: u64,
-    pub progress: JobProgress,
+    pub progress: Progress,
     /// Why the run stopped (`done`, `candidate_limit`, `time_limit`, `cancelled`); null while it runs.
     #[schema(value_type = Option<String>, example = "done")]
     pub stop: Option<Stop>,
@@ -208,7 +173,7 @@ impl From<JobRecord> for Job {
             stipulation: v.stipulation,
             count: v.count,
             seed: v.seed,
-            progress: JobProgress::from(&v.progress),
+            progress: v.progress,
             stop: v.stop,
             puzzle_ids: v.puzzle_ids,
             summary: v.summary,

@@ -29,6 +29,48 @@ pub enum DiagramCoords {
     None,
 }
 
+/// Declares a diagram query: the struct as written, then the drawing parameters both diagram
+/// endpoints share (`marks`, `arrows`, `size`, `coords`, `flip`), documented once, and
+/// [`Drawing`] read from them (`drawing()`).
+macro_rules! diagram_query {
+    ($(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        $(#[$meta])*
+        pub struct $name {
+            $($body)*
+            /// Squares to highlight, comma-separated (`d4,d6`), at most 100.
+            #[param(example = "d4,d6")]
+            pub marks: Option<String>,
+            /// Arrows, comma-separated, each two squares with an optional `-` (`d2d8,e7-e5`), at
+            /// most 32. An arrow from a square to itself is drawn as a ring.
+            #[param(example = "d2d8")]
+            pub arrows: Option<String>,
+            /// Width and height of the image in pixels, 64 to 2048 (default 480).
+            #[param(value_type = Option<u32>, minimum = 64, maximum = 2048, example = 480)]
+            pub size: Option<String>,
+            /// The square names: `standard` (default), `page` (Rococo only) or `none` (standard
+            /// names, no coordinates drawn).
+            #[param(value_type = Option<DiagramCoords>)]
+            pub coords: Option<String>,
+            /// `true` to draw the board from Black's side (default `false`).
+            #[param(value_type = Option<bool>)]
+            pub flip: Option<String>,
+        }
+
+        impl $name {
+            /// The drawing parameters, to read against a diagram.
+            fn drawing(&self) -> Drawing<'_> {
+                Drawing {
+                    marks: self.marks.as_deref(),
+                    arrows: self.arrows.as_deref(),
+                    size: self.size.as_deref(),
+                    flip: self.flip.as_deref(),
+                }
+            }
+        }
+    };
+}
+
+diagram_query! {
 /// `GET /v1/diagram.svg`: a position and how to draw it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -40,49 +82,20 @@ pub struct DiagramQuery {
     /// The game of the FEN: `baroque` (default) or `rococo`.
     #[param(value_type = Option<GameName>)]
     pub game: Option<String>,
-    /// Squares to highlight, comma-separated (`d4,d6`), at most 100.
-    #[param(example = "d4,d6")]
-    pub marks: Option<String>,
-    /// Arrows, comma-separated, each two squares with an optional `-` (`d2d8,e7-e5`), at most 32.
-    /// An arrow from a square to itself is drawn as a ring.
-    #[param(example = "d2d8")]
-    pub arrows: Option<String>,
-    /// Width and height of the image in pixels, 64 to 2048 (default 480).
-    #[param(value_type = Option<u32>, minimum = 64, maximum = 2048, example = 480)]
-    pub size: Option<String>,
-    /// The square names: `standard` (default), `page` (Rococo only) or `none` (standard names, no
-    /// coordinates drawn).
-    #[param(value_type = Option<DiagramCoords>)]
-    pub coords: Option<String>,
-    /// `true` to draw the board from Black's side (default `false`).
-    #[param(value_type = Option<bool>)]
-    pub flip: Option<String>,
+}
 }
 
+diagram_query! {
 /// `GET /v1/puzzles/{id}/diagram.svg`: how to draw a stored puzzle's position.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct PuzzleDiagramQuery {
-    /// Squares to highlight, comma-separated (`d4,d6`), at most 100.
-    #[param(example = "d4,d6")]
-    pub marks: Option<String>,
-    /// Arrows, comma-separated, each two squares with an optional `-` (`d2d8,e7-e5`), at most 32.
-    #[param(example = "d2d8")]
-    pub arrows: Option<String>,
-    /// Width and height of the image in pixels, 64 to 2048 (default 480).
-    #[param(value_type = Option<u32>, minimum = 64, maximum = 2048, example = 480)]
-    pub size: Option<String>,
-    /// The square names: `standard` (default), `page` (Rococo puzzles only) or `none`.
-    #[param(value_type = Option<DiagramCoords>)]
-    pub coords: Option<String>,
-    /// `true` to draw the board from Black's side (default `false`).
-    #[param(value_type = Option<bool>)]
-    pub flip: Option<String>,
     /// `true` to add an arrow for the answer (default `false`, so the image does not give it
     /// away): a mate's first key, or a diagram's first move when it is a move of the position.
     #[param(value_type = Option<bool>)]
     pub solution: Option<String>,
+}
 }
 
 /// `Cache-Control` of a diagram of a FEN: the image depends on the query alone.
@@ -286,12 +299,7 @@ pub async fn diagram(
     });
     let variant = Variant::of(game, None).map_err(|e| invalid("game", e))?;
     let d = Diagram::new(variant.read_fen(&q.fen, naming)?);
-    let drawing = Drawing {
-        marks: q.marks.as_deref(),
-        arrows: q.arrows.as_deref(),
-        size: q.size.as_deref(),
-        flip: q.flip.as_deref(),
-    };
+    let drawing = q.drawing();
     let options = drawing.options(&d, coords)?;
     Ok(svg_response(&req, render(&d, &options), CACHE_FEN))
 }
@@ -365,12 +373,7 @@ pub async fn puzzle_diagram(
         None
     };
     let d = Diagram::new(pos);
-    let drawing = Drawing {
-        marks: q.marks.as_deref(),
-        arrows: q.arrows.as_deref(),
-        size: q.size.as_deref(),
-        flip: q.flip.as_deref(),
-    };
+    let drawing = q.drawing();
     let mut options = drawing.options(&d, coords)?;
     options.arrows.extend(answer);
     options.title = Some(match &p.title {

@@ -1,7 +1,8 @@
 //! `POST /v1/play` and `POST /v1/puzzles/{id}/play`: a puzzle played move by move.
 
 use crate::api::common::{
-    CheckedPosition, CoordsName, GameName, GameStatus, Object, ResolvedRules, RulesInput, Warning,
+    position_request, CheckedPosition, CoordsName, GameName, GameStatus, Object, ResolvedRules,
+    Warning,
 };
 use crate::api::configuration::Limits;
 use crate::api::problem::{
@@ -24,6 +25,7 @@ use actix_web::{post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+position_request! {
 /// `POST /v1/play`: a position, its stipulation and the moves played so far.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -50,15 +52,6 @@ pub struct PlayRequest {
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 2, minimum = 1, maximum = 12)]
     pub mate_in: Option<u32>,
-    /// The Baroque rule set (default `abbott`); not with Rococo.
-    #[serde(default)]
-    pub rules: Option<RulesInput>,
-    /// The game: `baroque` (the default) or `rococo`.
-    #[serde(default)]
-    pub game: Option<GameName>,
-    /// How Rococo squares are named, in input and output: `standard` (the default) or `page`.
-    #[serde(default)]
-    pub coords: Option<CoordsName>,
     /// The moves played so far from the position, by both sides in turn (the solver's, and the
     /// replies it was given), in any notation `/v1/verify` reads. A helpmate's moves are all the
     /// solver's.
@@ -70,6 +63,7 @@ pub struct PlayRequest {
     /// The search budget, as for `/v1/solve`.
     #[serde(default, deserialize_with = "crate::api::common::object_option")]
     pub limits: Option<SearchLimits>,
+}
 }
 
 /// `POST /v1/puzzles/{id}/play`: the moves played so far in a stored puzzle.

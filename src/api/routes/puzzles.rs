@@ -2,8 +2,7 @@
 
 use crate::api::auth::Writer;
 use crate::api::common::{
-    tagged_response, CheckedPosition, CoordsName, GameName, Object, PresetName, ResolvedRules,
-    RulesInput, SquarePiece,
+    position_request, tagged_response, GameName, Object, PresetName, ResolvedRules, SquarePiece,
 };
 use crate::api::configuration::Limits;
 use crate::api::problem::{
@@ -52,7 +51,10 @@ impl From<crate::puzzle::Kind> for PuzzleKind {
     }
 }
 
-/// `POST /v1/puzzles`: a puzzle to verify and store.
+position_request! {
+/// `POST /v1/puzzles`: a puzzle to verify and store. Whatever `coords` the request names squares
+/// in (FEN's last-swap field, `moves`, `captures`, `keys`), the puzzle is stored, and answered, in
+/// standard coordinates.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(examples(json!({
@@ -78,18 +80,6 @@ pub struct PuzzleRequest {
     /// The position, either letter set; stored canonical.
     #[schema(example = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0")]
     pub fen: String,
-    /// The Baroque rule set (default `abbott`); refused with `game: rococo` (422 `not-applicable`).
-    #[serde(default)]
-    pub rules: Option<RulesInput>,
-    /// Default `baroque`. For `rococo` the FEN is 10x10, and a mate means forcing the capture of
-    /// the enemy King.
-    #[serde(default)]
-    pub game: Option<GameName>,
-    /// Rococo only: how the request names squares (FEN's last-swap field, `moves`, `captures`,
-    /// `keys`): `standard` (the default) or `page`. The puzzle is stored, and answered, in standard
-    /// coordinates.
-    #[serde(default)]
-    pub coords: Option<CoordsName>,
     #[serde(default)]
     pub title: Option<String>,
     /// The document the puzzle comes from.
@@ -141,6 +131,7 @@ pub struct PuzzleRequest {
     #[serde(default)]
     pub sound: Option<bool>,
 }
+}
 
 impl PuzzleRequest {
     /// The puzzle to verify; the FEN is read here so that its errors are the usual problems.
@@ -150,7 +141,7 @@ impl PuzzleRequest {
     pub fn into_new_puzzle(self) -> Result<crate::puzzle::NewPuzzle, ApiError> {
         // The FEN is read here, so its errors are the usual problems; page coordinates become
         // standard ones.
-        let checked = CheckedPosition::read(&self.fen, self.game, self.coords, self.rules)?;
+        let checked = self.position()?;
         let fen = checked.position.fen(Naming::default());
         let coords = checked.naming.coords;
         let standard = |text: String| Coords::Standard.restate(&text, coords);
@@ -866,59 +857,54 @@ pub async fn create(
     peer: Peer,
 ) -> Result<HttpResponse, ApiError> {
     let query = PostQuery::read(req.query_string())?;
-    let text = match body {
-        PuzzleBody::Json(request) => {
-            let new = request.into_new_puzzle()?;
-            let (stored, inserted) = store_one(
-                &req,
-                &library,
-                &limits,
-                &searches,
-                peer,
-                Pending::Posted(new),
-                None,
-            )
-            .await?;
-            return Ok(stored_response(stored, inserted));
+    let one = match body {
+        PuzzleBody::Json(request) => Pending::Posted(request.into_new_puzzle()?),
+        PuzzleBody::Pgn(text) => {
+            let mut reads = crate::formats::pgn::read(&text)?;
+            if let Some(extra) = reads.get(MAX_PGN_GAMES) {
+                let line = match extra {
+                    Ok(r) => r.place.line,
+                    Err(e) => e.start,
+                };
+                return Err(ApiError::InvalidPgn {
+                    game: Some(MAX_PGN_GAMES + 1),
+                    line,
+                    message: format!(
+                        "the body holds {} games; a request takes at most {MAX_PGN_GAMES} (send \
+                         the rest in another, or use `baroque import`)",
+                        reads.len()
+                    ),
+                });
+            }
+            if reads.len() != 1 {
+                let within = query.budget(&limits.solve);
+                let answer = store_games(&req, &library, &limits, &searches, peer, reads, within);
+                return Ok(HttpResponse::Ok().json(answer.await?));
+            }
+            match reads.pop() {
+                Some(Ok(read)) => Pending::Read(read),
+                Some(Err(e)) => return Err(e.into()),
+                None => return Err(ApiError::Internal("a game vanished".into())),
+            }
         }
-        PuzzleBody::Pgn(text) => text,
     };
-    let mut reads = crate::formats::pgn::read(&text)?;
-    if let Some(extra) = reads.get(MAX_PGN_GAMES) {
-        let line = match extra {
-            Ok(r) => r.place.line,
-            Err(e) => e.start,
-        };
-        return Err(ApiError::InvalidPgn {
-            game: Some(MAX_PGN_GAMES + 1),
-            line,
-            message: format!(
-                "the body holds {} games; a request takes at most {MAX_PGN_GAMES} (send the rest \
-                 in another, or use `baroque import`)",
-                reads.len()
-            ),
-        });
-    }
-    if reads.len() == 1 {
-        let read = match reads.pop() {
-            Some(Ok(read)) => read,
-            Some(Err(e)) => return Err(e.into()),
-            None => return Err(ApiError::Internal("a game vanished".into())),
-        };
-        let (stored, inserted) = store_one(
-            &req,
-            &library,
-            &limits,
-            &searches,
-            peer,
-            Pending::Read(read),
-            None,
-        )
-        .await?;
-        return Ok(stored_response(stored, inserted));
-    }
+    let (stored, inserted) = store_one(&req, &library, &limits, &searches, peer, one, None).await?;
+    Ok(stored_response(stored, inserted))
+}
+
+/// Verifies and stores each game of a PGN body in turn, under one budget for them all; what
+/// became of each. Only the client leaving ends it early.
+async fn store_games(
+    req: &HttpRequest,
+    library: &web::Data<Library>,
+    limits: &web::Data<Limits>,
+    searches: &web::Data<Searches>,
+    peer: Peer,
+    reads: Vec<Result<crate::formats::ReadPuzzle, crate::formats::ReadError>>,
+    within: crate::solver::Limits,
+) -> Result<PgnResults, ApiError> {
     // One budget for the whole request, shared by its games' searches.
-    let budget = std::sync::Arc::new(crate::solver::Budget::new(query.budget(&limits.solve)));
+    let budget = std::sync::Arc::new(crate::solver::Budget::new(within));
     let mut answer = PgnResults {
         results: Vec::with_capacity(reads.len()),
         created: 0,
@@ -942,8 +928,7 @@ pub async fn create(
                 let line = read.place.line;
                 let pending = Pending::Read(read);
                 let within = Some(budget.clone());
-                let stored =
-                    store_one(&req, &library, &limits, &searches, peer, pending, within).await;
+                let stored = store_one(req, library, limits, searches, peer, pending, within).await;
                 (line, stored)
             }
         };
@@ -990,7 +975,7 @@ pub async fn create(
         };
         answer.results.push(result);
     }
-    Ok(HttpResponse::Ok().json(answer))
+    Ok(answer)
 }
 
 /// List puzzles
@@ -1277,106 +1262,63 @@ pub(crate) mod examples {
     /// The vchess Pawn diagram as the store keeps it (id 26 in a fresh store: the 25 Rococo cases
     /// come first).
     pub fn puzzle() -> Value {
-        let new = crate::puzzle::NewPuzzle {
-            variant: crate::rules::Variant::Baroque(Rules::preset(Preset::Vchess)),
-            fen: PAWN_FEN.into(),
-            claim: crate::puzzle::Claim::Diagram(crate::puzzle::DiagramClaim {
-                moves: vec!["Pc2c4".into()],
-                legal: true,
-                reason: None,
-                captures: Some(vec![
-                    crate::cases::SquarePiece {
-                        square: "d4".into(),
-                        piece: "r".into(),
-                    },
-                    crate::cases::SquarePiece {
-                        square: "c5".into(),
-                        piece: "n".into(),
-                    },
-                ]),
-                status: None,
-                frozen: None,
-                destinations: None,
-            }),
-            about: crate::puzzle::About {
-                title: Some("Pawn/Pincer".into()),
-                source: Some("vchess.club: Baroque chess rules".into()),
-                caption: None,
-                tags: vec!["fixture".into(), "pawn".into()],
-                fixture: Some("vc-pawn-c2c4".into()),
-            },
+        let about = crate::puzzle::About {
+            title: Some("Pawn/Pincer".into()),
+            source: Some("vchess.club: Baroque chess rules".into()),
+            caption: None,
+            tags: vec!["fixture".into(), "pawn".into()],
+            fixture: Some("vc-pawn-c2c4".into()),
         };
-        match crate::puzzle::verify(new, &crate::solver::SolveOptions::default()) {
-            Ok(v) => serde_json::json!({
-                "id": 26,
-                "kind": "diagram",
-                "game": "baroque",
-                "fen": v.fen,
-                "rules": value(crate::api::common::ResolvedRules::from(&v.rules)),
-                "source": v.source,
-                "title": v.title,
-                "caption": null,
-                "tags": v.tags,
-                "moves": v.moves,
-                "captures": value(&v.captures),
-                "mate_in": null,
-                "fixture": v.fixture,
-                "created_at": "2026-11-22T04:30:00.000Z",
-                "content_hash": v.content_hash,
-                "difficulty": v.difficulty,
-                "outcome": v.outcome,
-            }),
-            Err(e) => Value::String(e.to_string()),
-        }
+        let variant = crate::rules::Variant::Baroque(Rules::preset(Preset::Vchess));
+        let captures = [("d4", "r"), ("c5", "n")];
+        shown(stored(
+            26,
+            diagram(variant, PAWN_FEN, "Pc2c4", &captures, about),
+        ))
     }
 
     /// The Rococo page's Chameleon example as the store keeps it (id 5 in a fresh store).
     pub fn puzzle_rococo() -> Value {
-        let piece = |square: &str, piece: &str| crate::cases::SquarePiece {
-            square: square.into(),
-            piece: piece.into(),
+        let about = crate::puzzle::About {
+            title: Some("Chameleon".into()),
+            source: Some("chessvariants.com: Rococo (seed 003)".into()),
+            caption: None,
+            tags: vec!["chameleon".into(), "fixture".into()],
+            fixture: Some("rc-chameleon-leap-withdraw-approach".into()),
         };
-        let new = crate::puzzle::NewPuzzle {
-            variant: crate::rules::Variant::Rococo,
-            fen: ROCOCO_CHAMELEON_FEN.into(),
+        let (variant, fen) = (crate::rules::Variant::Rococo, ROCOCO_CHAMELEON_FEN);
+        let captures = [("b4", "L"), ("b2", "W"), ("b6", "A")];
+        shown(stored(5, diagram(variant, fen, "Xb3-b5", &captures, about)))
+    }
+
+    /// A diagram puzzle: `mv` from `fen` is legal and captures exactly `captures` (square, piece).
+    fn diagram(
+        variant: crate::rules::Variant,
+        fen: &str,
+        mv: &str,
+        captures: &[(&str, &str)],
+        about: crate::puzzle::About,
+    ) -> crate::puzzle::NewPuzzle {
+        let captures = captures
+            .iter()
+            .map(|&(square, piece)| crate::cases::SquarePiece {
+                square: square.into(),
+                piece: piece.into(),
+            })
+            .collect();
+        crate::puzzle::NewPuzzle {
+            variant,
+            fen: fen.into(),
             claim: crate::puzzle::Claim::Diagram(crate::puzzle::DiagramClaim {
-                moves: vec!["Xb3-b5".into()],
+                moves: vec![mv.into()],
                 legal: true,
                 reason: None,
-                captures: Some(vec![piece("b4", "L"), piece("b2", "W"), piece("b6", "A")]),
+                captures: Some(captures),
                 status: None,
                 frozen: None,
                 destinations: None,
             }),
-            about: crate::puzzle::About {
-                title: Some("Chameleon".into()),
-                source: Some("chessvariants.com: Rococo (seed 003)".into()),
-                caption: None,
-                tags: vec!["chameleon".into(), "fixture".into()],
-                fixture: Some("rc-chameleon-leap-withdraw-approach".into()),
-            },
-        };
-        match crate::puzzle::verify(new, &crate::solver::SolveOptions::default()) {
-            Ok(v) => serde_json::json!({
-                "id": 5,
-                "kind": "diagram",
-                "game": "rococo",
-                "fen": v.fen,
-                "rules": null,
-                "source": v.source,
-                "title": v.title,
-                "caption": null,
-                "tags": v.tags,
-                "moves": v.moves,
-                "captures": value(&v.captures),
-                "mate_in": null,
-                "fixture": v.fixture,
-                "created_at": "2026-11-22T04:30:00.000Z",
-                "content_hash": v.content_hash,
-                "difficulty": v.difficulty,
-                "outcome": v.outcome,
-            }),
-            Err(e) => Value::String(e.to_string()),
+            about,
         }
     }
 
@@ -1397,11 +1339,20 @@ pub(crate) mod examples {
                 ..crate::puzzle::About::default()
             },
         };
+        stored(3, new)
+    }
+
+    /// A puzzle verified and kept as the store keeps it, under `id`.
+    fn stored(id: i64, new: crate::puzzle::NewPuzzle) -> Option<crate::puzzle::StoredPuzzle> {
         let v = crate::puzzle::verify(new, &crate::solver::SolveOptions::default()).ok()?;
         Some(crate::puzzle::StoredPuzzle {
-            id: 3,
+            id,
             kind: v.kind,
-            variant: crate::rules::Variant::of(v.game, Some(v.rules)).ok()?,
+            variant: crate::rules::Variant::of(
+                v.game,
+                crate::rules::Variant::has_rule_sets(v.game).then_some(v.rules),
+            )
+            .ok()?,
             fen: v.fen,
             moves: v.moves,
             captures: v.captures,
@@ -1412,12 +1363,19 @@ pub(crate) mod examples {
             source: v.source,
             caption: v.caption,
             tags: v.tags,
-            fixture: None,
+            fixture: v.fixture,
             created_at: "2026-11-22T04:30:00.000Z".into(),
             content_hash: v.content_hash,
             difficulty: v.difficulty,
             revision: 0,
         })
+    }
+
+    /// A stored puzzle as `GET /v1/puzzles/{id}?include=outcome` shows it.
+    fn shown(puzzle: Option<crate::puzzle::StoredPuzzle>) -> Value {
+        puzzle
+            .map(|p| value(Puzzle::from_stored(p, true)))
+            .unwrap_or(Value::Null)
     }
 
     /// The Chameleon mate in 2 as a PGN game.

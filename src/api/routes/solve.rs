@@ -1,7 +1,7 @@
 //! `POST /v1/solve`.
 
 use crate::api::common::{
-    CheckedPosition, CoordsName, GameName, Object, ResolvedRules, RulesInput, SquarePiece, Warning,
+    position_request, CheckedPosition, GameName, Object, ResolvedRules, SquarePiece, Warning,
 };
 use crate::api::configuration::Limits;
 use crate::api::problem::{ApiError, ClientClosedProblem, JsonBodyProblems, Problem};
@@ -13,6 +13,7 @@ use actix_web::{post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+position_request! {
 /// `POST /v1/solve`: a position and the stipulation "mate in N" for the side to move.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -60,17 +61,6 @@ pub struct SolveRequest {
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 1, minimum = 1, maximum = 1000)]
     pub intended_solutions: Option<u32>,
-    /// The Baroque rule set (default `abbott`). Rococo has no presets or options: `rules` with
-    /// `game: rococo` is refused (422 `not-applicable`).
-    #[serde(default)]
-    pub rules: Option<RulesInput>,
-    /// The game: `baroque` (the default) or `rococo` (both Kings must be on the board).
-    #[serde(default)]
-    pub game: Option<GameName>,
-    /// How Rococo squares are named, in input (`fen`, `key`) and output: `standard` (the default)
-    /// or `page`.
-    #[serde(default)]
-    pub coords: Option<CoordsName>,
     /// The search budget; an absent member takes the server's maximum, a larger one is clamped to it.
     #[serde(default, deserialize_with = "crate::api::common::object_option")]
     pub limits: Option<SearchLimits>,
@@ -95,6 +85,7 @@ pub struct SolveRequest {
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 100, minimum = 1, maximum = 10_000)]
     pub max_solutions: Option<u32>,
+}
 }
 
 /// The solution lines of a helpmate answered by default (`max_solutions`).
@@ -220,7 +211,7 @@ impl SolveQuery {
         };
         let (applied, clamped) = Budgets::read(r.limits, r.max_tree_nodes, max)?;
         let (nodes, millis, tree) = (applied.nodes, applied.millis, applied.max_tree_nodes);
-        let position = CheckedPosition::read(&r.fen, r.game, r.coords, r.rules)?;
+        let position = r.position()?;
         if Variant::mate_needs_both_kings(position.position.kind())
             && !position.position.has_both_kings()
         {

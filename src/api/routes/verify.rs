@@ -1,8 +1,8 @@
 //! `POST /v1/verify`.
 
 use crate::api::common::{
-    CheckedPosition, CoordsName, GameName, GameStatus, MoveKindName, Object, ResolvedRules,
-    RulesInput, SquarePiece, Warning,
+    position_request, CheckedPosition, GameName, GameStatus, MoveKindName, Object, ResolvedRules,
+    SquarePiece, Warning,
 };
 use crate::api::configuration::Limits;
 use crate::api::problem::{ApiError, ClientClosedProblem, JsonBodyProblems, Problem};
@@ -15,6 +15,7 @@ use actix_web::{post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+position_request! {
 /// `POST /v1/verify`: moves to play from a position.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -33,18 +34,7 @@ pub struct VerifyRequest {
     /// (suicide), `Le9`; squares in `coords`. Move numbers and `+ # ! ?` ignored.
     #[schema(example = json!(["Pc2c4"]))]
     pub moves: Vec<String>,
-    /// The Baroque rule set (default `abbott`). Rococo has no presets or options: `rules` with
-    /// `game: rococo` is refused (422 `not-applicable`).
-    #[serde(default)]
-    pub rules: Option<RulesInput>,
-    /// The game: `baroque` (the default) or `rococo` (10x10; see `GameName`).
-    #[serde(default)]
-    pub game: Option<GameName>,
-    /// How Rococo squares are named, in input and output: `standard` (a-j, 1-10; the default) or
-    /// `page` (the Rococo page's x, a-h, y and 0, 1-8, 00). `page` with Baroque is refused (422
-    /// `not-applicable`).
-    #[serde(default)]
-    pub coords: Option<CoordsName>,
+}
 }
 
 /// A verify request parsed: a position that can arise and the move texts.
@@ -58,42 +48,36 @@ impl TryFrom<VerifyRequest> for VerifyQuery {
     type Error = ApiError;
     fn try_from(r: VerifyRequest) -> Result<VerifyQuery, ApiError> {
         Ok(VerifyQuery {
-            position: CheckedPosition::read(&r.fen, r.game, r.coords, r.rules)?,
+            position: r.position()?,
             moves: r.moves,
         })
     }
 }
 
-/// Why a move was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-#[schema(example = "self_check")]
-pub enum MoveReason {
-    /// The text is not a move in any accepted form.
-    Unparsable,
-    /// No piece of the side to move (of the named kind) on the from-square.
-    NoPiece,
-    /// The piece cannot make that move.
-    NotAMove,
-    /// The piece is frozen (immobilized).
-    Frozen,
-    /// The move would leave the mover's own King capturable (Baroque only: in Rococo such a move
-    /// is legal, and loses).
-    SelfCheck,
-    /// A short form that fits several legal moves.
-    Ambiguous,
+/// Why a move was refused: the code of a [`MoveErrorKind`], whose variants say what each means
+/// (`unparsable`, `no_piece`, `not_a_move`, `frozen`, `self_check`, `ambiguous`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct MoveReason(pub MoveErrorKind);
+
+impl utoipa::PartialSchema for MoveReason {
+    // `example`, as the derives write it for every other schema of the document.
+    #[allow(deprecated)]
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some("Why a move was refused."))
+            .enum_values(Some(MoveErrorKind::ALL.iter().map(|k| k.code())))
+            .example(Some(serde_json::json!(MoveErrorKind::SelfCheck.code())))
+            .into()
+    }
 }
+
+impl ToSchema for MoveReason {}
 
 impl From<MoveErrorKind> for MoveReason {
     fn from(k: MoveErrorKind) -> MoveReason {
-        match k {
-            MoveErrorKind::Unparsable => MoveReason::Unparsable,
-            MoveErrorKind::NoPiece => MoveReason::NoPiece,
-            MoveErrorKind::NotAMove => MoveReason::NotAMove,
-            MoveErrorKind::Frozen => MoveReason::Frozen,
-            MoveErrorKind::SelfCheck => MoveReason::SelfCheck,
-            MoveErrorKind::Ambiguous => MoveReason::Ambiguous,
-        }
+        MoveReason(k)
     }
 }
 
@@ -283,7 +267,7 @@ pub fn verify_line_moves<'a, P: GamePosition>(
             let (m, i) = illegal(
                 index,
                 text,
-                MoveReason::NotAMove,
+                MoveReason(MoveErrorKind::NotAMove),
                 format!("`{text}`: the game is over, the previous move took the King"),
                 Vec::new(),
             );
