@@ -8,9 +8,10 @@
 //! `unparsable`. Move numbers (`1.`) and punctuation around a word are dropped; a word must hold a
 //! letter and a digit.
 
-use crate::cases::{Case, CaseFile, DiagramRef, Game};
+use crate::cases::{Case, CaseFile, DiagramRef};
 use crate::documents::{Content, Diagram, Reading};
 use crate::rules::prelude::*;
+use crate::rules::GameKind;
 use crate::rules::{MoveErrorKind, Naming, Rules, Variant, VariantPosition};
 
 /// The words of `text` that read as moves of `pos`, in order, each once.
@@ -61,7 +62,7 @@ fn slug(s: &str) -> String {
 /// The case skeleton of one diagram; `document` is how a case names the document, `stem` the id
 /// prefix, `file_game` the game of the case file (a diagram of another game is named by its
 /// `diagram`, not its FEN).
-fn case_of(d: &Diagram, document: &str, stem: &str, rules: Rules, file_game: Game) -> Case {
+fn case_of(d: &Diagram, document: &str, stem: &str, rules: Rules, file_game: GameKind) -> Case {
     let game = d.found.game;
     let variant =
         Variant::of(game, Some(rules).filter(|_| Variant::has_rule_sets(game))).unwrap_or_default();
@@ -146,12 +147,12 @@ pub fn skeleton(document: &str, stem: &str, diagrams: &[Diagram], rules: Rules) 
     let placed = diagrams.iter().filter(|d| d.reading != Reading::Unplaced);
     let rococo = placed
         .clone()
-        .filter(|d| d.found.game == Game::Rococo)
+        .filter(|d| d.found.game == GameKind::Rococo)
         .count();
     let game = if rococo * 2 > placed.count() {
-        Game::Rococo
+        GameKind::Rococo
     } else {
-        Game::Baroque
+        GameKind::Baroque
     };
     CaseFile {
         document: document.to_string(),

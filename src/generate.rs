@@ -1149,7 +1149,8 @@ fn help_themes<P: GamePosition>(pos: &P, h: &HelpSolution<P::Move>) -> Vec<Strin
     tags
 }
 
-mod rococo;
+#[cfg(test)]
+mod rococo_tests;
 
 #[cfg(test)]
 mod tests {

@@ -259,7 +259,7 @@ fn generate_makes_rococo_puzzles_too() {
     assert_eq!((c.game.as_str(), c.rules.as_str()), ("rococo", "rococo"));
     assert_eq!(puzzles.len(), 2);
     for p in &puzzles {
-        assert_eq!(p.game(), baroque::cases::Game::Rococo);
+        assert_eq!(p.game(), baroque::rules::GameKind::Rococo);
         assert_eq!(outcome(p)["sound"], true, "{}", p.fen);
         let pos = baroque::rules::rococo::RococoPosition::from_fen(
             &p.fen,

@@ -1,8 +1,8 @@
 //! The mate puzzles of fixtures/puzzles/: the solver confirms every claim (keys, short solutions,
 //! soundness), and a file with a wrong claim is caught.
 
-use baroque::cases::Game;
 use baroque::puzzles::{read_file, Puzzle};
+use baroque::rules::GameKind;
 use baroque::solver::Limits;
 use std::path::Path;
 use std::time::Duration;
@@ -72,7 +72,7 @@ fn a_wrong_claim_is_reported() {
         r#"{"id": "king-2-claimed-sound", "fen": "8/8/8/4k3/2K2M2/3q4/8/8 w 0", "mate_in": 2,
             "keys": ["Kc4-c5"], "short_solutions": [], "sound": true}"#,
     );
-    let out = wrong.verify(Game::Baroque, BUDGET, 16, 1);
+    let out = wrong.verify(GameKind::Baroque, BUDGET, 16, 1);
     assert!(!out.ok());
     let text = out.problems.join("; ");
     assert!(text.contains("keys of #2 are Kc4-c5, Kc4-d5"), "{text}");
@@ -87,7 +87,7 @@ fn a_wrong_rococo_claim_is_reported() {
         r#"{"id": "rc-wrong", "fen": "10/10/2I7/10/10/3k6/1x4W3/1a8/3K6/10 w 0", "mate_in": 2,
             "keys": ["Ic8-c6"], "sound": true}"#,
     );
-    let out = wrong.verify(Game::Rococo, BUDGET, 16, 1);
+    let out = wrong.verify(GameKind::Rococo, BUDGET, 16, 1);
     let text = out.problems.join("; ");
     assert!(
         text.contains("keys of #2 are Ic8-c4, expected Ic8-c6"),
@@ -97,13 +97,13 @@ fn a_wrong_rococo_claim_is_reported() {
         r#"{"id": "rc-kingless", "fen": "10/10/2I7/10/10/10/1x4W3/1a8/3K6/10 w 0", "mate_in": 1,
             "keys": [], "sound": false}"#,
     );
-    let out = kingless.verify(Game::Rococo, BUDGET, 16, 1);
+    let out = kingless.verify(GameKind::Rococo, BUDGET, 16, 1);
     assert!(out.problems[0].contains("both Kings"), "{:?}", out.problems);
     let with_rules = puzzle(
         r#"{"id": "rc-rules", "fen": "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0", "mate_in": 1,
             "rules": "abbott", "keys": ["Le4xe9"], "sound": true}"#,
     );
-    let out = with_rules.verify(Game::Rococo, BUDGET, 16, 1);
+    let out = with_rules.verify(GameKind::Rococo, BUDGET, 16, 1);
     assert!(
         out.problems[0].contains("does not apply"),
         "{:?}",
@@ -121,7 +121,7 @@ fn a_budget_that_runs_out_neither_confirms_nor_contradicts() {
         nodes: 1_000,
         time: Duration::from_secs(5),
     };
-    let out = p.verify(Game::Baroque, tiny, 1, 1);
+    let out = p.verify(GameKind::Baroque, tiny, 1, 1);
     assert!(!out.ok());
     assert!(out.problems[0].contains("ran out"), "{:?}", out.problems);
 }

@@ -80,7 +80,7 @@ fn answers(store: &Store) -> Vec<String> {
         },
         Filter {
             kind: Some(Kind::Diagram),
-            game: Some(baroque::cases::Game::Rococo),
+            game: Some(baroque::rules::GameKind::Rococo),
             ..Filter::default()
         },
         Filter {

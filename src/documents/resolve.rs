@@ -1,7 +1,8 @@
 //! A diagram case's `diagram` resolved from its rule document: the position, its placement and
 //! its marks as claims (see [`crate::puzzle::fixtures::cases`]).
 
-use crate::cases::{Case, Game, Marks};
+use crate::cases::{Case, Marks};
+use crate::rules::GameKind;
 use std::path::Path;
 
 /// A case whose diagram is resolved: the case with the diagram's position (and marks), its game,
@@ -9,7 +10,7 @@ use std::path::Path;
 #[derive(Clone, Debug)]
 pub struct Resolved {
     pub case: Case,
-    pub game: Game,
+    pub game: GameKind,
     pub source: Option<String>,
     /// The document's path (the case file's directory joined to it) and the diagram's line.
     pub at: Option<(std::path::PathBuf, usize)>,
@@ -44,7 +45,7 @@ fn with_turn(fen: &str, black: bool) -> String {
 /// placement, or marks whose piece is not known; every message names the diagram and its line.
 pub fn resolve(
     case: &Case,
-    game: Game,
+    game: GameKind,
     base: &Path,
     library: &mut crate::documents::Library,
 ) -> Result<Resolved, String> {

@@ -165,7 +165,7 @@ fn every_seed_position_lists_as_many_moves_as_the_engine() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/diagrams");
     for path in baroque::cases::files_in(&dir).unwrap() {
         let file = baroque::cases::read_file(&path).unwrap();
-        if file.game != baroque::cases::Game::Baroque {
+        if file.game != baroque::rules::GameKind::Baroque {
             continue;
         }
         for case in &file.cases {

@@ -2,7 +2,8 @@
 
 use crate::helpers::{spawn_app, spawn_app_with};
 use baroque::api::Settings;
-use baroque::cases::{files_in, read_file, Game, SquarePiece};
+use baroque::cases::{files_in, read_file, SquarePiece};
+use baroque::rules::GameKind;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -33,7 +34,7 @@ fn every_seed_diagram_case_verifies_as_its_document_says() {
     let mut checked = 0;
     for path in files_in(&dir).unwrap() {
         let file = read_file(&path).unwrap();
-        if file.game != Game::Baroque {
+        if file.game != GameKind::Baroque {
             continue;
         }
         for case in &file.cases {

@@ -1,7 +1,7 @@
 //! The puzzle model: what a puzzle is and claims, as submitted ([`NewPuzzle`]), as verified
 //! ([`VerifiedPuzzle`]) and as stored ([`StoredPuzzle`]).
 
-use crate::fixtures::cases::{Case, Destinations, Game, SquarePiece};
+use crate::fixtures::cases::{Case, Destinations, SquarePiece};
 use crate::outcome::PuzzleOutcome;
 use crate::rules::{GameKind, Rules, Variant};
 use crate::solver::Stipulation;
@@ -116,7 +116,7 @@ impl DiagramClaim {
 #[derive(Clone, Debug)]
 pub struct VerifiedPuzzle {
     pub kind: Kind,
-    pub game: Game,
+    pub game: GameKind,
     /// The canonical FEN (chess-style letters).
     pub fen: String,
     pub rules: Rules,

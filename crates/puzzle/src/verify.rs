@@ -3,10 +3,10 @@
 //! [`crate::fixtures::cases::Case::verify`]); a mate is solved with the solver ([`check_mate`]).
 //! Nothing here touches the database.
 
-use crate::fixtures::cases::{play_text, Case, Destinations, Game, RulesSpec, SquarePiece};
+use crate::fixtures::cases::{play_text, Case, Destinations, RulesSpec, SquarePiece};
 use crate::model::{Claim, DiagramClaim, Kind, MateClaim, NewPuzzle, VerifiedPuzzle, VerifyError};
 use crate::outcome::{DiagramOutcome, HelpOutcome, KeysOutcome, LegalMove, PuzzleOutcome};
-use crate::rules::{Naming, Rules, Variant, VariantPosition};
+use crate::rules::{GameKind, Naming, Rules, Variant, VariantPosition};
 use crate::solver::{Outcome, SolveOptions, Stipulation};
 use baroque_rules::prelude::*;
 use serde::Serialize;
@@ -117,7 +117,7 @@ pub fn stored_content_hash(p: &NewPuzzle) -> Option<String> {
 /// same position as `#2` and as `s#2` are two puzzles.
 pub fn content_hash(
     kind: Kind,
-    game: Game,
+    game: GameKind,
     fen: &str,
     rules: &Rules,
     moves: &[String],
@@ -136,7 +136,7 @@ pub fn content_hash(
     struct Content<'a> {
         destinations: Option<crate::outcome::StoredDestinations>,
         fen: &'a str,
-        game: Game,
+        game: GameKind,
         kind: &'static str,
         mate_in: Option<u32>,
         moves: &'a [String],
@@ -601,7 +601,7 @@ mod tests {
     /// The content hash as the first releases wrote it, from a JSON value (sorted members).
     fn hashed_as_before(
         kind: Kind,
-        game: Game,
+        game: GameKind,
         fen: &str,
         rules: &Rules,
         moves: &[String],
@@ -643,25 +643,31 @@ mod tests {
         let moves = ["Kc4-d5".to_string()];
         let rules = Rules::default();
         for (kind, game, moves, dest, s) in [
-            (Kind::Diagram, Game::Baroque, &moves[..], Some(&dest), None),
-            (Kind::Diagram, Game::Rococo, &moves[..], None, None),
+            (
+                Kind::Diagram,
+                GameKind::Baroque,
+                &moves[..],
+                Some(&dest),
+                None,
+            ),
+            (Kind::Diagram, GameKind::Rococo, &moves[..], None, None),
             (
                 Kind::Mate,
-                Game::Baroque,
+                GameKind::Baroque,
                 &[][..],
                 None,
                 Stipulation::parse("#2"),
             ),
             (
                 Kind::Mate,
-                Game::Baroque,
+                GameKind::Baroque,
                 &[][..],
                 None,
                 Stipulation::parse("h#2.5"),
             ),
             (
                 Kind::Mate,
-                Game::Rococo,
+                GameKind::Rococo,
                 &[][..],
                 None,
                 Stipulation::parse("s#3"),

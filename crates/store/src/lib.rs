@@ -46,7 +46,7 @@ pub mod sqlite;
 
 use baroque_puzzle::outcome::PuzzleOutcome;
 pub use baroque_puzzle::{Kind, VerifiedPuzzle};
-use baroque_rules::GameKind as Game;
+use baroque_rules::GameKind;
 use baroque_rules::Variant;
 use baroque_solver::Stipulation;
 use collections::{Collection, NewCollection};
@@ -123,7 +123,7 @@ pub use baroque_puzzle::StoredPuzzle;
 #[derive(Clone, Debug, Default)]
 pub struct Filter {
     pub kind: Option<Kind>,
-    pub game: Option<Game>,
+    pub game: Option<GameKind>,
     /// A preset name: puzzles under that preset, with any options.
     pub preset: Option<String>,
     pub mate_in: Option<u32>,
@@ -156,7 +156,7 @@ fn json_text<T: serde::Serialize>(v: &T) -> String {
 
 /// The `rules` and `preset` columns of a puzzle of `game`: its rule set and preset, or the game's
 /// name for a game that has one rule set.
-pub fn rules_columns(game: Game, rules: &baroque_rules::Rules) -> (String, &'static str) {
+pub fn rules_columns(game: GameKind, rules: &baroque_rules::Rules) -> (String, &'static str) {
     let preset = match baroque_rules::Variant::has_rule_sets(game) {
         true => rules.preset.name(),
         false => game.name(),
@@ -164,7 +164,7 @@ pub fn rules_columns(game: Game, rules: &baroque_rules::Rules) -> (String, &'sta
     (baroque_puzzle::rules_text(game, rules), preset)
 }
 
-pub(crate) fn game_name(g: Game) -> &'static str {
+pub(crate) fn game_name(g: GameKind) -> &'static str {
     g.name()
 }
 
@@ -197,7 +197,7 @@ pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle> {
     let id = r.int(0)?;
     let corrupt = |what: &str| StoreError::Corrupt(format!("puzzle {id}: {what}"));
     let kind = Kind::parse(&r.text(1)?).ok_or_else(|| corrupt("kind"))?;
-    let game = Game::parse(&r.text(2)?).ok_or_else(|| corrupt("game"))?;
+    let game = GameKind::parse(&r.text(2)?).ok_or_else(|| corrupt("game"))?;
     let rules = match Variant::has_rule_sets(game) {
         true => Some(r.text(4)?.parse().map_err(|_| corrupt("rules"))?),
         false => None,

@@ -720,7 +720,7 @@ fn get_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<StoredPuzzle>> 
 mod tests {
     use super::*;
     use crate::Store;
-    use baroque_rules::GameKind as Game;
+    use baroque_rules::GameKind;
     use baroque_solver::Stipulation;
 
     #[test]
@@ -754,8 +754,8 @@ mod tests {
         assert_eq!(
             all(Filter::default()),
             [
-                (Game::Rococo, "rococo".to_string()),
-                (Game::Baroque, "vchess".to_string())
+                (GameKind::Rococo, "rococo".to_string()),
+                (GameKind::Baroque, "vchess".to_string())
             ]
         );
         let abbott = Filter {
@@ -764,10 +764,10 @@ mod tests {
         };
         assert!(all(abbott).is_empty());
         let rococo = Filter {
-            game: Some(Game::Rococo),
+            game: Some(GameKind::Rococo),
             ..Filter::default()
         };
-        assert_eq!(all(rococo), [(Game::Rococo, "rococo".to_string())]);
+        assert_eq!(all(rococo), [(GameKind::Rococo, "rococo".to_string())]);
     }
 
     #[test]
