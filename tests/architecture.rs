@@ -222,3 +222,28 @@ fn the_api_and_the_cli_reach_the_store_only_through_the_application_layer() {
     assert!(names_the_store("counter!(\"baroque_store_errors_total\")").is_none());
     assert!(names_the_store("use crate::app::library::StoreError;").is_none());
 }
+
+/// The application layer and the command line's subcommands use no HTTP module: what both the
+/// service and the command line write (a stored puzzle as JSON) is in `app::views`. Only `cli.rs`
+/// names `api`, for `serve` and `openapi`.
+#[test]
+fn the_application_layer_and_the_subcommands_name_no_http_module() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for layer in ["src/app", "src/cli"] {
+        non_test_code(&root.join(layer), &mut files);
+    }
+    assert!(files.len() >= 10, "{files:?}");
+    let names_api = |code: &str| {
+        code.contains("crate::api")
+            || code.contains("baroque::api")
+            || code.contains("super::api")
+            || code.contains("actix")
+    };
+    for (path, code) in &files {
+        assert!(!names_api(code), "{} names the HTTP layer", path.display());
+    }
+    assert!(names_api(
+        "let json = crate::api::routes::collections::json_line;"
+    ));
+}

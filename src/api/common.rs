@@ -15,6 +15,10 @@ use serde::{Deserialize, Deserializer, Serialize};
 use std::marker::PhantomData;
 use utoipa::ToSchema;
 
+pub use crate::app::views::{
+    GameName, LeaperOption, PresetName, ResolvedRules, SquarePiece, StalemateOption, SuicideOption,
+};
+
 /// Declares a request body that names a position: the struct as written (with its `fen` and its
 /// own fields), then the fields every such request shares, documented once: `rules`, `game` and
 /// `coords`; and [`CheckedPosition`] read from them (`position()`).
@@ -95,71 +99,6 @@ pub fn object_option<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     Option::<Object<T>>::deserialize(d).map(|o| o.map(|Object(t)| t))
 }
 
-/// A rule preset.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[schema(example = "vchess")]
-pub enum PresetName {
-    /// Abbott's rules as in the Wikipedia article (the default).
-    Abbott,
-    /// The Cambridge variant.
-    Cambridge,
-    /// The rules of the vchess page.
-    Vchess,
-}
-
-impl From<PresetName> for Preset {
-    fn from(p: PresetName) -> Preset {
-        match p {
-            PresetName::Abbott => Preset::Abbott,
-            PresetName::Cambridge => Preset::Cambridge,
-            PresetName::Vchess => Preset::Vchess,
-        }
-    }
-}
-
-impl From<Preset> for PresetName {
-    fn from(p: Preset) -> PresetName {
-        match p {
-            Preset::Abbott => PresetName::Abbott,
-            Preset::Cambridge => PresetName::Cambridge,
-            Preset::Vchess => PresetName::Vchess,
-        }
-    }
-}
-
-/// How far a Long Leaper (and a Chameleon imitating one) leaps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[schema(example = "single")]
-pub enum LeaperOption {
-    /// Several captures in one line (the default).
-    Long,
-    /// Only the first enemy piece, landing right behind it.
-    Single,
-}
-
-/// Whether a frozen piece may remove itself from the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[schema(example = "on")]
-pub enum SuicideOption {
-    On,
-    /// The default.
-    Off,
-}
-
-/// What a side with no legal move gets when it is not in check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[schema(example = "draw")]
-pub enum StalemateOption {
-    /// The default.
-    Draw,
-    /// The side that cannot move loses.
-    Loss,
-}
-
 /// A preset with options; an absent member keeps its default (preset `abbott`, leaper `long`,
 /// suicide `off`, stalemate `draw`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -228,37 +167,6 @@ impl From<RulesInput> for Rules {
                 }
                 rules
             }
-        }
-    }
-}
-
-/// The rule set a response was computed under, every option spelled out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(examples(json!({"preset": "vchess", "leaper": "long", "suicide": "off", "stalemate": "draw"})))]
-pub struct ResolvedRules {
-    pub preset: PresetName,
-    pub leaper: LeaperOption,
-    pub suicide: SuicideOption,
-    pub stalemate: StalemateOption,
-}
-
-impl From<&Rules> for ResolvedRules {
-    fn from(r: &Rules) -> ResolvedRules {
-        ResolvedRules {
-            preset: r.preset.into(),
-            leaper: match r.leaper {
-                Leaper::Long => LeaperOption::Long,
-                Leaper::Single => LeaperOption::Single,
-            },
-            suicide: if r.suicide {
-                SuicideOption::On
-            } else {
-                SuicideOption::Off
-            },
-            stalemate: match r.stalemate {
-                Stalemate::Draw => StalemateOption::Draw,
-                Stalemate::Loss => StalemateOption::Loss,
-            },
         }
     }
 }
@@ -387,29 +295,6 @@ impl std::fmt::Display for ShortText {
 impl Serialize for ShortText {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
-    }
-}
-
-/// A piece on a square, upper case for White. Baroque: one chess-style letter, K King,
-/// P Pawn (Pincer), Q Withdrawer, N Long Leaper, R Coordinator, M Immobilizer, B Chameleon
-/// (`"q"` is a black Withdrawer), squares a-h, 1-8. Rococo: K King, P Cannon Pawn, I Immobilizer,
-/// W Withdrawer, A Advancer, L Long Leaper, X Chameleon, S Swapper, U Pushme-Pullyu, squares a-j,
-/// 1-10 (or, with `coords: page`, the page's files x, a-h, y and ranks 0, 1-8, 00).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
-#[schema(examples(json!({"square": "c5", "piece": "n"}), json!({"square": "b4", "piece": "L"})))]
-pub struct SquarePiece {
-    #[schema(example = "c5", pattern = "^[a-jxy](10|00|[0-9])$")]
-    pub square: String,
-    #[schema(example = "n", pattern = "^[KPQNRMBIWALXSUkpqnrmbiwalxsu]$")]
-    pub piece: String,
-}
-
-impl From<crate::cases::SquarePiece> for SquarePiece {
-    fn from(p: crate::cases::SquarePiece) -> SquarePiece {
-        SquarePiece {
-            square: p.square,
-            piece: p.piece,
-        }
     }
 }
 
@@ -601,24 +486,6 @@ impl From<CoordsName> for Coords {
     }
 }
 
-impl From<GameName> for GameKind {
-    fn from(g: GameName) -> GameKind {
-        match g {
-            GameName::Baroque => GameKind::Baroque,
-            GameName::Rococo => GameKind::Rococo,
-        }
-    }
-}
-
-impl From<GameKind> for GameName {
-    fn from(g: GameKind) -> GameName {
-        match g {
-            GameKind::Baroque => GameName::Baroque,
-            GameKind::Rococo => GameName::Rococo,
-        }
-    }
-}
-
 /// What kind of Rococo move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -649,20 +516,6 @@ impl MoveKindName {
     }
 }
 
-/// The game of a request or a puzzle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[schema(example = "rococo")]
-pub enum GameName {
-    /// Baroque chess (Ultima), 8x8, the default.
-    #[default]
-    Baroque,
-    /// Rococo (the chessvariants.com page), 10x10 with edge squares: won by capturing the King.
-    /// Letters K King, P Cannon Pawn, I Immobilizer, W Withdrawer, A Advancer, L Long Leaper,
-    /// X Chameleon, S Swapper, U Pushme-Pullyu; no rule presets.
-    Rococo,
-}
-
 #[cfg(test)]
 mod tests {
     use super::ShortText;
@@ -686,8 +539,7 @@ pub mod examples {
     use serde::Serialize;
     use serde_json::Value;
 
-    /// The vchess Pawn diagram: `Pc2c4` captures the Leaper on c5 and the Coordinator on d4.
-    pub const PAWN_FEN: &str = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0";
+    pub use crate::app::views::examples::{PAWN_FEN, ROCOCO_CHAMELEON_FEN};
     /// The Wikipedia King diagram: White to move, with the mate `Kc4-d5` among its moves.
     pub const KING_FEN: &str = "8/8/8/4k3/2K2M2/3q4/8/8 w 0";
     /// The vchess King diagram: `Ke5` would leave the White King capturable.
@@ -706,10 +558,6 @@ pub mod examples {
     /// The Rococo start position (fixtures/diagrams/rococo.json, `rc-start-*`).
     pub const ROCOCO_START_FEN: &str =
         "10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/10 w 0";
-    /// The Rococo page's Chameleon example (`rc-chameleon-leap-withdraw-approach`): `Xb3-b5`
-    /// (page `Xa2-a4`) takes a Long Leaper by leaping, a Withdrawer by withdrawing and an Advancer
-    /// by approaching.
-    pub const ROCOCO_CHAMELEON_FEN: &str = "10/10/10/10/1A8/10/1L8/1x8/1W8/10 b 0";
     /// A Rococo mate in 1: the Long Leaper takes the King, `Le4xe9` (page `Ld3xd8`).
     pub const ROCOCO_MATE_FEN: &str = "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0";
 

@@ -264,7 +264,7 @@ pub fn run_export(args: ExportArgs) -> ExitCode {
         Err(e) => return fail(format!("{}: {e}", args.db)),
     };
     let format = Format::from(args.format);
-    let json = crate::api::routes::collections::json_line;
+    let json = crate::app::views::json_line;
     let mut export = match library.export(&args.collection, format, json) {
         Ok(Some(e)) => e,
         Ok(None) => {

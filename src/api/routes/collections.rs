@@ -24,6 +24,8 @@ use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use utoipa::ToSchema;
 
+pub use crate::app::views::json_line;
+
 /// A request to generate a collection.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -703,11 +705,6 @@ pub const EXPORT_SEND_WAIT: Duration = Duration::from_secs(30);
 /// The export slots: at most `--max-exports` exports stream at once.
 #[derive(Debug)]
 pub struct ExportSlots(pub Slots);
-
-/// A puzzle as a line of the JSON lines export: as `GET /v1/puzzles/{id}?include=outcome` gives it.
-pub fn json_line(p: crate::puzzle::StoredPuzzle, out: &mut Vec<u8>) -> Result<(), String> {
-    serde_json::to_writer(out, &Puzzle::from_stored(p, true)).map_err(|e| e.to_string())
-}
 
 /// The strong `ETag` of an export: of the collection's stored version
 /// ([`crate::app::Library::collection_version`]), the format and this build (an export's bytes
