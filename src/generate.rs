@@ -301,7 +301,7 @@ pub struct Generated<P: GamePosition = Position> {
 pub struct Progress {
     /// Candidates made and screened.
     pub tried: u64,
-    /// Sound puzzles found.
+    /// Sound puzzles kept.
     pub found: u64,
     /// Sound puzzles dropped as near-duplicates (the same position or a mirror image of one kept).
     pub duplicates: u64,
@@ -310,8 +310,8 @@ pub struct Progress {
     /// Puzzles passed over to keep the collection varied (their key piece's kind had its share,
     /// or the defender kept too few pieces when every remaining puzzle had to keep them). With
     /// `focus`, a candidate whose key would be of a kind that has its share is dropped before it
-    /// is proven sound (`focus` of the request or `GenerateOptions`), and counted here too: it is sound or
-    /// not, but would not be kept either way.
+    /// is proven sound, and counted here too: it is sound or not, but would not be kept either
+    /// way.
     pub varied: u64,
     /// Solver nodes spent.
     pub nodes: u64,

@@ -19,14 +19,19 @@ pub use crate::app::views::{
     GameName, LeaperOption, PresetName, ResolvedRules, SquarePiece, StalemateOption, SuicideOption,
 };
 
-/// Declares a request body that names a position: the struct as written (with its `fen` and its
-/// own fields), then the fields every such request shares, documented once: `rules`, `game` and
-/// `coords`; and [`CheckedPosition`] read from them (`position()`).
+/// Declares a request body that names a position: the struct as written (its `fen` and its own
+/// fields), with the fields every such request shares, documented once, where the body says
+/// `@position_fields,`: `rules`, `game` and `coords`; and [`CheckedPosition`] read from them
+/// (`position()`). The marker keeps each body's field order, which serde's "expected one of"
+/// errors list. (rustfmt leaves the bodies of macro calls as they are written.)
 macro_rules! position_request {
     ($(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
-        $(#[$meta])*
+        $crate::api::common::position_request!(@munch [$(#[$meta])*] $name [] $($body)*);
+    };
+    (@munch [$($meta:tt)*] $name:ident [$($done:tt)*] @position_fields, $($rest:tt)*) => {
+        $($meta)*
         pub struct $name {
-            $($body)*
+            $($done)*
             /// The Baroque rule set (default `abbott`). Rococo has no presets or options: `rules`
             /// with `game: rococo` is refused (422 `not-applicable`).
             #[serde(default)]
@@ -40,6 +45,7 @@ macro_rules! position_request {
             /// Baroque is refused (422 `not-applicable`).
             #[serde(default)]
             pub coords: Option<$crate::api::common::CoordsName>,
+            $($rest)*
         }
 
         impl $name {
@@ -59,6 +65,16 @@ macro_rules! position_request {
                 )
             }
         }
+    };
+    // One field of the body before the marker.
+    (@munch $meta:tt $name:ident [$($done:tt)*]
+        $(#[$fmeta:meta])* $fvis:vis $field:ident : $ty:ty, $($rest:tt)*) => {
+        $crate::api::common::position_request!(
+            @munch $meta $name [$($done)* $(#[$fmeta])* $fvis $field: $ty,] $($rest)*
+        );
+    };
+    (@munch $meta:tt $name:ident [$($done:tt)*]) => {
+        compile_error!("position_request!: the body has no `@position_fields,` marker");
     };
 }
 pub(crate) use position_request;
@@ -520,6 +536,25 @@ impl MoveKindName {
 mod tests {
     use super::ShortText;
 
+    /// The shared fields of a request stand where its body puts them: serde's "expected one of"
+    /// lists the fields in that order.
+    #[test]
+    fn an_unknown_field_lists_the_fields_in_their_order() {
+        let e = serde_json::from_str::<crate::api::routes::solve::SolveRequest>(r#"{"zzz": 1}"#)
+            .unwrap_err()
+            .to_string();
+        let order = "expected one of `fen`, `mate_in`, `stipulation`, `intended_solutions`, \
+                     `rules`, `game`, `coords`, `limits`, `key`";
+        assert!(e.contains(order), "{e}");
+        let e = serde_json::from_str::<crate::api::routes::puzzles::PuzzleRequest>(r#"{"z": 1}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("`kind`, `fen`, `rules`, `game`, `coords`, `title`"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn short_text_keeps_only_what_needs_no_json_escape() {
         let t = ShortText::from("Pc2xc4 \"\\\né0123456789abcdef");
@@ -539,6 +574,8 @@ pub mod examples {
     use serde::Serialize;
     use serde_json::Value;
 
+    // The positions of the stored-puzzle examples are the views' (a stored puzzle's JSON is
+    // theirs); the others are the requests'.
     pub use crate::app::views::examples::{PAWN_FEN, ROCOCO_CHAMELEON_FEN};
     /// The Wikipedia King diagram: White to move, with the mate `Kc4-d5` among its moves.
     pub const KING_FEN: &str = "8/8/8/4k3/2K2M2/3q4/8/8 w 0";

@@ -421,6 +421,23 @@ impl Position {
 mod tests {
     use super::*;
 
+    /// `MoveErrorKind::ALL` lists every reason once: a new one left out of it fails here.
+    #[test]
+    fn every_move_error_kind_is_listed_once() {
+        use super::MoveErrorKind as K;
+        let position = |k: K| match k {
+            K::Unparsable => 0,
+            K::NoPiece => 1,
+            K::NotAMove => 2,
+            K::Frozen => 3,
+            K::SelfCheck => 4,
+            K::Ambiguous => 5,
+        };
+        for (i, k) in K::ALL.iter().enumerate() {
+            assert_eq!(position(*k), i, "{k:?}");
+        }
+    }
+
     #[test]
     fn texts_parse() {
         let t = parse_text("Ld2-d4-d6-d8").unwrap();

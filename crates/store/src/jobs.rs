@@ -59,7 +59,7 @@ pub(super) const JOB_COLUMNS: &str =
     "id, collection, request, state, view, owner, cancel, attempts";
 
 /// A job from a row of [`JOB_COLUMNS`].
-pub(super) fn read_job(r: &impl super::Columns) -> Result<JobRow, super::StoreError> {
+pub(super) fn read_job(r: &impl super::Columns) -> Result<JobRow> {
     let id = r.int(0)?;
     let corrupt = |what: &str| super::StoreError::Corrupt(format!("job {id}: {what}"));
     Ok(JobRow {

@@ -64,7 +64,7 @@ use std::time::Duration;
 pub type Json = serde_json::value::RawValue;
 
 /// A page of a collection's puzzles in order, each with its position in the collection.
-pub type Page = Vec<(i64, StoredPuzzle)>;
+pub type Entries = Vec<(i64, StoredPuzzle)>;
 
 /// What the store's operations return: a value or a [`StoreError`].
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -350,9 +350,9 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
 
     /// Up to `limit` puzzles of a collection whose position is above `after`, in order, each with
     /// its position (empty past the last, or when there is no such collection). Without
-    /// `outcomes`, each puzzle's outcome is read as null (a listing, a pass over the kinds), so
+    /// `full`, each puzzle's outcome is read as null (a listing, a pass over the kinds), so
     /// that no proof is read or parsed.
-    fn collection_page(&self, name: &str, after: i64, limit: u32, outcomes: bool) -> Result<Page>;
+    fn collection_page(&self, name: &str, after: i64, limit: u32, full: bool) -> Result<Entries>;
 
     /// The stored facts that decide what a collection's puzzles are, in one line: its creation
     /// time, the number of its puzzles, their last position, the sum of their ids and of their

@@ -20,7 +20,7 @@ use super::{
 };
 use crate::Json;
 use crate::Result;
-use crate::{JobEnd, NewJob, Page};
+use crate::{Entries, JobEnd, NewJob};
 use postgres::error::SqlState;
 use postgres::types::ToSql;
 use postgres::{GenericClient, NoTls};
@@ -625,11 +625,11 @@ impl Backend for PgStore {
             .transpose()
     }
 
-    fn collection_page(&self, name: &str, after: i64, limit: u32, outcomes: bool) -> Result<Page> {
+    fn collection_page(&self, name: &str, after: i64, limit: u32, full: bool) -> Result<Entries> {
         let sql = format!(
             "SELECT {}, c.position FROM collection_puzzles c JOIN puzzles p ON p.id = c.puzzle_id
              WHERE c.collection = $1 AND c.position > $2 ORDER BY c.position LIMIT $3",
-            columns(outcomes)
+            columns(full)
         );
         let limit = i64::from(limit);
         self.conn()?

@@ -15,7 +15,7 @@ use super::{
 };
 use crate::Json;
 use crate::Result;
-use crate::{JobEnd, NewJob, Page};
+use crate::{Entries, JobEnd, NewJob};
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{params, OptionalExtension};
 use rusqlite_migration::{Migrations, M};
@@ -453,12 +453,12 @@ impl Backend for SqliteStore {
         }
     }
 
-    fn collection_page(&self, name: &str, after: i64, limit: u32, outcomes: bool) -> Result<Page> {
+    fn collection_page(&self, name: &str, after: i64, limit: u32, full: bool) -> Result<Entries> {
         let conn = self.pool.get()?;
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT {}, c.position FROM collection_puzzles c JOIN puzzles p ON p.id = c.puzzle_id
              WHERE c.collection = ?1 AND c.position > ?2 ORDER BY c.position LIMIT ?3",
-            columns(outcomes)
+            columns(full)
         ))?;
         let mut rows = stmt.query(params![name, after, limit])?;
         let mut page = Vec::new();

@@ -27,6 +27,7 @@ pub struct AnalyzeRequest {
     /// `<ranks 10 down to 1> <w|b> [<plies> [<last swap, such as e5g7, or ->]]`.
     #[schema(example = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0")]
     pub fen: String,
+    @position_fields,
 }
 }
 

@@ -29,14 +29,18 @@ pub enum DiagramCoords {
     None,
 }
 
-/// Declares a diagram query: the struct as written, then the drawing parameters both diagram
-/// endpoints share (`marks`, `arrows`, `size`, `coords`, `flip`), documented once, and
-/// [`Drawing`] read from them (`drawing()`).
+/// Declares a diagram query: the struct as written, with the drawing parameters both diagram
+/// endpoints share (`marks`, `arrows`, `size`, `coords`, `flip`), documented once, where the body
+/// says `@drawing_fields,` (the order serde's "expected one of" errors list); and [`Drawing`]
+/// read from them (`drawing()`). (rustfmt leaves the bodies of macro calls as they are written.)
 macro_rules! diagram_query {
     ($(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
-        $(#[$meta])*
+        diagram_query!(@munch [$(#[$meta])*] $name [] $($body)*);
+    };
+    (@munch [$($meta:tt)*] $name:ident [$($done:tt)*] @drawing_fields, $($rest:tt)*) => {
+        $($meta)*
         pub struct $name {
-            $($body)*
+            $($done)*
             /// Squares to highlight, comma-separated (`d4,d6`), at most 100.
             #[param(example = "d4,d6")]
             pub marks: Option<String>,
@@ -54,6 +58,7 @@ macro_rules! diagram_query {
             /// `true` to draw the board from Black's side (default `false`).
             #[param(value_type = Option<bool>)]
             pub flip: Option<String>,
+            $($rest)*
         }
 
         impl $name {
@@ -67,6 +72,14 @@ macro_rules! diagram_query {
                 }
             }
         }
+    };
+    // One field of the body before the marker.
+    (@munch $meta:tt $name:ident [$($done:tt)*]
+        $(#[$fmeta:meta])* $fvis:vis $field:ident : $ty:ty, $($rest:tt)*) => {
+        diagram_query!(@munch $meta $name [$($done)* $(#[$fmeta])* $fvis $field: $ty,] $($rest)*);
+    };
+    (@munch $meta:tt $name:ident [$($done:tt)*]) => {
+        compile_error!("diagram_query!: the body has no `@drawing_fields,` marker");
     };
 }
 
@@ -82,6 +95,7 @@ pub struct DiagramQuery {
     /// The game of the FEN: `baroque` (default) or `rococo`.
     #[param(value_type = Option<GameName>)]
     pub game: Option<String>,
+    @drawing_fields,
 }
 }
 
@@ -91,6 +105,7 @@ diagram_query! {
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct PuzzleDiagramQuery {
+    @drawing_fields,
     /// `true` to add an arrow for the answer (default `false`, so the image does not give it
     /// away): a mate's first key, or a diagram's first move when it is a move of the position.
     #[param(value_type = Option<bool>)]

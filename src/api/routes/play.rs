@@ -52,6 +52,7 @@ pub struct PlayRequest {
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 2, minimum = 1, maximum = 12)]
     pub mate_in: Option<u32>,
+    @position_fields,
     /// The moves played so far from the position, by both sides in turn (the solver's, and the
     /// replies it was given), in any notation `/v1/verify` reads. A helpmate's moves are all the
     /// solver's.

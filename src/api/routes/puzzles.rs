@@ -53,6 +53,7 @@ pub struct PuzzleRequest {
     /// The position, either letter set; stored canonical.
     #[schema(example = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0")]
     pub fen: String,
+    @position_fields,
     #[serde(default)]
     pub title: Option<String>,
     /// The document the puzzle comes from.
@@ -110,7 +111,7 @@ impl PuzzleRequest {
     /// The puzzle to verify; the FEN is read here so that its errors are the usual problems.
     ///
     /// # Errors
-    /// The errors of [`CheckedPosition::parse`].
+    /// Those of [`PuzzleRequest::position`], and a claim that does not fit its kind.
     pub fn into_new_puzzle(self) -> Result<crate::puzzle::NewPuzzle, ApiError> {
         // The FEN is read here, so its errors are the usual problems; page coordinates become
         // standard ones.

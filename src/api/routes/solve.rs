@@ -61,6 +61,7 @@ pub struct SolveRequest {
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 1, minimum = 1, maximum = 1000)]
     pub intended_solutions: Option<u32>,
+    @position_fields,
     /// The search budget; an absent member takes the server's maximum, a larger one is clamped to it.
     #[serde(default, deserialize_with = "crate::api::common::object_option")]
     pub limits: Option<SearchLimits>,

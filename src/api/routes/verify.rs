@@ -34,6 +34,7 @@ pub struct VerifyRequest {
     /// (suicide), `Le9`; squares in `coords`. Move numbers and `+ # ! ?` ignored.
     #[schema(example = json!(["Pc2c4"]))]
     pub moves: Vec<String>,
+    @position_fields,
 }
 }
 
