@@ -1,7 +1,7 @@
 //! The stipulations' figures (issue 16), on generated positions of `fixtures/bench/stipulations.json`:
 //! `h#2` of ten sound `h#2` puzzles (at most 10 pieces) and `h#3` of ten sound `h#3` puzzles; `#2`
-//! against `s#2` on ten sound `#2` puzzles with White to move; and a `#2` solve without tries
-//! against one with them (`max_refutations` 0 and 1). Each position is a benchmark of its own:
+//! against `s#2`, `=2` and `s=2` on ten sound `#2` puzzles with White to move; and a `#2` solve
+//! without tries against one with them (`max_refutations` 0 and 1). Each position is a benchmark of its own:
 //! quote the median. No budget bounds a solve here (the default one would cut the slow ones
 //! short and make them look fast).
 
@@ -66,6 +66,8 @@ fn selfmates_and_tries(c: &mut Criterion) {
             ("#2 without tries", options(Stipulation::Mate(2), 0)),
             ("#2 with tries", options(Stipulation::Mate(2), 1)),
             ("s#2", options(Stipulation::SelfMate(2), 0)),
+            ("=2", options(Stipulation::Stalemate(2), 0)),
+            ("s=2", options(Stipulation::SelfStalemate(2), 0)),
         ] {
             group.bench_function(format!("{name} {i}"), |b| {
                 b.iter(|| solve(black_box(pos), &opts).nodes)

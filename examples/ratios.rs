@@ -1,5 +1,5 @@
-//! `s#2` and tries against `#2` on the bench set (a quick study; the figures are the bench's):
-//! `cargo run --release --example ratios`.
+//! `s#2`, `=2`, `s=2` and tries against `#2` on the bench set (a quick study; the figures are the
+//! bench's): `cargo run --release --example ratios`.
 use baroque::rules::{Position, Rules};
 use baroque::solver::{solve, Limits, SolveOptions, Stipulation};
 use std::time::{Duration, Instant};
@@ -41,6 +41,7 @@ fn main() {
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let (mut tries, mut selfs) = (Vec::new(), Vec::new());
+    let (mut stales, mut self_stales) = (Vec::new(), Vec::new());
     if let Some(stip) = std::env::args().nth(1) {
         // A profile of one stipulation: each position solved 200 times (`ratios '#2' tries 3`:
         // with tries, the fourth position alone, 2,000 times).
@@ -65,18 +66,26 @@ fn main() {
         let (d, dn) = time(&pos, &options(Stipulation::Mate(2), 0));
         let (t, tn) = time(&pos, &options(Stipulation::Mate(2), 1));
         let (s, sn) = time(&pos, &options(Stipulation::SelfMate(2), 0));
+        let (e, en) = time(&pos, &options(Stipulation::Stalemate(2), 0));
+        let (se, sen) = time(&pos, &options(Stipulation::SelfStalemate(2), 0));
         println!(
-            "#2 {:.3} ms {dn} nodes; tries {:.2}x {tn}; s#2 {:.2}x {sn}",
+            "#2 {:.3} ms {dn} nodes; tries {:.2}x {tn}; s#2 {:.2}x {sn}; =2 {:.2}x {en}; s=2 {:.2}x {sen}",
             d * 1e3,
             t / d,
-            s / d
+            s / d,
+            e / d,
+            se / d
         );
         tries.push(t / d);
         selfs.push(s / d);
+        stales.push(e / d);
+        self_stales.push(se / d);
     }
     println!(
-        "median: tries {:.2}x, s#2 {:.2}x",
+        "median: tries {:.2}x, s#2 {:.2}x, =2 {:.2}x, s=2 {:.2}x",
         median(tries),
-        median(selfs)
+        median(selfs),
+        median(stales),
+        median(self_stales)
     );
 }

@@ -185,11 +185,14 @@ pub fn run(cli: Cli) -> ExitCode {
                 Ok(s) => s,
                 Err(StipulationError::Unreadable(t)) => {
                     return fail(format!(
-                        "--stipulation {t:?}: write #N, s#N, h#N or h#N.5 (such as #2, s#3, h#2, h#2.5)"
+                        "--stipulation {t:?}: write {} (such as #2, s#3, h#2, h#2.5, =2)",
+                        crate::solver::Stipulation::FORMS
                     ))
                 }
                 Err(StipulationError::Disagree(n, s)) => {
-                    return fail(format!("N {n} (#{n}) and --stipulation {s} disagree: give one"))
+                    return fail(format!(
+                        "N {n} (#{n}) and --stipulation {s} disagree: give one"
+                    ))
                 }
                 Err(StipulationError::Missing) => {
                     return fail("give N (mate in N) or --stipulation")
@@ -475,11 +478,14 @@ fn run_solve(
         return print_help_solution(&solution.named(&pos, Naming::default()), json);
     }
     let solution = crate::solver::solve_any(&pos, opts);
-    let prefix = match opts.stipulation {
-        crate::solver::Stipulation::SelfMate(_) => "s#",
-        _ => "#",
+    // The stipulation's sign before each length: `#`, `s#`, `=` or `s=`.
+    let sign = opts.stipulation.target().sign();
+    let prefix = if opts.stipulation.is_self() {
+        format!("s{sign}")
+    } else {
+        sign.to_string()
     };
-    print_solution(&solution.named(&pos, Naming::default()), prefix, json)
+    print_solution(&solution.named(&pos, Naming::default()), &prefix, json)
 }
 
 /// Prints a helpmate's solutions: a line each, then the shorter ones, soundness and the counts.
@@ -595,8 +601,14 @@ fn print_solution(s: &crate::solver::NamedSolution, prefix: &str, json: bool) ->
     if s.tries_truncated {
         out!("(tries incomplete: the budget ran out)");
     }
+    // The goal a tree's last moves reach: `mate`, or `stalemate` for `=N` and `s=N`.
+    let goal = if prefix.ends_with('=') {
+        "stalemate"
+    } else {
+        "mate"
+    };
     for node in &s.tree {
-        print_tree(node, 0);
+        print_tree(node, 0, goal);
     }
     if s.tree_truncated {
         out!("(tree cut at its size or budget limit)");
@@ -611,10 +623,13 @@ fn print_solution(s: &crate::solver::NamedSolution, prefix: &str, json: bool) ->
     ExitCode::SUCCESS
 }
 
-fn print_tree(node: &crate::solver::tree::NamedAttack, depth: usize) {
+fn print_tree(node: &crate::solver::tree::NamedAttack, depth: usize, goal: &str) {
     let pad = "  ".repeat(depth * 2);
-    let mark = if node.mates { " mate" } else { "" };
-    out!("{pad}{}{mark}", node.info.notation);
+    if node.mates {
+        out!("{pad}{} {goal}", node.info.notation);
+    } else {
+        out!("{pad}{}", node.info.notation);
+    }
     if let Some(threat) = &node.threat {
         let t: Vec<&str> = threat.iter().map(|m| m.notation.as_str()).collect();
         out!(
@@ -628,10 +643,13 @@ fn print_tree(node: &crate::solver::tree::NamedAttack, depth: usize) {
     }
     for d in &node.defences {
         let dual = if d.dual { " (dual)" } else { "" };
-        let mate = if d.mates { " mate" } else { "" };
-        out!("{pad}  ... {}{mate}{dual}", d.info.notation);
+        if d.mates {
+            out!("{pad}  ... {} {goal}{dual}", d.info.notation);
+        } else {
+            out!("{pad}  ... {}{dual}", d.info.notation);
+        }
         for r in &d.replies {
-            print_tree(r, depth + 1);
+            print_tree(r, depth + 1, goal);
         }
     }
 }

@@ -389,12 +389,13 @@ impl GenerateOptions {
         }
     }
 
-    /// The reach of the narrowed search this run uses: `focus` for a direct mate or a helpmate,
-    /// 0 (none) for a selfmate.
+    /// The reach of the narrowed search this run uses: `focus` for a direct mate or stalemate and
+    /// a helpmate or helpstalemate, 0 (none) for a selfmate or selfstalemate.
     pub fn effective_focus(&self) -> u32 {
-        match self.stipulation {
-            Stipulation::Mate(_) | Stipulation::HelpMate { .. } => self.focus,
-            Stipulation::SelfMate(_) => 0,
+        if self.stipulation.is_self() {
+            0
+        } else {
+            self.focus
         }
     }
 
@@ -807,7 +808,7 @@ fn screen_candidate<P: GamePosition>(
         (s.nodes, settled, sound, Proof::Keys(s), Some(proven))
     };
     let verdict = if sound {
-        let themes = themes(&position, &proof);
+        let themes = themes(&position, &proof, opts.stipulation);
         let key = proof.key_move().map(P::role);
         let defenders = side_pieces(&position, defender(opts.stipulation, position.turn()));
         Verdict::Sound(Box::new(Generated {
@@ -1065,11 +1066,21 @@ fn capture_kind(by: Role, taken: Role) -> &'static str {
 ///   capture kinds of the mating move (`mate-capture-<kind>`, or `quiet-mate`).
 ///
 /// Rococo adds the capture kinds `approach`, `cannon`, `mutual-destruction` and
-/// `approach-withdrawal`.
-pub fn themes<P: GamePosition>(pos: &P, proof: &Proof<P::Move>) -> Vec<String> {
+/// `approach-withdrawal`. A stalemate stipulation says `stalemate` where these say `mate`:
+/// `stalemate-in-N`, `selfstalemate-in-N`, `helpstalemate-in-N`, `stalemate-by-<kind>`,
+/// `stalemate-capture-<kind>`, `quiet-stalemate`.
+pub fn themes<P: GamePosition>(
+    pos: &P,
+    proof: &Proof<P::Move>,
+    stipulation: Stipulation,
+) -> Vec<String> {
+    let goal = match stipulation.target() {
+        crate::solver::Target::Mate => "mate",
+        crate::solver::Target::Stalemate => "stalemate",
+    };
     let mut tags = match proof {
-        Proof::Keys(s) => key_themes(pos, s),
-        Proof::Help(h) => help_themes(pos, h),
+        Proof::Keys(s) => key_themes(pos, s, stipulation.is_self(), goal),
+        Proof::Help(h) => help_themes(pos, h, goal),
     };
     tags.sort();
     tags.dedup();
@@ -1084,16 +1095,17 @@ fn captured_kinds<P: GamePosition>(pos: &P, mv: &P::Move) -> Vec<&'static str> {
         .collect()
 }
 
-fn key_themes<P: GamePosition>(pos: &P, solution: &Solution<P::Move>) -> Vec<String> {
+fn key_themes<P: GamePosition>(
+    pos: &P,
+    solution: &Solution<P::Move>,
+    selfmate: bool,
+    goal: &str,
+) -> Vec<String> {
     let n = solution.mate_in.unwrap_or(0);
-    let selfmate = solution
-        .tree
-        .iter()
-        .any(|k| k.defences.iter().any(|d| d.mates));
     let mut tags = vec![if selfmate {
-        format!("selfmate-in-{n}")
+        format!("self{goal}-in-{n}")
     } else {
-        format!("mate-in-{n}")
+        format!("{goal}-in-{n}")
     }];
     let Some(key) = solution.keys.first() else {
         return tags;
@@ -1112,11 +1124,11 @@ fn key_themes<P: GamePosition>(pos: &P, solution: &Solution<P::Move>) -> Vec<Str
     let mut stack: Vec<&crate::solver::tree::AttackNode<P::Move>> = solution.tree.iter().collect();
     while let Some(node) = stack.pop() {
         if node.mates {
-            tags.push(format!("mate-by-{}", slug(P::role(&node.mv))));
+            tags.push(format!("{goal}-by-{}", slug(P::role(&node.mv))));
         }
         for d in &node.defences {
             if d.mates {
-                tags.push(format!("mate-by-{}", slug(P::role(&d.mv))));
+                tags.push(format!("{goal}-by-{}", slug(P::role(&d.mv))));
             }
             stack.extend(d.replies.iter());
         }
@@ -1124,9 +1136,9 @@ fn key_themes<P: GamePosition>(pos: &P, solution: &Solution<P::Move>) -> Vec<Str
     tags
 }
 
-fn help_themes<P: GamePosition>(pos: &P, h: &HelpSolution<P::Move>) -> Vec<String> {
+fn help_themes<P: GamePosition>(pos: &P, h: &HelpSolution<P::Move>, goal: &str) -> Vec<String> {
     let mut tags = vec![
-        format!("helpmate-in-{}", &h.stipulation.to_string()[2..]),
+        format!("help{goal}-in-{}", &h.stipulation.to_string()[2..]),
         format!("h-solutions-{}", h.count),
     ];
     for line in &h.solutions {
@@ -1134,13 +1146,13 @@ fn help_themes<P: GamePosition>(pos: &P, h: &HelpSolution<P::Move>) -> Vec<Strin
         for (i, m) in line.iter().enumerate() {
             tags.push(format!("h-moves-{}", slug(P::role(m))));
             if i + 1 == line.len() {
-                tags.push(format!("mate-by-{}", slug(P::role(m))));
+                tags.push(format!("{goal}-by-{}", slug(P::role(m))));
                 let taken = captured_kinds(&at, m);
                 if taken.is_empty() {
-                    tags.push("quiet-mate".into());
+                    tags.push(format!("quiet-{goal}"));
                 }
                 for kind in taken {
-                    tags.push(format!("mate-capture-{kind}"));
+                    tags.push(format!("{goal}-capture-{kind}"));
                 }
             }
             at = at.play(m);

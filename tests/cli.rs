@@ -366,6 +366,29 @@ fn solve_takes_a_stipulation() {
     assert!(out.contains("sound true\n"), "{out}");
     // Its tree: the key, then Black's one move, which mates.
     assert!(out.contains("\nBd3-e2\n  ... Ke1xe2 mate\n"), "{out}");
+    // =1 (stalemate): the Immobilizer freezes the lone King, in both games; h=1: Black's King
+    // steps, then White's Immobilizer freezes it.
+    let (code, out, err) =
+        run(baroque().args(["solve", "7k/8/8/4M3/8/8/8/K7 w 0", "--stipulation", "=1"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("keys Me5-g7 (=1)\n"), "{out}");
+    assert!(out.contains("sound true\n"), "{out}");
+    assert!(out.contains("\nMe5-g7 stalemate\n"), "{out}");
+    let (code, out, err) = run(baroque().args([
+        "solve",
+        "10/8k1/10/10/5I4/10/10/10/1K8/10 w 0 -",
+        "--game",
+        "rococo",
+        "--stipulation",
+        "=1",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("keys If6-h8 (=1)\n"), "{out}");
+    let (code, out, err) =
+        run(baroque().args(["solve", "7k/8/8/4M3/8/8/8/K7 b 0", "--stipulation", "h=1"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("stipulation h=1\nsolutions 5\n"), "{out}");
+    assert!(out.contains("  Kh8-g8 Me5-h8\n"), "{out}");
     // A #2 with a try refuted by one defence, and the key's threat.
     let (code, out, err) = run(baroque().args(["solve", "N7/5N1k/3r3R/8/7P/1K6/8/6B1 w 0", "2"]));
     assert_eq!(code, 0, "{err}");
@@ -411,7 +434,7 @@ fn solve_takes_a_stipulation() {
         ),
         (
             vec!["8/8/8/8/1K6/1M1k4/8/8 b 0", "--stipulation", "x#2"],
-            "write #N, s#N, h#N or h#N.5",
+            "write #N, s#N, h#N, h#N.5, =N, s=N, h=N or h=N.5",
         ),
         (
             vec!["8/8/8/8/1K6/1M1k4/8/8 b 0", "2", "--stipulation", "h#1"],

@@ -379,6 +379,50 @@ fn a_selfmate_is_written_with_black_mating_and_read_back() {
     assert!(out.contains("follows the mate that ends the line"), "{out}");
 }
 
+#[test]
+fn stalemate_puzzles_of_both_games_round_trip_through_pgn_and_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db");
+    let file = dir.path().join("s.pgn");
+    std::fs::write(
+        &file,
+        "[Event \"Frozen King\"]\n[Variant \"Baroque\"]\n[SetUp \"1\"]\n\
+         [FEN \"7k/8/8/4M3/8/8/8/K7 w 0\"]\n[Stipulation \"=1\"]\n\n1. Me5-g7 1-0\n\n\
+         [Event \"Frozen Rococo King\"]\n[Variant \"Rococo\"]\n[SetUp \"1\"]\n\
+         [FEN \"10/8k1/10/10/5I4/10/10/10/1K8/10 w 0 -\"]\n[Stipulation \"=1\"]\n\n1. If6-h8 1-0\n\n\
+         [Event \"Helped\"]\n[Variant \"Baroque\"]\n[SetUp \"1\"]\n\
+         [FEN \"7k/8/8/4M3/8/8/8/K7 b 0\"]\n[Stipulation \"h=1\"]\n\n1... Kh8-g8 2. Me5-h8 1-0\n",
+    )
+    .unwrap();
+    let (code, out, err) = import(&db, &file, "stalemates");
+    assert_eq!(code, 0, "{out}{err}");
+    let pgn = export(&db, "stalemates", "pgn");
+    assert_eq!(pgn.matches("[Stipulation \"=1\"]").count(), 2, "{pgn}");
+    assert!(pgn.contains("[Stipulation \"h=1\"]"), "{pgn}");
+    assert!(pgn.contains("\n\n1. Me5-g7 1-0\n"), "{pgn}");
+    let csv = export(&db, "stalemates", "csv");
+    assert!(csv.contains("stipulation:=1"), "{csv}");
+    // Read back into other stores, from each format: the same puzzles.
+    for (format, text) in [("pgn", &pgn), ("csv", &csv)] {
+        let again = dir.path().join(format!("again-{format}.db"));
+        let written = dir.path().join(format!("written.{format}"));
+        std::fs::write(&written, text).unwrap();
+        let (code, out, err) = import(&again, &written, "stalemates");
+        assert_eq!(code, 0, "{format}: {out}{err}");
+        assert_eq!(
+            puzzles(&export(&again, "stalemates", "jsonl")),
+            puzzles(&export(&db, "stalemates", "jsonl")),
+            "{format}"
+        );
+    }
+    // A full-length line that does not end in stalemate is refused, naming the goal.
+    let wrong = dir.path().join("wrong.pgn");
+    std::fs::write(&wrong, pgn.replace("1. Me5-g7 1-0", "1. Me5-e6 1-0")).unwrap();
+    let (code, out, _) = import(&db, &wrong, "wrong");
+    assert_eq!(code, 1);
+    assert!(out.contains("does not end in stalemate"), "{out}");
+}
+
 /// Runs `cmd` with standard input `input`, killed after 60 s (a hang fails the test rather than
 /// the run): its exit code and output.
 fn run_bounded(cmd: &mut std::process::Command, input: &[u8]) -> (i32, String, String) {

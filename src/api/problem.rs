@@ -291,7 +291,8 @@ impl ApiError {
             ApiError::TooManyMoves { count: 501, limit: 500 },
             ApiError::InvalidMateIn { mate_in: 9, max: 8 },
             ApiError::InvalidStipulation(
-                "`stipulation` \"x#2\" is not one: write #N, s#N, h#N or h#N.5".into(),
+                "`stipulation` \"x#2\" is not one: write #N, s#N, h#N, h#N.5, =N, s=N, h=N or h=N.5"
+                    .into(),
             ),
             ApiError::StipulationSide(
                 "h#2 starts with black to move, but the FEN has white to move".into(),
@@ -582,8 +583,9 @@ impl From<crate::solver::StipulationError> for ApiError {
         use crate::solver::StipulationError;
         match e {
             StipulationError::Unreadable(text) => ApiError::InvalidStipulation(format!(
-                "`stipulation` {text:?} is not one: write #N, s#N, h#N or h#N.5 (such as \
-                 \"#2\", \"s#3\", \"h#2\", \"h#2.5\")"
+                "`stipulation` {text:?} is not one: write {} (such as \"#2\", \"s#3\", \
+                 \"h#2\", \"h#2.5\", \"=2\")",
+                crate::solver::Stipulation::FORMS
             )),
             StipulationError::Disagree(n, s) => ApiError::InvalidStipulation(format!(
                 "`mate_in` {n} means #{n}, but `stipulation` is {s}: give one of them"

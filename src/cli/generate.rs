@@ -120,7 +120,8 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         Err(StipulationError::Missing) => Stipulation::Mate(2),
         Err(StipulationError::Unreadable(t)) => {
             return fail(format!(
-                "--stipulation {t:?}: write #N, s#N, h#N or h#N.5 (such as #2, s#3, h#2, h#2.5)"
+                "--stipulation {t:?}: write {} (such as #2, s#3, h#2, h#2.5, =2)",
+                Stipulation::FORMS
             ))
         }
         Err(StipulationError::Disagree(n, s)) => {

@@ -20,4 +20,5 @@ mod ratelimit;
 mod rococo;
 mod service;
 mod solve;
+mod stalemates;
 mod verify;

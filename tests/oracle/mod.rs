@@ -128,10 +128,11 @@ pub fn judge<P: GamePosition>(
 }
 
 /// Whether `line` from `p` plays through the verification behind `/v1/verify` (each move sent as
-/// its `uci`), every move legal, and ends with the side to move `mated` (`checkmate`), that side
-/// being `loser`.
-fn replays_to_mate<P: GamePosition>(
+/// its `uci`), every move legal, and ends with the side to move mated (`checkmate`) or, for a
+/// stalemate stipulation, stalemated (`stalemate`), that side being `loser`.
+fn replays_to_goal<P: GamePosition>(
     p: &P,
+    stipulation: baroque::solver::Stipulation,
     line: &[P::Move],
     loser: Color,
 ) -> Result<(), TestCaseError> {
@@ -148,12 +149,17 @@ fn replays_to_mate<P: GamePosition>(
     let what = format!("{} from {}", texts.join(" "), p.fen(naming));
     prop_assert!(response.first_illegal.is_none(), "{}", what);
     prop_assert_eq!(&played, &line.to_vec(), "{}", what);
-    prop_assert_eq!(response.final_status, GameStatus::Checkmate, "{}", what);
+    let status = match stipulation.target() {
+        baroque::solver::Target::Mate => GameStatus::Checkmate,
+        baroque::solver::Target::Stalemate => GameStatus::Stalemate,
+    };
+    prop_assert_eq!(response.final_status, status, "{}", what);
     prop_assert_eq!(at.turn(), loser, "{}", what);
     Ok(())
 }
 
-/// Each of `lines` from `p` replays through `/v1/verify`'s verification to `loser` mated, and
+/// Each of `lines` from `p` replays through `/v1/verify`'s verification to `loser` mated (or
+/// stalemated), and
 /// `/v1/play`'s judgement calls it solved.
 fn lines_replay_and_solve<P: GamePosition>(
     p: &P,
@@ -163,7 +169,7 @@ fn lines_replay_and_solve<P: GamePosition>(
 ) -> Result<(), TestCaseError> {
     use baroque::solver::play::Verdict;
     for line in lines {
-        replays_to_mate(p, line, loser)?;
+        replays_to_goal(p, stipulation, line, loser)?;
         let verdict = judge(p, stipulation, line);
         let fen = p.fen(baroque::rules::Naming::default());
         prop_assert_eq!(verdict, Verdict::Solved, "{:?} of {}", line, fen);
@@ -204,7 +210,6 @@ pub fn solve_verify_and_play_agree<P: GamePosition>(
     stipulation: baroque::solver::Stipulation,
 ) -> Result<(), TestCaseError> {
     use baroque::solver::play::Verdict;
-    use baroque::solver::Stipulation;
     let fen = p.fen(baroque::rules::Naming::default());
     let opts = agreement_options(stipulation);
     if let Some(plies) = stipulation.help_plies() {
@@ -228,10 +233,12 @@ pub fn solve_verify_and_play_agree<P: GamePosition>(
     }
     let s = baroque::solver::solve(p, &opts);
     prop_assume!(s.result != baroque::solver::Outcome::Unknown && !s.tree_truncated);
-    // A direct mate mates the side not to move; a selfmate, the side to move.
-    let loser = match stipulation {
-        Stipulation::SelfMate(_) => p.turn(),
-        _ => p.turn().other(),
+    // A direct mate (stalemate) beats the side not to move; a selfmate (selfstalemate), the
+    // side to move.
+    let loser = if stipulation.is_self() {
+        p.turn()
+    } else {
+        p.turn().other()
     };
     let mut lines = Vec::new();
     for node in &s.tree {

@@ -3,7 +3,7 @@
 //! [`crate::VerifiedPuzzle::outcome`]), the FEN (for the pieces on the board) and the
 //! stipulation: no search is run, so a store can compute it for every row it holds.
 //!
-//! For `#N` and `s#N`, of the first key (its tree when there is one):
+//! For `#N`, `s#N`, `=N` and `s=N`, of the first key (its tree when there is one):
 //!
 //! | part | points |
 //! |---|---|
@@ -11,16 +11,21 @@
 //! | defences | 8 × log2(1 + D), at most 24, D the defender's moves in the key's solution tree (every level) |
 //! | tries | 6 per try refuted by a single defence, 2 per try with more refutations, at most 18 |
 //! | key | 12 for a quiet key, 6 for a key that captures without giving check, 0 for a key that gives check (or mates) |
-//! | selfmate | 10 for `s#N` |
+//! | selfmate | 10 for `s#N` and `s=N` |
+//! | stalemate | 8 for `=N` and `s=N` |
 //! | pieces | 1.5 × (pieces on the board − 3), at most 20 |
 //!
-//! For `h#N` and `h#N.5`, with H the half-moves of the solution (2N):
+//! For `h#N`, `h#N.5`, `h=N` and `h=N.5`, with H the half-moves of the solution (2N, or 2N + 1):
 //!
 //! | part | points |
 //! |---|---|
 //! | length | 12 × (H − 1) |
 //! | solutions | 10 / the number of solutions |
+//! | stalemate | 8 for `h=N` and `h=N.5` |
 //! | pieces | 1.5 × (pieces on the board − 3), at most 20 |
+//!
+//! (A stalemate asks that every move of the stalemated side be taken away, the King's included,
+//! without a check: a goal solvers find less at a glance than a mate of the same length.)
 //!
 //! The sum is rounded to the nearest integer and clamped to 0..=100. So a longer mate is harder,
 //! a key met by more defences is harder, a try that fails to one defence only (a tempting
@@ -28,7 +33,7 @@
 //! crowded board is harder than a sparse one.
 
 use crate::outcome::{Attack, HelpOutcome, KeysOutcome, PuzzleOutcome};
-use crate::solver::Stipulation;
+use crate::solver::{Stipulation, Target};
 
 /// The version of the formula: a store records the version its difficulties were computed with,
 /// and computes them again when it differs.
@@ -49,6 +54,8 @@ const CAPTURING_KEY: f64 = 6.0;
 const CHECKING_KEY: f64 = 0.0;
 /// Points of a selfmate.
 const SELFMATE: f64 = 10.0;
+/// A stalemate for its goal (`=N`, `s=N`, `h=N`).
+const STALEMATE: f64 = 8.0;
 /// Points per half-move of a helpmate beyond the first.
 const PER_HELP_PLY: f64 = 12.0;
 /// Points of a helpmate with one solution (divided by the number of solutions).
@@ -136,12 +143,15 @@ fn key_points(stipulation: Stipulation, outcome: &KeysOutcome) -> Option<f64> {
     } else {
         QUIET_KEY
     };
-    let selfmate = if matches!(stipulation, Stipulation::SelfMate(_)) {
-        SELFMATE
-    } else {
-        0.0
-    };
-    Some(PER_MOVE * (n - 1.0) + defence_points + try_points + key_kind + selfmate)
+    let selfmate = if stipulation.is_self() { SELFMATE } else { 0.0 };
+    Some(
+        PER_MOVE * (n - 1.0)
+            + defence_points
+            + try_points
+            + key_kind
+            + selfmate
+            + stalemate_points(stipulation),
+    )
 }
 
 fn help_points(stipulation: Stipulation, outcome: &HelpOutcome) -> Option<f64> {
@@ -153,7 +163,19 @@ fn help_points(stipulation: Stipulation, outcome: &HelpOutcome) -> Option<f64> {
     if count == 0 {
         return None;
     }
-    Some(PER_HELP_PLY * (plies - 1.0) + UNIQUE_SOLUTION / count as f64)
+    Some(
+        PER_HELP_PLY * (plies - 1.0)
+            + UNIQUE_SOLUTION / count as f64
+            + stalemate_points(stipulation),
+    )
+}
+
+/// The stalemate term: [`STALEMATE`] when the goal is a stalemate.
+fn stalemate_points(stipulation: Stipulation) -> f64 {
+    match stipulation.target() {
+        Target::Mate => 0.0,
+        Target::Stalemate => STALEMATE,
+    }
 }
 
 #[cfg(test)]
@@ -239,8 +261,10 @@ mod tests {
             of("#2", chameleon, &outcome(key_node(2, 7, false, 1), &[])),
             43
         );
-        // A selfmate adds 10.
+        // A selfmate adds 10; a stalemate goal 8 (both for `s=N`).
         assert_eq!(of("s#2", eight, &outcome(key_node(2, 0, true, 3), &[])), 66);
+        assert_eq!(of("=2", eight, &outcome(key_node(2, 0, true, 3), &[])), 64);
+        assert_eq!(of("s=2", eight, &outcome(key_node(2, 0, true, 3), &[])), 74);
         // Helpmates: h#2 with one solution and 5 pieces: 12 × 3 + 10 + 3 = 49; two solutions: 44.
         let five = "8/8/8/8/1K6/1M1k4/2pp4/8 b 0";
         let help = |count: u64| json!({"result": "mate", "solutions": [[]], "count": count});
@@ -248,6 +272,8 @@ mod tests {
         assert_eq!(of("h#2", five, &help(2)), 44);
         assert_eq!(of("h#1", five, &help(1)), 25);
         assert_eq!(of("h#1.5", five, &help(1)), 37);
+        assert_eq!(of("h=2", five, &help(1)), 57);
+        assert_eq!(of("h=1.5", five, &help(1)), 45);
         // Clamped: a long crowded quiet mate reaches 100, no more.
         let crowded = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w 0";
         assert_eq!(

@@ -377,10 +377,7 @@ pub fn check_mate(
     }
     let mut problems = Vec::new();
     if s.result == Outcome::NoMate && want_keys.as_ref().is_none_or(|k| !k.is_empty()) {
-        problems.push(match stipulation {
-            Stipulation::SelfMate(_) => format!("White cannot force {stipulation}"),
-            _ => format!("the side to move has no forced mate in {n}"),
-        });
+        problems.push(no_forced(stipulation));
     }
     let names = |keys: &[crate::solver::NamedKey]| -> std::collections::BTreeSet<String> {
         keys.iter().map(|k| k.info.notation.clone()).collect()
@@ -560,10 +557,7 @@ fn verify_mate(
     // A stored mate puzzle has a mate, whatever it claims.
     match &*solved {
         Solved::Keys(s) if s.result == Outcome::NoMate => {
-            return Err(contradicted(match claim.stipulation {
-                Stipulation::SelfMate(_) => format!("White cannot force {stipulation}"),
-                _ => format!("the side to move has no forced mate in {}", claim.mate_in()),
-            }));
+            return Err(contradicted(no_forced(claim.stipulation)));
         }
         Solved::Help(h) if h.count == 0 => {
             return Err(contradicted(format!("{stipulation} has no solution")));
@@ -593,6 +587,22 @@ pub fn mate_outcome(stipulation: Stipulation, solved: &Solved) -> PuzzleOutcome 
     }
 }
 
+/// What a stipulation that is not forced is said to lack: "White cannot force s#2" for a selfmate
+/// (or selfstalemate), "the side to move has no forced mate in 2" ("stalemate") otherwise.
+fn no_forced(stipulation: Stipulation) -> String {
+    if stipulation.is_self() {
+        format!("White cannot force {stipulation}")
+    } else {
+        let goal = match stipulation.target() {
+            crate::solver::Target::Mate => "mate",
+            crate::solver::Target::Stalemate => "stalemate",
+        };
+        format!(
+            "the side to move has no forced {goal} in {}",
+            stipulation.moves()
+        )
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;

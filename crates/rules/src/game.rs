@@ -484,6 +484,15 @@ pub trait SearchHooks: GameRules {
     /// [`SearchHooks::lost`] when whether the side to move is in check is known (`in_check` must
     /// be [`GameRules::in_check`]).
     fn lost_in(&self, in_check: bool) -> bool;
+    /// Whether the side to move is stalemated, the goal of every stalemate stipulation (`=N`,
+    /// `h=N`, `s=N`): it has no legal move and its King is on the board and not capturable. A
+    /// position, whatever the rule set makes of it (Baroque's `stalemate: loss` included).
+    fn stalemated(&self) -> bool {
+        self.stalemated_in(self.in_check())
+    }
+    /// [`SearchHooks::stalemated`] when whether the side to move is in check is known
+    /// (`in_check` must be [`GameRules::in_check`]).
+    fn stalemated_in(&self, in_check: bool) -> bool;
     /// The search move of this position that moves the piece of `like` (a move of another
     /// position) between the same squares, whatever it captures here; `None` when there is none,
     /// or when the game does not answer without generating every move (the default). What tries a
@@ -726,6 +735,9 @@ impl SearchHooks for Position {
         let without_moves_loses = in_check || self.rules().stalemate == Stalemate::Loss;
         without_moves_loses && !self.has_legal_move()
     }
+    fn stalemated_in(&self, in_check: bool) -> bool {
+        !in_check && self.board().king(self.turn()).is_some() && !self.has_legal_move()
+    }
     fn search_move_like(&self, like: &Move) -> Option<Move> {
         self.legal_move_like(like)
     }
@@ -895,6 +907,11 @@ impl SearchHooks for RococoPosition {
         // Its King taken; or moves, none of which keeps it.
         self.board().king(self.turn()).is_none()
             || (!self.has_keeping_move_in(in_check) && self.has_move())
+    }
+    /// Every Rococo move is legal: stalemated is no move at all, the King on the board and not
+    /// capturable.
+    fn stalemated_in(&self, in_check: bool) -> bool {
+        !in_check && self.board().king(self.turn()).is_some() && !self.has_move()
     }
     fn search_move_like(&self, like: &RococoMove) -> Option<RococoMove> {
         // Without its King a side has no search move (see `search_moves`).
@@ -1261,6 +1278,9 @@ impl SearchHooks for VariantPosition {
     }
     fn lost_in(&self, in_check: bool) -> bool {
         forward!(self, p => p.lost_in(in_check))
+    }
+    fn stalemated_in(&self, in_check: bool) -> bool {
+        forward!(self, p => p.stalemated_in(in_check))
     }
     fn loses_at_once(&self, m: &VariantMove) -> bool {
         match (self, m) {

@@ -11,8 +11,8 @@
 //! the mating ply only checks are tried where only a check can mate. The budget is checked at
 //! every node.
 
-use super::search::{search_moves_near_king, Searcher, Stopped};
-use super::{Budget, Exhausted, Narrowed, SolveOptions, Stipulation};
+use super::search::{reached_in, search_moves_near_king, Searcher, Stopped};
+use super::{Budget, Exhausted, Narrowed, SolveOptions, Stipulation, Target};
 use crate::rules::{Color, GamePosition, MoveInfo, Naming, VariantMove, VariantPosition, Visit};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -173,7 +173,7 @@ impl<'a, P: GamePosition> Lines<'a, P> {
         }
         let mut moves = std::mem::take(&mut self.bufs[plies as usize]);
         // The last ply, where only a move that gives check can mate: the checks alone.
-        let all_check = plies == 1 && pos.only_checks_mate();
+        let all_check = plies == 1 && self.searcher.only_checks(pos);
         if all_check {
             pos.search_checks(&mut moves);
         } else {
@@ -210,7 +210,7 @@ impl<'a, P: GamePosition> Lines<'a, P> {
                 self.searcher.tick()?;
                 let check = all_check || pos.gives_check(m);
                 let after = pos.play(m);
-                if after.lost_in(check) {
+                if reached_in(self.searcher.target(), &after, check) {
                     if self.found.len() < MAX_LINES {
                         let mut line = self.line.clone();
                         line.push(*m);
@@ -253,8 +253,10 @@ fn lines_of<P: GamePosition>(
     budget: &Budget,
     table: &super::tt::Table,
     enough: usize,
+    target: Target,
 ) -> Result<Found<P::Move>, Stopped> {
-    let mut lines = Lines::new(Searcher::new(table, budget), plies, enough, None);
+    let searcher = Searcher::new(table, budget).aiming(target);
+    let mut lines = Lines::new(searcher, plies, enough, None);
     let r = lines.search(pos, plies);
     let _ = lines.searcher.flush();
     r?;
@@ -274,12 +276,22 @@ fn lines_of<P: GamePosition>(
     Ok((found.into_iter().map(|(_, l)| l).collect(), count))
 }
 
-/// The moves N of a helpmate and whether it is `h#N.5`; any other stipulation is read as `h#N`
-/// of its N.
+/// The moves N of a helpmate (or helpstalemate) and whether it is `h#N.5` (`h=N.5`); any other
+/// stipulation is read as `h#N` (`h=N`) of its N.
 fn help_moves(stipulation: Stipulation) -> (u32, bool) {
     match stipulation {
-        Stipulation::HelpMate { moves, half } => (moves, half),
+        Stipulation::HelpMate { moves, half } | Stipulation::HelpStalemate { moves, half } => {
+            (moves, half)
+        }
         other => (other.moves(), false),
+    }
+}
+
+/// The helpmate or helpstalemate of `moves` (`half`: `.5`) aiming at `target`.
+fn help_stipulation(target: Target, moves: u32, half: bool) -> Stipulation {
+    match target {
+        Target::Mate => Stipulation::HelpMate { moves, half },
+        Target::Stalemate => Stipulation::HelpStalemate { moves, half },
     }
 }
 
@@ -317,7 +329,8 @@ fn help_with<P: GamePosition>(
     // The table is not used by the enumeration; the searcher's budget accounting needs one.
     let table = super::tt::Table::new(0);
     let (moves, half) = help_moves(opts.stipulation);
-    let stipulation = Stipulation::HelpMate { moves, half };
+    let target = opts.stipulation.target();
+    let stipulation = help_stipulation(target, moves, half);
     let first = if half { 0 } else { 1 };
     let mut short_solutions = Vec::new();
     let mut solutions = Vec::new();
@@ -332,7 +345,7 @@ fn help_with<P: GamePosition>(
             (true, false) => 0,
             (true, true) => intended,
         };
-        match lines_of(pos, plies, &budget, &table, enough) {
+        match lines_of(pos, plies, &budget, &table, enough, target) {
             Ok((found, n)) if n > enough => {
                 // Screening: unsound, and the search was cut short.
                 complete = false;
@@ -415,7 +428,8 @@ pub fn focused_help<P: GamePosition>(
         pos.turn().other()
     };
     let focus = Some((within, mated, plies));
-    let mut lines = Lines::new(Searcher::new(&table, &budget), plies, enough, focus);
+    let searcher = Searcher::new(&table, &budget).aiming(opts.stipulation.target());
+    let mut lines = Lines::new(searcher, plies, enough, focus);
     let r = lines.search(pos, plies);
     let _ = lines.searcher.flush();
     let answer = match r {
@@ -443,8 +457,9 @@ pub fn solve_help_any(
 }
 
 /// The fewest plies, at most `plies`, of a helpmate line from `pos` that ends with White mating
-/// Black (the last ply is White's, so their parity is fixed by the side to move); `None` when no
-/// line of at most `plies` plies does. What a site playing a helpmate needs after each move.
+/// Black (or, with `target` stalemate, stalemating it; the last ply is White's, so their parity is
+/// fixed by the side to move); `None` when no line of at most `plies` plies does. What a site
+/// playing a helpmate needs after each move.
 ///
 /// # Errors
 /// [`Stopped`] when the budget runs out.
@@ -453,6 +468,7 @@ pub fn shortest_help<P: GamePosition>(
     plies: u32,
     budget: &Budget,
     table: &super::tt::Table,
+    target: Target,
 ) -> Result<Option<u32>, Stopped> {
     let first = if pos.turn() == crate::rules::Color::White {
         1
@@ -460,7 +476,7 @@ pub fn shortest_help<P: GamePosition>(
         2
     };
     for q in (first..=plies).step_by(2) {
-        let (_, count) = lines_of(pos, q, budget, table, 0)?;
+        let (_, count) = lines_of(pos, q, budget, table, 0, target)?;
         if count > 0 {
             return Ok(Some(q));
         }

@@ -53,7 +53,7 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-pub use stipulation::{Stipulation, StipulationError};
+pub use stipulation::{Stipulation, StipulationError, Target};
 use tt::Table;
 
 /// The largest N accepted.
@@ -674,7 +674,9 @@ pub fn focused_mate<P: GamePosition>(
     } else {
         Table::with_room_for(FOCUSED_TABLE_ENTRIES)
     };
-    let mut s = Searcher::<P>::new(&table, &budget).focused(within);
+    let mut s = Searcher::<P>::new(&table, &budget)
+        .focused(within)
+        .aiming(opts.stipulation.target());
     let r = s.attack(pos, opts.stipulation.moves(), 0);
     let _ = s.flush();
     let answer = match (r, s.first_win) {
@@ -720,12 +722,13 @@ fn solve_with<P: GamePosition>(
     pos.search_moves(&mut roots);
     // The attacker's moves of the stipulation (`#N`, `s#N`: N).
     let mate_in = opts.stipulation.moves();
-    let selfmate = matches!(opts.stipulation, Stipulation::SelfMate(_));
+    let goal = Goal::of(opts.stipulation).unwrap_or(Goal::Mate);
+    let target = goal.target();
     // Every first move counts (the tries among them). In a direct mate one that loses at once
     // fails without a search (see `search`'s doc); its refutations are the tries' to find.
     let doomed: Vec<bool> = roots
         .iter()
-        .map(|m| !selfmate && pos.loses_at_once(m))
+        .map(|m| goal.drops_losing() && pos.loses_at_once(m))
         .collect();
     let mut states: Vec<Option<RootState>> = doomed
         .iter()
@@ -749,13 +752,9 @@ fn solve_with<P: GamePosition>(
             }
             let after = pos.play(&roots[i]);
             let before = s.nodes;
-            let r = s.tick().and_then(|_| {
-                if selfmate {
-                    s.self_defend(&after, n - 1, 1)
-                } else {
-                    s.defend(&after, n - 1, 1)
-                }
-            });
+            let r = s
+                .tick()
+                .and_then(|_| s.after_attack(goal, &after, n - 1, 1));
             let _ = s.flush();
             if r == Ok(true) {
                 mating.fetch_add(1, Ordering::Relaxed);
@@ -774,7 +773,7 @@ fn solve_with<P: GamePosition>(
         let results = in_parallel(
             &open,
             opts.threads,
-            || Searcher::<P>::new(&table, &budget),
+            || Searcher::<P>::new(&table, &budget).aiming(target),
             run,
         );
         let mut stopped = false;
@@ -864,7 +863,6 @@ fn solve_with<P: GamePosition>(
         // Two keys, or a short one, settle unsoundness even without finishing.
         (keys.len() > 1 || !short_solutions.is_empty()).then_some(false)
     };
-    let goal = if selfmate { Goal::SelfMate } else { Goal::Mate };
     let mut builder = tree::Builder::<P>::new(&table, &budget, opts.max_tree_nodes, goal);
     let tree: Vec<tree::AttackNode<P::Move>> = keys
         .iter()
@@ -876,7 +874,7 @@ fn solve_with<P: GamePosition>(
     let threats = if screening {
         Vec::new()
     } else {
-        let mut s = Searcher::<P>::new(&table, &budget);
+        let mut s = Searcher::<P>::new(&table, &budget).aiming(target);
         let threats = keys
             .iter()
             .map_while(|k| {
@@ -999,7 +997,7 @@ fn find_tries<P: GamePosition>(
     let results = in_parallel(
         &failing,
         opts.threads,
-        || Searcher::<P>::new(table, budget),
+        || Searcher::<P>::new(table, budget).aiming(goal.target()),
         run,
     );
     let mut tries = Vec::new();

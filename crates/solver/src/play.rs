@@ -18,9 +18,9 @@
 //! search along its solution.
 
 use super::help::shortest_help;
-use super::search::{Goal, Searcher, Stopped};
+use super::search::{reached, Goal, Searcher, Stopped};
 use super::tt::Table;
-use super::{Budget, Cancel, Exhausted, Limits, Stipulation};
+use super::{Budget, Cancel, Exhausted, Limits, Stipulation, Target};
 use crate::rules::{GamePosition, MoveInfo, Naming, VariantMove, VariantPosition, Visit};
 use serde::Serialize;
 
@@ -131,13 +131,11 @@ pub fn play<P: GamePosition>(start: &P, line: &[P::Move], opts: &PlayOptions) ->
     // The searches of one judgement are small: a table of a few MiB serves them, where the
     // server's full size would cost more to clear than they take.
     let table = Table::new(opts.table_mib.min(PLAY_TABLE_MIB));
-    let goal = match opts.stipulation {
-        Stipulation::Mate(_) => Some(Goal::Mate),
-        Stipulation::SelfMate(_) => Some(Goal::SelfMate),
-        Stipulation::HelpMate { .. } => None,
-    };
+    let goal = Goal::of(opts.stipulation);
+    let target = opts.stipulation.target();
     let mut judge = Judge {
-        searcher: Searcher::new(&table, &budget),
+        searcher: Searcher::new(&table, &budget).aiming(target),
+        target,
         budget: &budget,
         table: &table,
         goal,
@@ -200,6 +198,8 @@ struct Judge<'a, P: GamePosition> {
     table: &'a Table,
     /// `None` for a helpmate.
     goal: Option<Goal>,
+    /// What the goal ends in.
+    target: Target,
     proof: &'a dyn Proof,
     naming: Naming,
     search: bool,
@@ -207,6 +207,20 @@ struct Judge<'a, P: GamePosition> {
 }
 
 impl<P: GamePosition> Judge<'_, P> {
+    /// The goal the solver forces; a helpmate's is read as the direct one of its target (what
+    /// the searches of a forced line ask; a helpmate's line is judged without them).
+    fn forced_goal(&self) -> Goal {
+        self.goal.unwrap_or(match self.target {
+            Target::Mate => Goal::Mate,
+            Target::Stalemate => Goal::Stalemate,
+        })
+    }
+
+    /// Whether the defender's move reaches the goal (`s#N`, `s=N`).
+    fn is_self(&self) -> bool {
+        self.goal.is_some_and(|g| !g.is_direct())
+    }
+
     /// Fails when searching is not allowed (and notes that a search was needed).
     fn may_search(&mut self) -> Result<(), Stopped> {
         if self.search {
@@ -236,14 +250,14 @@ impl<P: GamePosition> Judge<'_, P> {
             None => {
                 // The move just played was White's when Black is to move.
                 let by_white = after.turn() == crate::rules::Color::Black;
-                if by_white && after.lost() {
-                    // White mated Black: done.
+                if by_white && reached(self.target, after) {
+                    // White mated (stalemated) Black: done.
                     return Ok(Some(0));
                 }
                 // Else the lines of the plies left: none once Black took White's King (the game
                 // is over); a White mated otherwise still moves (in Rococo only the King's
                 // capture ends the game), as the helpmate's solutions have it.
-                shortest_help(after, left, self.budget, self.table)
+                shortest_help(after, left, self.budget, self.table, self.target)
             }
         }
     }
@@ -281,8 +295,8 @@ impl<P: GamePosition> Judge<'_, P> {
         pos: &P,
         left: u32,
     ) -> Result<Option<u32>, Stopped> {
-        let goal = self.goal.unwrap_or(Goal::Mate);
-        if goal == Goal::SelfMate && pos.lost() {
+        let goal = self.forced_goal();
+        if !goal.is_direct() && reached(self.target, pos) {
             return Ok(Some(0));
         }
         if left == 0 {
@@ -342,7 +356,7 @@ impl<P: GamePosition> Judge<'_, P> {
             pos = before.play(m);
             let solver = help || i % 2 == 0;
             if !solver {
-                if self.goal == Some(Goal::SelfMate) && pos.lost() {
+                if self.is_self() && reached(self.target, &pos) {
                     verdict = Verdict::Solved;
                 }
                 continue;
@@ -385,13 +399,13 @@ impl<P: GamePosition> Judge<'_, P> {
         let mut here = pos;
         // A direct mate that is solved has no reply to choose (in Rococo the mated side still has
         // moves, every one losing its King): no search.
-        let mated = verdict == Verdict::Solved && self.goal == Some(Goal::Mate);
+        let mated = verdict == Verdict::Solved && self.goal.is_some_and(Goal::is_direct);
         if ends_with_solver && !mated {
             if let Some(d) = self.reply(&mut names, &pos, left)? {
                 report.reply = Some(pos.move_info(&d, self.naming));
                 names.push(name(&pos, &d));
                 here = pos.play(&d);
-                if self.goal == Some(Goal::SelfMate) && here.lost() {
+                if self.is_self() && reached(self.target, &here) {
                     report.verdict = Verdict::Solved;
                 }
             }
@@ -498,7 +512,7 @@ impl<P: GamePosition> Judge<'_, P> {
     /// The first defence of `pos` in canonical order after which the goal is out of reach within
     /// `left` solver moves (`pos` follows the solver's wrong move ending `line`).
     fn refutation(&mut self, pos: &P, left: u32) -> Result<Option<MoveInfo>, Stopped> {
-        let goal = self.goal.unwrap_or(Goal::Mate);
+        let goal = self.forced_goal();
         self.may_search()?;
         for (_, d) in ordered_moves(pos) {
             let after = pos.play(&d);

@@ -20,11 +20,17 @@
 //! - a defender's such move never escapes while the attacker has a move left (an AND node with
 //!   `n >= 1`): the attacker takes the King, and a King taken is mated.
 //!
+//! A searcher [aimed](Searcher::aiming) at a stalemate ([`Target::Stalemate`]: `=N`, `s=N`) proves
+//! that goal with the same nodes, its last test being [`baroque_rules::SearchHooks::stalemated`],
+//! and none of the mate-only prunings: a stalemating move gives no check, a King's capture
+//! stalemates nobody, and a defender's move that leaves its King capturable may escape a
+//! stalemate.
+//!
 //! A selfmate counts every move: there a defender's move that leaves its King capturable is a
 //! defence (the attacker may take it and is then not mated), and an attacker's may be a key.
 
 use super::tt::Table;
-use super::Budget;
+use super::{Budget, Target};
 use crate::rules::{GamePosition, SquareSet};
 
 /// The search was stopped by its budget.
@@ -39,15 +45,71 @@ pub const CHECK_EVERY: u64 = 1024;
 /// microseconds on a crowded Rococo board), so the clock is read every few milliseconds at worst.
 pub const CLOCK_EVERY: u32 = 64;
 
-/// What the attacker plays for: a direct mate (`#N`) or a selfmate (`s#N`). The solution tree,
-/// threats and tries are built the same way for both, through [`Searcher::after_attack`] and
-/// [`Searcher::after_defence`].
+/// What the attacker plays for: a direct mate (`#N`) or stalemate (`=N`), or a selfmate (`s#N`)
+/// or selfstalemate (`s=N`). The solution tree, threats and tries are built the same way for all,
+/// through [`Searcher::after_attack`] and [`Searcher::after_defence`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Goal {
     /// The attacker mates the defender.
     Mate,
     /// The attacker forces the defender to mate it.
     SelfMate,
+    /// The attacker stalemates the defender.
+    Stalemate,
+    /// The attacker forces the defender to stalemate it.
+    SelfStalemate,
+}
+
+impl Goal {
+    /// The goal of a stipulation the attacker forces (`None` for a helpmate or helpstalemate).
+    pub fn of(stipulation: crate::Stipulation) -> Option<Goal> {
+        use crate::Stipulation as S;
+        match stipulation {
+            S::Mate(_) => Some(Goal::Mate),
+            S::SelfMate(_) => Some(Goal::SelfMate),
+            S::Stalemate(_) => Some(Goal::Stalemate),
+            S::SelfStalemate(_) => Some(Goal::SelfStalemate),
+            S::HelpMate { .. } | S::HelpStalemate { .. } => None,
+        }
+    }
+
+    /// Whether the attacker's own move reaches it (`#N`, `=N`), not the defender's.
+    pub fn is_direct(self) -> bool {
+        matches!(self, Goal::Mate | Goal::Stalemate)
+    }
+
+    /// The position it ends in.
+    pub fn target(self) -> Target {
+        match self {
+            Goal::Mate | Goal::SelfMate => Target::Mate,
+            Goal::Stalemate | Goal::SelfStalemate => Target::Stalemate,
+        }
+    }
+
+    /// Whether the moves that lose at once may be left out (a direct mate's only: see the
+    /// module's doc; a stalemate is not reached by taking a King, and a defender's move that
+    /// leaves its King capturable may escape one).
+    pub fn drops_losing(self) -> bool {
+        self == Goal::Mate
+    }
+}
+
+/// Whether the side to move in `pos` is beaten as `target` asks: mated or stalemated.
+#[inline]
+pub fn reached<P: GamePosition>(target: Target, pos: &P) -> bool {
+    match target {
+        Target::Mate => pos.lost(),
+        Target::Stalemate => pos.stalemated(),
+    }
+}
+
+/// [`reached`] when whether the side to move is in check is known.
+#[inline]
+pub(crate) fn reached_in<P: GamePosition>(target: Target, pos: &P, in_check: bool) -> bool {
+    match target {
+        Target::Mate => pos.lost_in(in_check),
+        Target::Stalemate => pos.stalemated_in(in_check),
+    }
 }
 
 /// The squares within `steps` King steps of `king` on a square board `files` wide.
@@ -99,6 +161,8 @@ pub struct Searcher<'a, P: GamePosition> {
     focus: Option<u32>,
     /// The move with which the last search from the root ([`Searcher::attack`] at ply 0) won.
     pub first_win: Option<P::Move>,
+    /// What the goal of its searches ends in (mate unless [`Searcher::aiming`] says otherwise).
+    target: Target,
 }
 
 impl<'a, P: GamePosition> Searcher<'a, P> {
@@ -114,6 +178,34 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             killers: Vec::new(),
             focus: None,
             first_win: None,
+            target: Target::Mate,
+        }
+    }
+
+    /// A searcher whose goals end in `target`: [`Searcher::attack`] and [`Searcher::defend`]
+    /// then prove `=N` rather than `#N`, and the selfmate searches `s=N` rather than `s#N`.
+    pub fn aiming(mut self, target: Target) -> Self {
+        self.target = target;
+        self
+    }
+
+    /// What its goals end in.
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
+    /// Whether only a checking move can reach the goal in one move here (a mate, where the game
+    /// says only checks mate): the search's pruning at the last move.
+    #[inline]
+    pub(crate) fn only_checks(&self, pos: &P) -> bool {
+        self.target == Target::Mate && pos.only_checks_mate()
+    }
+
+    /// Drops the moves that lose at once, in a direct mate (see [`Goal::drops_losing`]).
+    #[inline]
+    fn drop_losing(&self, pos: &P, moves: &mut Vec<P::Move>) {
+        if self.target == Target::Mate {
+            pos.drop_moves_losing_at_once(moves);
         }
     }
 
@@ -195,7 +287,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         }
         let mut moves = self.take_buf(ply);
         // The last move, where only one that gives check can mate: the checks alone.
-        let all_check = n == 1 && pos.only_checks_mate();
+        let all_check = n == 1 && self.only_checks(pos);
         if all_check {
             pos.search_checks(&mut moves);
         } else {
@@ -208,7 +300,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             }
         }
         // A direct mate: the attacker's moves that lose at once never win (see the module's doc).
-        pos.drop_moves_losing_at_once(&mut moves);
+        self.drop_losing(pos, &mut moves);
         let result = self.attack_moves(pos, &moves, n, ply, all_check);
         self.give_buf(ply, moves);
         let wins = result?;
@@ -246,7 +338,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         ply: usize,
         all_check: bool,
     ) -> Result<bool, Stopped> {
-        let only_checks = pos.only_checks_mate();
+        let only_checks = self.only_checks(pos);
         for m in moves {
             self.tick()?;
             // Whether it gives check, before the position after it is made (most do not).
@@ -254,7 +346,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             if n == 1 {
                 // The last move: whether it mates is answered here, quiet ones too where they can
                 // (the order does not matter when no move is searched further).
-                if (check || !only_checks) && pos.play(m).lost_in(check) {
+                if (check || !only_checks) && reached_in(self.target, &pos.play(m), check) {
                     return Ok(self.wins_with(ply, m));
                 }
             } else if check {
@@ -284,7 +376,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
     /// AND node: does every defence lose to a mate within `n` attacker moves?
     pub fn defend(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
         if n == 0 {
-            return Ok(pos.lost());
+            return Ok(reached(self.target, pos));
         }
         let key = pos.key();
         if let Some(known) = self.table.probe(key).answer(n) {
@@ -305,16 +397,18 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
     /// move of this position; the order changes the work, never the answer.
     fn every_defence_loses(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
         let escapes = |s: &mut Self, m: &P::Move| Ok(!s.attack(&pos.play(m), n, ply + 1)?);
-        // (With `n >= 1` the defender's moves that lose at once never escape: see the module's doc.)
-        let Some(tried) = self.try_killers(pos, ply, true, escapes)? else {
+        // (With `n >= 1` the defender's moves that lose at once never escape a mate: see the
+        // module's doc.)
+        let safe = self.target == Target::Mate;
+        let Some(tried) = self.try_killers(pos, ply, safe, escapes)? else {
             return Ok(false);
         };
         let mut moves = self.take_buf(ply);
         pos.search_moves(&mut moves);
-        pos.drop_moves_losing_at_once(&mut moves);
+        self.drop_losing(pos, &mut moves);
         let result = if moves.is_empty() {
-            // No move, or none that keeps the King: lost, or a draw.
-            Ok(pos.lost())
+            // No move, or none that keeps the King: lost, or a draw; stalemated, or not.
+            Ok(reached(self.target, pos))
         } else {
             self.refute(pos, &mut moves, &tried, n, ply)
                 .map(|refuted| !refuted)
@@ -417,7 +511,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         }
         let mut moves = self.take_buf(ply);
         pos.search_moves(&mut moves);
-        if n == 1 && pos.only_checks_mate() {
+        if n == 1 && self.only_checks(pos) {
             // White's last move: those that surely leave Black a move that gives no check (the
             // last that refuted there tried first as that move) are refuted without being made.
             pos.drop_moves_leaving_a_quiet_reply(&mut moves, &self.killers_at(ply + 1));
@@ -457,7 +551,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         if let Some(known) = self.table.probe(key).answer(n + 1) {
             return Ok(known);
         }
-        if n == 0 && pos.only_checks_mate() {
+        if n == 0 && self.only_checks(pos) {
             // Every move must mate, so every one must give check: one that cannot refutes (found
             // without testing the legality of the others), the last one that did tried first.
             let refuted = if self.killer_does_not_check(pos, ply) {
@@ -483,7 +577,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
     fn every_self_defence_loses(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
         // With no attacker move left where only checks mate, the killers are the quiet moves
         // tried above (by whether they give check).
-        let quiet_killers = n == 0 && pos.only_checks_mate();
+        let quiet_killers = n == 0 && self.only_checks(pos);
         let tried = if quiet_killers {
             [None; 2]
         } else {
@@ -534,7 +628,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         ply: usize,
     ) -> Result<bool, Stopped> {
         let after = pos.play(m);
-        if after.lost() {
+        if reached(self.target, &after) {
             Ok(true)
         } else if n == 0 {
             Ok(false)
@@ -552,9 +646,15 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         n: u32,
         ply: usize,
     ) -> Result<bool, Stopped> {
-        match goal {
-            Goal::Mate => self.defend(pos, n, ply),
-            Goal::SelfMate => self.self_defend(pos, n, ply),
+        debug_assert_eq!(
+            goal.target(),
+            self.target,
+            "a searcher aims at its goal's target"
+        );
+        if goal.is_direct() {
+            self.defend(pos, n, ply)
+        } else {
+            self.self_defend(pos, n, ply)
         }
     }
 
@@ -568,15 +668,17 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         n: u32,
         ply: usize,
     ) -> Result<bool, Stopped> {
-        match goal {
-            Goal::Mate => self.attack(pos, n, ply),
-            Goal::SelfMate => {
-                if pos.lost() {
-                    Ok(true)
-                } else {
-                    self.self_attack(pos, n, ply)
-                }
-            }
+        debug_assert_eq!(
+            goal.target(),
+            self.target,
+            "a searcher aims at its goal's target"
+        );
+        if goal.is_direct() {
+            self.attack(pos, n, ply)
+        } else if reached(self.target, pos) {
+            Ok(true)
+        } else {
+            self.self_attack(pos, n, ply)
         }
     }
 
@@ -590,7 +692,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             self.poll()?;
             let after = pos.play(m);
             after.search_moves(&mut replies);
-            after.drop_moves_losing_at_once(&mut replies);
+            self.drop_losing(&after, &mut replies);
             keyed.push((replies.len(), *m));
         }
         keyed.sort_by_key(|&(k, _)| k);

@@ -8,7 +8,7 @@
 //! The tree holds moves, not names: [`AttackNode::named`] names it in a caller's notation, replaying
 //! the moves from the position the tree starts in.
 
-use super::search::{Goal, Searcher};
+use super::search::{reached, Goal, Searcher};
 use super::tt::Table;
 use super::Budget;
 use crate::rules::{GamePosition, MoveInfo, Naming};
@@ -137,7 +137,7 @@ impl<'a, P: GamePosition> Builder<'a, P> {
     /// A builder of trees of `goal`, of at most `max` moves.
     pub fn new(table: &'a Table, budget: &'a Budget, max: usize, goal: Goal) -> Builder<'a, P> {
         Builder {
-            searcher: Searcher::new(table, budget),
+            searcher: Searcher::new(table, budget).aiming(goal.target()),
             goal,
             max,
             count: 0,
@@ -213,7 +213,7 @@ impl<'a, P: GamePosition> Builder<'a, P> {
         let after = pos.play(mv);
         let mate_in = self.mate_length(pos, mv, within).unwrap_or(within);
         // The attacker's own move ends a direct mate; a selfmate ends on the defender's move.
-        let mates = self.goal == Goal::Mate && after.lost();
+        let mates = self.goal.is_direct() && reached(self.goal.target(), &after);
         let mut node = AttackNode {
             mv: *mv,
             mate_in,
@@ -221,7 +221,7 @@ impl<'a, P: GamePosition> Builder<'a, P> {
             threat: None,
             defences: Vec::new(),
         };
-        if mates || (within <= 1 && self.goal == Goal::Mate) {
+        if mates || (within <= 1 && self.goal.is_direct()) {
             return Some(node);
         }
         let null = if within >= 2 { after.null_move() } else { None };
@@ -245,7 +245,7 @@ impl<'a, P: GamePosition> Builder<'a, P> {
                 break;
             }
             let after_d = after.play(&d);
-            if self.goal == Goal::SelfMate && after_d.lost() {
+            if !self.goal.is_direct() && reached(self.goal.target(), &after_d) {
                 node.defences.push(DefenceNode {
                     mv: d,
                     mates: true,
@@ -283,7 +283,7 @@ impl<'a, P: GamePosition> Builder<'a, P> {
     /// check can mate, only those that may give check (the others cannot mate in one).
     fn replies_of(&self, pos: &P, within: u32) -> Vec<P::Move> {
         let mut moves = moves_of(pos);
-        if self.goal == Goal::Mate {
+        if self.goal.drops_losing() {
             pos.drop_moves_losing_at_once(&mut moves);
             if within == 1 && pos.only_checks_mate() {
                 pos.retain_possible_checks(&mut moves);

@@ -35,7 +35,7 @@ pub fn threat<P: GamePosition>(
     };
     let mut moves = Vec::new();
     null.search_moves(&mut moves);
-    if goal == Goal::Mate {
+    if goal.drops_losing() {
         // They never mate in time (see `search`'s doc).
         null.drop_moves_losing_at_once(&mut moves);
     }
@@ -68,7 +68,7 @@ pub fn refutations<P: GamePosition>(
     // In a direct mate with a move left after the defence, one that loses at once is answered by
     // the King's capture: never a refutation (see `search`'s doc). With none left (`#1`), or in a
     // selfmate, every move counts.
-    let skip_losing = goal == Goal::Mate && n >= 2;
+    let skip_losing = goal.drops_losing() && n >= 2;
     let counts = |d: &P::Move| !skip_losing || !after.loses_at_once(d);
     let mut refuting = Vec::new();
     // Likely refutations first, made for this position without generating every defence. Most

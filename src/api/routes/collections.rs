@@ -39,7 +39,8 @@ pub struct CollectionRequest {
     #[schema(example = 2, minimum = 1, maximum = 12)]
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     pub mate_in: Option<u32>,
-    /// The stipulation of the puzzles: `#N`, `s#N`, `h#N` or `h#N.5` (as for `/v1/solve`; N up to
+    /// The stipulation of the puzzles: `#N`, `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N` or `h=N.5`
+    /// (as for `/v1/solve`; N up to
     /// the server's `--solve-max-mate-in`). Candidates have the side to move the stipulation
     /// starts with; a helpmate is kept when it has exactly one solution and no shorter helpmate.
     #[serde(default)]
@@ -199,7 +200,7 @@ pub struct CollectionInfo {
     pub rules: String,
     /// The N of the stipulation.
     pub mate_in: u32,
-    /// The stipulation of the puzzles (`#2`, `s#2`, `h#2`, `h#2.5`).
+    /// The stipulation of the puzzles (`#2`, `s#2`, `h#2`, `h#2.5`, `=2`, ...).
     #[schema(example = "#2")]
     pub stipulation: String,
     /// The seed: the same request with it makes the same puzzles.

@@ -44,7 +44,8 @@ pub struct PlayRequest {
     /// starts with.
     #[schema(example = "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0")]
     pub fen: String,
-    /// The stipulation, as for `/v1/solve`: `#N`, `s#N`, `h#N` or `h#N.5`.
+    /// The stipulation, as for `/v1/solve`: `#N`, `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N` or
+    /// `h=N.5`.
     #[serde(default)]
     #[schema(example = "#2")]
     pub stipulation: Option<String>,

@@ -84,7 +84,8 @@ pub struct PuzzleRequest {
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(minimum = 1, maximum = 12)]
     pub mate_in: Option<u32>,
-    /// Mate: the stipulation, `#N`, `s#N`, `h#N` or `h#N.5` (as for `/v1/solve`; the side to move
+    /// Mate: the stipulation, `#N`, `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N` or `h=N.5` (as for
+    /// `/v1/solve`; the side to move
     /// must be the one it starts with). Default: `#` and `mate_in`.
     #[serde(default)]
     #[schema(example = "h#2")]
@@ -176,8 +177,9 @@ impl PuzzleRequest {
                         }
                         Err(StipulationError::Unreadable(text)) => {
                             return Err(ApiError::InvalidStipulation(format!(
-                                "`stipulation` {text:?} is not one: write #N, s#N, h#N or h#N.5 \
-                                 (such as \"#2\", \"s#3\", \"h#2\", \"h#2.5\")"
+                                "`stipulation` {text:?} is not one: write {} (such as \"#2\", \
+                                 \"s#3\", \"h#2\", \"h#2.5\", \"=2\")",
+                                Stipulation::FORMS
                             )))
                         }
                         Err(StipulationError::Disagree(n, s)) => {
@@ -265,8 +267,8 @@ pub struct PuzzleListQuery {
     /// Only mate puzzles whose stipulation has this N (1 to 12).
     #[param(minimum = 1, maximum = 12)]
     pub mate_in: Option<u32>,
-    /// Only mate puzzles of this stipulation (`#2`, `s#3`, `h#2`, `h#2.5`; URL-encoded: `%232`,
-    /// `s%233`, `h%232`).
+    /// Only mate puzzles of this stipulation (`#2`, `s#3`, `h#2`, `h#2.5`, `=2`; URL-encoded:
+    /// `%232`, `s%233`, `h%232`, `%3D2`).
     #[param(example = "h#2")]
     pub stipulation: Option<String>,
     /// Only puzzles with this tag.
@@ -927,8 +929,8 @@ pub async fn list(
                 .ok_or_else(|| ApiError::InvalidParameter {
                     parameter: "stipulation",
                     message: format!(
-                        "{text:?} is not a stipulation: write #N, s#N, h#N or h#N.5, URL-encoded \
-                         (`%232` for #2)"
+                        "{text:?} is not a stipulation: write {}, URL-encoded (`%232` for #2)",
+                        crate::solver::Stipulation::FORMS
                     ),
                 })
         })

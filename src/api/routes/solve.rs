@@ -51,8 +51,10 @@ pub struct SolveRequest {
     /// The stipulation, as problemists write it: `#N` (the same as `mate_in: N`), `s#N`
     /// (selfmate: White, to move, forces Black to mate it within N moves), `h#N` (helpmate: Black
     /// starts, both sides cooperate, White's Nth move mates) or `h#N.5` (White starts, White's
-    /// move N+1 mates). The side to move must be the one the stipulation starts with (422
-    /// `stipulation-side`). N as for `mate_in` (`h#0.5` is White mating in one move).
+    /// move N+1 mates); or the same with a stalemate for goal: `=N`, `s=N`, `h=N`, `h=N.5` (the
+    /// side to be beaten is to move, its King not capturable, and has no legal move). The side to
+    /// move must be the one the stipulation starts with (422 `stipulation-side`). N as for
+    /// `mate_in` (`h#0.5` is White mating in one move).
     #[serde(default)]
     #[schema(example = "h#2")]
     pub stipulation: Option<String>,
@@ -314,7 +316,8 @@ impl Budgets {
     }
 }
 
-/// The overall answer of a solve.
+/// The overall answer of a solve. `mate` and `no_mate` say whether the stipulation's goal is
+/// forced: a mate, or for `=N` and `s=N` a stalemate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(example = "mate")]
@@ -504,7 +507,7 @@ pub struct IntendedKey {
 #[schema(examples(examples::solve_response, examples::solve_response_rococo))]
 pub struct SolveResponse {
     pub game: GameName,
-    /// The stipulation solved (`#2`, `s#3`, `h#2`, `h#2.5`).
+    /// The stipulation solved (`#2`, `s#3`, `h#2`, `h#2.5`, `=2`, `s=2`, `h=2`, `h=2.5`).
     #[schema(example = "#2")]
     pub stipulation: String,
     /// `mate`, `no_mate` (both proven) or `unknown` (the budget ran out first).

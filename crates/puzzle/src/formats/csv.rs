@@ -242,7 +242,8 @@ pub fn puzzle(fields: &[String], number: usize, line: usize) -> Result<ReadPuzzl
         } else if let Some(s) = item.strip_prefix("stipulation:") {
             stated = Some(Stipulation::parse(s).ok_or_else(|| {
                 fail(format!(
-                    "OpeningTags `{item}`: write #N, s#N, h#N or h#N.5 (such as stipulation:#2)"
+                    "OpeningTags `{item}`: write {} (such as stipulation:#2)",
+                    Stipulation::FORMS
                 ))
             })?);
         }

@@ -18,7 +18,7 @@ pub mod pgn;
 
 use crate::outcome::{Attack, Defence, Key, PuzzleOutcome, StoredMove};
 use crate::rules::{Color, Naming, Variant, VariantPosition};
-use crate::solver::Stipulation;
+use crate::solver::{Stipulation, Target};
 use crate::StoredPuzzle;
 use crate::{Kind, NewPuzzle, VerifiedPuzzle};
 use baroque_rules::prelude::*;
@@ -82,14 +82,10 @@ pub fn exportable(p: &StoredPuzzle) -> bool {
     p.kind == Kind::Mate && p.stipulation.is_some()
 }
 
-/// The side that mates in a stipulation's solution, `to_move` being the side to move: the side to
-/// move in `#N`, Black in `s#N`, White in a helpmate.
+/// The side that mates (or stalemates) in a stipulation's solution, `to_move` being the side to
+/// move: the side to move in `#N` and `=N`, Black in `s#N` and `s=N`, White in a helpmate.
 pub fn mating_side(stipulation: Stipulation, to_move: Color) -> Color {
-    match stipulation {
-        Stipulation::Mate(_) => to_move,
-        Stipulation::SelfMate(_) => Color::Black,
-        Stipulation::HelpMate { .. } => Color::White,
-    }
+    stipulation.final_mover(to_move)
 }
 
 /// The side to move of a stored FEN (its second field), White when it cannot be told.
@@ -296,10 +292,11 @@ pub struct ReadPuzzle {
 }
 
 /// A main line played from a position: its moves in canonical notation, and whether its last move
-/// mates.
+/// mates or stalemates.
 struct Played {
     line: Vec<String>,
     mates: bool,
+    stalemates: bool,
 }
 
 /// Plays a line of moves (any notation the move reader takes, each with its text line) from
@@ -309,6 +306,7 @@ fn play_line(pos: &VariantPosition, moves: &[(String, usize)]) -> Result<Played,
     let mut played = Played {
         line: Vec::with_capacity(moves.len()),
         mates: false,
+        stalemates: false,
     };
     for (i, (text, line)) in moves.iter().enumerate() {
         if played.mates {
@@ -326,6 +324,7 @@ fn play_line(pos: &VariantPosition, moves: &[(String, usize)]) -> Result<Played,
         played.line.push(at.move_name(&mv, Naming::default()));
         let after = at.play(&mv);
         played.mates = at.mates(&mv, &after);
+        played.stalemates = after.stalemated();
         at = after;
     }
     Ok(played)
@@ -347,7 +346,8 @@ fn stipulation_for(
     }
     Err(format!(
         "no stipulation is given ({what}), and the main line does not end in mate: state one \
-         (#N, s#N, h#N or h#N.5, such as #2)"
+         ({}, such as #2)",
+        Stipulation::FORMS
     ))
 }
 
@@ -431,11 +431,7 @@ pub fn check_line_in(
             listed(keys)
         ));
     }
-    let n = stipulation.moves() as usize;
-    let most = match stipulation {
-        Stipulation::SelfMate(_) => 2 * n,
-        _ => (2 * n).saturating_sub(1),
-    };
+    let most = stipulation.solution_plies() as usize;
     if line.len() > most {
         return Err(format!(
             "the main line has {} half-moves; {stipulation} has at most {most}",
@@ -445,17 +441,18 @@ pub fn check_line_in(
     Ok(())
 }
 
-/// Whether a read line that is as long as its stipulation ends in mate (checked as it is read).
+/// Whether a read line that is as long as its stipulation ends in its goal, mate or stalemate
+/// (checked as it is read).
 fn full_line_mates(stipulation: Stipulation, played: &Played) -> Result<(), String> {
-    let n = stipulation.moves() as usize;
-    let full = match stipulation {
-        Stipulation::Mate(_) => (2 * n).saturating_sub(1),
-        Stipulation::SelfMate(_) => 2 * n,
-        Stipulation::HelpMate { .. } => stipulation.help_plies().unwrap_or(0) as usize,
+    let full = stipulation.solution_plies() as usize;
+    let (reached, goal) = match stipulation.target() {
+        Target::Mate => (played.mates, "mate"),
+        Target::Stalemate => (played.stalemates, "stalemate"),
     };
-    if full > 0 && played.line.len() == full && !played.mates {
+    if full > 0 && played.line.len() == full && !reached {
         return Err(format!(
-            "the main line `{}` has the {full} half-moves of {stipulation} but does not end in mate",
+            "the main line `{}` has the {full} half-moves of {stipulation} but does not end in \
+             {goal}",
             played.line.join(" ")
         ));
     }

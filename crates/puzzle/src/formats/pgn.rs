@@ -702,7 +702,8 @@ pub fn puzzle(game: &Game) -> Result<ReadPuzzle, ReadError> {
             fail(
                 line,
                 format!(
-                    "[Stipulation {text:?}] is not one: write #N, s#N, h#N or h#N.5 (such as #2)"
+                    "[Stipulation {text:?}] is not one: write {} (such as #2)",
+                    Stipulation::FORMS
                 ),
             )
         })?),
