@@ -478,14 +478,10 @@ fn run_solve(
         return print_help_solution(&solution.named(&pos, Naming::default()), json);
     }
     let solution = crate::solver::solve_any(&pos, opts);
-    // The stipulation's sign before each length: `#`, `s#`, `=` or `s=`.
-    let sign = opts.stipulation.target().sign();
-    let prefix = if opts.stipulation.is_self() {
-        format!("s{sign}")
-    } else {
-        sign.to_string()
-    };
-    print_solution(&solution.named(&pos, Naming::default()), &prefix, json)
+    // The stipulation without its N before each length: `#`, `s#`, `=`, `s=`, `r#`, `semi-r#`.
+    let text = opts.stipulation.to_string();
+    let prefix = text.trim_end_matches(|c: char| c.is_ascii_digit());
+    print_solution(&solution.named(&pos, Naming::default()), prefix, json)
 }
 
 /// Prints a helpmate's solutions: a line each, then the shorter ones, soundness and the counts.

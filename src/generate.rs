@@ -1068,7 +1068,8 @@ fn capture_kind(by: Role, taken: Role) -> &'static str {
 /// Rococo adds the capture kinds `approach`, `cannon`, `mutual-destruction` and
 /// `approach-withdrawal`. A stalemate stipulation says `stalemate` where these say `mate`:
 /// `stalemate-in-N`, `selfstalemate-in-N`, `helpstalemate-in-N`, `stalemate-by-<kind>`,
-/// `stalemate-capture-<kind>`, `quiet-stalemate`.
+/// `stalemate-capture-<kind>`, `quiet-stalemate`; a reflexmate is `reflexmate-in-N` or
+/// `semi-reflexmate-in-N`.
 pub fn themes<P: GamePosition>(
     pos: &P,
     proof: &Proof<P::Move>,
@@ -1078,8 +1079,16 @@ pub fn themes<P: GamePosition>(
         crate::solver::Target::Mate => "mate",
         crate::solver::Target::Stalemate => "stalemate",
     };
+    // The name of the stipulation's form before `-in-N`: `mate`, `selfmate`, `reflexmate`,
+    // `semi-reflexmate`, `stalemate`, `selfstalemate`.
+    let form = match stipulation {
+        Stipulation::ReflexMate(_) => "reflexmate".to_string(),
+        Stipulation::SemiReflexMate(_) => "semi-reflexmate".to_string(),
+        s if s.is_self() => format!("self{goal}"),
+        _ => goal.to_string(),
+    };
     let mut tags = match proof {
-        Proof::Keys(s) => key_themes(pos, s, stipulation.is_self(), goal),
+        Proof::Keys(s) => key_themes(pos, s, &form, goal),
         Proof::Help(h) => help_themes(pos, h, goal),
     };
     tags.sort();
@@ -1098,15 +1107,11 @@ fn captured_kinds<P: GamePosition>(pos: &P, mv: &P::Move) -> Vec<&'static str> {
 fn key_themes<P: GamePosition>(
     pos: &P,
     solution: &Solution<P::Move>,
-    selfmate: bool,
+    form: &str,
     goal: &str,
 ) -> Vec<String> {
     let n = solution.mate_in.unwrap_or(0);
-    let mut tags = vec![if selfmate {
-        format!("self{goal}-in-{n}")
-    } else {
-        format!("{goal}-in-{n}")
-    }];
+    let mut tags = vec![format!("{form}-in-{n}")];
     let Some(key) = solution.keys.first() else {
         return tags;
     };

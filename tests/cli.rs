@@ -389,6 +389,19 @@ fn solve_takes_a_stipulation() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("stipulation h=1\nsolutions 5\n"), "{out}");
     assert!(out.contains("  Kh8-g8 Me5-h8\n"), "{out}");
+    // r#1: Black, able to mate after any Bishop move, must: twenty keys where s#1 has one.
+    let (code, out, err) = run(baroque().args([
+        "solve",
+        "8/8/8/6M1/6m1/3B1K2/8/4k3 w 0",
+        "--stipulation",
+        "r#1",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("keys Bd3-a3 (r#1), Bd3-a6 (r#1), "), "{out}");
+    assert!(
+        out.contains("\nBd3-c2\n  ... Ke1-e2 mate\n  ... Ke1-f2 mate\n"),
+        "{out}"
+    );
     // A #2 with a try refuted by one defence, and the key's threat.
     let (code, out, err) = run(baroque().args(["solve", "N7/5N1k/3r3R/8/7P/1K6/8/6B1 w 0", "2"]));
     assert_eq!(code, 0, "{err}");
@@ -434,7 +447,7 @@ fn solve_takes_a_stipulation() {
         ),
         (
             vec!["8/8/8/8/1K6/1M1k4/8/8 b 0", "--stipulation", "x#2"],
-            "write #N, s#N, h#N, h#N.5, =N, s=N, h=N or h=N.5",
+            "write #N, s#N, h#N, h#N.5, =N, s=N, h=N, h=N.5, r#N or semi-r#N",
         ),
         (
             vec!["8/8/8/8/1K6/1M1k4/8/8 b 0", "2", "--stipulation", "h#1"],

@@ -466,6 +466,15 @@ fn generate_makes_stalemates() {
     generated_puzzles_are_sound("rococo", "h=2", 1, "6", &[]);
 }
 
+/// Reflexmates of both games: every puzzle kept is sound by a full solve (its keys, tree and
+/// threats those of a fresh solve).
+#[test]
+fn generate_makes_reflexmates() {
+    generated_puzzles_are_sound("baroque", "r#1", 2, "8", &[]);
+    generated_puzzles_are_sound("baroque", "semi-r#2", 1, "6", &[]);
+    generated_puzzles_are_sound("rococo", "semi-r#1", 1, "8", &[]);
+}
+
 /// Direct mates, with the narrowed search first (the default) and without it (`--focus 0`), in
 /// both games: every puzzle kept is sound by a full solve.
 #[test]

@@ -291,7 +291,8 @@ impl ApiError {
             ApiError::TooManyMoves { count: 501, limit: 500 },
             ApiError::InvalidMateIn { mate_in: 9, max: 8 },
             ApiError::InvalidStipulation(
-                "`stipulation` \"x#2\" is not one: write #N, s#N, h#N, h#N.5, =N, s=N, h=N or h=N.5"
+                "`stipulation` \"x#2\" is not one: write #N, s#N, h#N, h#N.5, =N, s=N, h=N, h=N.5, \
+                 r#N or semi-r#N"
                     .into(),
             ),
             ApiError::StipulationSide(

@@ -1,6 +1,6 @@
 //! The stalemate stipulations over HTTP, in both games: `=N` solved by `/v1/solve` and judged by
 //! `/v1/play`, a helpstalemate's lines, puzzles of them verified, stored and listed by
-//! stipulation, and an unknown stipulation's problem listing the known forms.
+//! stipulation, an unknown stipulation's problem listing the known forms, and a reflexmate.
 
 use crate::helpers::{spawn_app, spawn_app_with, TestApp};
 use baroque::api::Settings;
@@ -133,16 +133,54 @@ fn stalemate_puzzles_are_verified_stored_and_listed() {
 fn an_unknown_stipulation_lists_the_known_forms() {
     let app = spawn_app();
     let p = app
-        .post_json("/v1/solve", &json!({"fen": BAROQUE, "stipulation": "r#2"}))
+        .post_json(
+            "/v1/solve",
+            &json!({"fen": BAROQUE, "stipulation": "ser-#2"}),
+        )
         .problem(422, "/problems/invalid-stipulation");
     assert!(
         p["detail"]
             .as_str()
             .unwrap()
-            .contains("#N, s#N, h#N, h#N.5, =N, s=N, h=N or h=N.5"),
+            .contains("#N, s#N, h#N, h#N.5, =N, s=N, h=N, h=N.5, r#N or semi-r#N"),
         "{p}"
     );
     // N above the server's maximum is the same problem as for a mate.
     app.post_json("/v1/solve", &json!({"fen": BAROQUE, "stipulation": "=99"}))
         .problem(422, "/problems/invalid-mate-in");
+}
+
+/// The selfmate of the README as a reflexmate: Black, able to mate in one after any Bishop move,
+/// must, so every one of them is a key (`s#1` has one); `semi-r#1` the same.
+#[test]
+fn a_reflexmate_binds_black_to_mate() {
+    let app = spawn_app();
+    let fen = "8/8/8/6M1/6m1/3B1K2/8/4k3 w 0";
+    let s = solve(&app, json!({"fen": fen, "stipulation": "s#1"}));
+    assert_eq!(notations(&s["keys"]), ["Bd3-e2"]);
+    for stipulation in ["r#1", "semi-r#1"] {
+        let s = solve(&app, json!({"fen": fen, "stipulation": stipulation}));
+        assert_eq!(s["stipulation"], stipulation);
+        assert_eq!(s["keys"].as_array().unwrap().len(), 20, "{s}");
+        assert_eq!(s["sound"], false);
+        // After Bd3-c2 Black's mating moves are its only moves: both mate.
+        let tree = s["tree"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["notation"] == "Bd3-c2")
+            .unwrap();
+        let defences: Vec<(&str, bool)> = tree["defences"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["notation"].as_str().unwrap(),
+                    d["mates"].as_bool().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(defences, [("Ke1-e2", true), ("Ke1-f2", true)], "{tree}");
+    }
 }

@@ -11,7 +11,7 @@
 //! | defences | 8 × log2(1 + D), at most 24, D the defender's moves in the key's solution tree (every level) |
 //! | tries | 6 per try refuted by a single defence, 2 per try with more refutations, at most 18 |
 //! | key | 12 for a quiet key, 6 for a key that captures without giving check, 0 for a key that gives check (or mates) |
-//! | selfmate | 10 for `s#N` and `s=N` |
+//! | selfmate | 10 for `s#N`, `s=N`, `r#N` and `semi-r#N` |
 //! | stalemate | 8 for `=N` and `s=N` |
 //! | pieces | 1.5 × (pieces on the board − 3), at most 20 |
 //!

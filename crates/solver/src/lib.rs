@@ -726,9 +726,12 @@ fn solve_with<P: GamePosition>(
     let target = goal.target();
     // Every first move counts (the tries among them). In a direct mate one that loses at once
     // fails without a search (see `search`'s doc); its refutations are the tries' to find.
+    // In `r#N` a White that can mate at once must, and fails: every first move does.
+    let bound_to_mate =
+        goal.duty() == search::Duty::Both && roots.iter().any(|m| pos.play(m).lost());
     let doomed: Vec<bool> = roots
         .iter()
-        .map(|m| goal.drops_losing() && pos.loses_at_once(m))
+        .map(|m| bound_to_mate || (goal.drops_losing() && pos.loses_at_once(m)))
         .collect();
     let mut states: Vec<Option<RootState>> = doomed
         .iter()
@@ -773,7 +776,11 @@ fn solve_with<P: GamePosition>(
         let results = in_parallel(
             &open,
             opts.threads,
-            || Searcher::<P>::new(&table, &budget).aiming(target),
+            || {
+                Searcher::<P>::new(&table, &budget)
+                    .aiming(target)
+                    .bound(goal.duty())
+            },
             run,
         );
         let mut stopped = false;
@@ -874,7 +881,9 @@ fn solve_with<P: GamePosition>(
     let threats = if screening {
         Vec::new()
     } else {
-        let mut s = Searcher::<P>::new(&table, &budget).aiming(target);
+        let mut s = Searcher::<P>::new(&table, &budget)
+            .aiming(target)
+            .bound(goal.duty());
         let threats = keys
             .iter()
             .map_while(|k| {
@@ -997,7 +1006,11 @@ fn find_tries<P: GamePosition>(
     let results = in_parallel(
         &failing,
         opts.threads,
-        || Searcher::<P>::new(table, budget).aiming(goal.target()),
+        || {
+            Searcher::<P>::new(table, budget)
+                .aiming(goal.target())
+                .bound(goal.duty())
+        },
         run,
     );
     let mut tries = Vec::new();

@@ -18,7 +18,7 @@
 //! search along its solution.
 
 use super::help::shortest_help;
-use super::search::{reached, Goal, Searcher, Stopped};
+use super::search::{reached, Duty, Goal, Searcher, Stopped};
 use super::tt::Table;
 use super::{Budget, Cancel, Exhausted, Limits, Stipulation, Target};
 use crate::rules::{GamePosition, MoveInfo, Naming, VariantMove, VariantPosition, Visit};
@@ -134,7 +134,9 @@ pub fn play<P: GamePosition>(start: &P, line: &[P::Move], opts: &PlayOptions) ->
     let goal = Goal::of(opts.stipulation);
     let target = opts.stipulation.target();
     let mut judge = Judge {
-        searcher: Searcher::new(&table, &budget).aiming(target),
+        searcher: Searcher::new(&table, &budget)
+            .aiming(target)
+            .bound(goal.map_or(Duty::None, Goal::duty)),
         target,
         budget: &budget,
         table: &table,
@@ -216,6 +218,30 @@ impl<P: GamePosition> Judge<'_, P> {
         })
     }
 
+    /// The moves of `pos` in canonical order that its side to move may play under the
+    /// reflexmates' duty: only its mating moves when it has any and is bound (`solver`: White,
+    /// bound in `r#N`; else Black, bound in `r#N` and `semi-r#N`); every move otherwise.
+    fn moves_under_duty(&self, pos: &P, solver: bool) -> Vec<(String, P::Move)> {
+        let duty = self.goal.map_or(Duty::None, Goal::duty);
+        let bound = if solver {
+            duty == Duty::Both
+        } else {
+            duty != Duty::None
+        };
+        let moves = ordered_moves(pos);
+        if bound {
+            let mating: Vec<(String, P::Move)> = moves
+                .iter()
+                .filter(|(_, m)| pos.play(m).lost())
+                .cloned()
+                .collect();
+            if !mating.is_empty() {
+                return mating;
+            }
+        }
+        moves
+    }
+
     /// Whether the defender's move reaches the goal (`s#N`, `s=N`).
     fn is_self(&self) -> bool {
         self.goal.is_some_and(|g| !g.is_direct())
@@ -275,7 +301,7 @@ impl<P: GamePosition> Judge<'_, P> {
         if left == 0 {
             return Ok(found);
         }
-        for (n, m) in ordered_moves(pos) {
+        for (n, m) in self.moves_under_duty(pos, true) {
             line.push(n);
             let w = self.wins(line, &pos.play(&m), left - 1);
             line.pop();
@@ -306,8 +332,8 @@ impl<P: GamePosition> Judge<'_, P> {
         // not know ends the look: each is named only when asked about).
         let mut best: Option<u32> = None;
         let mut settled = true;
-        for m in moves_in_play(pos) {
-            line.push(name(pos, &m));
+        for (n, _) in self.moves_under_duty(pos, true) {
+            line.push(n);
             let known = self.proof.lookup(line, left - 1);
             line.pop();
             match known {
@@ -363,8 +389,16 @@ impl<P: GamePosition> Judge<'_, P> {
             }
             judged = Some((i, before, left));
             report.judged = Some(i);
+            let bound_white = self.goal.map_or(Duty::None, Goal::duty) == Duty::Both;
             let w = if left == 0 {
                 // A move beyond the stipulation: the goal was not reached in time.
+                None
+            } else if bound_white
+                && ordered_moves(&before)
+                    .iter()
+                    .any(|(_, m)| before.play(m).lost())
+            {
+                // In `r#N` a White that can mate must, and that fails the play.
                 None
             } else {
                 self.wins(&names, &pos, left - 1)?
@@ -475,7 +509,7 @@ impl<P: GamePosition> Judge<'_, P> {
         pos: &P,
         left: u32,
     ) -> Result<Option<P::Move>, Stopped> {
-        let defences = ordered_moves(pos);
+        let defences = self.moves_under_duty(pos, false);
         // The longest resistance first; `None` (the goal out of reach) resists longest of all.
         let mut resist: Vec<Option<u32>> = Vec::with_capacity(defences.len());
         for (n, d) in &defences {
@@ -514,7 +548,7 @@ impl<P: GamePosition> Judge<'_, P> {
     fn refutation(&mut self, pos: &P, left: u32) -> Result<Option<MoveInfo>, Stopped> {
         let goal = self.forced_goal();
         self.may_search()?;
-        for (_, d) in ordered_moves(pos) {
+        for (_, d) in self.moves_under_duty(pos, false) {
             let after = pos.play(&d);
             if !self.searcher.after_defence(goal, &after, left, 0)? {
                 return Ok(Some(pos.move_info(&d, self.naming)));

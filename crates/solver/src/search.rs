@@ -58,6 +58,10 @@ pub enum Goal {
     Stalemate,
     /// The attacker forces the defender to stalemate it.
     SelfStalemate,
+    /// A reflexmate (`r#N`): a selfmate where a side that can mate in one must.
+    Reflex,
+    /// A semi-reflexmate (`semi-r#N`): only the defender must mate when it can.
+    SemiReflex,
 }
 
 impl Goal {
@@ -69,6 +73,8 @@ impl Goal {
             S::SelfMate(_) => Some(Goal::SelfMate),
             S::Stalemate(_) => Some(Goal::Stalemate),
             S::SelfStalemate(_) => Some(Goal::SelfStalemate),
+            S::ReflexMate(_) => Some(Goal::Reflex),
+            S::SemiReflexMate(_) => Some(Goal::SemiReflex),
             S::HelpMate { .. } | S::HelpStalemate { .. } => None,
         }
     }
@@ -81,8 +87,18 @@ impl Goal {
     /// The position it ends in.
     pub fn target(self) -> Target {
         match self {
-            Goal::Mate | Goal::SelfMate => Target::Mate,
+            Goal::Mate | Goal::SelfMate | Goal::Reflex | Goal::SemiReflex => Target::Mate,
             Goal::Stalemate | Goal::SelfStalemate => Target::Stalemate,
+        }
+    }
+
+    /// Who must mate in one when they can: [`Duty::Both`] in `r#N`, [`Duty::Defender`] in
+    /// `semi-r#N`, [`Duty::None`] otherwise.
+    pub fn duty(self) -> Duty {
+        match self {
+            Goal::Reflex => Duty::Both,
+            Goal::SemiReflex => Duty::Defender,
+            _ => Duty::None,
         }
     }
 
@@ -91,6 +107,26 @@ impl Goal {
     /// leaves its King capturable may escape one).
     pub fn drops_losing(self) -> bool {
         self == Goal::Mate
+    }
+}
+
+/// Who must mate in one when they can (the reflexmates' rule).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Duty {
+    /// Nobody: the selfmate's rule.
+    #[default]
+    None,
+    /// The defender (Black) only: `semi-r#N`.
+    Defender,
+    /// Both sides: `r#N`.
+    Both,
+}
+
+/// Keeps, of `moves` (moves of `pos`), only the mating ones when `bound` (a side a reflexmate
+/// binds) and there are any: the moves the stipulation allows that side.
+pub(crate) fn keep_duty<P: GamePosition>(pos: &P, bound: bool, moves: &mut Vec<P::Move>) {
+    if bound && moves.iter().any(|m| pos.play(m).lost()) {
+        moves.retain(|m| pos.play(m).lost());
     }
 }
 
@@ -163,6 +199,8 @@ pub struct Searcher<'a, P: GamePosition> {
     pub first_win: Option<P::Move>,
     /// What the goal of its searches ends in (mate unless [`Searcher::aiming`] says otherwise).
     target: Target,
+    /// Who must mate in one when they can, in its reflexmate searches ([`Searcher::bound`]).
+    duty: Duty,
 }
 
 impl<'a, P: GamePosition> Searcher<'a, P> {
@@ -179,7 +217,15 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             focus: None,
             first_win: None,
             target: Target::Mate,
+            duty: Duty::None,
         }
+    }
+
+    /// A searcher whose reflexmate searches ([`Searcher::reflex_attack`],
+    /// [`Searcher::reflex_defend`]) bind `duty` to mate in one when they can.
+    pub fn bound(mut self, duty: Duty) -> Self {
+        self.duty = duty;
+        self
     }
 
     /// A searcher whose goals end in `target`: [`Searcher::attack`] and [`Searcher::defend`]
@@ -637,6 +683,103 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         }
     }
 
+    /// Whether the side to move in `pos` has a move that mates (the other side has then lost).
+    fn mates_in_one(&mut self, pos: &P, ply: usize) -> Result<bool, Stopped> {
+        let mut moves = self.take_buf(ply);
+        if pos.only_checks_mate() {
+            pos.search_checks(&mut moves);
+        } else {
+            pos.search_moves(&mut moves);
+        }
+        let mut found = Ok(false);
+        for m in &moves {
+            if let Err(e) = self.tick() {
+                found = Err(e);
+                break;
+            }
+            if pos.play(m).lost() {
+                found = Ok(true);
+                break;
+            }
+        }
+        self.give_buf(ply, moves);
+        found
+    }
+
+    /// OR node of a reflexmate (`r#n`, `semi-r#n`): can White, to move, force Black to mate it
+    /// within `n` of its own moves, with Black bound to mate whenever it can (and, in `r#n`,
+    /// White failing wherever it can mate)?
+    pub fn reflex_attack(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
+        if n == 0 {
+            return Ok(false);
+        }
+        let key = pos.key();
+        if let Some(known) = self.table.probe(key).answer(n) {
+            return Ok(known);
+        }
+        // In `r#n` a White that can mate must, and mating Black fails the play.
+        if self.duty == Duty::Both && self.mates_in_one(pos, ply)? {
+            self.table.store(key, n, false);
+            return Ok(false);
+        }
+        let mut moves = self.take_buf(ply);
+        pos.search_moves(&mut moves);
+        let mut result = Ok(false);
+        for m in &moves {
+            let after = pos.play(m);
+            let r = self
+                .tick()
+                .and_then(|()| self.reflex_defend(&after, n - 1, ply + 1));
+            match r {
+                Ok(false) => {}
+                other => {
+                    result = other;
+                    break;
+                }
+            }
+        }
+        self.give_buf(ply, moves);
+        let wins = result?;
+        self.table.store(key, n, wins);
+        Ok(wins)
+    }
+
+    /// AND node of a reflexmate: Black, to move, mates White when it can (every move it may then
+    /// play mates: the goal); else it has a move, and each leaves White a reflexmate within `n`
+    /// more White moves (with `n == 0`, none does). Stored one up, as [`Searcher::self_defend`].
+    pub fn reflex_defend(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
+        let key = pos.key();
+        if let Some(known) = self.table.probe(key).answer(n + 1) {
+            return Ok(known);
+        }
+        let lost = if self.mates_in_one(pos, ply)? {
+            true
+        } else if n == 0 {
+            false
+        } else {
+            let mut moves = self.take_buf(ply);
+            pos.search_moves(&mut moves);
+            let mut result = Ok(!moves.is_empty());
+            for m in &moves {
+                let after = pos.play(m);
+                let r = self
+                    .tick()
+                    .and_then(|()| self.reflex_attack(&after, n, ply + 1));
+                match r {
+                    Ok(true) => {}
+                    other => {
+                        result = other;
+                        break;
+                    }
+                }
+            }
+            self.give_buf(ply, moves);
+            result?
+        };
+        self.table.store(key, n + 1, lost);
+        Ok(lost)
+    }
+
     /// After an attacker move (the defender to move in `pos`): does the attacker reach `goal`
     /// within `n` more of its own moves, against every defence?
     pub fn after_attack(
@@ -651,8 +794,15 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             self.target,
             "a searcher aims at its goal's target"
         );
+        debug_assert_eq!(
+            goal.duty(),
+            self.duty,
+            "a searcher is bound by its goal's duty"
+        );
         if goal.is_direct() {
             self.defend(pos, n, ply)
+        } else if goal.duty() != Duty::None {
+            self.reflex_defend(pos, n, ply)
         } else {
             self.self_defend(pos, n, ply)
         }
@@ -673,10 +823,17 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             self.target,
             "a searcher aims at its goal's target"
         );
+        debug_assert_eq!(
+            goal.duty(),
+            self.duty,
+            "a searcher is bound by its goal's duty"
+        );
         if goal.is_direct() {
             self.attack(pos, n, ply)
         } else if reached(self.target, pos) {
             Ok(true)
+        } else if goal.duty() != Duty::None {
+            self.reflex_attack(pos, n, ply)
         } else {
             self.self_attack(pos, n, ply)
         }

@@ -64,11 +64,16 @@ pub enum Stipulation {
         /// Whether the stipulation is `h=N.5`.
         half: bool,
     },
+    /// `r#N` (reflexmate): as `s#N`, but a side that can mate in one must: White, at any of its
+    /// moves, fails when it can mate; Black, when it can, mates, which ends the play.
+    ReflexMate(u32),
+    /// `semi-r#N`: as `r#N`, with only Black bound to mate when it can.
+    SemiReflexMate(u32),
 }
 
 impl Stipulation {
     /// The forms this build reads, as error messages list them.
-    pub const FORMS: &'static str = "#N, s#N, h#N, h#N.5, =N, s=N, h=N or h=N.5";
+    pub const FORMS: &'static str = "#N, s#N, h#N, h#N.5, =N, s=N, h=N, h=N.5, r#N or semi-r#N";
 
     /// The N of the stipulation.
     pub fn moves(self) -> u32 {
@@ -76,7 +81,9 @@ impl Stipulation {
             Stipulation::Mate(n)
             | Stipulation::SelfMate(n)
             | Stipulation::Stalemate(n)
-            | Stipulation::SelfStalemate(n) => n,
+            | Stipulation::SelfStalemate(n)
+            | Stipulation::ReflexMate(n)
+            | Stipulation::SemiReflexMate(n) => n,
             Stipulation::HelpMate { moves, .. } | Stipulation::HelpStalemate { moves, .. } => moves,
         }
     }
@@ -84,9 +91,11 @@ impl Stipulation {
     /// What the play must end in.
     pub fn target(self) -> Target {
         match self {
-            Stipulation::Mate(_) | Stipulation::SelfMate(_) | Stipulation::HelpMate { .. } => {
-                Target::Mate
-            }
+            Stipulation::Mate(_)
+            | Stipulation::SelfMate(_)
+            | Stipulation::HelpMate { .. }
+            | Stipulation::ReflexMate(_)
+            | Stipulation::SemiReflexMate(_) => Target::Mate,
             Stipulation::Stalemate(_)
             | Stipulation::SelfStalemate(_)
             | Stipulation::HelpStalemate { .. } => Target::Stalemate,
@@ -111,6 +120,8 @@ impl Stipulation {
             Stipulation::Mate(_) | Stipulation::Stalemate(_) => None,
             Stipulation::SelfMate(_)
             | Stipulation::SelfStalemate(_)
+            | Stipulation::ReflexMate(_)
+            | Stipulation::SemiReflexMate(_)
             | Stipulation::HelpMate { half: true, .. }
             | Stipulation::HelpStalemate { half: true, .. } => Some(Color::White),
             Stipulation::HelpMate { half: false, .. }
@@ -145,11 +156,23 @@ impl Stipulation {
         }
     }
 
-    /// Whether White plays for the other side to reach the goal against White (`s#N`, `s=N`).
+    /// Whether White plays for the other side to reach the goal against White (`s#N`, `s=N`,
+    /// and the reflexmates `r#N` and `semi-r#N`).
     pub fn is_self(self) -> bool {
         matches!(
             self,
-            Stipulation::SelfMate(_) | Stipulation::SelfStalemate(_)
+            Stipulation::SelfMate(_)
+                | Stipulation::SelfStalemate(_)
+                | Stipulation::ReflexMate(_)
+                | Stipulation::SemiReflexMate(_)
+        )
+    }
+
+    /// Whether this is a reflexmate (`r#N`, `semi-r#N`).
+    pub fn is_reflex(self) -> bool {
+        matches!(
+            self,
+            Stipulation::ReflexMate(_) | Stipulation::SemiReflexMate(_)
         )
     }
 
@@ -180,6 +203,12 @@ impl Stipulation {
             n.parse().ok()
         };
         let whole = |n: &str| number(n).filter(|&n| n > 0);
+        if let Some(n) = text.strip_prefix("semi-r#") {
+            return whole(n).map(Stipulation::SemiReflexMate);
+        }
+        if let Some(n) = text.strip_prefix("r#") {
+            return whole(n).map(Stipulation::ReflexMate);
+        }
         let (form, rest) = match text.as_bytes().first()? {
             b's' | b'h' => text.split_at(1),
             _ => ("", text),
@@ -225,8 +254,8 @@ impl Stipulation {
 pub enum StipulationError {
     /// The text is not a stipulation.
     #[error(
-        "{0:?} is not a stipulation: write #N, s#N, h#N, h#N.5, =N, s=N, h=N or h=N.5 (such as \
-         #2, s#3, h#2, h#2.5, =2, h=2)"
+        "{0:?} is not a stipulation: write {forms} (such as #2, s#3, h#2, h#2.5, =2, h=2, r#2)",
+        forms = Stipulation::FORMS
     )]
     Unreadable(String),
     /// A mate-in-N and a stipulation that is not `#N`.
@@ -277,6 +306,8 @@ impl fmt::Display for Stipulation {
             Stipulation::SelfStalemate(n) => write!(f, "s={n}"),
             Stipulation::HelpStalemate { moves, half: false } => write!(f, "h={moves}"),
             Stipulation::HelpStalemate { moves, half: true } => write!(f, "h={moves}.5"),
+            Stipulation::ReflexMate(n) => write!(f, "r#{n}"),
+            Stipulation::SemiReflexMate(n) => write!(f, "semi-r#{n}"),
         }
     }
 }
@@ -289,7 +320,7 @@ mod tests {
     fn every_stipulation_reads_back() {
         for text in [
             "#1", "#12", "s#1", "s#4", "h#1", "h#3", "h#0.5", "h#2.5", "=1", "=3", "s=2", "h=1",
-            "h=0.5", "h=2.5",
+            "h=0.5", "h=2.5", "r#1", "r#3", "semi-r#2",
         ] {
             let s = Stipulation::parse(text).unwrap();
             assert_eq!(s.to_string(), text);

@@ -8,7 +8,7 @@
 //! The tree holds moves, not names: [`AttackNode::named`] names it in a caller's notation, replaying
 //! the moves from the position the tree starts in.
 
-use super::search::{reached, Goal, Searcher};
+use super::search::{keep_duty, reached, Duty, Goal, Searcher};
 use super::tt::Table;
 use super::Budget;
 use crate::rules::{GamePosition, MoveInfo, Naming};
@@ -137,7 +137,9 @@ impl<'a, P: GamePosition> Builder<'a, P> {
     /// A builder of trees of `goal`, of at most `max` moves.
     pub fn new(table: &'a Table, budget: &'a Budget, max: usize, goal: Goal) -> Builder<'a, P> {
         Builder {
-            searcher: Searcher::new(table, budget).aiming(goal.target()),
+            searcher: Searcher::new(table, budget)
+                .aiming(goal.target())
+                .bound(goal.duty()),
             goal,
             max,
             count: 0,
@@ -240,7 +242,10 @@ impl<'a, P: GamePosition> Builder<'a, P> {
                 node.threat = Some(threat);
             }
         }
-        for d in moves_of(&after) {
+        let mut defences = moves_of(&after);
+        // A reflexmate's defender mates when it can: those are then its only moves.
+        keep_duty(&after, self.goal.duty() != Duty::None, &mut defences);
+        for d in defences {
             if !self.room() {
                 break;
             }

@@ -11,7 +11,7 @@
 //! Both are answered with the solve's table and budget, so they reuse what the keys' proofs
 //! stored.
 
-use super::search::{in_two_passes, Goal, Searcher, Stopped};
+use super::search::{in_two_passes, keep_duty, Duty, Goal, Searcher, Stopped};
 use crate::rules::GamePosition;
 
 /// The threat of `key` in `pos`, a key of `goal` in `length` moves: every attacker move that
@@ -74,10 +74,16 @@ pub fn refutations<P: GamePosition>(
     // Likely refutations first, made for this position without generating every defence. Most
     // first moves have more than `max` refutations, and these often show it.
     let mut tried: Vec<P::Move> = Vec::new();
+    let bound = goal.duty() != Duty::None && {
+        let mut all = Vec::new();
+        after.search_moves(&mut all);
+        all.iter().any(|d| after.play(d).lost())
+    };
     for d in hints
         .iter()
         .filter_map(|k| after.search_move_like(k))
         .filter(counts)
+        .filter(|d| !bound || after.play(d).lost())
     {
         if tried.contains(&d) {
             continue;
@@ -93,6 +99,8 @@ pub fn refutations<P: GamePosition>(
     }
     let mut defences = Vec::new();
     after.search_moves(&mut defences);
+    // A reflexmate's defender mates when it can: those are then its only moves.
+    keep_duty(&after, goal.duty() != Duty::None, &mut defences);
     if skip_losing {
         after.drop_moves_losing_at_once(&mut defences);
     }

@@ -52,7 +52,9 @@ pub struct SolveRequest {
     /// (selfmate: White, to move, forces Black to mate it within N moves), `h#N` (helpmate: Black
     /// starts, both sides cooperate, White's Nth move mates) or `h#N.5` (White starts, White's
     /// move N+1 mates); or the same with a stalemate for goal: `=N`, `s=N`, `h=N`, `h=N.5` (the
-    /// side to be beaten is to move, its King not capturable, and has no legal move). The side to
+    /// side to be beaten is to move, its King not capturable, and has no legal move); or a
+    /// reflexmate, `r#N` (`s#N` where a side that can mate in one must) or `semi-r#N` (Black
+    /// only bound). The side to
     /// move must be the one the stipulation starts with (422 `stipulation-side`). N as for
     /// `mate_in` (`h#0.5` is White mating in one move).
     #[serde(default)]
