@@ -209,8 +209,11 @@ impl<'a, P: GamePosition> Lines<'a, P> {
             if plies == 1 {
                 self.searcher.tick()?;
                 let check = all_check || pos.gives_check(m);
-                let after = pos.play(m);
-                if reached_in(self.searcher.target(), &after, check) {
+                // A checking last move stalemates nobody: not even made for `h=N`.
+                let target = self.searcher.target();
+                if !(check && target == Target::Stalemate)
+                    && reached_in(target, &pos.play(m), check)
+                {
                     if self.found.len() < MAX_LINES {
                         let mut line = self.line.clone();
                         line.push(*m);

@@ -392,7 +392,13 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             if n == 1 {
                 // The last move: whether it mates is answered here, quiet ones too where they can
                 // (the order does not matter when no move is searched further).
-                if (check || !only_checks) && reached_in(self.target, &pos.play(m), check) {
+                // A mate needs a check where only checks mate; a stalemate needs none (so a
+                // checking move is not even made).
+                let may = match self.target {
+                    Target::Mate => check || !only_checks,
+                    Target::Stalemate => !check,
+                };
+                if may && reached_in(self.target, &pos.play(m), check) {
                     return Ok(self.wins_with(ply, m));
                 }
             } else if check {

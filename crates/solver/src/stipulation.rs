@@ -8,6 +8,8 @@
 //! - `=N`, `s=N`, `h=N`, `h=N.5`: the same with stalemate as the goal: the side that must be
 //!   stalemated is to move, has no legal move, and its King is not capturable (see
 //!   [`Target`]).
+//! - `r#N` (reflexmate): as `s#N`, but a side that can mate in one must; `semi-r#N` binds Black
+//!   only.
 //!
 //! "Mate" is the game's own: checkmate in Baroque, the capture of the King (or a position where no
 //! move keeps it) in Rococo. "Stalemate" is a position, whatever the rule set makes of it.
