@@ -72,7 +72,9 @@ pub enum Command {
     },
     /// Solves "mate in N" for the side to move: every key, cooks, short solutions, soundness and the
     /// solution tree; with `--stipulation`, a selfmate (`s#N`: keys, cooks, short solutions,
-    /// soundness) or a helpmate (`h#N`, `h#N.5`: every solution line).
+    /// soundness), a helpmate (`h#N`, `h#N.5`: every solution line) or any other stipulation of
+    /// `/v1/solve` (stalemates, reflexmates, series movers: `ser-#N`, `ser-=N`, `ser-s#N`,
+    /// `ser-h#N`, every solution line).
     Solve {
         /// A FEN.
         fen: String,
@@ -80,7 +82,9 @@ pub enum Command {
         n: Option<u32>,
         /// The stipulation, as problemists write it: `#N` (direct mate, the default with N),
         /// `s#N` (selfmate: White forces Black to mate), `h#N` (helpmate: Black starts, White's
-        /// Nth move mates) or `h#N.5` (White starts). The side to move must be the one the
+        /// Nth move mates), `h#N.5` (White starts), `=N`, `s=N`, `h=N`, `h=N.5`, `r#N`,
+        /// `semi-r#N`, or a series mover: `ser-#N`, `ser-=N`, `ser-s#N` (White plays) or
+        /// `ser-h#N` (Black plays, then White mates). The side to move must be the one the
         /// stipulation starts with.
         #[arg(long, value_name = "STIPULATION")]
         stipulation: Option<String>,
@@ -213,7 +217,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 opts.threads = t;
             }
             let n = stipulation.moves();
-            if (n == 0 && !stipulation.is_help()) || n > crate::solver::MAX_MATE_IN {
+            if n < stipulation.least_moves() || n > crate::solver::MAX_MATE_IN {
                 return fail(format!(
                     "N must be between 1 and {}",
                     crate::solver::MAX_MATE_IN
@@ -473,8 +477,8 @@ fn run_solve(
             ));
         }
     }
-    if opts.stipulation.is_help() {
-        let solution = crate::solver::help::solve_help_any(&pos, opts, 1);
+    if opts.stipulation.lists_lines() {
+        let solution = crate::solver::solve_lines_any(&pos, opts, 1);
         return print_help_solution(&solution.named(&pos, Naming::default()), json);
     }
     let solution = crate::solver::solve_any(&pos, opts);

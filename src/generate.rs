@@ -4,7 +4,7 @@
 //! Candidates come from two sources, alternately: random legal positions within a piece budget, and
 //! positions reached by random play-outs of games from the start position (captures preferred, so
 //! that material thins out to the budget). Each candidate is screened by the solver
-//! ([`crate::solver::screen`], or [`crate::solver::help::screen_help`] for a helpmate) under a
+//! ([`crate::solver::screen`], or [`crate::solver::screen_lines`] for a helpmate or a series mover) under a
 //! per-candidate node and time budget, and kept only when it is sound: for `#N` and `s#N` exactly
 //! one first move reaches the goal in N, none sooner; for a helpmate exactly one line, and no
 //! shorter helpmate. A candidate of a stipulation that names the side to move (White for `s#N`
@@ -21,7 +21,7 @@
 
 use crate::rules::prelude::*;
 use crate::rules::{Color, GamePosition, Piece, Position, Role, Variant};
-use crate::solver::help::{focused_help, screen_help, HelpSolution};
+use crate::solver::help::{focused_help, HelpSolution};
 use crate::solver::{
     focused_mate, screen_proven, Cancel, Limits, Narrowed, Outcome, Solution, SolveOptions,
     Stipulation,
@@ -98,7 +98,7 @@ pub struct GenerateOptions {
     /// The game and its rules; [`generate`] is called with its position type (the store runs it
     /// on `variant.start()`'s concrete type, see [`crate::rules::Visit`]).
     pub variant: Variant,
-    /// The stipulation of the puzzles (`#N`, `s#N`, `h#N`, `h#N.5`).
+    /// The stipulation of the puzzles (any [`Stipulation`]).
     pub stipulation: Stipulation,
     /// Puzzles wanted.
     pub count: usize,
@@ -392,7 +392,7 @@ impl GenerateOptions {
     /// The reach of the narrowed search this run uses: `focus` for a direct mate or stalemate and
     /// a helpmate or helpstalemate, 0 (none) for a selfmate or selfstalemate.
     pub fn effective_focus(&self) -> u32 {
-        if self.stipulation.is_self() {
+        if self.stipulation.is_self() || self.stipulation.is_series() {
             0
         } else {
             self.focus
@@ -414,7 +414,7 @@ impl GenerateOptions {
             Stipulation::Mate(_) if n == 0 || n > crate::solver::MAX_MATE_IN => {
                 return Err(OptionsError::MateIn(n));
             }
-            s if n > crate::solver::MAX_MATE_IN || (n == 0 && !s.is_help()) => {
+            s if n > crate::solver::MAX_MATE_IN || n < s.least_moves() => {
                 return Err(OptionsError::Stipulation(s));
             }
             _ => {}
@@ -481,9 +481,10 @@ pub fn parse_share(text: &str) -> Result<f64, String> {
 }
 
 /// The side that defends in a puzzle of `stipulation` with `turn` to move: the side not to move
-/// in `#N` and `s#N` (the one that answers the key), the side mated (Black) in a helpmate.
+/// in `#N`, `s#N` and the series movers but `ser-h#N` (the one that answers the key, or
+/// passes), the side mated (Black) in a helpmate and in `ser-h#N`.
 pub fn defender(stipulation: Stipulation, turn: Color) -> Color {
-    if stipulation.is_help() {
+    if stipulation.is_help() || matches!(stipulation, Stipulation::SeriesHelpMate(_)) {
         Color::Black
     } else {
         turn.other()
@@ -795,8 +796,8 @@ fn screen_candidate<P: GamePosition>(
         },
         ..solve
     };
-    let (nodes, settled, sound, proof, proven) = if opts.stipulation.is_help() {
-        let h = screen_help(&position, &solve, 1);
+    let (nodes, settled, sound, proof, proven) = if opts.stipulation.lists_lines() {
+        let h = crate::solver::screen_lines(&position, &solve, 1);
         let sound = h.sound == Some(true) && h.count == 1;
         (h.nodes, h.sound.is_some(), sound, Proof::Help(h), None)
     } else {
@@ -1069,7 +1070,9 @@ fn capture_kind(by: Role, taken: Role) -> &'static str {
 /// `approach-withdrawal`. A stalemate stipulation says `stalemate` where these say `mate`:
 /// `stalemate-in-N`, `selfstalemate-in-N`, `helpstalemate-in-N`, `stalemate-by-<kind>`,
 /// `stalemate-capture-<kind>`, `quiet-stalemate`; a reflexmate is `reflexmate-in-N` or
-/// `semi-reflexmate-in-N`.
+/// `semi-reflexmate-in-N`. A series mover is `seriesmate-in-N`, `series-stalemate-in-N`,
+/// `series-selfmate-in-N` or `series-helpmate-in-N`, with `ser-solutions-<k>`,
+/// `ser-moves-<kind>` and, but in `ser-s#N`, the mating piece and its captures as a helpmate's.
 pub fn themes<P: GamePosition>(
     pos: &P,
     proof: &Proof<P::Move>,
@@ -1141,16 +1144,26 @@ fn key_themes<P: GamePosition>(
     tags
 }
 
+/// The themes of a helpmate (`helpmate-in-N`, `h-solutions-k`, `h-moves-<piece>`) or a series
+/// mover (`seriesmate-in-N`, `series-stalemate-in-N`, `series-selfmate-in-N`,
+/// `series-helpmate-in-N`, `ser-solutions-k`, `ser-moves-<piece>`), with the mating piece and
+/// what it takes (none for `ser-s#N`, whose mate is Black's reply).
 fn help_themes<P: GamePosition>(pos: &P, h: &HelpSolution<P::Move>, goal: &str) -> Vec<String> {
-    let mut tags = vec![
-        format!("help{goal}-in-{}", &h.stipulation.to_string()[2..]),
-        format!("h-solutions-{}", h.count),
-    ];
+    let stipulation = h.stipulation;
+    let (form, prefix) = match stipulation {
+        Stipulation::SeriesMate(n) => (format!("seriesmate-in-{n}"), "ser"),
+        Stipulation::SeriesStalemate(n) => (format!("series-stalemate-in-{n}"), "ser"),
+        Stipulation::SeriesSelfMate(n) => (format!("series-selfmate-in-{n}"), "ser"),
+        Stipulation::SeriesHelpMate(n) => (format!("series-helpmate-in-{n}"), "ser"),
+        s => (format!("help{goal}-in-{}", &s.to_string()[2..]), "h"),
+    };
+    let mut tags = vec![form, format!("{prefix}-solutions-{}", h.count)];
+    let mated_by_line = stipulation != Stipulation::SeriesSelfMate(stipulation.moves());
     for line in &h.solutions {
         let mut at = *pos;
         for (i, m) in line.iter().enumerate() {
-            tags.push(format!("h-moves-{}", slug(P::role(m))));
-            if i + 1 == line.len() {
+            tags.push(format!("{prefix}-moves-{}", slug(P::role(m))));
+            if i + 1 == line.len() && mated_by_line {
                 tags.push(format!("{goal}-by-{}", slug(P::role(m))));
                 let taken = captured_kinds(&at, m);
                 if taken.is_empty() {
@@ -1160,7 +1173,8 @@ fn help_themes<P: GamePosition>(pos: &P, h: &HelpSolution<P::Move>, goal: &str) 
                     tags.push(format!("{goal}-capture-{kind}"));
                 }
             }
-            at = at.play(m);
+            at =
+                crate::solver::help::next_in_line(&at, stipulation, m, i, line.len()).unwrap_or(at);
         }
     }
     tags

@@ -98,6 +98,44 @@ fn crowded_rococo_solves_answer_within_their_time_budget() {
     }
 }
 
+/// A series mover of N = 10 on crowded boards of both games (White's series on the crowded Rococo
+/// board and the Baroque start; Black's, for `ser-h#10`, on the same with Black to move) stops at
+/// its time limit: the server's own clock says within it plus 0.2 s (the promise), the
+/// client's within it plus the file's second.
+#[test]
+fn crowded_series_movers_answer_within_their_time_limit() {
+    let _alone = alone();
+    let server = Served::start(&["--solve-max-mate-in", "12"]);
+    let start = baroque::rules::START_FEN;
+    let black = |fen: &str| fen.replacen(" w ", " b ", 1);
+    let boards = [
+        ("baroque", start.to_string(), "ser-#10"),
+        ("baroque", start.to_string(), "ser-s#10"),
+        ("baroque", start.to_string(), "ser-=10"),
+        ("baroque", black(start), "ser-h#10"),
+        ("rococo", CROWDED.to_string(), "ser-#10"),
+        ("rococo", CROWDED.to_string(), "ser-s#10"),
+        ("rococo", black(CROWDED), "ser-h#10"),
+    ];
+    for (game, fen, stipulation) in boards {
+        let t = Instant::now();
+        let (status, s) = server.post(
+            "/v1/solve",
+            &json!({"fen": fen, "game": game, "stipulation": stipulation,
+                    "limits": {"millis": 1000}}),
+        );
+        within(t.elapsed(), 1000);
+        assert_eq!(status, 200, "{s}");
+        assert_eq!(s["stipulation"], stipulation);
+        assert_eq!(
+            s["budget_exhausted_by"], "time",
+            "{game} {stipulation}: {s}"
+        );
+        let millis = s["millis"].as_u64().unwrap();
+        assert!(millis <= 1200, "{game} {stipulation}: {millis} ms");
+    }
+}
+
 /// Posts a cheap solve until one is answered 200; how long that took.
 fn until_a_solve_runs(server: &Served) -> Duration {
     let t = Instant::now();

@@ -402,6 +402,33 @@ fn solve_takes_a_stipulation() {
         out.contains("\nBd3-c2\n  ... Ke1-e2 mate\n  ... Ke1-f2 mate\n"),
         "{out}"
     );
+    // ser-#3: the King walks to c4 while Black passes; ser-h#2 in Rococo: Black's King walks
+    // into the Immobilizer's reach, then White mates.
+    let (code, out, err) = run(baroque().args([
+        "solve",
+        "8/8/8/8/8/1k3p2/2M5/5K2 w 0",
+        "--stipulation",
+        "ser-#3",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("stipulation ser-#3\nsolutions 1\n  Kf1-e2 Ke2-d3 Kd3-c4\nshort_solutions 0\nsound true\n"),
+        "{out}"
+    );
+    let (code, out, err) = run(baroque().args([
+        "solve",
+        "10/10/10/1p8/10/5I4/3k6/10/7K2/10 b 0 -",
+        "--game",
+        "rococo",
+        "--stipulation",
+        "ser-h#2",
+        "--json",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["stipulation"], "ser-h#2");
+    assert_eq!(doc["solutions"][0][2]["notation"], "Kh2-g3", "{doc}");
+    assert_eq!(doc["sound"], true);
     // A #2 with a try refuted by one defence, and the key's threat.
     let (code, out, err) = run(baroque().args(["solve", "N7/5N1k/3r3R/8/7P/1K6/8/6B1 w 0", "2"]));
     assert_eq!(code, 0, "{err}");
@@ -447,7 +474,8 @@ fn solve_takes_a_stipulation() {
         ),
         (
             vec!["8/8/8/8/1K6/1M1k4/8/8 b 0", "--stipulation", "x#2"],
-            "write #N, s#N, h#N, h#N.5, =N, s=N, h=N, h=N.5, r#N or semi-r#N",
+            "write #N, s#N, h#N, h#N.5, =N, s=N, h=N, h=N.5, r#N, semi-r#N, ser-#N, ser-h#N, \
+             ser-s#N or ser-=N",
         ),
         (
             vec!["8/8/8/8/1K6/1M1k4/8/8 b 0", "2", "--stipulation", "h#1"],

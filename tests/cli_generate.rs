@@ -377,13 +377,13 @@ fn generated_puzzles_are_sound(
             stipulation: stip,
             ..SolveOptions::default()
         };
-        if stip.is_help() {
-            let h = baroque::solver::help::solve_help_any(&pos, &opts, 1);
+        if stip.lists_lines() {
+            let h = baroque::solver::solve_lines_any(&pos, &opts, 1);
             assert_eq!((h.sound, h.count), (Some(true), 1), "{}", p.fen);
             assert!(h.short_solutions.is_empty(), "{}", p.fen);
-            let line: Vec<String> = h.solutions[0]
+            let line: Vec<String> = h.named(&pos, Naming::default()).solutions[0]
                 .iter()
-                .map(|m| pos_line_name(&pos, &h.solutions[0], m))
+                .map(|m| m.notation.clone())
                 .collect();
             let stored: Vec<String> = outcome(p)["solutions"][0]
                 .as_array()
@@ -392,17 +392,21 @@ fn generated_puzzles_are_sound(
                 .map(|m| m["notation"].as_str().unwrap().to_string())
                 .collect();
             assert_eq!(line, stored, "{}", p.fen);
-            assert!(
-                p.tags.contains(&"h-solutions-1".to_string()),
-                "{:?}",
-                p.tags
-            );
-            // `mate-by-<kind>`, `stalemate-by-<kind>` for a helpstalemate.
+            let solutions = if stip.is_series() {
+                "ser-solutions-1"
+            } else {
+                "h-solutions-1"
+            };
+            assert!(p.tags.contains(&solutions.to_string()), "{:?}", p.tags);
+            // `mate-by-<kind>`, `stalemate-by-<kind>` for a helpstalemate (a series selfmate's
+            // mate is Black's, any of its moves).
             let by = match stip.target() {
                 baroque::solver::Target::Mate => "mate-by-",
                 baroque::solver::Target::Stalemate => "stalemate-by-",
             };
-            assert!(p.tags.iter().any(|t| t.starts_with(by)), "{:?}", p.tags);
+            if !matches!(stip, Stipulation::SeriesSelfMate(_)) {
+                assert!(p.tags.iter().any(|t| t.starts_with(by)), "{:?}", p.tags);
+            }
         } else {
             let s = baroque::solver::solve_any(&pos, &opts);
             assert_eq!(s.sound, Some(true), "{}", p.fen);
@@ -423,22 +427,15 @@ fn generated_puzzles_are_sound(
     }
 }
 
-/// The name of move `m` of `line`, played from `start` (each move named in the position it is
-/// played in).
-fn pos_line_name(
-    start: &baroque::rules::VariantPosition,
-    line: &[baroque::rules::VariantMove],
-    m: &baroque::rules::VariantMove,
-) -> String {
-    use baroque::rules::{GameNotation, GameRules, Naming};
-    let mut at = *start;
-    for x in line {
-        if x == m {
-            return at.move_name(x, Naming::default());
-        }
-        at = at.play(x);
-    }
-    unreachable!("the move is on the line")
+/// Series movers of both games: every puzzle kept is sound by a full solve (one line, no shorter
+/// series), its stored line the solve's, its themes the series'.
+#[test]
+fn generate_makes_series_movers() {
+    generated_puzzles_are_sound("baroque", "ser-#2", 2, "6", &[]);
+    generated_puzzles_are_sound("baroque", "ser-h#2", 2, "6", &[]);
+    generated_puzzles_are_sound("baroque", "ser-=2", 1, "6", &[]);
+    generated_puzzles_are_sound("rococo", "ser-#2", 1, "6", &[]);
+    generated_puzzles_are_sound("rococo", "ser-h#1", 1, "6", &[]);
 }
 
 /// Helpmates with the narrowed search first (the default) and without it, and selfmates (which

@@ -291,9 +291,10 @@ impl ApiError {
             ApiError::TooManyMoves { count: 501, limit: 500 },
             ApiError::InvalidMateIn { mate_in: 9, max: 8 },
             ApiError::InvalidStipulation(
-                "`stipulation` \"x#2\" is not one: write #N, s#N, h#N, h#N.5, =N, s=N, h=N, h=N.5, \
-                 r#N or semi-r#N"
-                    .into(),
+                format!(
+                    "`stipulation` \"x#2\" is not one: write {}",
+                    crate::solver::Stipulation::FORMS
+                ),
             ),
             ApiError::StipulationSide(
                 "h#2 starts with black to move, but the FEN has white to move".into(),

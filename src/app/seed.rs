@@ -374,7 +374,7 @@ pub fn reverify_rococo(store: &Store, solve: &SolveOptions) -> Result<Reverified
             // A helpmate stored as sound had as many solutions as it meant to.
             let sound_before = row.outcome.as_ref().and_then(PuzzleOutcome::sound);
             let intended = match row.outcome.as_ref().and_then(PuzzleOutcome::help) {
-                Some(h) if sound_before == Some(true) && stipulation.is_help() => Some(h.count),
+                Some(h) if sound_before == Some(true) && stipulation.lists_lines() => Some(h.count),
                 _ => None,
             };
             let claim = MateClaim {

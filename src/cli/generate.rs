@@ -23,7 +23,8 @@ pub struct GenerateArgs {
     /// N of "mate in N" (`#N`; default 2 unless `--stipulation` is given).
     #[arg(long)]
     pub mate_in: Option<u32>,
-    /// The stipulation of the puzzles: `#N` (as `--mate-in N`), `s#N`, `h#N` or `h#N.5`.
+    /// The stipulation of the puzzles: `#N` (as `--mate-in N`), `s#N`, `h#N`, `h#N.5`, `=N`,
+    /// `s=N`, `h=N`, `h=N.5`, `r#N`, `semi-r#N`, `ser-#N`, `ser-=N`, `ser-s#N` or `ser-h#N`.
     /// Candidates have the side to move the stipulation starts with; a helpmate is sound with
     /// exactly one solution and no shorter helpmate.
     #[arg(long, value_name = "STIPULATION")]

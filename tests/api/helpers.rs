@@ -181,6 +181,24 @@ impl TestApp {
         reply(req.send(body))
     }
 
+    /// POSTs bytes with a content type and headers.
+    pub fn post_with(
+        &self,
+        path: &str,
+        content_type: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Reply {
+        let mut req = self
+            .agent
+            .post(self.url(path))
+            .header("content-type", content_type);
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        reply(req.send(body))
+    }
+
     /// A request with any method, optional headers and an optional JSON body.
     pub fn send(
         &self,

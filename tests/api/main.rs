@@ -18,6 +18,7 @@ mod play;
 mod puzzles;
 mod ratelimit;
 mod rococo;
+mod series;
 mod service;
 mod solve;
 mod stalemates;

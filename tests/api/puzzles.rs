@@ -193,7 +193,7 @@ fn a_claim_of_one_kind_refuses_the_fields_of_the_other() {
         ),
         (
             json!({"kind": "mate", "fen": "8/8/8/4k3/2K2M2/3q4/8/8 w 0", "mate_in": 1, "solutions": [["Kc4-d5"]]}),
-            "`solutions` and `intended_solutions` are a helpmate's; this puzzle is not one",
+            "`solutions` and `intended_solutions` are a helpmate's or a series mover's; this puzzle is neither",
         ),
     ];
     for (body, reason) in cases {

@@ -135,14 +135,14 @@ fn an_unknown_stipulation_lists_the_known_forms() {
     let p = app
         .post_json(
             "/v1/solve",
-            &json!({"fen": BAROQUE, "stipulation": "ser-#2"}),
+            &json!({"fen": BAROQUE, "stipulation": "ser-r#2"}),
         )
         .problem(422, "/problems/invalid-stipulation");
     assert!(
-        p["detail"]
-            .as_str()
-            .unwrap()
-            .contains("#N, s#N, h#N, h#N.5, =N, s=N, h=N, h=N.5, r#N or semi-r#N"),
+        p["detail"].as_str().unwrap().contains(
+            "#N, s#N, h#N, h#N.5, =N, s=N, h=N, h=N.5, r#N, semi-r#N, ser-#N, ser-h#N, \
+                 ser-s#N or ser-=N"
+        ),
         "{p}"
     );
     // N above the server's maximum is the same problem as for a mate.

@@ -24,6 +24,19 @@
 //! | stalemate | 8 for `h=N` and `h=N.5` |
 //! | pieces | 1.5 × (pieces on the board − 3), at most 20 |
 //!
+//! For the series movers `ser-#N`, `ser-=N`, `ser-s#N` and `ser-h#N`:
+//!
+//! | part | points |
+//! |---|---|
+//! | length | 10 × (N − 1) |
+//! | solutions | 10 / the number of solutions |
+//! | selfmate | 10 for `ser-s#N` |
+//! | stalemate | 8 for `ser-=N` |
+//! | pieces | 1.5 × (pieces on the board − 3), at most 20 |
+//!
+//! (A series move weighs half a move of a direct mate: the other side only passes, so there is
+//! no defence to foresee, but the order of the moves is the puzzle.)
+//!
 //! (A stalemate asks that every move of the stalemated side be taken away, the King's included,
 //! without a check: a goal solvers find less at a glance than a mate of the same length.)
 //!
@@ -58,6 +71,8 @@ const SELFMATE: f64 = 10.0;
 const STALEMATE: f64 = 8.0;
 /// Points per half-move of a helpmate beyond the first.
 const PER_HELP_PLY: f64 = 12.0;
+/// Points per series move beyond the first.
+const PER_SERIES_MOVE: f64 = 10.0;
 /// Points of a helpmate with one solution (divided by the number of solutions).
 const UNIQUE_SOLUTION: f64 = 10.0;
 /// Points per piece beyond three, and their most.
@@ -69,8 +84,8 @@ const MAX_PIECES: f64 = 20.0;
 /// holds no solution (a diagram's outcome, or a mate outcome without keys or solution lines).
 pub fn difficulty(stipulation: Stipulation, fen: &str, outcome: &PuzzleOutcome) -> Option<u8> {
     let points = match outcome {
-        PuzzleOutcome::Help(h) if stipulation.is_help() => help_points(stipulation, h)?,
-        PuzzleOutcome::Keys(k) if !stipulation.is_help() => key_points(stipulation, k)?,
+        PuzzleOutcome::Help(h) if stipulation.lists_lines() => help_points(stipulation, h)?,
+        PuzzleOutcome::Keys(k) if !stipulation.lists_lines() => key_points(stipulation, k)?,
         _ => return None,
     } + piece_points(fen);
     Some(points.round().clamp(0.0, 100.0) as u8)
@@ -155,7 +170,6 @@ fn key_points(stipulation: Stipulation, outcome: &KeysOutcome) -> Option<f64> {
 }
 
 fn help_points(stipulation: Stipulation, outcome: &HelpOutcome) -> Option<f64> {
-    let plies = f64::from(stipulation.help_plies()?.max(1));
     let count = match outcome.count {
         0 => outcome.solutions.len(),
         n => n,
@@ -163,11 +177,16 @@ fn help_points(stipulation: Stipulation, outcome: &HelpOutcome) -> Option<f64> {
     if count == 0 {
         return None;
     }
-    Some(
-        PER_HELP_PLY * (plies - 1.0)
-            + UNIQUE_SOLUTION / count as f64
-            + stalemate_points(stipulation),
-    )
+    let length = match stipulation.help_plies() {
+        Some(plies) => PER_HELP_PLY * (f64::from(plies.max(1)) - 1.0),
+        None => PER_SERIES_MOVE * (f64::from(stipulation.moves().max(1)) - 1.0),
+    };
+    let selfmate = if stipulation == Stipulation::SeriesSelfMate(stipulation.moves()) {
+        SELFMATE
+    } else {
+        0.0
+    };
+    Some(length + UNIQUE_SOLUTION / count as f64 + selfmate + stalemate_points(stipulation))
 }
 
 /// The stalemate term: [`STALEMATE`] when the goal is a stalemate.
@@ -274,6 +293,14 @@ mod tests {
         assert_eq!(of("h#1.5", five, &help(1)), 37);
         assert_eq!(of("h=2", five, &help(1)), 57);
         assert_eq!(of("h=1.5", five, &help(1)), 45);
+        // Series movers: ser-#3 with one solution and 5 pieces: 10 × 2 + 10 + 3 = 33; ser-s#3
+        // 10 more, ser-=3 8 more; ser-h#3 as ser-#3; two solutions: 28.
+        assert_eq!(of("ser-#3", five, &help(1)), 33);
+        assert_eq!(of("ser-s#3", five, &help(1)), 43);
+        assert_eq!(of("ser-=3", five, &help(1)), 41);
+        assert_eq!(of("ser-h#3", five, &help(1)), 33);
+        assert_eq!(of("ser-#3", five, &help(2)), 28);
+        assert_eq!(of("ser-#1", five, &help(1)), 13);
         // Clamped: a long crowded quiet mate reaches 100, no more.
         let crowded = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w 0";
         assert_eq!(

@@ -46,7 +46,7 @@ impl PuzzleOutcome {
             None => serde_json::from_str(json)
                 .map(PuzzleOutcome::Diagram)
                 .map_err(failed("diagram's outcome")),
-            Some(s) if s.is_help() => serde_json::from_str(json)
+            Some(s) if s.lists_lines() => serde_json::from_str(json)
                 .map(PuzzleOutcome::Help)
                 .map_err(failed("helpmate's solution")),
             Some(_) => serde_json::from_str(json)

@@ -32,7 +32,7 @@ impl StoredProof {
     /// The proof in a stored mate puzzle's outcome.
     pub fn of_outcome(stipulation: Stipulation, outcome: &PuzzleOutcome) -> StoredProof {
         match outcome {
-            PuzzleOutcome::Help(h) if stipulation.is_help() => {
+            PuzzleOutcome::Help(h) if stipulation.lists_lines() => {
                 if h.result != Some(Outcome::Mate) || h.solutions_truncated != Some(false) {
                     return StoredProof::None;
                 }
@@ -44,7 +44,7 @@ impl StoredProof {
                         .collect(),
                 )
             }
-            PuzzleOutcome::Keys(k) if !stipulation.is_help() => {
+            PuzzleOutcome::Keys(k) if !stipulation.lists_lines() => {
                 if k.result != Some(Outcome::Mate) {
                     return StoredProof::None;
                 }

@@ -297,12 +297,17 @@ fn listed(v: &std::collections::BTreeSet<String>) -> String {
     }
 }
 
-/// A line of moves read from `pos` (each in any notation), in canonical notation, separated by
+/// A solution line of `stipulation` read from `pos` (each move in any notation; in a series
+/// mover the other side passes between the series' moves), in canonical notation, separated by
 /// spaces.
-fn canonical_line(pos: &VariantPosition, line: &[&str]) -> Result<String, String> {
+fn canonical_line(
+    pos: &VariantPosition,
+    stipulation: crate::solver::Stipulation,
+    line: &[&str],
+) -> Result<String, String> {
     let mut at = *pos;
     let mut names = Vec::with_capacity(line.len());
-    for text in line {
+    for (i, text) in line.iter().enumerate() {
         let mv = at.parse_move(text, Naming::default()).map_err(|e| {
             format!(
                 "`{text}` of the line `{}` is not a legal move: {e}",
@@ -310,7 +315,14 @@ fn canonical_line(pos: &VariantPosition, line: &[&str]) -> Result<String, String
             )
         })?;
         names.push(at.move_name(&mv, Naming::default()));
-        at = at.play(&mv);
+        at = crate::solver::help::next_in_line(&at, stipulation, &mv, i, line.len()).ok_or_else(
+            || {
+                format!(
+                    "`{text}` of the line `{}` leaves the other side in check, which cannot pass",
+                    line.join(" ")
+                )
+            },
+        )?;
     }
     Ok(names.join(" "))
 }
@@ -328,7 +340,7 @@ pub fn check_mate(
 ) -> Result<MateCheck, String> {
     let stipulation = claim.stipulation;
     let n = stipulation.moves();
-    let least = u32::from(!stipulation.is_help());
+    let least = stipulation.least_moves();
     if n < least || n > crate::solver::MAX_MATE_IN {
         return Err(format!(
             "the N of {stipulation} is {n}; it must be between {least} and {}",
@@ -348,7 +360,7 @@ pub fn check_mate(
         intended_key: None,
         ..solve.clone()
     };
-    if stipulation.is_help() {
+    if stipulation.lists_lines() {
         return check_help(pos, claim, &opts);
     }
     let canonical = |texts: &Option<Vec<String>>| -> Result<Option<std::collections::BTreeSet<String>>, String> {
@@ -436,7 +448,10 @@ fn check_help(
         .as_ref()
         .map(|v| {
             v.iter()
-                .map(|l| canonical_line(pos, &l.iter().map(String::as_str).collect::<Vec<_>>()))
+                .map(|l| {
+                    let moves: Vec<&str> = l.iter().map(String::as_str).collect();
+                    canonical_line(pos, stipulation, &moves)
+                })
                 .collect::<Result<BTreeSet<String>, String>>()
         })
         .transpose()?;
@@ -445,7 +460,9 @@ fn check_help(
         .as_ref()
         .map(|v| {
             v.iter()
-                .map(|l| canonical_line(pos, &l.split_whitespace().collect::<Vec<_>>()))
+                .map(|l| {
+                    canonical_line(pos, stipulation, &l.split_whitespace().collect::<Vec<_>>())
+                })
                 .collect::<Result<BTreeSet<String>, String>>()
         })
         .transpose()?;
@@ -454,12 +471,12 @@ fn check_help(
         .as_ref()
         .map(|v| {
             v.iter()
-                .map(|k| canonical_line(pos, &[k.as_str()]))
+                .map(|k| canonical_line(pos, stipulation, &[k.as_str()]))
                 .collect::<Result<BTreeSet<String>, String>>()
         })
         .transpose()?;
     let intended = claim.intended_solutions.unwrap_or(1).max(1);
-    let h = crate::solver::help::solve_help_any(pos, opts, intended).named(pos, Naming::default());
+    let h = crate::solver::solve_lines_any(pos, opts, intended).named(pos, Naming::default());
     if !h.complete {
         return Ok(MateCheck::Unsettled {
             nodes: opts.limits.nodes,

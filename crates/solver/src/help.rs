@@ -22,9 +22,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub const MAX_LINES: usize = 10_000;
 /// Most positions remembered as leading to no mate: about 40 MB at most (8 bytes each, in a table
 /// of up to 2^22 slots).
-const MAX_DEAD: usize = 2_000_000;
+pub(crate) const MAX_DEAD: usize = 2_000_000;
 
-/// A helpmate solve's report: lines of moves, not names ([`HelpSolution::named`] names them).
+/// A helpmate's (or a series mover's, see [`crate::series`]) report: lines of moves, not names
+/// ([`HelpSolution::named`] names them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HelpSolution<M> {
     /// The helpmate solved.
@@ -67,7 +68,7 @@ impl<M: Copy> HelpSolution<M> {
 
     /// The report named in `naming`; `pos` is the position that was solved.
     pub fn named<P: GamePosition<Move = M>>(&self, pos: &P, naming: Naming) -> NamedHelpSolution {
-        self.map_lines(|l| name_line(pos, l, naming))
+        self.map_lines(|l| name_line(pos, self.stipulation, l, naming))
     }
 
     /// The report with each line of moves rewritten by `line`.
@@ -90,21 +91,47 @@ impl<M: Copy> HelpSolution<M> {
     }
 }
 
-/// A line of moves from `pos`, each named in the position it is played from.
-fn name_line<P: GamePosition>(pos: &P, line: &[P::Move], naming: Naming) -> Vec<MoveInfo> {
+/// A solution line of `stipulation` from `pos`, each move named in the position it is played
+/// from (in a series mover, the other side passing where [`Stipulation::passes_after`] says).
+pub fn name_line<P: GamePosition>(
+    pos: &P,
+    stipulation: Stipulation,
+    line: &[P::Move],
+    naming: Naming,
+) -> Vec<MoveInfo> {
     let mut at = *pos;
     line.iter()
-        .map(|m| {
+        .enumerate()
+        .map(|(i, m)| {
             let info = at.move_info(m, naming);
-            at = at.play(m);
+            at = next_in_line(&at, stipulation, m, i, line.len()).unwrap_or(at);
             info
         })
         .collect()
 }
 
+/// The position after the move `m` at `index` of a solution line of `len` moves of
+/// `stipulation` played from `at`: after the other side's pass where the stipulation has one;
+/// `None` when that side cannot pass (it is in check).
+pub fn next_in_line<P: GamePosition>(
+    at: &P,
+    stipulation: Stipulation,
+    m: &P::Move,
+    index: usize,
+    len: usize,
+) -> Option<P> {
+    let after = at.play(m);
+    if stipulation.passes_after(index, len) {
+        after.king(after.turn())?;
+        after.null_move()
+    } else {
+        Some(after)
+    }
+}
+
 /// A hasher for keys that are already Zobrist hashes: it passes them through.
 #[derive(Default)]
-struct KeyHasher(u64);
+pub(crate) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
@@ -121,7 +148,7 @@ impl Hasher for KeyHasher {
 }
 
 /// The key of a position with `plies` left: its Zobrist key with the plies mixed in.
-fn dead_key(key: u64, plies: u32) -> u64 {
+pub(crate) fn dead_key(key: u64, plies: u32) -> u64 {
     key ^ u64::from(plies).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
@@ -129,7 +156,7 @@ fn dead_key(key: u64, plies: u32) -> u64 {
 struct Lines<'a, P: GamePosition> {
     searcher: Searcher<'a, P>,
     /// Positions with so many plies left ([`dead_key`]) shown to lead to no mate.
-    dead: HashSet<u64, BuildHasherDefault<KeyHasher>>,
+    dead: DeadSet,
     line: Vec<P::Move>,
     found: Vec<Vec<P::Move>>,
     /// Lines found, kept or not.
@@ -246,7 +273,30 @@ impl<'a, P: GamePosition> Lines<'a, P> {
 }
 
 /// Lines found (the first [`MAX_LINES`]) and how many there are.
-type Found<M> = (Vec<Vec<M>>, usize);
+pub(crate) type Found<M> = (Vec<Vec<M>>, usize);
+
+/// The positions of a line search's dead table: Zobrist keys with the plies left mixed in.
+pub(crate) type DeadSet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
+
+/// `found` sorted by the canonical names of their moves (lines of `stipulation` from `pos`).
+pub(crate) fn sorted_lines<P: GamePosition>(
+    pos: &P,
+    stipulation: Stipulation,
+    found: Vec<Vec<P::Move>>,
+) -> Vec<Vec<P::Move>> {
+    let mut named: Vec<(Vec<String>, Vec<P::Move>)> = found
+        .into_iter()
+        .map(|l| {
+            let names = name_line(pos, stipulation, &l, Naming::default())
+                .into_iter()
+                .map(|i| i.notation)
+                .collect();
+            (names, l)
+        })
+        .collect();
+    named.sort_by(|a, b| a.0.cmp(&b.0));
+    named.into_iter().map(|(_, l)| l).collect()
+}
 
 /// The helpmate lines of `plies` moves from `pos` (the first [`MAX_LINES`] found), sorted by the
 /// canonical names of their moves, and how many there are; `Err` when the budget ran out first.
@@ -264,19 +314,8 @@ fn lines_of<P: GamePosition>(
     let _ = lines.searcher.flush();
     r?;
     let count = lines.count;
-    let mut found: Vec<(Vec<String>, Vec<P::Move>)> = lines
-        .found
-        .into_iter()
-        .map(|l| {
-            let names = name_line(pos, &l, Naming::default())
-                .into_iter()
-                .map(|i| i.notation)
-                .collect();
-            (names, l)
-        })
-        .collect();
-    found.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok((found.into_iter().map(|(_, l)| l).collect(), count))
+    let stipulation = help_stipulation(target, plies / 2, plies % 2 == 1);
+    Ok((sorted_lines(pos, stipulation, lines.found), count))
 }
 
 /// The moves N of a helpmate (or helpstalemate) and whether it is `h#N.5` (`h=N.5`); any other
@@ -335,6 +374,38 @@ fn help_with<P: GamePosition>(
     let target = opts.stipulation.target();
     let stipulation = help_stipulation(target, moves, half);
     let first = if half { 0 } else { 1 };
+    by_length(
+        stipulation,
+        first,
+        intended,
+        screening,
+        &budget,
+        |k, enough| {
+            lines_of(
+                pos,
+                2 * k + u32::from(half),
+                &budget,
+                &table,
+                enough,
+                target,
+            )
+        },
+    )
+}
+
+/// The report of a solve whose lines are searched length by length: `lines(k, enough)` finds
+/// the lines of the stipulation's form with k moves (the first [`MAX_LINES`]) and how many there
+/// are, stopping past `enough`; k runs from `first` to the stipulation's N, the shorter ones
+/// making it unsound. Screening (see [`screen_help`]) stops at the first proof of unsoundness.
+pub(crate) fn by_length<M>(
+    stipulation: Stipulation,
+    first: u32,
+    intended: usize,
+    screening: bool,
+    budget: &Budget,
+    mut lines: impl FnMut(u32, usize) -> Result<Found<M>, Stopped>,
+) -> HelpSolution<M> {
+    let moves = stipulation.moves();
     let mut short_solutions = Vec::new();
     let mut solutions = Vec::new();
     let (mut count, mut short_count, mut lines_truncated) = (0, 0, false);
@@ -342,13 +413,12 @@ fn help_with<P: GamePosition>(
     let mut proven = None;
     let mut all_empty = true;
     for k in first..=moves {
-        let plies = 2 * k + u32::from(half);
         let enough = match (screening, k == moves) {
             (false, _) => usize::MAX,
             (true, false) => 0,
             (true, true) => intended,
         };
-        match lines_of(pos, plies, &budget, &table, enough, target) {
+        match lines(k, enough) {
             Ok((found, n)) if n > enough => {
                 // Screening: unsound, and the search was cut short.
                 complete = false;

@@ -40,6 +40,7 @@ pub mod help;
 pub mod play;
 pub mod pns;
 pub mod search;
+pub mod series;
 pub mod stipulation;
 pub mod tree;
 pub mod tries;
@@ -617,6 +618,46 @@ const GROWTH: u64 = 16;
 /// solutions, soundness and (for `#N`) the solution tree. A helpmate is [`help::solve_help`]'s.
 pub fn solve<P: GamePosition>(pos: &P, opts: &SolveOptions) -> Solution<P::Move> {
     solve_with(pos, opts, false).0
+}
+
+/// The solution lines of a helpmate ([`help::solve_help`]) or a series mover
+/// ([`series::solve_series`]), whichever `opts.stipulation` is.
+pub fn solve_lines<P: GamePosition>(
+    pos: &P,
+    opts: &SolveOptions,
+    intended: usize,
+) -> help::HelpSolution<P::Move> {
+    if opts.stipulation.is_series() {
+        series::solve_series(pos, opts, intended)
+    } else {
+        help::solve_help(pos, opts, intended)
+    }
+}
+
+/// [`solve_lines`] for screening ([`help::screen_help`], [`series::screen_series`]).
+pub fn screen_lines<P: GamePosition>(
+    pos: &P,
+    opts: &SolveOptions,
+    intended: usize,
+) -> help::HelpSolution<P::Move> {
+    if opts.stipulation.is_series() {
+        series::screen_series(pos, opts, intended)
+    } else {
+        help::screen_help(pos, opts, intended)
+    }
+}
+
+/// [`solve_lines`] for a position of either game, run on its concrete type.
+pub fn solve_lines_any(
+    pos: &VariantPosition,
+    opts: &SolveOptions,
+    intended: usize,
+) -> help::HelpSolution<VariantMove> {
+    if opts.stipulation.is_series() {
+        series::solve_series_any(pos, opts, intended)
+    } else {
+        help::solve_help_any(pos, opts, intended)
+    }
 }
 
 /// [`solve`] for a position of either game, run on its concrete type (monomorphised), with the

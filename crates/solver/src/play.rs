@@ -12,6 +12,8 @@
 //!   first in canonical order.
 //! - `h#N`, `h#N.5`: every move is the solver's; *correct* means the line can still end with
 //!   White mating Black within the plies left, *solved* that it just did.
+//! - The series movers: every move is the solver's too, the other side passing between the
+//!   series' moves as [`SeriesLine`] says; `remaining` counts the line's moves left.
 //!
 //! Every answer comes from searches under one budget, unless a stored [`Proof`] settles it (a
 //! stored puzzle's solution tree or solution lines), so that a stored puzzle plays without a new
@@ -19,6 +21,7 @@
 
 use super::help::shortest_help;
 use super::search::{reached, Duty, Goal, Searcher, Stopped};
+use super::series::{ends_series, shortest_series, SeriesLine};
 use super::tt::Table;
 use super::{Budget, Cancel, Exhausted, Limits, Stipulation, Target};
 use crate::rules::{GamePosition, MoveInfo, Naming, VariantMove, VariantPosition, Visit};
@@ -161,9 +164,25 @@ pub fn play<P: GamePosition>(start: &P, line: &[P::Move], opts: &PlayOptions) ->
         budget_exhausted: false,
         exhausted_by: None,
     };
-    let _ = judge.run(start, line, opts, &mut report);
-    let _ = judge.searcher.flush();
-    report.needs_search = judge.needs_search;
+    if opts.stipulation.is_series() {
+        let mut judge = SeriesJudge {
+            searcher: Searcher::new(&table, &budget),
+            budget: &budget,
+            table: &table,
+            stipulation: opts.stipulation,
+            proof: opts.proof,
+            naming: opts.naming,
+            search: opts.search,
+            needs_search: false,
+        };
+        let _ = judge.run(start, line, opts, &mut report);
+        let _ = judge.searcher.flush();
+        report.needs_search = judge.needs_search;
+    } else {
+        let _ = judge.run(start, line, opts, &mut report);
+        let _ = judge.searcher.flush();
+        report.needs_search = judge.needs_search;
+    }
     report.nodes = budget.nodes();
     report.millis = budget.elapsed().as_millis() as u64;
     report.budget_exhausted = budget.exhausted();
@@ -555,5 +574,208 @@ impl<P: GamePosition> Judge<'_, P> {
             }
         }
         Ok(None)
+    }
+}
+
+/// The judgement of a series mover's line (see [`SeriesLine`]): every move of the line is the
+/// solver's, the series side's moves with the other side passing between them, and in `ser-h#N`
+/// White's mating move after Black's series. A move is *correct* when the line can still end as
+/// the stipulation asks within the moves left, *solved* when it just did (in `ser-s#N`, the reply
+/// is then Black's first move in canonical order, every one of which mates). `remaining` counts
+/// the moves of the line left (passes not counted).
+struct SeriesJudge<'a, P: GamePosition> {
+    searcher: Searcher<'a, P>,
+    budget: &'a Budget,
+    table: &'a Table,
+    stipulation: Stipulation,
+    proof: &'a dyn Proof,
+    naming: Naming,
+    search: bool,
+    needs_search: bool,
+}
+
+impl<P: GamePosition> SeriesJudge<'_, P> {
+    /// After the line's move `m` from `before` (`walk` where the series stood before it, `line`
+    /// the names up to and with `m`, `left` the line's moves after it): in how many more moves
+    /// the line ends, if it can; and the position and series after the move.
+    fn wins(
+        &mut self,
+        line: &[String],
+        before: &P,
+        m: &P::Move,
+        mut walk: SeriesLine,
+        left: u32,
+    ) -> Result<(Option<u32>, P, SeriesLine), Stopped> {
+        let after = before.play(m);
+        if walk.is_over() {
+            // White's move after Black's series (`ser-h#N`): it must mate.
+            let mates = matches!(self.stipulation, Stipulation::SeriesHelpMate(_)) && after.lost();
+            return Ok((mates.then_some(0), after, walk));
+        }
+        let next = walk.step(after);
+        if let Some(known) = self.proof.lookup(line, left) {
+            return Ok((known, next, walk));
+        }
+        if !self.search {
+            self.needs_search = true;
+            return Err(Stopped);
+        }
+        self.searcher.poll()?;
+        let help = matches!(self.stipulation, Stipulation::SeriesHelpMate(_));
+        let w = if walk.is_over() {
+            if !ends_series(self.stipulation, &after) {
+                None
+            } else if help {
+                Some(1)
+            } else {
+                Some(0)
+            }
+        } else {
+            let series_left = self.stipulation.moves() - walk.played();
+            shortest_series(
+                &next,
+                self.stipulation,
+                series_left,
+                self.budget,
+                self.table,
+            )?
+            .map(|k| k + u32::from(help))
+        };
+        Ok((w.filter(|&k| k <= left), next, walk))
+    }
+
+    /// Every move of `pos` (`walk`, `left` line moves including this one) that is correct, in
+    /// canonical order, with the moves it leaves; `line` the names of the moves before.
+    fn winning(
+        &mut self,
+        line: &mut Vec<String>,
+        pos: &P,
+        walk: SeriesLine,
+        left: u32,
+    ) -> Result<Vec<(P::Move, u32)>, Stopped> {
+        let mut found = Vec::new();
+        if left == 0 {
+            return Ok(found);
+        }
+        for (n, m) in ordered_moves(pos) {
+            line.push(n);
+            let w = self.wins(line, pos, &m, walk, left - 1);
+            line.pop();
+            if let (Some(k), _, _) = w? {
+                found.push((m, k));
+            }
+        }
+        Ok(found)
+    }
+
+    fn named(&self, pos: &P, found: &[(P::Move, u32)]) -> Vec<MoveInfo> {
+        found
+            .iter()
+            .map(|(m, _)| pos.move_info(m, self.naming))
+            .collect()
+    }
+
+    fn run(
+        &mut self,
+        start: &P,
+        line: &[P::Move],
+        opts: &PlayOptions,
+        report: &mut PlayReport,
+    ) -> Result<(), Stopped> {
+        let total = self.stipulation.solution_plies();
+        let mut names: Vec<String> = Vec::new();
+        let mut pos = *start;
+        let mut walk = SeriesLine::new(self.stipulation);
+        let mut left = total;
+        let mut verdict = Verdict::Correct;
+        // Whether the line carries Black's mating reply after a `ser-s#N` solved.
+        let mut replied = false;
+        for (i, m) in line.iter().enumerate() {
+            let before = pos;
+            names.push(name(&before, m));
+            if verdict == Verdict::Solved
+                && !replied
+                && matches!(self.stipulation, Stipulation::SeriesSelfMate(_))
+                && before.play(m).lost()
+            {
+                replied = true;
+                pos = before.play(m);
+                continue;
+            }
+            report.judged = Some(i);
+            let (w, next, after_walk) = if left == 0 || verdict == Verdict::Solved {
+                // A move beyond the stipulation, or after the line ended.
+                (None, before.play(m), walk)
+            } else {
+                self.wins(&names, &before, m, walk, left - 1)?
+            };
+            match w {
+                None => {
+                    report.verdict = Verdict::Wrong;
+                    report.remaining = left.saturating_sub(1);
+                    let mut prefix = names[..i].to_vec();
+                    let found = self.winning(&mut prefix, &before, walk, left)?;
+                    report.accepted = self.named(&before, &found);
+                    report.complete = true;
+                    return Ok(());
+                }
+                Some(0) => verdict = Verdict::Solved,
+                Some(_) => verdict = Verdict::Correct,
+            }
+            left -= 1;
+            pos = next;
+            walk = after_walk;
+        }
+        report.verdict = if line.is_empty() {
+            Verdict::Unknown
+        } else {
+            verdict
+        };
+        report.remaining = if verdict == Verdict::Solved { 0 } else { left };
+        if verdict == Verdict::Solved
+            && !replied
+            && !line.is_empty()
+            && matches!(self.stipulation, Stipulation::SeriesSelfMate(_))
+        {
+            // Every Black move mates: the first in canonical order.
+            if let Some((_, d)) = ordered_moves(&pos).first() {
+                report.reply = Some(pos.move_info(d, self.naming));
+            }
+        }
+        let correct = report.verdict == Verdict::Correct || line.is_empty();
+        let next = if correct {
+            self.winning(&mut names, &pos, walk, left)?
+        } else {
+            Vec::new()
+        };
+        if opts.hint && correct && left > 0 {
+            report.hint = next
+                .iter()
+                .min_by_key(|(_, k)| *k)
+                .map(|(m, _)| pos.square_name(P::squares(m).0, self.naming));
+        }
+        report.accepted = if line.is_empty() {
+            self.named(&pos, &next)
+        } else {
+            // About the move judged: the correct moves where it was played.
+            let i = report.judged.unwrap_or(0);
+            let mut before = *start;
+            let mut w = SeriesLine::new(self.stipulation);
+            for m in &line[..i] {
+                before = w.step(before.play(m));
+            }
+            let mut prefix = names[..i].to_vec();
+            let found = self.winning(&mut prefix, &before, w, total - i as u32)?;
+            self.named(&before, &found)
+        };
+        if line.is_empty() {
+            report.verdict = if next.is_empty() {
+                Verdict::Wrong
+            } else {
+                Verdict::Correct
+            };
+        }
+        report.complete = true;
+        Ok(())
     }
 }

@@ -65,7 +65,8 @@ pub enum Goal {
 }
 
 impl Goal {
-    /// The goal of a stipulation the attacker forces (`None` for a helpmate or helpstalemate).
+    /// The goal of a stipulation the attacker forces (`None` for a helpmate, a helpstalemate or a
+    /// series mover, whose answers are lines).
     pub fn of(stipulation: crate::Stipulation) -> Option<Goal> {
         use crate::Stipulation as S;
         match stipulation {
@@ -75,7 +76,12 @@ impl Goal {
             S::SelfStalemate(_) => Some(Goal::SelfStalemate),
             S::ReflexMate(_) => Some(Goal::Reflex),
             S::SemiReflexMate(_) => Some(Goal::SemiReflex),
-            S::HelpMate { .. } | S::HelpStalemate { .. } => None,
+            S::HelpMate { .. }
+            | S::HelpStalemate { .. }
+            | S::SeriesMate(_)
+            | S::SeriesStalemate(_)
+            | S::SeriesSelfMate(_)
+            | S::SeriesHelpMate(_) => None,
         }
     }
 

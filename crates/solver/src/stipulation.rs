@@ -10,6 +10,10 @@
 //!   [`Target`]).
 //! - `r#N` (reflexmate): as `s#N`, but a side that can mate in one must; `semi-r#N` binds Black
 //!   only.
+//! - Series movers: one side plays N moves in a row while the other passes, none of them but the
+//!   last leaving the other side's King capturable (in check). `ser-#N`: White's Nth move mates;
+//!   `ser-=N`: it stalemates; `ser-s#N`: after White's Nth move Black has a move and every one
+//!   mates White; `ser-h#N`: Black plays the N moves, then White mates in one.
 //!
 //! "Mate" is the game's own: checkmate in Baroque, the capture of the King (or a position where no
 //! move keeps it) in Rococo. "Stalemate" is a position, whatever the rule set makes of it.
@@ -71,11 +75,23 @@ pub enum Stipulation {
     ReflexMate(u32),
     /// `semi-r#N`: as `r#N`, with only Black bound to mate when it can.
     SemiReflexMate(u32),
+    /// `ser-#N`: White plays N moves in a row (Black passing), the last one mating; none before
+    /// it may give check.
+    SeriesMate(u32),
+    /// `ser-=N`: as `ser-#N`, the last move stalemating Black.
+    SeriesStalemate(u32),
+    /// `ser-s#N`: White plays N moves in a row, none but the last giving check, after which Black
+    /// has at least one move and every one mates White.
+    SeriesSelfMate(u32),
+    /// `ser-h#N`: Black plays N moves in a row (White passing), none but the last giving check,
+    /// then White mates in one.
+    SeriesHelpMate(u32),
 }
 
 impl Stipulation {
     /// The forms this build reads, as error messages list them.
-    pub const FORMS: &'static str = "#N, s#N, h#N, h#N.5, =N, s=N, h=N, h=N.5, r#N or semi-r#N";
+    pub const FORMS: &'static str = "#N, s#N, h#N, h#N.5, =N, s=N, h=N, h=N.5, r#N, semi-r#N, \
+                                     ser-#N, ser-h#N, ser-s#N or ser-=N";
 
     /// The N of the stipulation.
     pub fn moves(self) -> u32 {
@@ -85,7 +101,11 @@ impl Stipulation {
             | Stipulation::Stalemate(n)
             | Stipulation::SelfStalemate(n)
             | Stipulation::ReflexMate(n)
-            | Stipulation::SemiReflexMate(n) => n,
+            | Stipulation::SemiReflexMate(n)
+            | Stipulation::SeriesMate(n)
+            | Stipulation::SeriesStalemate(n)
+            | Stipulation::SeriesSelfMate(n)
+            | Stipulation::SeriesHelpMate(n) => n,
             Stipulation::HelpMate { moves, .. } | Stipulation::HelpStalemate { moves, .. } => moves,
         }
     }
@@ -97,10 +117,14 @@ impl Stipulation {
             | Stipulation::SelfMate(_)
             | Stipulation::HelpMate { .. }
             | Stipulation::ReflexMate(_)
-            | Stipulation::SemiReflexMate(_) => Target::Mate,
+            | Stipulation::SemiReflexMate(_)
+            | Stipulation::SeriesMate(_)
+            | Stipulation::SeriesSelfMate(_)
+            | Stipulation::SeriesHelpMate(_) => Target::Mate,
             Stipulation::Stalemate(_)
             | Stipulation::SelfStalemate(_)
-            | Stipulation::HelpStalemate { .. } => Target::Stalemate,
+            | Stipulation::HelpStalemate { .. }
+            | Stipulation::SeriesStalemate(_) => Target::Stalemate,
         }
     }
 
@@ -116,7 +140,8 @@ impl Stipulation {
     }
 
     /// The side that must be to move, when the stipulation names one: White for `s#N`, `s=N`,
-    /// `h#N.5` and `h=N.5`, Black for `h#N` and `h=N`; `#N` and `=N` are for either side.
+    /// `r#N`, `h#N.5`, `h=N.5` and the series movers but `ser-h#N`, Black for `h#N`, `h=N` and
+    /// `ser-h#N`; `#N` and `=N` are for either side.
     pub fn starts(self) -> Option<Color> {
         match self {
             Stipulation::Mate(_) | Stipulation::Stalemate(_) => None,
@@ -124,10 +149,14 @@ impl Stipulation {
             | Stipulation::SelfStalemate(_)
             | Stipulation::ReflexMate(_)
             | Stipulation::SemiReflexMate(_)
+            | Stipulation::SeriesMate(_)
+            | Stipulation::SeriesStalemate(_)
+            | Stipulation::SeriesSelfMate(_)
             | Stipulation::HelpMate { half: true, .. }
             | Stipulation::HelpStalemate { half: true, .. } => Some(Color::White),
             Stipulation::HelpMate { half: false, .. }
-            | Stipulation::HelpStalemate { half: false, .. } => Some(Color::Black),
+            | Stipulation::HelpStalemate { half: false, .. }
+            | Stipulation::SeriesHelpMate(_) => Some(Color::Black),
         }
     }
 
@@ -136,20 +165,63 @@ impl Stipulation {
         self.help_plies().is_some()
     }
 
+    /// Whether this is a series mover (`ser-#N`, `ser-=N`, `ser-s#N`, `ser-h#N`).
+    pub fn is_series(self) -> bool {
+        matches!(
+            self,
+            Stipulation::SeriesMate(_)
+                | Stipulation::SeriesStalemate(_)
+                | Stipulation::SeriesSelfMate(_)
+                | Stipulation::SeriesHelpMate(_)
+        )
+    }
+
+    /// Whether the answer is a list of solution lines (a helpmate or a series mover), not keys
+    /// with a solution tree.
+    pub fn lists_lines(self) -> bool {
+        self.is_help() || self.is_series()
+    }
+
+    /// The least N this stipulation takes: 0 for a helpmate (`h#0.5`), 1 for the others.
+    pub fn least_moves(self) -> u32 {
+        u32::from(!self.is_help())
+    }
+
+    /// Whether, in a solution line of `len` moves of this stipulation, the other side passes
+    /// after the move at `index` (from 0): in a series mover, after each of the series' moves
+    /// but its last (in `ser-h#N` the line ends with White's mating move, after Black's series).
+    /// Never in the other stipulations.
+    pub fn passes_after(self, index: usize, len: usize) -> bool {
+        if !self.is_series() {
+            return false;
+        }
+        let series = len - usize::from(matches!(self, Stipulation::SeriesHelpMate(_)));
+        index + 1 < series
+    }
+
     /// The plies of a solution line played out in full: `#N`, `=N`: 2N - 1 (the attacker's Nth
-    /// move ends it); `s#N`, `s=N`: 2N (Black's Nth); a helpmate: [`Stipulation::help_plies`].
+    /// move ends it); `s#N`, `s=N`: 2N (Black's Nth); a helpmate: [`Stipulation::help_plies`];
+    /// a series mover: the moves of its solution line, passes not counted (N; N + 1 in
+    /// `ser-h#N`, whose line ends with White's mate; a `ser-s#N` line ends with White's Nth move,
+    /// every Black reply mating).
     pub fn solution_plies(self) -> u32 {
         match self.help_plies() {
             Some(plies) => plies,
+            None if self.is_series() => {
+                self.moves() + u32::from(matches!(self, Stipulation::SeriesHelpMate(_)))
+            }
             None if self.is_self() => 2 * self.moves(),
             None => (2 * self.moves()).saturating_sub(1),
         }
     }
 
     /// The side whose move ends a solution (mates or stalemates), `to_move` being the side to
-    /// move: the side to move in `#N` and `=N`, Black in `s#N` and `s=N`, White in a helpmate.
+    /// move: the side to move in `#N` and `=N`, Black in `s#N`, `s=N` and `ser-s#N`, White in a
+    /// helpmate and the other series movers.
     pub fn final_mover(self, to_move: Color) -> Color {
-        if self.is_help() {
+        if self == Stipulation::SeriesSelfMate(self.moves()) {
+            Color::Black
+        } else if self.is_help() || self.is_series() {
             Color::White
         } else if self.is_self() {
             Color::Black
@@ -178,8 +250,9 @@ impl Stipulation {
         )
     }
 
-    /// Reads `#N`, `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N` or `h=N.5` (N from 1; `h#0.5` is
-    /// White mating in one move, `h=0.5` White stalemating in one).
+    /// Reads `#N`, `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N`, `h=N.5`, `r#N`, `semi-r#N`,
+    /// `ser-#N`, `ser-=N`, `ser-s#N` or `ser-h#N` (N from 1; `h#0.5` is White mating in one move,
+    /// `h=0.5` White stalemating in one).
     ///
     /// ```
     /// use baroque_solver::Stipulation;
@@ -193,6 +266,7 @@ impl Stipulation {
     /// assert_eq!(Stipulation::parse("h#2").unwrap().to_string(), "h#2");
     /// assert_eq!(Stipulation::parse("=2"), Some(Stipulation::Stalemate(2)));
     /// assert_eq!(Stipulation::parse("s=1").unwrap().to_string(), "s=1");
+    /// assert_eq!(Stipulation::parse("ser-h#4"), Some(Stipulation::SeriesHelpMate(4)));
     /// assert_eq!(Stipulation::parse("h#0"), None);
     /// assert_eq!(Stipulation::parse("x#2"), None);
     /// ```
@@ -210,6 +284,19 @@ impl Stipulation {
         }
         if let Some(n) = text.strip_prefix("r#") {
             return whole(n).map(Stipulation::ReflexMate);
+        }
+        if let Some(rest) = text.strip_prefix("ser-") {
+            type Make = fn(u32) -> Stipulation;
+            let forms: [(&str, Make); 4] = [
+                ("h#", Stipulation::SeriesHelpMate),
+                ("s#", Stipulation::SeriesSelfMate),
+                ("#", Stipulation::SeriesMate),
+                ("=", Stipulation::SeriesStalemate),
+            ];
+            return forms
+                .iter()
+                .find_map(|(sign, make)| rest.strip_prefix(sign).map(|n| (make, n)))
+                .and_then(|(make, n)| whole(n).map(make));
         }
         let (form, rest) = match text.as_bytes().first()? {
             b's' | b'h' => text.split_at(1),
@@ -256,7 +343,8 @@ impl Stipulation {
 pub enum StipulationError {
     /// The text is not a stipulation.
     #[error(
-        "{0:?} is not a stipulation: write {forms} (such as #2, s#3, h#2, h#2.5, =2, h=2, r#2)",
+        "{0:?} is not a stipulation: write {forms} (such as #2, s#3, h#2, h#2.5, =2, h=2, r#2, \
+         ser-#3)",
         forms = Stipulation::FORMS
     )]
     Unreadable(String),
@@ -310,6 +398,10 @@ impl fmt::Display for Stipulation {
             Stipulation::HelpStalemate { moves, half: true } => write!(f, "h={moves}.5"),
             Stipulation::ReflexMate(n) => write!(f, "r#{n}"),
             Stipulation::SemiReflexMate(n) => write!(f, "semi-r#{n}"),
+            Stipulation::SeriesMate(n) => write!(f, "ser-#{n}"),
+            Stipulation::SeriesStalemate(n) => write!(f, "ser-={n}"),
+            Stipulation::SeriesSelfMate(n) => write!(f, "ser-s#{n}"),
+            Stipulation::SeriesHelpMate(n) => write!(f, "ser-h#{n}"),
         }
     }
 }
@@ -322,20 +414,77 @@ mod tests {
     fn every_stipulation_reads_back() {
         for text in [
             "#1", "#12", "s#1", "s#4", "h#1", "h#3", "h#0.5", "h#2.5", "=1", "=3", "s=2", "h=1",
-            "h=0.5", "h=2.5", "r#1", "r#3", "semi-r#2",
+            "h=0.5", "h=2.5", "r#1", "r#3", "semi-r#2", "ser-#1", "ser-#10", "ser-=3", "ser-s#2",
+            "ser-h#6",
         ] {
             let s = Stipulation::parse(text).unwrap();
             assert_eq!(s.to_string(), text);
         }
         for bad in [
-            "", "#", "#0", "s#0", "h#", "h#.5", "h#2.", "h#2.0", "#-1", "#2x", "##2", "s#99999",
-            "=", "=0", "s=0", "h=0", "h=.5", "=#2", "#=2", "s", "h", "x=2", "s#2.5", "=2.5",
+            "",
+            "#",
+            "#0",
+            "s#0",
+            "h#",
+            "h#.5",
+            "h#2.",
+            "h#2.0",
+            "#-1",
+            "#2x",
+            "##2",
+            "s#99999",
+            "=",
+            "=0",
+            "s=0",
+            "h=0",
+            "h=.5",
+            "=#2",
+            "#=2",
+            "s",
+            "h",
+            "x=2",
+            "s#2.5",
+            "=2.5",
             "sh#2",
+            "ser-",
+            "ser-#",
+            "ser-#0",
+            "ser-h#2.5",
+            "ser-h=2",
+            "ser-s=2",
+            "ser-r#2",
+            "ser-x2",
+            "ser#2",
+            "ser-h",
+            "ser-#-1",
+            "ser-é",
+            "é#2",
         ] {
             assert_eq!(Stipulation::parse(bad), None, "{bad}");
         }
         assert_eq!(Stipulation::parse("h#2").unwrap().help_plies(), Some(4));
         assert_eq!(Stipulation::parse("h#1.5").unwrap().help_plies(), Some(3));
+    }
+
+    #[test]
+    fn series_lines_pass_between_the_series_moves() {
+        let ser = Stipulation::SeriesMate(3);
+        assert!((0..3)
+            .map(|i| ser.passes_after(i, 3))
+            .eq([true, true, false]));
+        let help = Stipulation::SeriesHelpMate(2);
+        assert!((0..3)
+            .map(|i| help.passes_after(i, 3))
+            .eq([true, false, false]));
+        assert!(!Stipulation::HelpMate {
+            moves: 2,
+            half: false
+        }
+        .passes_after(0, 4));
+        assert_eq!(ser.solution_plies(), 3);
+        assert_eq!(Stipulation::SeriesSelfMate(3).solution_plies(), 3);
+        assert_eq!(Stipulation::SeriesHelpMate(3).solution_plies(), 4);
+        assert!(ser.lists_lines() && !ser.is_help() && !ser.is_self());
     }
 
     #[test]

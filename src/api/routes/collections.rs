@@ -39,7 +39,7 @@ pub struct CollectionRequest {
     #[schema(example = 2, minimum = 1, maximum = 12)]
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     pub mate_in: Option<u32>,
-    /// The stipulation of the puzzles: `#N`, `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N` or `h=N.5`
+    /// The stipulation of the puzzles: `#N`, `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N`, `h=N.5`, `r#N`, `semi-r#N`, `ser-#N`, `ser-=N`, `ser-s#N` or `ser-h#N`
     /// (as for `/v1/solve`; N up to
     /// the server's `--solve-max-mate-in`). Candidates have the side to move the stipulation
     /// starts with; a helpmate is kept when it has exactly one solution and no shorter helpmate.
@@ -345,7 +345,7 @@ pub fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions
     let stipulation = crate::solver::Stipulation::from_parts(r.mate_in, r.stipulation.as_deref())?;
     let max = limits.solve.max_mate_in;
     let n = stipulation.moves();
-    let least = u32::from(!stipulation.is_help());
+    let least = stipulation.least_moves();
     if n < least || n > max {
         return Err(ApiError::InvalidMateIn { mate_in: n, max });
     }

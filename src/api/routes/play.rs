@@ -44,8 +44,11 @@ pub struct PlayRequest {
     /// starts with.
     #[schema(example = "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0")]
     pub fen: String,
-    /// The stipulation, as for `/v1/solve`: `#N`, `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N` or
-    /// `h=N.5`.
+    /// The stipulation, as for `/v1/solve`: `#N`, `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N`,
+    /// `h=N.5`, `r#N`, `semi-r#N`, `ser-#N`, `ser-=N`, `ser-s#N` or `ser-h#N`. In a series mover
+    /// every move sent is the series side's (and, in `ser-h#N`, White's mate after it): the
+    /// other side passes between them, unless the move ends the series (its Nth, one that
+    /// reaches the goal or leaves a mate to play, or one that gives check).
     #[serde(default)]
     #[schema(example = "#2")]
     pub stipulation: Option<String>,
@@ -304,7 +307,17 @@ fn check_moves(moves: &[String], limits: &Limits) -> Result<(), ApiError> {
 pub fn play_query(q: &PlayQuery, proof: &dyn Proof, search: bool, cancel: &Cancel) -> PlayOutcome {
     let start = &q.position.position;
     let naming = q.position.naming;
-    let (verified, line) = verify_line_moves(start, naming, q.moves.iter(), &q.position.warnings);
+    // A series mover's other side passes between the series' moves.
+    let mut series = crate::solver::series::SeriesLine::new(q.stipulation);
+    let step = |after: crate::rules::VariantPosition| {
+        if q.stipulation.is_series() {
+            series.step(after)
+        } else {
+            after
+        }
+    };
+    let (verified, line) =
+        verify_line_moves(start, naming, q.moves.iter(), &q.position.warnings, step);
     let moves: Vec<SolutionMove> = verified
         .moves
         .iter()
@@ -315,7 +328,13 @@ pub fn play_query(q: &PlayQuery, proof: &dyn Proof, search: bool, cancel: &Cance
             captures: m.captures.clone(),
         })
         .collect();
-    let at = line.iter().fold(*start, |p, m| p.play(m));
+    // The position after the line, the passes of a series mover included.
+    let at = if q.stipulation.is_series() {
+        let mut series = crate::solver::series::SeriesLine::new(q.stipulation);
+        line.iter().fold(*start, |p, m| series.step(p.play(m)))
+    } else {
+        line.iter().fold(*start, |p, m| p.play(m))
+    };
     let mut response = PlayResponse {
         game: q.position.game(),
         puzzle_id: q.puzzle_id,
@@ -344,9 +363,10 @@ pub fn play_query(q: &PlayQuery, proof: &dyn Proof, search: bool, cancel: &Cance
     };
     if let Some(illegal) = verified.first_illegal {
         // What is left to the solver where the illegal move was sent.
-        let (total, played) = match q.stipulation.help_plies() {
-            Some(plies) => (plies, line.len()),
-            None => (q.stipulation.moves(), line.len().div_ceil(2)),
+        let (total, played) = if q.stipulation.lists_lines() {
+            (q.stipulation.solution_plies(), line.len())
+        } else {
+            (q.stipulation.moves(), line.len().div_ceil(2))
         };
         response.remaining = total.saturating_sub(played as u32);
         response.first_illegal = Some(illegal);

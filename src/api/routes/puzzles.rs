@@ -84,7 +84,7 @@ pub struct PuzzleRequest {
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(minimum = 1, maximum = 12)]
     pub mate_in: Option<u32>,
-    /// Mate: the stipulation, `#N`, `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N` or `h=N.5` (as for
+    /// Mate: the stipulation, `#N`, `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N`, `h=N.5`, `r#N`, `semi-r#N`, `ser-#N`, `ser-=N`, `ser-s#N` or `ser-h#N` (as for
     /// `/v1/solve`; the side to move
     /// must be the one it starts with). Default: `#` and `mate_in`.
     #[serde(default)]
@@ -189,12 +189,12 @@ impl PuzzleRequest {
                             )))
                         }
                     };
-                if !stipulation.is_help()
+                if !stipulation.lists_lines()
                     && (self.solutions.is_some() || self.intended_solutions.is_some())
                 {
                     return Err(not_verified(
-                        "`solutions` and `intended_solutions` are a helpmate's; this puzzle is \
-                         not one",
+                        "`solutions` and `intended_solutions` are a helpmate's or a series \
+                         mover's; this puzzle is neither",
                     ));
                 }
                 let intended_solutions = match self.intended_solutions {

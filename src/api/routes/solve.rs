@@ -54,9 +54,13 @@ pub struct SolveRequest {
     /// move N+1 mates); or the same with a stalemate for goal: `=N`, `s=N`, `h=N`, `h=N.5` (the
     /// side to be beaten is to move, its King not capturable, and has no legal move); or a
     /// reflexmate, `r#N` (`s#N` where a side that can mate in one must) or `semi-r#N` (Black
-    /// only bound). The side to
+    /// only bound); or a series mover, where one side plays N moves in a row while the other
+    /// passes, none but the last giving check: `ser-#N` (White's Nth mates), `ser-=N` (it
+    /// stalemates), `ser-s#N` (after it every Black move mates White) or `ser-h#N` (Black plays
+    /// the series, then White mates in one). The side to
     /// move must be the one the stipulation starts with (422 `stipulation-side`). N as for
-    /// `mate_in` (`h#0.5` is White mating in one move).
+    /// `mate_in` (`h#0.5` is White mating in one move). A helpmate's or series mover's answer is
+    /// its solution lines (a series line holds the series' moves, the passes left out).
     #[serde(default)]
     #[schema(example = "h#2")]
     pub stipulation: Option<String>,
@@ -179,7 +183,7 @@ impl SolveQuery {
         let stipulation =
             crate::solver::Stipulation::from_parts(r.mate_in, r.stipulation.as_deref())?;
         let n = stipulation.moves();
-        let least = if stipulation.is_help() { 0 } else { 1 };
+        let least = stipulation.least_moves();
         if n < least || n > max.max_mate_in {
             return Err(ApiError::InvalidMateIn {
                 mate_in: n,
@@ -788,8 +792,8 @@ pub async fn solve(
 
 /// Runs a parsed solve request (blocking: call it off the async workers).
 pub fn solve_query(query: &SolveQuery) -> SolveResponse {
-    if query.options.stipulation.is_help() {
-        let solution = crate::solver::help::solve_help_any(
+    if query.options.stipulation.lists_lines() {
+        let solution = crate::solver::solve_lines_any(
             &query.position.position,
             &query.options,
             query.intended_solutions,

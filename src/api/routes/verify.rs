@@ -247,15 +247,18 @@ pub fn verify_line<'a, P: GamePosition>(
     texts: impl Iterator<Item = &'a String>,
     warnings: &[Warning],
 ) -> VerifyResponse {
-    verify_line_moves(start, naming, texts, warnings).0
+    verify_line_moves(start, naming, texts, warnings, |after| after).0
 }
 
-/// [`verify_line`], with the legal moves played (those before the first illegal one).
+/// [`verify_line`], with the legal moves played (those before the first illegal one); `step`
+/// gives the position each move leads to from the one it leaves (the identity, but for a series
+/// mover's line, whose other side passes between the series' moves).
 pub fn verify_line_moves<'a, P: GamePosition>(
     start: &P,
     naming: Naming,
     texts: impl Iterator<Item = &'a String>,
     warnings: &[Warning],
+    mut step: impl FnMut(P) -> P,
 ) -> (VerifyResponse, Vec<P::Move>) {
     let mut pos = *start;
     let mut line = Vec::new();
@@ -289,7 +292,7 @@ pub fn verify_line_moves<'a, P: GamePosition>(
                 });
                 moves.push(m);
                 line.push(mv);
-                pos = after;
+                pos = step(after);
             }
             Err(e) => {
                 let (m, i) = illegal(index, text, e.kind.into(), e.message, e.candidates);

@@ -220,21 +220,44 @@ fn insert_line(line: &mut Vec<Step>, moves: &[StoredMove]) {
     }
 }
 
+/// The move written for a pass: PGN's null move `--` (ChessBase, SCID and python-chess read it),
+/// `0000` as from and to squares (UCI's null move).
+pub const PASS: &str = "--";
+/// [`PASS`] as from and to squares.
+pub const PASS_UCI: &str = "0000";
+
+/// A series mover's line with the other side's passes written in ([`PASS`]).
+fn with_passes(stipulation: Stipulation, line: &[StoredMove]) -> Vec<StoredMove> {
+    let mut out = Vec::with_capacity(2 * line.len());
+    for (i, m) in line.iter().enumerate() {
+        out.push(m.clone());
+        if stipulation.passes_after(i, line.len()) {
+            out.push(StoredMove {
+                captures: Vec::new(),
+                notation: PASS.into(),
+                uci: PASS_UCI.into(),
+            });
+        }
+    }
+    out
+}
+
 /// A stored mate puzzle's solution: for `#N` and `s#N` the first key's main line (the tree's, or
 /// the key alone when the outcome has no tree), the other keys as alternatives of the first move;
-/// for a helpmate its first solution, the others branching from it where they part.
+/// for a helpmate its first solution, the others branching from it where they part; a series
+/// mover's likewise, with the other side's passes written as [`PASS`].
 pub fn solution(p: &StoredPuzzle) -> Solution {
     let Some(outcome) = &p.outcome else {
         return Solution::default();
     };
-    if p.stipulation.is_none() {
+    let Some(stipulation) = p.stipulation else {
         return Solution::default();
-    }
+    };
     let outcome = match outcome {
         PuzzleOutcome::Help(h) => {
             let mut line = Vec::new();
             for s in &h.solutions {
-                insert_line(&mut line, s);
+                insert_line(&mut line, &with_passes(stipulation, s));
             }
             return Solution { line };
         }
@@ -291,12 +314,19 @@ pub struct ReadPuzzle {
     pub line: Vec<String>,
 }
 
-/// A main line played from a position: its moves in canonical notation, and whether its last move
-/// mates or stalemates.
+/// A main line played from a position: its moves in canonical notation (passes as [`PASS`]), and
+/// whether its last move mates or stalemates.
 struct Played {
     line: Vec<String>,
     mates: bool,
     stalemates: bool,
+}
+
+impl Played {
+    /// The moves played, passes left out.
+    fn moves(&self) -> usize {
+        self.line.iter().filter(|m| *m != PASS).count()
+    }
 }
 
 /// Plays a line of moves (any notation the move reader takes, each with its text line) from
@@ -317,6 +347,18 @@ fn play_line(pos: &VariantPosition, moves: &[(String, usize)]) -> Result<Played,
                     i + 1
                 ),
             ));
+        }
+        if text == PASS || text == PASS_UCI {
+            // A pass (the other side of a series mover), which a side in check cannot make.
+            at = at.null_move().ok_or_else(|| {
+                (
+                    *line,
+                    format!("move {} `{text}` is a pass by a side in check", i + 1),
+                )
+            })?;
+            played.line.push(PASS.into());
+            played.stalemates = false;
+            continue;
         }
         let mv = at
             .parse_move(text, Naming::default())
@@ -340,7 +382,7 @@ fn stipulation_for(
     if let Some(s) = stated {
         return Ok(s);
     }
-    if played.mates {
+    if played.mates && played.moves() == played.line.len() {
         let n = played.line.len().div_ceil(2);
         return Ok(Stipulation::Mate(u32::try_from(n).unwrap_or(u32::MAX)));
     }
@@ -384,8 +426,14 @@ pub fn check_line_in(
             v.join(", ")
         }
     };
-    if let Some(plies) = stipulation.help_plies() {
-        let want = line.join(" ");
+    if stipulation.lists_lines() {
+        let plies = stipulation.solution_plies();
+        let moves: Vec<&str> = line
+            .iter()
+            .map(String::as_str)
+            .filter(|m| *m != PASS)
+            .collect();
+        let want = moves.join(" ");
         let help = verified_outcome.help();
         let solutions: Vec<String> = help
             .iter()
@@ -400,13 +448,10 @@ pub fn check_line_in(
         if solutions.contains(&want) {
             return Ok(());
         }
-        let length = if line.len() == plies as usize {
+        let length = if moves.len() == plies as usize {
             String::new()
         } else {
-            format!(
-                " ({} half-moves where {stipulation} has {plies})",
-                line.len()
-            )
+            format!(" ({} moves where {stipulation} has {plies})", moves.len())
         };
         let truncated = help.is_some_and(|h| h.solutions_truncated == Some(true));
         return Err(format!(
@@ -449,7 +494,7 @@ fn full_line_mates(stipulation: Stipulation, played: &Played) -> Result<(), Stri
         Target::Mate => (played.mates, "mate"),
         Target::Stalemate => (played.stalemates, "stalemate"),
     };
-    if full > 0 && played.line.len() == full && !reached {
+    if full > 0 && played.moves() == full && !reached && !stipulation.is_series() {
         return Err(format!(
             "the main line `{}` has the {full} half-moves of {stipulation} but does not end in \
              {goal}",
@@ -569,6 +614,64 @@ mod tests {
         let (text, skipped) = csv::write_all([&diagram]);
         assert_eq!(skipped, [26]);
         assert_eq!(text.lines().count(), 1, "the header alone");
+    }
+
+    /// A series mover's line is written with the other side's passes: `--` in PGN (read back as
+    /// passes, the line then checked against the solutions), `0000` in the CSV's `Moves`.
+    #[test]
+    fn series_lines_are_written_and_read_with_their_passes() {
+        let stipulation = Stipulation::SeriesMate(3);
+        let line = [("Kf1-e2", "f1e2"), ("Ke2-d3", "e2d3"), ("Kd3-c4", "d3c4")];
+        let solution: Vec<StoredMove> = line
+            .iter()
+            .map(|(n, u)| StoredMove {
+                notation: (*n).into(),
+                uci: (*u).into(),
+                captures: Vec::new(),
+            })
+            .collect();
+        let outcome = PuzzleOutcome::Help(crate::outcome::HelpOutcome {
+            count: 1,
+            result: Some(crate::solver::Outcome::Mate),
+            solutions: vec![solution],
+            solutions_truncated: Some(false),
+            sound: Some(true),
+            stipulation: Some(stipulation),
+            ..Default::default()
+        });
+        let puzzle = StoredPuzzle {
+            id: 7,
+            kind: Kind::Mate,
+            variant: Variant::default(),
+            fen: "8/8/8/8/8/1k3p2/2M5/5K2 w 0".into(),
+            moves: Vec::new(),
+            captures: Vec::new(),
+            mate_in: Some(3),
+            stipulation: Some(stipulation),
+            outcome: Some(outcome.clone()),
+            title: None,
+            source: None,
+            caption: None,
+            tags: Vec::new(),
+            fixture: None,
+            created_at: String::new(),
+            content_hash: String::new(),
+            difficulty: Some(30),
+            revision: 0,
+        };
+        let text = pgn::write_puzzle(&puzzle).unwrap();
+        assert!(
+            text.contains("\n1. Kf1-e2 -- 2. Ke2-d3 -- 3. Kd3-c4 1-0\n"),
+            "{text}"
+        );
+        let read = pgn::read(&text).unwrap().remove(0).unwrap();
+        assert_eq!(read.line, ["Kf1-e2", PASS, "Ke2-d3", PASS, "Kd3-c4"]);
+        check_line_in(&read.line, Some(stipulation), &outcome).unwrap();
+        // A pass where the line has none (the mate comes a move early) is not a solution.
+        let wrong = ["Kf1-e2".to_string(), PASS.into(), "Ke2-d3".to_string()];
+        assert!(check_line_in(&wrong, Some(stipulation), &outcome).is_err());
+        let row = csv::write_puzzle(&puzzle).unwrap();
+        assert!(row.contains(",f1e2 0000 e2d3 0000 d3c4,"), "{row}");
     }
 
     fn om(n: &str) -> StoredMove {
