@@ -116,6 +116,10 @@ pub enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Also print the set play: what would follow if the other side were to move first, the
+        /// stipulation shortened by half a move (not for series movers).
+        #[arg(long)]
+        set_play: bool,
     },
     /// Verifies diagram case files (the format of fixtures/README.md) and the diagrams of rule
     /// documents (MediaWiki, HTML, Markdown, text boards): a line per case or diagram, exit 1 when
@@ -183,6 +187,7 @@ pub fn run(cli: Cli) -> ExitCode {
             max_refutations,
             json,
             game,
+            set_play,
         } => {
             use crate::solver::{Stipulation, StipulationError};
             let stipulation = match Stipulation::from_parts(n, stipulation.as_deref()) {
@@ -223,8 +228,14 @@ pub fn run(cli: Cli) -> ExitCode {
                     crate::solver::MAX_MATE_IN
                 ));
             }
+            if set_play && stipulation.is_series() {
+                return fail(format!(
+                    "--set-play does not apply to {stipulation}: a series mover has no other side \
+                     to start"
+                ));
+            }
             match variant_of(game, &rules) {
-                Ok(variant) => run_solve(variant, &fen, &opts, json),
+                Ok(variant) => run_solve(variant, &fen, &opts, json, set_play),
                 Err(e) => fail(e),
             }
         }
@@ -460,6 +471,7 @@ fn run_solve(
     fen: &str,
     opts: &crate::solver::SolveOptions,
     json: bool,
+    set_play: bool,
 ) -> ExitCode {
     let pos = match variant.position(fen, Naming::default()) {
         Ok((p, _)) => p,
@@ -477,19 +489,102 @@ fn run_solve(
             ));
         }
     }
+    // The set play first, as problemists print it: before the key.
+    let set = set_play.then(|| crate::solver::set::set_play_any(&pos, opts, Naming::default()));
+    let set_json = set
+        .as_ref()
+        .map(|s| set_play_json(opts.stipulation, s.as_ref()));
+    if let (Some(s), false) = (&set, json) {
+        print_set_play(opts.stipulation, s.as_ref());
+    }
     if opts.stipulation.lists_lines() {
         let solution = crate::solver::solve_lines_any(&pos, opts, 1);
-        return print_help_solution(&solution.named(&pos, Naming::default()), json);
+        return print_help_solution(&solution.named(&pos, Naming::default()), json, set_json);
     }
     let solution = crate::solver::solve_any(&pos, opts);
     // The stipulation without its N before each length: `#`, `s#`, `=`, `s=`, `r#`, `semi-r#`.
     let text = opts.stipulation.to_string();
     let prefix = text.trim_end_matches(|c: char| c.is_ascii_digit());
-    print_solution(&solution.named(&pos, Naming::default()), prefix, json)
+    print_solution(
+        &solution.named(&pos, Naming::default()),
+        prefix,
+        json,
+        set_json,
+    )
+}
+
+/// The set play as JSON: the set position's FEN (null when there is none), the stipulation
+/// played from it, Black's moves with their replies or the shortened helpmate's lines.
+fn set_play_json(
+    stipulation: crate::solver::Stipulation,
+    s: Option<&crate::solver::set::NamedSetPlay>,
+) -> serde_json::Value {
+    let Some(s) = s else {
+        return serde_json::json!({"fen": null, "stipulation": stipulation.to_string()});
+    };
+    let defences: Vec<serde_json::Value> = s
+        .defences
+        .iter()
+        .map(|(b, replies)| {
+            serde_json::json!({
+                "notation": b.notation,
+                "uci": b.uci,
+                "replies": replies
+                    .iter()
+                    .map(|(w, k)| serde_json::json!({"notation": w.notation, "uci": w.uci, "mate_in": k}))
+                    .collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "fen": s.fen,
+        "stipulation": s.stipulation.to_string(),
+        "defences": defences,
+        "solutions": s.solutions,
+        "count": s.count,
+        "complete": s.complete,
+    })
+}
+
+/// Prints the set play: each Black move with its replies (`Kb7-a7: Bg6xc6 (#1)`), or the
+/// shortened helpmate's lines.
+fn print_set_play(
+    stipulation: crate::solver::Stipulation,
+    s: Option<&crate::solver::set::NamedSetPlay>,
+) {
+    let Some(s) = s else {
+        out!("set play none");
+        return;
+    };
+    let text = stipulation.to_string();
+    let prefix = text.trim_end_matches(|c: char| c.is_ascii_digit());
+    if stipulation.is_help() {
+        out!("set play {} {}", s.stipulation, s.count);
+        for l in &s.solutions {
+            let names: Vec<&str> = l.iter().map(|m| m.notation.as_str()).collect();
+            out!("  {}", names.join(" "));
+        }
+    } else {
+        out!("set play {}", s.defences.len());
+        for (b, replies) in &s.defences {
+            let names: Vec<String> = replies
+                .iter()
+                .map(|(w, k)| format!("{} ({prefix}{k})", w.notation))
+                .collect();
+            out!("  {}: {}", b.notation, names.join(", "));
+        }
+    }
+    if !s.complete {
+        out!("set play cut short by the budget");
+    }
 }
 
 /// Prints a helpmate's solutions: a line each, then the shorter ones, soundness and the counts.
-fn print_help_solution(s: &crate::solver::help::NamedHelpSolution, json: bool) -> ExitCode {
+fn print_help_solution(
+    s: &crate::solver::help::NamedHelpSolution,
+    json: bool,
+    set_play: Option<serde_json::Value>,
+) -> ExitCode {
     let line = |l: &[crate::rules::MoveInfo]| {
         l.iter()
             .map(|m| m.notation.as_str())
@@ -502,7 +597,7 @@ fn print_help_solution(s: &crate::solver::help::NamedHelpSolution, json: bool) -
                 .map(|l| serde_json::to_value(l).unwrap_or_default())
                 .collect::<Vec<_>>()
         };
-        let doc = serde_json::json!({
+        let mut doc = serde_json::json!({
             "stipulation": s.stipulation.to_string(),
             "solutions": lines(&s.solutions),
             "count": s.count,
@@ -514,6 +609,9 @@ fn print_help_solution(s: &crate::solver::help::NamedHelpSolution, json: bool) -
             "millis": s.millis,
             "budget_exhausted": s.budget_exhausted,
         });
+        if let Some(set) = set_play {
+            doc["set_play"] = set;
+        }
         out!("{doc}");
         return ExitCode::SUCCESS;
     }
@@ -538,9 +636,21 @@ fn print_help_solution(s: &crate::solver::help::NamedHelpSolution, json: bool) -
 }
 
 /// Prints a direct mate's or a selfmate's report; `prefix` (`#`, `s#`) labels each key's length.
-fn print_solution(s: &crate::solver::NamedSolution, prefix: &str, json: bool) -> ExitCode {
+fn print_solution(
+    s: &crate::solver::NamedSolution,
+    prefix: &str,
+    json: bool,
+    set_play: Option<serde_json::Value>,
+) -> ExitCode {
     if json {
-        match serde_json::to_string(s) {
+        let text = match set_play {
+            None => serde_json::to_string(s),
+            Some(set) => serde_json::to_value(s).map(|mut doc| {
+                doc["set_play"] = set;
+                doc.to_string()
+            }),
+        };
+        match text {
             Ok(text) => out!("{text}"),
             Err(e) => return fail(e),
         }

@@ -482,6 +482,15 @@ fn solve_takes_a_stipulation() {
             "disagree",
         ),
         (vec!["8/8/8/8/1K6/1M1k4/8/8 b 0"], "give N"),
+        (
+            vec![
+                "8/8/8/8/8/1k3p2/2M5/5K2 w 0",
+                "--stipulation",
+                "ser-#3",
+                "--set-play",
+            ],
+            "--set-play does not apply to ser-#3",
+        ),
     ] {
         let (code, _, err) = run(baroque().arg("solve").args(&args));
         assert_ne!(code, 0, "{args:?}");

@@ -20,6 +20,7 @@ mod ratelimit;
 mod rococo;
 mod series;
 mod service;
+mod set_play;
 mod solve;
 mod stalemates;
 mod verify;

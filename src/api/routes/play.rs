@@ -217,6 +217,7 @@ impl PlayQuery {
                 max_tree_nodes: None,
                 max_refutations: None,
                 max_solutions: None,
+                set_play: false,
             },
             &limits.solve,
         )?;

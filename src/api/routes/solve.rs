@@ -94,6 +94,12 @@ pub struct SolveRequest {
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 100, minimum = 1, maximum = 10_000)]
     pub max_solutions: Option<u32>,
+    /// Whether to answer the set play too (`set_play`): what would follow if the other side
+    /// were to move first, the stipulation shortened by half a move. Not for series movers
+    /// (422 `invalid-stipulation`). It does not change soundness.
+    #[serde(default)]
+    #[schema(example = false)]
+    pub set_play: bool,
 }
 }
 
@@ -161,6 +167,8 @@ pub struct SolveQuery {
     pub intended_solutions: usize,
     /// For a helpmate: the most lines answered of each length.
     pub max_solutions: usize,
+    /// Whether the set play is asked for.
+    pub set_play: bool,
     /// The solver's settings, the intended key among them.
     pub options: crate::solver::SolveOptions,
     pub limits: AppliedLimits,
@@ -218,6 +226,12 @@ impl SolveQuery {
             Some(k) => k as usize,
             None => 1,
         };
+        if r.set_play && stipulation.is_series() {
+            return Err(ApiError::InvalidStipulation(format!(
+                "`set_play` does not apply to {stipulation}: a series mover has no other side to \
+                 start"
+            )));
+        }
         let (applied, clamped) = Budgets::read(r.limits, r.max_tree_nodes, max)?;
         let (nodes, millis, tree) = (applied.nodes, applied.millis, applied.max_tree_nodes);
         let position = r.position()?;
@@ -270,6 +284,7 @@ impl SolveQuery {
             position,
             intended_solutions,
             max_solutions,
+            set_play: r.set_play,
             options,
             limits: AppliedLimits {
                 nodes,
@@ -588,6 +603,122 @@ pub struct SolveResponse {
     pub rules: Option<ResolvedRules>,
     /// Remarks on the position (`no_king`, `too_many_pieces`).
     pub warnings: Vec<Warning>,
+    /// The set play, when asked for (`"set_play": true`; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub set_play: Option<SetPlayView>,
+}
+
+/// The set play of a diagram: what would follow if the other side were to move first, the
+/// stipulation shortened by half a move (under the request's budget, shared with the solve).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"fen": "7k/8/8/4M3/8/8/8/K7 b 1", "stipulation": "=1",
+    "defences": [{"notation": "Kh8-g7", "uci": "h8g7", "captures": [],
+                  "replies": [{"notation": "Me5-f6", "uci": "e5f6", "captures": [], "mate_in": 1}]}],
+    "solutions": [], "count": 0, "complete": true})))]
+pub struct SetPlayView {
+    /// The diagram with the other side to move; null when there is no set play (the side to
+    /// move is in check and cannot pass, or the stipulation is `h#0.5`).
+    pub fen: Option<String>,
+    /// The stipulation played from there: the same for `#N`, `s#N`, `r#N`, `=N`, `s=N`; for
+    /// a helpmate the one half a move shorter with the other side starting (`h#1.5` for `h#2`,
+    /// `h#2` for `h#2.5`).
+    #[schema(example = "#2")]
+    pub stipulation: String,
+    /// For a forced stipulation: every Black move after which some White move fulfils the
+    /// stipulation, in canonical order, with those White moves (the set mates).
+    pub defences: Vec<SetDefence>,
+    /// For a helpmate: the solutions of the shortened helpmate (at most `max_solutions`).
+    pub solutions: Vec<Vec<SolutionMove>>,
+    /// For a helpmate: how many solutions the shortened helpmate has.
+    pub count: usize,
+    /// Whether every move was settled (false: the budget ran out first, and the lists may lack
+    /// some).
+    pub complete: bool,
+}
+
+/// A Black move of the set play and its replies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"notation": "Kh8-g7", "uci": "h8g7", "captures": [],
+    "replies": [{"notation": "Me5-f6", "uci": "e5f6", "captures": [], "mate_in": 1}]})))]
+pub struct SetDefence {
+    #[schema(example = "Kb7-a7")]
+    pub notation: String,
+    #[schema(example = "b7a7")]
+    pub uci: String,
+    pub captures: Vec<SquarePiece>,
+    /// The White moves that fulfil the stipulation after it, in canonical order.
+    pub replies: Vec<SetReply>,
+}
+
+/// A White reply of the set play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"notation": "Me5-f6", "uci": "e5f6", "captures": [], "mate_in": 1})))]
+pub struct SetReply {
+    #[schema(example = "Bg6xc6")]
+    pub notation: String,
+    #[schema(example = "g6c6")]
+    pub uci: String,
+    pub captures: Vec<SquarePiece>,
+    /// The White moves the stipulation takes from the reply on (1: the reply mates, or, in a
+    /// selfmate, leaves every Black move mating).
+    #[schema(example = 1)]
+    pub mate_in: u32,
+}
+
+impl SetPlayView {
+    /// The view of a named set play (`None`: there is none) of `stipulation`.
+    pub fn of(
+        stipulation: crate::solver::Stipulation,
+        s: Option<&crate::solver::set::NamedSetPlay>,
+        max_solutions: usize,
+    ) -> SetPlayView {
+        let Some(s) = s else {
+            return SetPlayView {
+                fen: None,
+                stipulation: stipulation.to_string(),
+                defences: Vec::new(),
+                solutions: Vec::new(),
+                count: 0,
+                complete: true,
+            };
+        };
+        SetPlayView {
+            fen: Some(s.fen.clone()),
+            stipulation: s.stipulation.to_string(),
+            defences: s
+                .defences
+                .iter()
+                .map(|(b, replies)| {
+                    let b = SolutionMove::from(b);
+                    SetDefence {
+                        notation: b.notation,
+                        uci: b.uci,
+                        captures: b.captures,
+                        replies: replies
+                            .iter()
+                            .map(|(w, k)| {
+                                let w = SolutionMove::from(w);
+                                SetReply {
+                                    notation: w.notation,
+                                    uci: w.uci,
+                                    captures: w.captures,
+                                    mate_in: *k,
+                                }
+                            })
+                            .collect(),
+                    }
+                })
+                .collect(),
+            solutions: s
+                .solutions
+                .iter()
+                .take(max_solutions)
+                .map(|l| l.iter().map(SolutionMove::from).collect())
+                .collect(),
+            count: s.count,
+            complete: s.complete,
+        }
+    }
 }
 
 /// `short_solutions`: keys of `#N` and `s#N`, lines of a helpmate.
@@ -654,6 +785,7 @@ impl SolveResponse {
             clamped: q.clamped.clone(),
             rules: q.position.rules(),
             warnings: q.position.warnings.clone(),
+            set_play: None,
         }
     }
 
@@ -718,6 +850,7 @@ impl SolveResponse {
             clamped: q.clamped.clone(),
             rules: q.position.rules(),
             warnings: q.position.warnings.clone(),
+            set_play: None,
         }
     }
 }
@@ -792,16 +925,39 @@ pub async fn solve(
 
 /// Runs a parsed solve request (blocking: call it off the async workers).
 pub fn solve_query(query: &SolveQuery) -> SolveResponse {
-    if query.options.stipulation.lists_lines() {
-        let solution = crate::solver::solve_lines_any(
-            &query.position.position,
-            &query.options,
-            query.intended_solutions,
-        );
-        return SolveResponse::help(query, &solution);
+    // With the set play, the solve and the set play share the request's budget.
+    let shared = query.set_play.then(|| {
+        std::sync::Arc::new(crate::solver::Budget::within(
+            query.options.within.clone(),
+            query.options.limits,
+            query.options.cancel.clone(),
+        ))
+    });
+    let options = crate::solver::SolveOptions {
+        within: shared.clone().or_else(|| query.options.within.clone()),
+        ..query.options.clone()
+    };
+    let pos = &query.position.position;
+    let mut response = if options.stipulation.lists_lines() {
+        let solution = crate::solver::solve_lines_any(pos, &options, query.intended_solutions);
+        SolveResponse::help(query, &solution)
+    } else {
+        let solution = crate::solver::solve_any(pos, &options);
+        SolveResponse::new(query, &solution)
+    };
+    if query.set_play {
+        let set = crate::solver::set::set_play_any(pos, &options, query.position.naming);
+        response.set_play = Some(SetPlayView::of(
+            options.stipulation,
+            set.as_ref(),
+            query.max_solutions,
+        ));
+        if let Some(s) = set.filter(|s| !s.complete) {
+            response.budget_exhausted = true;
+            response.budget_exhausted_by = s.exhausted_by.map(BudgetLimit::from);
+        }
     }
-    let solution = crate::solver::solve_any(&query.position.position, &query.options);
-    SolveResponse::new(query, &solution)
+    response
 }
 
 /// Examples for the OpenAPI document, computed by the engine (see [`crate::api::common::examples`]).
@@ -836,6 +992,7 @@ pub(crate) mod examples {
             max_tree_nodes: None,
             max_refutations: None,
             max_solutions: None,
+            set_play: false,
         })
     }
 
@@ -855,6 +1012,7 @@ pub(crate) mod examples {
             max_tree_nodes: None,
             max_refutations: None,
             max_solutions: None,
+            set_play: false,
         })
     }
 
@@ -909,6 +1067,7 @@ pub(crate) mod examples {
             max_tree_nodes: None,
             max_refutations: None,
             max_solutions: None,
+            set_play: false,
         })["tries"][0]
             .clone()
     }
