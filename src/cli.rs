@@ -120,6 +120,12 @@ pub enum Command {
         /// stipulation shortened by half a move (not for series movers).
         #[arg(long)]
         set_play: bool,
+        /// A twin, solved after the diagram and labelled `b)`, `c)`, ... in order (repeat the
+        /// flag for more): commands separated by `;` (`move d4 e5`, `exchange d4 e5`, `remove
+        /// d4`, `add wPa3`, `rotate 90`, `mirror a1<->h1`, `shift a1 b2`, `polish`,
+        /// `stipulation h#3`), `continued` first to start from the previous twin.
+        #[arg(long, value_name = "COMMANDS")]
+        twin: Vec<String>,
     },
     /// Verifies diagram case files (the format of fixtures/README.md) and the diagrams of rule
     /// documents (MediaWiki, HTML, Markdown, text boards): a line per case or diagram, exit 1 when
@@ -188,6 +194,7 @@ pub fn run(cli: Cli) -> ExitCode {
             json,
             game,
             set_play,
+            twin,
         } => {
             use crate::solver::{Stipulation, StipulationError};
             let stipulation = match Stipulation::from_parts(n, stipulation.as_deref()) {
@@ -235,7 +242,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 ));
             }
             match variant_of(game, &rules) {
-                Ok(variant) => run_solve(variant, &fen, &opts, json, set_play),
+                Ok(variant) => run_solve(variant, &fen, &opts, json, set_play, &twin),
                 Err(e) => fail(e),
             }
         }
@@ -466,17 +473,108 @@ impl From<GameArg> for GameKind {
     }
 }
 
+/// Writes a line of text into a report being built.
+macro_rules! w {
+    ($o:expr, $($arg:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($o, $($arg)*);
+    }};
+}
+
+/// Solves the diagram and its twins (`--twin`): the diagram's report, then each twin's under its
+/// label (`b) move e5 f6`, its FEN and stipulation); with `--json` one document whose `twins`
+/// holds the twins' (each with `label`, `twin` and `fen`).
 fn run_solve(
     variant: Variant,
     fen: &str,
     opts: &crate::solver::SolveOptions,
     json: bool,
     set_play: bool,
+    twins: &[String],
 ) -> ExitCode {
     let pos = match variant.position(fen, Naming::default()) {
         Ok((p, _)) => p,
         Err(e) => return fail(e),
     };
+    let twins = match crate::puzzle::twins::derive(&pos, opts.stipulation, twins, Naming::default())
+    {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    for t in &twins {
+        if t.stipulation.moves() < t.stipulation.least_moves()
+            || t.stipulation.moves() > crate::solver::MAX_MATE_IN
+        {
+            return fail(format!(
+                "twin {} `{}`: the N of {} must be between {} and {}",
+                t.label,
+                t.text,
+                t.stipulation,
+                t.stipulation.least_moves(),
+                crate::solver::MAX_MATE_IN
+            ));
+        }
+        if set_play && t.stipulation.is_series() {
+            return fail(format!(
+                "twin {}: --set-play does not apply to {}",
+                t.label, t.stipulation
+            ));
+        }
+    }
+    let mut o = String::new();
+    let code = solve_one(&mut o, &pos, opts, json, set_play);
+    if code != ExitCode::SUCCESS {
+        return code;
+    }
+    let mut docs = Vec::new();
+    for t in &twins {
+        let twin_opts = crate::solver::SolveOptions {
+            stipulation: t.stipulation,
+            intended_key: None,
+            ..opts.clone()
+        };
+        let mut text = String::new();
+        let code = solve_one(&mut text, &t.position, &twin_opts, json, set_play);
+        if code != ExitCode::SUCCESS {
+            return code;
+        }
+        let fen = t.position.fen(Naming::default());
+        if json {
+            let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+            doc["label"] = t.label.clone().into();
+            doc["twin"] = t.text.clone().into();
+            doc["fen"] = fen.into();
+            doc["stipulation"] = t.stipulation.to_string().into();
+            docs.push(doc);
+        } else {
+            w!(o, "{} {}", t.label, t.text);
+            w!(o, "fen {fen}");
+            w!(o, "stipulation {}", t.stipulation);
+            o.push_str(&text);
+        }
+    }
+    if json && !twins.is_empty() {
+        let mut doc: serde_json::Value = serde_json::from_str(&o).unwrap_or_default();
+        doc["twins"] = docs.into();
+        o = format!("{doc}\n");
+    }
+    {
+        use std::io::Write as _;
+        let _ = std::io::stdout().lock().write_all(o.as_bytes());
+    }
+    ExitCode::SUCCESS
+}
+
+/// The report of one position (the diagram or a twin), written into `o`.
+fn solve_one(
+    o: &mut String,
+    pos: &crate::rules::VariantPosition,
+    opts: &crate::solver::SolveOptions,
+    json: bool,
+    set_play: bool,
+) -> ExitCode {
+    let pos = *pos;
+    let variant = pos.variant();
     if Variant::mate_needs_both_kings(variant.kind()) && !pos.has_both_kings() {
         return fail("a Rococo mate search needs both Kings on the board");
     }
@@ -495,17 +593,18 @@ fn run_solve(
         .as_ref()
         .map(|s| set_play_json(opts.stipulation, s.as_ref()));
     if let (Some(s), false) = (&set, json) {
-        print_set_play(opts.stipulation, s.as_ref());
+        print_set_play(o, opts.stipulation, s.as_ref());
     }
     if opts.stipulation.lists_lines() {
         let solution = crate::solver::solve_lines_any(&pos, opts, 1);
-        return print_help_solution(&solution.named(&pos, Naming::default()), json, set_json);
+        return print_help_solution(o, &solution.named(&pos, Naming::default()), json, set_json);
     }
     let solution = crate::solver::solve_any(&pos, opts);
     // The stipulation without its N before each length: `#`, `s#`, `=`, `s=`, `r#`, `semi-r#`.
     let text = opts.stipulation.to_string();
     let prefix = text.trim_end_matches(|c: char| c.is_ascii_digit());
     print_solution(
+        o,
         &solution.named(&pos, Naming::default()),
         prefix,
         json,
@@ -549,38 +648,40 @@ fn set_play_json(
 /// Prints the set play: each Black move with its replies (`Kb7-a7: Bg6xc6 (#1)`), or the
 /// shortened helpmate's lines.
 fn print_set_play(
+    o: &mut String,
     stipulation: crate::solver::Stipulation,
     s: Option<&crate::solver::set::NamedSetPlay>,
 ) {
     let Some(s) = s else {
-        out!("set play none");
+        w!(o, "set play none");
         return;
     };
     let text = stipulation.to_string();
     let prefix = text.trim_end_matches(|c: char| c.is_ascii_digit());
     if stipulation.is_help() {
-        out!("set play {} {}", s.stipulation, s.count);
+        w!(o, "set play {} {}", s.stipulation, s.count);
         for l in &s.solutions {
             let names: Vec<&str> = l.iter().map(|m| m.notation.as_str()).collect();
-            out!("  {}", names.join(" "));
+            w!(o, "  {}", names.join(" "));
         }
     } else {
-        out!("set play {}", s.defences.len());
+        w!(o, "set play {}", s.defences.len());
         for (b, replies) in &s.defences {
             let names: Vec<String> = replies
                 .iter()
                 .map(|(w, k)| format!("{} ({prefix}{k})", w.notation))
                 .collect();
-            out!("  {}: {}", b.notation, names.join(", "));
+            w!(o, "  {}: {}", b.notation, names.join(", "));
         }
     }
     if !s.complete {
-        out!("set play cut short by the budget");
+        w!(o, "set play cut short by the budget");
     }
 }
 
 /// Prints a helpmate's solutions: a line each, then the shorter ones, soundness and the counts.
 fn print_help_solution(
+    o: &mut String,
     s: &crate::solver::help::NamedHelpSolution,
     json: bool,
     set_play: Option<serde_json::Value>,
@@ -612,31 +713,33 @@ fn print_help_solution(
         if let Some(set) = set_play {
             doc["set_play"] = set;
         }
-        out!("{doc}");
+        w!(o, "{doc}");
         return ExitCode::SUCCESS;
     }
-    out!("stipulation {}", s.stipulation);
-    out!("solutions {}", s.count);
+    w!(o, "stipulation {}", s.stipulation);
+    w!(o, "solutions {}", s.count);
     for l in &s.solutions {
-        out!("  {}", line(l));
+        w!(o, "  {}", line(l));
     }
-    out!("short_solutions {}", s.short_solutions.len());
+    w!(o, "short_solutions {}", s.short_solutions.len());
     for l in &s.short_solutions {
-        out!("  {}", line(l));
+        w!(o, "  {}", line(l));
     }
-    out!(
+    w!(
+        o,
         "sound {}",
         s.sound.map_or("unknown".to_string(), |b| b.to_string())
     );
     if !s.complete {
-        out!("budget ran out: the lists may be incomplete");
+        w!(o, "budget ran out: the lists may be incomplete");
     }
-    out!("nodes {} millis {}", s.nodes, s.millis);
+    w!(o, "nodes {} millis {}", s.nodes, s.millis);
     ExitCode::SUCCESS
 }
 
 /// Prints a direct mate's or a selfmate's report; `prefix` (`#`, `s#`) labels each key's length.
 fn print_solution(
+    o: &mut String,
     s: &crate::solver::NamedSolution,
     prefix: &str,
     json: bool,
@@ -651,7 +754,7 @@ fn print_solution(
             }),
         };
         match text {
-            Ok(text) => out!("{text}"),
+            Ok(text) => w!(o, "{text}"),
             Err(e) => return fail(e),
         }
         return ExitCode::SUCCESS;
@@ -666,7 +769,8 @@ fn print_solution(
                 .join(", ")
         }
     };
-    out!(
+    w!(
+        o,
         "result {}",
         serde_json::to_value(s.result)
             .unwrap_or_default()
@@ -674,15 +778,16 @@ fn print_solution(
             .unwrap_or("")
     );
     if let Some(m) = s.mate_in {
-        out!("mate_in {m}");
+        w!(o, "mate_in {m}");
     }
-    out!(
+    w!(
+        o,
         "sound {}",
         s.sound.map_or("unknown".to_string(), |b| b.to_string())
     );
-    out!("keys {}", names(&s.keys));
-    out!("cooks {}", names(&s.cooks));
-    out!("short_solutions {}", names(&s.short_solutions));
+    w!(o, "keys {}", names(&s.keys));
+    w!(o, "cooks {}", names(&s.cooks));
+    w!(o, "short_solutions {}", names(&s.short_solutions));
     let moves = |v: &[crate::rules::MoveInfo]| {
         if v.is_empty() {
             "none".to_string()
@@ -694,9 +799,10 @@ fn print_solution(
         }
     };
     for t in &s.threats {
-        out!("threat of {}: {}", t.key.notation, moves(&t.moves));
+        w!(o, "threat of {}: {}", t.key.notation, moves(&t.moves));
     }
-    out!(
+    w!(
+        o,
         "tries {}",
         if s.tries.is_empty() {
             "none".to_string()
@@ -709,7 +815,7 @@ fn print_solution(
         }
     );
     if s.tries_truncated {
-        out!("(tries incomplete: the budget ran out)");
+        w!(o, "(tries incomplete: the budget ran out)");
     }
     // The goal a tree's last moves reach: `mate`, or `stalemate` for `=N` and `s=N`.
     let goal = if prefix.ends_with('=') {
@@ -718,31 +824,33 @@ fn print_solution(
         "mate"
     };
     for node in &s.tree {
-        print_tree(node, 0, goal);
+        print_tree(o, node, 0, goal);
     }
     if s.tree_truncated {
-        out!("(tree cut at its size or budget limit)");
+        w!(o, "(tree cut at its size or budget limit)");
     }
     if s.budget_exhausted {
-        out!(
+        w!(
+            o,
             "budget ran out: no mate within {} proven for every first move",
             s.proven_no_mate_within
         );
     }
-    out!("nodes {} millis {}", s.nodes, s.millis);
+    w!(o, "nodes {} millis {}", s.nodes, s.millis);
     ExitCode::SUCCESS
 }
 
-fn print_tree(node: &crate::solver::tree::NamedAttack, depth: usize, goal: &str) {
+fn print_tree(o: &mut String, node: &crate::solver::tree::NamedAttack, depth: usize, goal: &str) {
     let pad = "  ".repeat(depth * 2);
     if node.mates {
-        out!("{pad}{} {goal}", node.info.notation);
+        w!(o, "{pad}{} {goal}", node.info.notation);
     } else {
-        out!("{pad}{}", node.info.notation);
+        w!(o, "{pad}{}", node.info.notation);
     }
     if let Some(threat) = &node.threat {
         let t: Vec<&str> = threat.iter().map(|m| m.notation.as_str()).collect();
-        out!(
+        w!(
+            o,
             "{pad}  (threat: {})",
             if t.is_empty() {
                 "none".into()
@@ -754,12 +862,12 @@ fn print_tree(node: &crate::solver::tree::NamedAttack, depth: usize, goal: &str)
     for d in &node.defences {
         let dual = if d.dual { " (dual)" } else { "" };
         if d.mates {
-            out!("{pad}  ... {} {goal}{dual}", d.info.notation);
+            w!(o, "{pad}  ... {} {goal}{dual}", d.info.notation);
         } else {
-            out!("{pad}  ... {}{dual}", d.info.notation);
+            w!(o, "{pad}  ... {}{dual}", d.info.notation);
         }
         for r in &d.replies {
-            print_tree(r, depth + 1, goal);
+            print_tree(o, r, depth + 1, goal);
         }
     }
 }

@@ -491,6 +491,18 @@ fn solve_takes_a_stipulation() {
             ],
             "--set-play does not apply to ser-#3",
         ),
+        (
+            vec![
+                "7k/8/8/4M3/8/8/8/K7 w 0",
+                "--stipulation",
+                "=1",
+                "--twin",
+                "move e5 f6",
+                "--twin",
+                "shift a1 b2",
+            ],
+            "twin c) `shift a1 b2`: a piece would leave the board",
+        ),
     ] {
         let (code, _, err) = run(baroque().arg("solve").args(&args));
         assert_ne!(code, 0, "{args:?}");

@@ -32,7 +32,8 @@ use utoipa_actix_web::AppExt;
         super::problem::Problem,
         super::problem::PositionProblem,
         super::routes::diagram::DiagramCoords,
-        super::routes::puzzles::PuzzleSort
+        super::routes::puzzles::PuzzleSort,
+        super::routes::solve::TwinAnswer
     )),
     modifiers(&BearerAuth)
 )]

@@ -45,7 +45,7 @@ pub struct Problem {
     /// `/problems/invalid-request`, `/problems/invalid-parameter`, `/problems/unsupported-media-type`,
     /// `/problems/payload-too-large`, `/problems/invalid-fen`, `/problems/impossible-position`,
     /// `/problems/too-many-moves`, `/problems/invalid-mate-in`, `/problems/invalid-limits`,
-    /// `/problems/invalid-key`, `/problems/not-applicable`, `/problems/solver-busy`,
+    /// `/problems/invalid-key`, `/problems/invalid-twin`, `/problems/not-applicable`, `/problems/solver-busy`,
     /// `/problems/exports-busy`, `/problems/plays-busy`, `/problems/rate-limited`, `/problems/store-unavailable`, `/problems/puzzle-not-verified`,
     /// `/problems/solver-budget-exhausted`, `/problems/invalid-pgn`, `/problems/unauthorized`,
     /// `/problems/writes-disabled`, `/problems/not-found`,
@@ -97,6 +97,11 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = "marks")]
     pub parameter: Option<String>,
+    /// For `invalid-twin`: the label of the twin that cannot be made (`b)` for the first of
+    /// `twins`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "b)")]
+    pub twin: Option<String>,
     /// The request's id (its `X-Request-Id`, the client's when usable, else a new one), as in the
     /// response header and the server's log lines of the request.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -175,6 +180,9 @@ pub enum ApiError {
     /// A solve's intended key is not a legal move of the position.
     #[error("`key` {key:?} is not a legal move of the position: {reason}")]
     InvalidKey { key: String, reason: String },
+    /// A twin that cannot be made (`twin`: its label).
+    #[error("{0}")]
+    InvalidTwin(crate::puzzle::twins::TwinError),
     /// A stipulation that cannot be read, or that disagrees with `mate_in`.
     #[error("{0}")]
     InvalidStipulation(String),
@@ -308,6 +316,11 @@ impl ApiError {
                 key: "Ka1-a3".into(),
                 reason: "not a move of the King on a1".into(),
             },
+            ApiError::InvalidTwin(crate::puzzle::twins::TwinError {
+                label: "b)".into(),
+                text: "shift a1 b2".into(),
+                message: "a piece would leave the board".into(),
+            }),
             ApiError::Conflict("a collection named `twos` exists already".into()),
             ApiError::InvalidCollection("`count` is 0: ask for 1 to 200 puzzles".into()),
             ApiError::JobsBusy { limit: 1, retry_after: 30 },
@@ -449,6 +462,11 @@ impl ApiError {
                 "Intended key is not a legal move",
                 StatusCode::UNPROCESSABLE_ENTITY,
             ),
+            ApiError::InvalidTwin(_) => (
+                "/problems/invalid-twin",
+                "Twin cannot be made",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
             ApiError::SolverBusy { .. } => (
                 "/problems/solver-busy",
                 "Solver busy",
@@ -542,6 +560,7 @@ impl ApiError {
             line: None,
             game: None,
             parameter: None,
+            twin: None,
             request_id: None,
         };
         match self {
@@ -573,6 +592,7 @@ impl ApiError {
             ApiError::InvalidParameter { parameter, .. } => {
                 p.parameter = Some((*parameter).to_string());
             }
+            ApiError::InvalidTwin(e) => p.twin = Some(e.label.clone()),
             _ => {}
         }
         p

@@ -23,4 +23,5 @@ mod service;
 mod set_play;
 mod solve;
 mod stalemates;
+mod twins;
 mod verify;

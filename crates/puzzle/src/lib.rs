@@ -8,6 +8,7 @@
 //! - [`difficulty`]: a mate puzzle's difficulty from its outcome;
 //! - [`play`]: the proof a stored puzzle carries, read as the solver's proof for judging a line;
 //! - [`formats`]: puzzles as PGN and as Lichess's puzzle CSV, and read back;
+//! - [`twins`]: positions derived from a diagram by twin commands;
 //! - [`fixtures`]: the case and puzzle file formats of the repository's fixtures.
 //!
 //! It depends on the games ([`baroque_rules`]) and the solver ([`baroque_solver`]), and on no web,
@@ -42,6 +43,7 @@ pub mod formats;
 pub mod model;
 pub mod outcome;
 pub mod play;
+pub mod twins;
 pub mod verify;
 
 pub use model::*;

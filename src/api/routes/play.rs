@@ -218,6 +218,7 @@ impl PlayQuery {
                 max_refutations: None,
                 max_solutions: None,
                 set_play: false,
+                twins: Vec::new(),
             },
             &limits.solve,
         )?;

@@ -100,6 +100,17 @@ pub struct SolveRequest {
     #[serde(default)]
     #[schema(example = false)]
     pub set_play: bool,
+    /// Twins: positions derived from the diagram, each solved with the same stipulation (or the
+    /// one it sets) and answered in order in `twins`, labelled `b)`, `c)`, ... (the diagram is
+    /// `a)`). A twin is one or more commands separated by `;`: `move d4 e5`, `exchange d4 e5`,
+    /// `remove d4`, `add wPa3` (colour, the game's FEN letter, square), `rotate 90|180|270`
+    /// (clockwise as White sees the board), `mirror a1<->h1|a1<->a8|a1<->h8` (the game's
+    /// corners), `shift a1 b2`, `polish` (colours swapped), `stipulation h#3`; one starting
+    /// with `continued` applies to the previous twin. At most 25; one that cannot be made is
+    /// 422 `invalid-twin`, with `twin` its label.
+    #[serde(default)]
+    #[schema(example = json!(["move e5 d4", "continued polish"]))]
+    pub twins: Vec<String>,
 }
 }
 
@@ -169,6 +180,8 @@ pub struct SolveQuery {
     pub max_solutions: usize,
     /// Whether the set play is asked for.
     pub set_play: bool,
+    /// The twins, each with its position and stipulation.
+    pub twins: Vec<crate::puzzle::twins::Twin>,
     /// The solver's settings, the intended key among them.
     pub options: crate::solver::SolveOptions,
     pub limits: AppliedLimits,
@@ -280,11 +293,42 @@ impl SolveQuery {
             proven: None,
             within: None,
         };
+        let twins = crate::puzzle::twins::derive(
+            &position.position,
+            stipulation,
+            &r.twins,
+            position.naming,
+        )
+        .map_err(ApiError::InvalidTwin)?;
+        for t in &twins {
+            let refuse = |message: String| {
+                ApiError::InvalidTwin(crate::puzzle::twins::TwinError {
+                    label: t.label.clone(),
+                    text: t.text.clone(),
+                    message,
+                })
+            };
+            let (n, s) = (t.stipulation.moves(), t.stipulation);
+            if n < s.least_moves() || n > max.max_mate_in {
+                return Err(refuse(format!(
+                    "the N of {s} must be between {} and {}",
+                    s.least_moves(),
+                    max.max_mate_in
+                )));
+            }
+            if r.set_play && s.is_series() {
+                return Err(refuse(format!("`set_play` does not apply to {s}")));
+            }
+            if Variant::mate_needs_both_kings(t.position.kind()) && !t.position.has_both_kings() {
+                return Err(refuse("a Rococo mate search needs both Kings".into()));
+            }
+        }
         Ok(SolveQuery {
             position,
             intended_solutions,
             max_solutions,
             set_play: r.set_play,
+            twins,
             options,
             limits: AppliedLimits {
                 nodes,
@@ -606,6 +650,32 @@ pub struct SolveResponse {
     /// The set play, when asked for (`"set_play": true`; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub set_play: Option<SetPlayView>,
+    /// The twins asked for, in order, each with the fields of a solve of its position (absent
+    /// when none was asked for).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(no_recursion)]
+    pub twins: Vec<TwinAnswer>,
+}
+
+/// A twin's answer: its label, position and the fields of a solve of it (`stipulation` its own).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"label": "b)", "twin": "move e5 f6", "fen": "7k/8/5M2/8/8/8/8/K7 w 0",
+    "game": "baroque", "stipulation": "=1", "result": "mate", "mate_in": 1, "sound": true,
+    "keys": [{"notation": "Mf6-g7", "uci": "f6g7", "captures": [], "mate_in": 1}]})))]
+pub struct TwinAnswer {
+    /// `b)`, `c)`, ...
+    #[schema(example = "b)")]
+    pub label: String,
+    /// The twin's commands, as sent.
+    #[schema(example = "move e5 d4")]
+    pub twin: String,
+    /// The twin's position.
+    #[schema(example = "7k/8/8/8/3M4/8/8/K7 w 0")]
+    pub fen: String,
+    /// The answer of a solve of the twin.
+    #[serde(flatten)]
+    #[schema(no_recursion)]
+    pub answer: SolveResponse,
 }
 
 /// The set play of a diagram: what would follow if the other side were to move first, the
@@ -786,6 +856,7 @@ impl SolveResponse {
             rules: q.position.rules(),
             warnings: q.position.warnings.clone(),
             set_play: None,
+            twins: Vec::new(),
         }
     }
 
@@ -851,6 +922,7 @@ impl SolveResponse {
             rules: q.position.rules(),
             warnings: q.position.warnings.clone(),
             set_play: None,
+            twins: Vec::new(),
         }
     }
 }
@@ -925,8 +997,8 @@ pub async fn solve(
 
 /// Runs a parsed solve request (blocking: call it off the async workers).
 pub fn solve_query(query: &SolveQuery) -> SolveResponse {
-    // With the set play, the solve and the set play share the request's budget.
-    let shared = query.set_play.then(|| {
+    // With the set play or twins, every solve of the request shares its budget.
+    let shared = (query.set_play || !query.twins.is_empty()).then(|| {
         std::sync::Arc::new(crate::solver::Budget::within(
             query.options.within.clone(),
             query.options.limits,
@@ -956,6 +1028,30 @@ pub fn solve_query(query: &SolveQuery) -> SolveResponse {
             response.budget_exhausted = true;
             response.budget_exhausted_by = s.exhausted_by.map(BudgetLimit::from);
         }
+    }
+    for twin in &query.twins {
+        let q = SolveQuery {
+            position: CheckedPosition {
+                position: twin.position,
+                naming: query.position.naming,
+                warnings: Vec::new(),
+            },
+            options: crate::solver::SolveOptions {
+                stipulation: twin.stipulation,
+                intended_key: None,
+                within: options.within.clone(),
+                ..options.clone()
+            },
+            twins: Vec::new(),
+            ..query.clone()
+        };
+        let answer = solve_query(&q);
+        response.twins.push(TwinAnswer {
+            label: twin.label.clone(),
+            twin: twin.text.clone(),
+            fen: twin.position.fen(query.position.naming),
+            answer,
+        });
     }
     response
 }
@@ -993,6 +1089,7 @@ pub(crate) mod examples {
             max_refutations: None,
             max_solutions: None,
             set_play: false,
+            twins: Vec::new(),
         })
     }
 
@@ -1013,6 +1110,7 @@ pub(crate) mod examples {
             max_refutations: None,
             max_solutions: None,
             set_play: false,
+            twins: Vec::new(),
         })
     }
 
@@ -1068,6 +1166,7 @@ pub(crate) mod examples {
             max_refutations: None,
             max_solutions: None,
             set_play: false,
+            twins: Vec::new(),
         })["tries"][0]
             .clone()
     }
