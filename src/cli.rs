@@ -520,7 +520,24 @@ fn run_solve(
                 t.label, t.stipulation
             ));
         }
+        if Variant::mate_needs_both_kings(variant.kind()) && !t.position.has_both_kings() {
+            return fail(format!(
+                "twin {} `{}`: a Rococo mate search needs both Kings on the board",
+                t.label, t.text
+            ));
+        }
     }
+    // The diagram, its set play and its twins share one budget: `--nodes` and `--millis` bound
+    // the whole run.
+    let shared = std::sync::Arc::new(crate::solver::Budget::within(
+        opts.within.clone(),
+        opts.limits,
+        opts.cancel.clone(),
+    ));
+    let opts = &crate::solver::SolveOptions {
+        within: Some(shared),
+        ..opts.clone()
+    };
     let mut o = String::new();
     let code = solve_one(&mut o, &pos, opts, json, set_play);
     if code != ExitCode::SUCCESS {

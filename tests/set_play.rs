@@ -1,7 +1,8 @@
 //! Set play in both games against an oracle written from the definition with legal moves and
 //! status alone: the diagram with the other side to move (the oracle rewrites the FEN's side to
 //! move); for `#N`, `=N` and `s#N` every Black move that has a White reply fulfilling the
-//! stipulation from there, with those replies (each with the White moves it needs); for `h#N`
+//! stipulation half a move shorter (Black's move, then White's N - 1 moves), with those replies
+//! (each with the White moves it needs); for `h#N`
 //! the lines of `h#(N-1).5` with White starting, and for `h#N.5` those of `h#N` with Black
 //! starting. Each check counts the positions with set play, so that one comparing only empty
 //! sets fails.
@@ -124,7 +125,8 @@ fn forced_set<P: GamePosition>(
     set: &P,
 ) -> BTreeMap<String, Vec<(String, u32)>> {
     let naming = Naming::default();
-    let n = stipulation.moves();
+    // Black's move and White's N - 1: the stipulation half a move shorter.
+    let n = stipulation.moves() - 1;
     let mut out = BTreeMap::new();
     for b in playable(set) {
         let after = set.play(&b);
@@ -234,14 +236,14 @@ fn check(text: &str, boards: usize, extra: u64, seed: u64) {
 
 #[test]
 fn set_play_of_direct_mates_and_stalemates_is_the_definitions() {
-    check("#1", 200, 5, 301);
-    check("#2", 30, 3, 302);
-    check("=1", 300, 5, 303);
+    check("#2", 200, 5, 301);
+    check("#3", 30, 3, 302);
+    check("=2", 300, 5, 303);
 }
 
 #[test]
 fn set_play_of_selfmates_is_the_definitions() {
-    check("s#1", 600, 5, 311);
+    check("s#2", 600, 5, 311);
 }
 
 #[test]

@@ -133,6 +133,36 @@ fn play_passes_between_the_series_moves() {
     let half = play(ROCOCO_HELP, "rococo", "ser-h#2", &["Kd4-e3"]);
     assert_eq!(half["verdict"], "correct");
     assert_eq!(half["remaining"], 2);
+    // A line that goes on past a shorter one (the stalemate after two moves, Black passing),
+    // as the solve lists it, plays to its end; so does a series helpmate whose Black Pawn
+    // walks on after White could already mate.
+    let s = app.post_json(
+        "/v1/solve",
+        &json!({"fen": "8/M7/1k6/8/8/3p4/8/1K6 w 0", "stipulation": "ser-=3"}),
+    );
+    assert!(
+        s.body.contains(
+            "[{\"notation\":\"Kb1-c2\",\"uci\":\"b1c2\",\"captures\":[]},{\"notation\":\"Kc2xd3\""
+        ),
+        "{}",
+        s.body
+    );
+    let long = play(
+        "8/M7/1k6/8/8/3p4/8/1K6 w 0",
+        "baroque",
+        "ser-=3",
+        &["Kb1-c2", "Kc2xd3", "Kd3-c2"],
+    );
+    assert_eq!(long["first_illegal"], Value::Null, "{long}");
+    assert_eq!(long["verdict"], "solved", "{long}");
+    let help = play(
+        "8/8/8/8/8/1k1K1p2/2M5/8 b 0",
+        "baroque",
+        "ser-h#2",
+        &["Pf3-e3", "Pe3-e1", "Kd3-c3"],
+    );
+    assert_eq!(help["first_illegal"], Value::Null, "{help}");
+    assert_eq!(help["verdict"], "solved", "{help}");
 }
 
 #[test]

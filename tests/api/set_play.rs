@@ -4,7 +4,8 @@
 use crate::helpers::{spawn_app, TestApp};
 use serde_json::{json, Value};
 
-/// `=1`: the Immobilizer freezes the lone King next to it.
+/// `=2` (cooked: `Me5-g7` stalemates at once): the Immobilizer freezes the lone King next to it.
+/// Its set play: whatever Black plays, an Immobilizer move next to its King stalemates it.
 const STALEMATE: &str = "7k/8/8/4M3/8/8/8/K7 w 0";
 
 fn solve(app: &TestApp, body: Value) -> Value {
@@ -18,14 +19,14 @@ fn set_play_lists_each_black_move_with_its_replies() {
     let app = spawn_app();
     let s = solve(
         &app,
-        json!({"fen": STALEMATE, "stipulation": "=1", "set_play": true}),
+        json!({"fen": STALEMATE, "stipulation": "=2", "set_play": true}),
     );
-    // The solve is unchanged: one key, sound.
-    assert_eq!(s["keys"][0]["notation"], "Me5-g7");
-    assert_eq!(s["sound"], true);
+    // The solve is unchanged: its short solution.
+    assert_eq!(s["short_solutions"][0]["notation"], "Me5-g7");
+    assert_eq!(s["sound"], false);
     let set = &s["set_play"];
     assert_eq!(set["fen"], "7k/8/8/4M3/8/8/8/K7 b 1");
-    assert_eq!(set["stipulation"], "=1");
+    assert_eq!(set["stipulation"], "=2");
     assert_eq!(set["complete"], true);
     let defences: Vec<(String, Vec<String>)> = set["defences"]
         .as_array()
@@ -53,6 +54,12 @@ fn set_play_lists_each_black_move_with_its_replies() {
             want("Kh8-h7", &["Me5-g7", "Me5-h8"]),
         ]
     );
+    // `=1` has none: Black's move and no White move left.
+    let s = solve(
+        &app,
+        json!({"fen": STALEMATE, "stipulation": "=1", "set_play": true}),
+    );
+    assert_eq!(s["set_play"]["defences"], json!([]));
     // Not asked for: absent.
     let s = solve(&app, json!({"fen": STALEMATE, "stipulation": "=1"}));
     assert!(s.get("set_play").is_none(), "{s}");
@@ -94,9 +101,9 @@ fn a_helpmates_set_play_is_the_shortened_helpmate_and_a_series_has_none() {
     let s = solve(
         &app,
         json!({"fen": "10/8k1/10/10/5I4/10/10/10/1K8/10 w 0 -", "game": "rococo",
-               "stipulation": "=1", "set_play": true}),
+               "stipulation": "=2", "set_play": true}),
     );
-    assert_eq!(s["set_play"]["stipulation"], "=1");
+    assert_eq!(s["set_play"]["stipulation"], "=2");
     assert!(
         !s["set_play"]["defences"].as_array().unwrap().is_empty(),
         "{s}"

@@ -580,9 +580,11 @@ impl<P: GamePosition> Judge<'_, P> {
 /// The judgement of a series mover's line (see [`SeriesLine`]): every move of the line is the
 /// solver's, the series side's moves with the other side passing between them, and in `ser-h#N`
 /// White's mating move after Black's series. A move is *correct* when the line can still end as
-/// the stipulation asks within the moves left, *solved* when it just did (in `ser-s#N`, the reply
-/// is then Black's first move in canonical order, every one of which mates). `remaining` counts
-/// the moves of the line left (passes not counted).
+/// the stipulation asks within the moves left, *solved* when the line so far is a solution (a
+/// shorter one may go on: the other side passes, and a longer line may follow, as the solve lists
+/// them; in `ser-s#N` once the series is over the reply is Black's first move in canonical order,
+/// every one of which mates). `remaining` counts the moves of the line left (passes not
+/// counted).
 struct SeriesJudge<'a, P: GamePosition> {
     searcher: Searcher<'a, P>,
     budget: &'a Budget,
@@ -622,14 +624,13 @@ impl<P: GamePosition> SeriesJudge<'_, P> {
         }
         self.searcher.poll()?;
         let help = matches!(self.stipulation, Stipulation::SeriesHelpMate(_));
-        let w = if walk.is_over() {
-            if !ends_series(self.stipulation, &after) {
-                None
-            } else if help {
-                Some(1)
-            } else {
-                Some(0)
-            }
+        // A line that ends here (a shorter one, when the series goes on: the other side may
+        // still pass and the series go on to a longer line).
+        let ends_here = !help && ends_series(self.stipulation, &after);
+        let w = if ends_here {
+            Some(0)
+        } else if walk.is_over() {
+            (help && ends_series(self.stipulation, &after)).then_some(1)
         } else {
             let series_left = self.stipulation.moves() - walk.played();
             shortest_series(
@@ -695,6 +696,7 @@ impl<P: GamePosition> SeriesJudge<'_, P> {
             names.push(name(&before, m));
             if verdict == Verdict::Solved
                 && !replied
+                && walk.is_over()
                 && matches!(self.stipulation, Stipulation::SeriesSelfMate(_))
                 && before.play(m).lost()
             {
@@ -703,8 +705,8 @@ impl<P: GamePosition> SeriesJudge<'_, P> {
                 continue;
             }
             report.judged = Some(i);
-            let (w, next, after_walk) = if left == 0 || verdict == Verdict::Solved {
-                // A move beyond the stipulation, or after the line ended.
+            let (w, next, after_walk) = if left == 0 {
+                // A move beyond the stipulation.
                 (None, before.play(m), walk)
             } else {
                 self.wins(&names, &before, m, walk, left - 1)?
@@ -734,6 +736,7 @@ impl<P: GamePosition> SeriesJudge<'_, P> {
         report.remaining = if verdict == Verdict::Solved { 0 } else { left };
         if verdict == Verdict::Solved
             && !replied
+            && walk.is_over()
             && !line.is_empty()
             && matches!(self.stipulation, Stipulation::SeriesSelfMate(_))
         {

@@ -345,12 +345,11 @@ pub fn ends_series<P: GamePosition>(stipulation: Stipulation, after: &P) -> bool
     }
 }
 
-/// Where a series mover's line stands as it is played move by move, and the passes it makes: the
-/// other side passes after a series move unless it was the Nth, or ended a line
-/// ([`ends_series`]: a mate or stalemate, every Black reply mating, a White mate to play), or
-/// left the other side in check (which cannot pass). The series is then over: the other side is
-/// to move (in `ser-h#N` White, whose mating move ends the line; in `ser-s#N` Black, whose every
-/// move mates).
+/// Where a series mover's line stands as it is played move by move, and the passes it makes, as
+/// the search counts its lines: the other side passes after a series move unless it was the Nth
+/// or left the other side in check (which cannot pass; nor can a Rococo side whose King was
+/// taken). The series is then over: the other side is to move (in `ser-h#N` White, whose mating
+/// move ends the line; in `ser-s#N` Black, whose every move mates).
 #[derive(Clone, Copy, Debug)]
 pub struct SeriesLine {
     stipulation: Stipulation,
@@ -385,7 +384,7 @@ impl SeriesLine {
             return after;
         }
         self.played += 1;
-        if self.played < self.stipulation.moves() && !ends_series(self.stipulation, &after) {
+        if self.played < self.stipulation.moves() {
             if let Some(passed) = pass(&after) {
                 return passed;
             }

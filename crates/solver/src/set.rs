@@ -2,9 +2,10 @@
 //! stipulation shortened by half a move. Set play does not change soundness.
 //!
 //! - `#N`, `s#N`, `r#N`, `semi-r#N`, `=N`, `s=N`: the diagram with Black to move (White passes);
-//!   every Black move that has a White reply fulfilling the stipulation from there (White's N
-//!   moves, the reply the first of them), with those replies and the moves each needs (1: the
-//!   reply mates, or in a selfmate leaves every Black move mating). In a reflexmate both sides
+//!   every Black move that has a White reply fulfilling the stipulation half a move shorter
+//!   (Black's move, then White's N - 1 moves, the reply the first of them: in `#2` the set
+//!   mates), with those replies and the moves each needs (1: the reply mates, or in a selfmate
+//!   leaves every Black move mating). `#1` and the like have none. In a reflexmate both sides
 //!   keep their duty: a bound Black plays only its mating moves, a White that can mate in `r#N`
 //!   has no reply.
 //! - `h#N`, `h=N` (Black starts): the lines of `h#(N-1).5` (`h=(N-1).5`) with White starting;
@@ -116,6 +117,14 @@ impl<P: GamePosition> SetPlay<P> {
 /// The helpmate a helpmate's set play solves: half a move shorter, the other side starting.
 fn shortened(stipulation: Stipulation) -> Option<Stipulation> {
     Some(match stipulation {
+        Stipulation::HelpMate {
+            moves: 0,
+            half: true,
+        }
+        | Stipulation::HelpStalemate {
+            moves: 0,
+            half: true,
+        } => return None,
         Stipulation::HelpMate { moves, half: true } => Stipulation::HelpMate { moves, half: false },
         Stipulation::HelpMate { moves, half: false } => Stipulation::HelpMate {
             moves: moves.checked_sub(1)?,
@@ -168,7 +177,14 @@ pub fn set_play<P: GamePosition>(pos: &P, opts: &SolveOptions) -> Option<SetPlay
         .aiming(goal.target())
         .bound(goal.duty());
     let mut moves = Vec::new();
-    let r = forced(&mut searcher, &set, goal, stipulation.moves(), &mut moves);
+    // Black's move and White's N - 1: the stipulation half a move shorter (`#1` has none).
+    let r = forced(
+        &mut searcher,
+        &set,
+        goal,
+        stipulation.moves() - 1,
+        &mut moves,
+    );
     let _ = searcher.flush();
     Some(SetPlay {
         position: set,
@@ -182,7 +198,8 @@ pub fn set_play<P: GamePosition>(pos: &P, opts: &SolveOptions) -> Option<SetPlay
 }
 
 /// The Black moves of `set` (Black to move) with their White replies that reach `goal` within
-/// `n` White moves, pushed onto `out` in canonical order as they are settled.
+/// `n` White moves (none when `n` is 0), pushed onto `out` in canonical order as they are
+/// settled.
 fn forced<P: GamePosition>(
     searcher: &mut Searcher<'_, P>,
     set: &P,
@@ -199,6 +216,9 @@ fn forced<P: GamePosition>(
         named.sort_by(|a, b| a.0.cmp(&b.0));
         named.into_iter().map(|(_, m)| m)
     };
+    if n == 0 {
+        return Ok(());
+    }
     let mut black = Vec::new();
     set.search_moves(&mut black);
     keep_duty(set, goal.duty() != Duty::None, &mut black);

@@ -681,13 +681,13 @@ pub struct TwinAnswer {
 /// The set play of a diagram: what would follow if the other side were to move first, the
 /// stipulation shortened by half a move (under the request's budget, shared with the solve).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(examples(json!({"fen": "7k/8/8/4M3/8/8/8/K7 b 1", "stipulation": "=1",
+#[schema(examples(json!({"fen": "7k/8/8/4M3/8/8/8/K7 b 1", "stipulation": "=2",
     "defences": [{"notation": "Kh8-g7", "uci": "h8g7", "captures": [],
                   "replies": [{"notation": "Me5-f6", "uci": "e5f6", "captures": [], "mate_in": 1}]}],
     "solutions": [], "count": 0, "complete": true})))]
 pub struct SetPlayView {
     /// The diagram with the other side to move; null when there is no set play (the side to
-    /// move is in check and cannot pass, or the stipulation is `h#0.5`).
+    /// move is in check and cannot pass, or the stipulation is `h#0.5` or `h=0.5`).
     pub fen: Option<String>,
     /// The stipulation played from there: the same for `#N`, `s#N`, `r#N`, `=N`, `s=N`; for
     /// a helpmate the one half a move shorter with the other side starting (`h#1.5` for `h#2`,
@@ -695,7 +695,8 @@ pub struct SetPlayView {
     #[schema(example = "#2")]
     pub stipulation: String,
     /// For a forced stipulation: every Black move after which some White move fulfils the
-    /// stipulation, in canonical order, with those White moves (the set mates).
+    /// stipulation within White's N - 1 moves (the reply the first; in `#2` the set mates), in
+    /// canonical order, with those White moves; none for N = 1.
     pub defences: Vec<SetDefence>,
     /// For a helpmate: the solutions of the shortened helpmate (at most `max_solutions`).
     pub solutions: Vec<Vec<SolutionMove>>,
