@@ -20,7 +20,7 @@
 //! to move is the one the twin's stipulation starts with (unchanged for `#N` and `=N`). A twin
 //! whose position cannot arise is refused, naming it.
 
-use crate::rules::{Color, GameNotation, GameRules, Naming, Piece, Role, VariantPosition};
+use crate::rules::{Color, GameNotation, GameRules, Naming, Piece, VariantPosition};
 use crate::solver::Stipulation;
 
 /// The most twins of a diagram: `b)` to `z)`.
@@ -101,21 +101,14 @@ fn square(pos: &VariantPosition, name: &str, naming: Naming) -> Result<usize, St
 }
 
 /// The piece written `wPa3`'s first two letters: colour and the game's FEN letter.
-fn piece(
-    pos: &VariantPosition,
-    colour: char,
-    letter: char,
-    naming: Naming,
-) -> Result<Piece, String> {
+fn piece(pos: &VariantPosition, colour: char, letter: char) -> Result<Piece, String> {
     let color = match colour {
         'w' => Color::White,
         'b' => Color::Black,
         _ => return Err(format!("`{colour}` is not a colour: write w or b")),
     };
-    Role::ALL
-        .iter()
-        .map(|&role| Piece::new(color, role))
-        .find(|&p| pos.piece_letter(p, naming).eq_ignore_ascii_case(&letter))
+    pos.role_of_letter(letter)
+        .map(|role| Piece::new(color, role))
         .ok_or_else(|| {
             format!(
                 "`{letter}` is not a piece letter of {}",
@@ -160,7 +153,7 @@ fn apply(
                     "`{what}`: write colour, letter and square, as wPa3"
                 ));
             };
-            let p = piece(pos, colour, letter, naming)?;
+            let p = piece(pos, colour, letter)?;
             let at = square(pos, chars.as_str(), naming)?;
             if grid.squares[at].is_some() {
                 return Err(format!("{} is not empty", chars.as_str()));
@@ -233,6 +226,16 @@ pub fn derive(
     texts: &[String],
     naming: Naming,
 ) -> Result<Vec<Twin>, TwinError> {
+    if texts.len() > MAX_TWINS {
+        return Err(TwinError {
+            label: format!("{})", texts.len() + 1),
+            text: texts[MAX_TWINS].clone(),
+            message: format!(
+                "a diagram has at most {MAX_TWINS} twins (b) to z)); this is twin {}",
+                MAX_TWINS + 1
+            ),
+        });
+    }
     let mut twins: Vec<Twin> = Vec::with_capacity(texts.len());
     for (i, text) in texts.iter().enumerate() {
         let label = label(i);
@@ -380,6 +383,7 @@ mod tests {
             (&["rotate 45"][..], "b)", "write 90, 180 or 270"),
             (&["add wQz9"][..], "b)", "`z9` is not a square"),
             (&["add wZa2"][..], "b)", "`Z` is not a piece letter"),
+            (&["add wWa2", "continued add wKb2"][..], "c)", "King"),
             (&["remove d4"][..], "b)", "no piece on d4"),
             (&["add wKb1"][..], "b)", "King"),
             (&["jump a1"][..], "b)", "is not a twin command"),

@@ -424,6 +424,8 @@ pub trait GameNotation: GameRules {
     }
     /// The letter of a piece in `naming` (upper case White).
     fn piece_letter(&self, p: Piece, naming: Naming) -> char;
+    /// The role of a piece letter of the game's FEN (any letter set it reads, either case).
+    fn role_of_letter(&self, letter: char) -> Option<Role>;
     /// A move named: notation, from and to squares, captures.
     fn move_info(&self, m: &Self::Move, naming: Naming) -> MoveInfo {
         MoveInfo {
@@ -718,6 +720,9 @@ impl GameNotation for Position {
     fn piece_letter(&self, p: Piece, _: Naming) -> char {
         p.letter(Letters::Chess)
     }
+    fn role_of_letter(&self, letter: char) -> Option<Role> {
+        Role::from_baroque_letter(letter)
+    }
 }
 
 impl SearchHooks for Position {
@@ -880,6 +885,9 @@ impl GameNotation for RococoPosition {
     }
     fn piece_letter(&self, p: Piece, _: Naming) -> char {
         p.rococo_letter()
+    }
+    fn role_of_letter(&self, letter: char) -> Option<Role> {
+        Role::from_rococo_letter(letter)
     }
 }
 
@@ -1251,6 +1259,9 @@ impl GameNotation for VariantPosition {
     }
     fn piece_letter(&self, p: Piece, naming: Naming) -> char {
         forward!(self, pos => pos.piece_letter(p, naming))
+    }
+    fn role_of_letter(&self, letter: char) -> Option<Role> {
+        forward!(self, pos => pos.role_of_letter(letter))
     }
 }
 
