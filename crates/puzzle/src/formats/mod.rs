@@ -426,6 +426,12 @@ pub fn check_line_in(
             v.join(", ")
         }
     };
+    if !stipulation.is_series() && line.iter().any(|m| m == PASS) {
+        return Err(format!(
+            "the main line passes (`{PASS}`), which only a series mover's other side does; \
+             {stipulation} is not one"
+        ));
+    }
     if stipulation.lists_lines() {
         let plies = stipulation.solution_plies();
         let moves: Vec<&str> = line
@@ -445,8 +451,26 @@ pub fn check_line_in(
                     .join(" ")
             })
             .collect();
-        if solutions.contains(&want) {
+        // A series line must pass exactly where the solution does.
+        let written = |s: &[StoredMove]| -> Vec<String> {
+            with_passes(stipulation, s)
+                .into_iter()
+                .map(|m| m.notation)
+                .collect()
+        };
+        let passes_right = help
+            .iter()
+            .flat_map(|h| &h.solutions)
+            .any(|s| written(s) == line);
+        if solutions.contains(&want) && (passes_right || !stipulation.is_series()) {
             return Ok(());
+        }
+        if solutions.contains(&want) {
+            return Err(format!(
+                "the main line `{}` passes where {stipulation}'s solution does not: the other \
+                 side passes once after each of the series' moves but the last",
+                line.join(" ")
+            ));
         }
         let length = if moves.len() == plies as usize {
             String::new()
@@ -667,9 +691,23 @@ mod tests {
         let read = pgn::read(&text).unwrap().remove(0).unwrap();
         assert_eq!(read.line, ["Kf1-e2", PASS, "Ke2-d3", PASS, "Kd3-c4"]);
         check_line_in(&read.line, Some(stipulation), &outcome).unwrap();
-        // A pass where the line has none (the mate comes a move early) is not a solution.
+        // A pass where the line has none (the mate comes a move early) is not a solution;
+        // nor is the solution with a pass too many, or with one left out.
         let wrong = ["Kf1-e2".to_string(), PASS.into(), "Ke2-d3".to_string()];
         assert!(check_line_in(&wrong, Some(stipulation), &outcome).is_err());
+        let text = |v: &[&str]| v.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        for wrong in [
+            text(&["Kf1-e2", PASS, PASS, PASS, "Ke2-d3", PASS, "Kd3-c4"]),
+            text(&["Kf1-e2", "Ke2-d3", PASS, "Kd3-c4"]),
+            text(&["Kf1-e2", PASS, "Ke2-d3", PASS, "Kd3-c4", PASS]),
+        ] {
+            let e = check_line_in(&wrong, Some(stipulation), &outcome).unwrap_err();
+            assert!(e.contains("passes where"), "{e}");
+        }
+        // No pass outside a series mover.
+        let mate = Some(Stipulation::Mate(3));
+        let e = check_line_in(&text(&["Kf1-e2", PASS]), mate, &outcome).unwrap_err();
+        assert!(e.contains("only a series mover"), "{e}");
         let row = csv::write_puzzle(&puzzle).unwrap();
         assert!(row.contains(",f1e2 0000 e2d3 0000 d3c4,"), "{row}");
     }
