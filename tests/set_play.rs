@@ -10,76 +10,12 @@
 mod oracle;
 
 use baroque::rules::prelude::*;
-use baroque::rules::rococo::{Coords, RococoPosition};
-use baroque::rules::{Color, Naming, Position, Stalemate, Status};
+use baroque::rules::{Color, Naming};
 use baroque::solver::set::{set_play, SetLines};
 use baroque::solver::{SolveOptions, Stipulation};
 use oracle::boards::{baroque_of, rococo_of, Walk};
+use oracle::games::{playable, stalemated, Game, BAROQUE, ROCOCO};
 use std::collections::{BTreeMap, HashSet};
-
-/// The moves of the side to move: its legal moves, none once its King was taken.
-fn playable<P: GamePosition>(p: &P) -> Vec<P::Move> {
-    if p.king(p.turn()).is_none() {
-        return Vec::new();
-    }
-    p.legal_moves()
-}
-
-fn lost_baroque(p: &Position) -> bool {
-    p.legal_moves().is_empty() && (p.is_check() || p.rules().stalemate == Stalemate::Loss)
-}
-
-fn lost_rococo(p: &RococoPosition) -> bool {
-    p.board().king(p.turn()).is_none() || p.status() == Status::Checkmate
-}
-
-/// The FEN of `p` with the other side to move (and, in Rococo, no swap restriction).
-fn passed_fen<P: GamePosition>(p: &P) -> String {
-    let fen = p.fen(Naming::default());
-    let mut fields: Vec<&str> = fen.split(' ').collect();
-    fields[1] = if fields[1] == "w" { "b" } else { "w" };
-    if fields.len() > 3 {
-        fields[3] = "-";
-    }
-    fields.join(" ")
-}
-
-struct Game<P> {
-    lost: fn(&P) -> bool,
-    /// Whether the side to move is in check (cannot pass).
-    in_check: fn(&P) -> bool,
-    pass: fn(&P) -> P,
-}
-
-fn check_baroque(p: &Position) -> bool {
-    matches!(p.status(), Status::Check | Status::Checkmate)
-}
-
-fn check_rococo(p: &RococoPosition) -> bool {
-    let Some(king) = p.king(p.turn()) else {
-        return true;
-    };
-    playable(&(ROCOCO.pass)(p))
-        .iter()
-        .any(|m| RococoPosition::captures(m) & (1 << king) != 0)
-}
-
-const BAROQUE: Game<Position> = Game {
-    lost: lost_baroque,
-    in_check: check_baroque,
-    pass: |p| Position::from_fen(&passed_fen(p), *p.rules()).unwrap(),
-};
-
-const ROCOCO: Game<RococoPosition> = Game {
-    lost: lost_rococo,
-    in_check: check_rococo,
-    pass: |p| RococoPosition::from_fen(&passed_fen(p), Coords::Standard).unwrap(),
-};
-
-/// The side to move is stalemated: no legal move, its King on the board and not capturable.
-fn stalemated<P: GamePosition>(game: &Game<P>, p: &P) -> bool {
-    p.king(p.turn()).is_some() && p.legal_moves().is_empty() && !(game.in_check)(p)
-}
 
 /// White to move in `p`: whether White reaches the goal of `stipulation` within `n` moves, by
 /// the definition (`#`: Black mated; `=`: Black stalemated; `s#`: Black, with a move, must mate).

@@ -415,3 +415,88 @@ pub mod boards {
         p.validate().iter().all(|x| !x.is_error()).then_some(p)
     }
 }
+
+/// What the series and set-play oracles ask of each game, from legal moves and status alone:
+/// the moves in play, a lost side, a side in check (its King capturable), a stalemated side, and
+/// a pass (the FEN's side to move rewritten).
+pub mod games {
+    use baroque::rules::prelude::*;
+    use baroque::rules::rococo::{Coords, RococoPosition};
+    use baroque::rules::{Naming, Position, Stalemate, Status};
+
+    /// The moves of the side to move: its legal moves, none once its King was taken.
+    pub fn playable<P: GamePosition>(p: &P) -> Vec<P::Move> {
+        if p.king(p.turn()).is_none() {
+            return Vec::new();
+        }
+        p.legal_moves()
+    }
+
+    /// What the oracle asks of a game: whether the side to move has lost, whether it is in check
+    /// (its King capturable), and the position after its pass.
+    pub struct Game<P> {
+        pub lost: fn(&P) -> bool,
+        pub in_check: fn(&P) -> bool,
+        pub pass: fn(&P) -> P,
+    }
+
+    /// The side to move is stalemated: no legal move, its King on the board and not capturable.
+    pub fn stalemated<P: GamePosition>(game: &Game<P>, p: &P) -> bool {
+        p.king(p.turn()).is_some() && p.legal_moves().is_empty() && !(game.in_check)(p)
+    }
+
+    pub fn check_baroque(p: &Position) -> bool {
+        matches!(p.status(), Status::Check | Status::Checkmate)
+    }
+
+    /// Rococo: the side to move's King is gone, or the other side, were it to move, could take it.
+    pub fn check_rococo(p: &RococoPosition) -> bool {
+        let Some(king) = p.king(p.turn()) else {
+            return true;
+        };
+        playable(&pass_rococo(p))
+            .iter()
+            .any(|m| RococoPosition::captures(m) & (1 << king) != 0)
+    }
+
+    pub const BAROQUE: Game<Position> = Game {
+        lost: lost_baroque,
+        in_check: check_baroque,
+        pass: pass_baroque,
+    };
+
+    pub const ROCOCO: Game<RococoPosition> = Game {
+        lost: lost_rococo,
+        in_check: check_rococo,
+        pass: pass_rococo,
+    };
+
+    /// Baroque: the side to move has lost (checkmate, or no move under `stalemate: loss`).
+    pub fn lost_baroque(p: &Position) -> bool {
+        p.legal_moves().is_empty() && (p.is_check() || p.rules().stalemate == Stalemate::Loss)
+    }
+
+    /// Rococo: the side to move has lost (its King taken, or the status `checkmate`).
+    pub fn lost_rococo(p: &RococoPosition) -> bool {
+        p.board().king(p.turn()).is_none() || p.status() == Status::Checkmate
+    }
+
+    /// The FEN of `p` with the other side to move (and, in Rococo, no swap restriction): a pass.
+    pub fn passed_fen<P: GamePosition>(p: &P) -> String {
+        let fen = p.fen(Naming::default());
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        fields[1] = if fields[1] == "w" { "b" } else { "w" };
+        if fields.len() > 3 {
+            fields[3] = "-";
+        }
+        fields.join(" ")
+    }
+
+    pub fn pass_baroque(p: &Position) -> Position {
+        Position::from_fen(&passed_fen(p), *p.rules()).unwrap()
+    }
+
+    pub fn pass_rococo(p: &RococoPosition) -> RococoPosition {
+        RococoPosition::from_fen(&passed_fen(p), Coords::Standard).unwrap()
+    }
+}

@@ -122,8 +122,7 @@ pub fn next_in_line<P: GamePosition>(
 ) -> Option<P> {
     let after = at.play(m);
     if stipulation.passes_after(index, len) {
-        after.king(after.turn())?;
-        after.null_move()
+        super::series::pass(&after)
     } else {
         Some(after)
     }

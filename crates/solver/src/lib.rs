@@ -654,11 +654,14 @@ pub fn solve_lines_any(
     opts: &SolveOptions,
     intended: usize,
 ) -> help::HelpSolution<VariantMove> {
-    if opts.stipulation.is_series() {
-        series::solve_series_any(pos, opts, intended)
-    } else {
-        help::solve_help_any(pos, opts, intended)
+    struct Run<'a>(&'a SolveOptions, usize);
+    impl Visit for Run<'_> {
+        type Output = help::HelpSolution<VariantMove>;
+        fn visit<P: GamePosition>(self, p: &P) -> help::HelpSolution<VariantMove> {
+            solve_lines(p, self.0, self.1).map(P::to_variant)
+        }
     }
+    pos.visit(Run(opts, intended))
 }
 
 /// [`solve`] for a position of either game, run on its concrete type (monomorphised), with the

@@ -190,6 +190,18 @@ pub fn play<P: GamePosition>(start: &P, line: &[P::Move], opts: &PlayOptions) ->
     report
 }
 
+/// Moves of `pos` (with their lengths), named in `naming`.
+fn named_moves<P: GamePosition>(
+    pos: &P,
+    found: &[(P::Move, u32)],
+    naming: Naming,
+) -> Vec<MoveInfo> {
+    found
+        .iter()
+        .map(|(m, _)| pos.move_info(m, naming))
+        .collect()
+}
+
 /// The canonical name of a move, as proofs know it.
 fn name<P: GamePosition>(pos: &P, m: &P::Move) -> String {
     pos.move_name(m, Naming::default())
@@ -513,10 +525,7 @@ impl<P: GamePosition> Judge<'_, P> {
 
     /// Moves of `pos` (with their lengths), named.
     fn named(&self, pos: &P, found: &[(P::Move, u32)]) -> Vec<MoveInfo> {
-        found
-            .iter()
-            .map(|(m, _)| pos.move_info(m, self.naming))
-            .collect()
+        named_moves(pos, found, self.naming)
     }
 
     /// The defence to play in `pos` (the defender to move after the solver's correct move that ends
@@ -670,10 +679,7 @@ impl<P: GamePosition> SeriesJudge<'_, P> {
     }
 
     fn named(&self, pos: &P, found: &[(P::Move, u32)]) -> Vec<MoveInfo> {
-        found
-            .iter()
-            .map(|(m, _)| pos.move_info(m, self.naming))
-            .collect()
+        named_moves(pos, found, self.naming)
     }
 
     fn run(
@@ -689,6 +695,8 @@ impl<P: GamePosition> SeriesJudge<'_, P> {
         let mut walk = SeriesLine::new(self.stipulation);
         let mut left = total;
         let mut verdict = Verdict::Correct;
+        // The position, series and line moves left before the move judged.
+        let mut judged_at: Option<(P, SeriesLine, u32)> = None;
         // Whether the line carries Black's mating reply after a `ser-s#N` solved.
         let mut replied = false;
         for (i, m) in line.iter().enumerate() {
@@ -705,6 +713,7 @@ impl<P: GamePosition> SeriesJudge<'_, P> {
                 continue;
             }
             report.judged = Some(i);
+            judged_at = Some((before, walk, left));
             let (w, next, after_walk) = if left == 0 {
                 // A move beyond the stipulation.
                 (None, before.play(m), walk)
@@ -757,19 +766,14 @@ impl<P: GamePosition> SeriesJudge<'_, P> {
                 .min_by_key(|(_, k)| *k)
                 .map(|(m, _)| pos.square_name(P::squares(m).0, self.naming));
         }
-        report.accepted = if line.is_empty() {
-            self.named(&pos, &next)
-        } else {
+        report.accepted = match (report.judged, judged_at) {
             // About the move judged: the correct moves where it was played.
-            let i = report.judged.unwrap_or(0);
-            let mut before = *start;
-            let mut w = SeriesLine::new(self.stipulation);
-            for m in &line[..i] {
-                before = w.step(before.play(m));
+            (Some(i), Some((before, w, before_left))) => {
+                let mut prefix = names[..i].to_vec();
+                let found = self.winning(&mut prefix, &before, w, before_left)?;
+                self.named(&before, &found)
             }
-            let mut prefix = names[..i].to_vec();
-            let found = self.winning(&mut prefix, &before, w, total - i as u32)?;
-            self.named(&before, &found)
+            _ => self.named(&pos, &next),
         };
         if line.is_empty() {
             report.verdict = if next.is_empty() {

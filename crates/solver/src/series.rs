@@ -27,14 +27,14 @@ use super::help::{
 use super::search::{reached_in, Searcher, Stopped};
 use super::tt::Table;
 use super::{Budget, SolveOptions, Stipulation, Target};
-use crate::rules::{GamePosition, VariantMove, VariantPosition, Visit};
+use crate::rules::GamePosition;
 
 /// The most table the selfmate's last test (`ser-s#N`) uses, in MiB.
 const SERIES_TABLE_MIB: usize = 16;
 
 /// The position after the other side's pass, when it can pass: it is not in check, and its King
 /// is on the board (in Rococo, a King taken ends the game).
-fn pass<P: GamePosition>(after: &P) -> Option<P> {
+pub(crate) fn pass<P: GamePosition>(after: &P) -> Option<P> {
     after.king(after.turn())?;
     after.null_move()
 }
@@ -287,22 +287,6 @@ fn series_with<P: GamePosition>(
     })
 }
 
-/// [`solve_series`] for a position of either game, run on its concrete type.
-pub fn solve_series_any(
-    pos: &VariantPosition,
-    opts: &SolveOptions,
-    intended: usize,
-) -> HelpSolution<VariantMove> {
-    struct Run<'a>(&'a SolveOptions, usize);
-    impl Visit for Run<'_> {
-        type Output = HelpSolution<VariantMove>;
-        fn visit<P: GamePosition>(self, p: &P) -> HelpSolution<VariantMove> {
-            solve_series(p, self.0, self.1).map(P::to_variant)
-        }
-    }
-    pos.visit(Run(opts, intended))
-}
-
 /// The fewest series moves, at most `moves`, of a line of `stipulation`'s form from `pos` (the
 /// series side to move); `None` when no line of at most `moves` does. What a site playing a
 /// series mover needs after each move.
@@ -397,7 +381,7 @@ impl SeriesLine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Naming, Variant};
+    use crate::rules::{Naming, Variant, Visit};
 
     /// The lines counted from remembered positions, once the lines kept are full, are as many as
     /// those enumerated one by one.
