@@ -27,6 +27,27 @@ macro_rules! out {
 pub(crate) use out;
 use std::time::{Duration, Instant};
 
+/// How `solve --text` writes pieces.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NotationArg {
+    /// The game's piece letters.
+    #[default]
+    Letters,
+    /// Unicode's chess figurines where it has them, letters elsewhere.
+    Figurine,
+}
+
+/// How `solve` prints its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// The line-per-field report.
+    Report,
+    /// One JSON document.
+    Json,
+    /// Problem notation (`--text`).
+    Text(crate::puzzle::formats::text::Style),
+}
+
 /// Which game a position belongs to.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum GameArg {
@@ -114,8 +135,17 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = GameArg::Baroque)]
         game: GameArg,
         /// Print JSON instead of text.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "text")]
         json: bool,
+        /// Print the solution as problem magazines print it (the README's "The solution in
+        /// problem notation"): the key with `!`, the threat in parentheses, defences and replies,
+        /// duals, tries with `?` and their refutations with `!`, numbered lines.
+        #[arg(long)]
+        text: bool,
+        /// How `--text` writes pieces: `letters` (the game's) or `figurine` (Unicode's chess
+        /// figurines where it has them).
+        #[arg(long, value_enum, default_value_t = NotationArg::Letters, requires = "text")]
+        notation: NotationArg,
         /// Also print the set play: what would follow if the other side were to move first, the
         /// stipulation shortened by half a move (not for series movers).
         #[arg(long)]
@@ -192,6 +222,8 @@ pub fn run(cli: Cli) -> ExitCode {
             max_tree,
             max_refutations,
             json,
+            text,
+            notation,
             game,
             set_play,
             twin,
@@ -242,7 +274,16 @@ pub fn run(cli: Cli) -> ExitCode {
                 ));
             }
             match variant_of(game, &rules) {
-                Ok(variant) => run_solve(variant, &fen, &opts, json, set_play, &twin),
+                Ok(variant) => {
+                    let mode = match (json, text) {
+                        (true, _) => Mode::Json,
+                        (false, true) => Mode::Text(crate::puzzle::formats::text::Style {
+                            figurine: notation == NotationArg::Figurine,
+                        }),
+                        (false, false) => Mode::Report,
+                    };
+                    run_solve(variant, &fen, &opts, mode, set_play, &twin)
+                }
                 Err(e) => fail(e),
             }
         }
@@ -483,15 +524,17 @@ macro_rules! w {
 
 /// Solves the diagram and its twins (`--twin`): the diagram's report, then each twin's under its
 /// label (`b) move e5 f6`, its FEN and stipulation); with `--json` one document whose `twins`
-/// holds the twins' (each with `label`, `twin` and `fen`).
+/// holds the twins' (each with `label`, `twin` and `fen`); with `--text` the problem notation's
+/// blocks (`a) diagram`, `b) move e5 f6`, ...).
 fn run_solve(
     variant: Variant,
     fen: &str,
     opts: &crate::solver::SolveOptions,
-    json: bool,
+    mode: Mode,
     set_play: bool,
     twins: &[String],
 ) -> ExitCode {
+    let json = mode == Mode::Json;
     let pos = match variant.position(fen, Naming::default()) {
         Ok((p, _)) => p,
         Err(e) => return fail(e),
@@ -539,7 +582,8 @@ fn run_solve(
         ..opts.clone()
     };
     let mut o = String::new();
-    let code = solve_one(&mut o, &pos, opts, json, set_play);
+    let label = (!twins.is_empty()).then_some(crate::puzzle::formats::text::DIAGRAM_LABEL);
+    let code = solve_one(&mut o, &pos, opts, mode, set_play, label);
     if code != ExitCode::SUCCESS {
         return code;
     }
@@ -551,12 +595,15 @@ fn run_solve(
             ..opts.clone()
         };
         let mut text = String::new();
-        let code = solve_one(&mut text, &t.position, &twin_opts, json, set_play);
+        let label = Some((t.label.as_str(), t.text.as_str()));
+        let code = solve_one(&mut text, &t.position, &twin_opts, mode, set_play, label);
         if code != ExitCode::SUCCESS {
             return code;
         }
         let fen = t.position.fen(Naming::default());
-        if json {
+        if let Mode::Text(_) = mode {
+            o.push_str(&text);
+        } else if json {
             let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
             doc["label"] = t.label.clone().into();
             doc["twin"] = t.text.clone().into();
@@ -582,14 +629,17 @@ fn run_solve(
     ExitCode::SUCCESS
 }
 
-/// The report of one position (the diagram or a twin), written into `o`.
+/// The report of one position (the diagram or a twin), written into `o`; `label` heads its
+/// block in problem notation.
 fn solve_one(
     o: &mut String,
     pos: &crate::rules::VariantPosition,
     opts: &crate::solver::SolveOptions,
-    json: bool,
+    mode: Mode,
     set_play: bool,
+    label: Option<(&str, &str)>,
 ) -> ExitCode {
+    let json = mode == Mode::Json;
     let pos = *pos;
     let variant = pos.variant();
     if Variant::mate_needs_both_kings(variant.kind()) && !pos.has_both_kings() {
@@ -606,6 +656,31 @@ fn solve_one(
     }
     // The set play first, as problemists print it: before the key.
     let set = set_play.then(|| crate::solver::set::set_play_any(&pos, opts, Naming::default()));
+    if let Mode::Text(style) = mode {
+        use crate::puzzle::formats::text::{block, Block, Found};
+        let naming = Naming::default();
+        let (lines, tree);
+        let found = if opts.stipulation.lists_lines() {
+            lines = crate::solver::solve_lines_any(&pos, opts, 1).named(&pos, naming);
+            Found::Lines(&lines)
+        } else {
+            tree = crate::solver::solve_any(&pos, opts).named(&pos, naming);
+            Found::Tree(&tree)
+        };
+        o.push_str(&block(
+            &Block {
+                label,
+                position: &pos,
+                naming,
+                stipulation: opts.stipulation,
+                found,
+                set_play: set.as_ref().map(Option::as_ref),
+                max_lines: crate::solver::help::MAX_LINES,
+            },
+            style,
+        ));
+        return ExitCode::SUCCESS;
+    }
     let set_json = set
         .as_ref()
         .map(|s| set_play_json(opts.stipulation, s.as_ref()));

@@ -565,3 +565,72 @@ fn a_database_url_password_is_never_shown() {
         );
     }
 }
+
+/// `solve --text` prints the solution in problem notation (the README's layout): the key with
+/// `!` and its threat, the defences and replies, tries with `?` and refutations with `!`, set
+/// play first, twins under their labels, figurines with `--notation figurine`; `--notation`
+/// needs `--text`, and `--text` and `--json` exclude each other.
+#[test]
+fn solve_prints_the_solution_in_problem_notation() {
+    let tries = "6K1/2N5/8/6k1/8/5B2/8/8 w 0";
+    let (code, out, err) = run(baroque().args(["solve", tries, "2", "--text", "--threads", "1"]));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "#2\n1.Bf3-f4+?\n  1...Kg5-g6!\n1.Bf3-f5+?\n  1...Kg5xf5!\n1.Nc7-h7! (2.Bf3-f5#)\n  \
+         1...Kg5-f6\n    2.Bf3-f5#\n"
+    );
+    let (code, out, err) = run(baroque().args([
+        "solve",
+        tries,
+        "2",
+        "--text",
+        "--notation",
+        "figurine",
+        "--set-play",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("#2\nset play: none\n"), "{out}");
+    assert!(out.contains("1.\u{2658}c7-h7! (2.\u{2657}f3-f5#)"), "{out}");
+    let (code, out, err) = run(baroque().args([
+        "solve",
+        "7k/8/8/4M3/8/8/8/K7 w 0",
+        "--stipulation",
+        "=1",
+        "--twin",
+        "move e5 f6",
+        "--twin",
+        "stipulation h=1",
+        "--text",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..7],
+        [
+            "a) diagram",
+            "=1",
+            "1.Me5-g7=!",
+            "b) move e5 f6",
+            "=1",
+            "1.Mf6-g7=!",
+            "c) stipulation h=1"
+        ]
+    );
+    assert_eq!(lines[7], "h=1");
+    assert_eq!(lines.len(), 8 + 5, "{out}");
+    assert!(
+        lines[8..]
+            .iter()
+            .all(|l| l.starts_with("1.K") && l.ends_with('=')),
+        "{out}"
+    );
+    for (args, says) in [
+        (vec!["--notation", "figurine"], "--text"),
+        (vec!["--text", "--json"], "cannot be used with"),
+    ] {
+        let (code, _, err) = run(baroque().args(["solve", tries, "2"]).args(&args));
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

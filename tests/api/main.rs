@@ -23,5 +23,6 @@ mod service;
 mod set_play;
 mod solve;
 mod stalemates;
+mod text;
 mod twins;
 mod verify;

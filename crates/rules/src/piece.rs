@@ -151,6 +151,22 @@ impl Role {
         }
     }
 
+    /// The figurine problem magazines print for the piece, where Unicode has one: the White
+    /// chess piece whose letter the chess-style set gives it (King, Pawn and Cannon Pawn `♔` `♙`,
+    /// Withdrawer `♕`, Long Leaper `♘`, Coordinator `♖`, Chameleon `♗`). The Immobilizer,
+    /// Advancer, Swapper and Pushme-Pullyu have none.
+    pub fn figurine(self) -> Option<char> {
+        match self {
+            Role::King => Some('\u{2654}'),
+            Role::Withdrawer => Some('\u{2655}'),
+            Role::Coordinator => Some('\u{2656}'),
+            Role::Chameleon => Some('\u{2657}'),
+            Role::LongLeaper => Some('\u{2658}'),
+            Role::Pawn | Role::CannonPawn => Some('\u{2659}'),
+            Role::Immobilizer | Role::Advancer | Role::Swapper | Role::PushmePullyu => None,
+        }
+    }
+
     /// The upper-case letter in Rococo's set (Baroque-only pieces get their Baroque-style letter).
     pub fn rococo_letter(self) -> char {
         match self {

@@ -219,6 +219,8 @@ impl PlayQuery {
                 max_solutions: None,
                 set_play: false,
                 twins: Vec::new(),
+                format: None,
+                notation: None,
             },
             &limits.solve,
         )?;

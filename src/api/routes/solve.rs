@@ -111,7 +111,42 @@ pub struct SolveRequest {
     #[serde(default)]
     #[schema(example = json!(["move e5 d4", "continued polish"]))]
     pub twins: Vec<String>,
+    /// `json` (the default) or `text`: the solution as problem magazines print it (the key with
+    /// `!`, the threat in parentheses, defences and replies, duals, tries with `?` and their
+    /// refutations with `!`, set play first, numbered lines for helpmates and series movers,
+    /// twins under `a)`, `b)`; the README's "The solution in problem notation"), answered as
+    /// `text/plain`. Without it, `Accept: text/plain` asks for the text too.
+    #[serde(default)]
+    pub format: Option<SolveFormat>,
+    /// How the text answer writes pieces: `letters` (the game's, the default) or `figurine`
+    /// (Unicode's chess figurines where it has them: ♔ King, ♕ Withdrawer, ♖ Coordinator,
+    /// ♗ Chameleon, ♘ Long Leaper, ♙ Pawn and Cannon Pawn; letters for the others). The JSON
+    /// answer keeps the letters.
+    #[serde(default)]
+    pub notation: Option<MoveNotation>,
 }
+}
+
+/// The form of a solve's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(example = "text")]
+pub enum SolveFormat {
+    /// The JSON document (`SolveResponse`).
+    Json,
+    /// The solution in problem notation, as `text/plain`.
+    Text,
+}
+
+/// How the text answer writes pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(example = "figurine")]
+pub enum MoveNotation {
+    /// The game's piece letters.
+    Letters,
+    /// Unicode's chess figurines where it has them, letters elsewhere.
+    Figurine,
 }
 
 /// The solution lines of a helpmate answered by default (`max_solutions`).
@@ -182,6 +217,8 @@ pub struct SolveQuery {
     pub set_play: bool,
     /// The twins, each with its position and stipulation.
     pub twins: Vec<crate::puzzle::twins::Twin>,
+    /// The form of the answer: `None` for JSON, or the text's style.
+    pub text: Option<crate::puzzle::formats::text::Style>,
     /// The solver's settings, the intended key among them.
     pub options: crate::solver::SolveOptions,
     pub limits: AppliedLimits,
@@ -201,6 +238,10 @@ impl SolveQuery {
         r: SolveRequest,
         max: &crate::api::configuration::SolveLimits,
     ) -> Result<SolveQuery, ApiError> {
+        let text =
+            (r.format == Some(SolveFormat::Text)).then_some(crate::puzzle::formats::text::Style {
+                figurine: r.notation == Some(MoveNotation::Figurine),
+            });
         let stipulation =
             crate::solver::Stipulation::from_parts(r.mate_in, r.stipulation.as_deref())?;
         let n = stipulation.moves();
@@ -329,6 +370,7 @@ impl SolveQuery {
             max_solutions,
             set_play: r.set_play,
             twins,
+            text,
             options,
             limits: AppliedLimits {
                 nodes,
@@ -951,6 +993,14 @@ impl SolveResponse {
 /// start a configured number of searches a minute (in bursts of a configured size); one more is
 /// refused with 429 and `Retry-After`.
 ///
+/// With `"format": "text"` (or, without `format`, an `Accept` header preferring `text/plain`),
+/// the answer is the solution in problem notation, `text/plain`: the stipulation, the set play,
+/// each try `1.X?` with its refutations `1...Y!`, each key `1.X!` with its threat in parentheses
+/// and its tree indented by ply (defences `1...Y`, `(dual)` when several replies fulfil the
+/// stipulation, replies `2.Z`), helpmate and series lines numbered, twins under `a)`, `b)`, and
+/// each move marked `#`, `=` or `+` by the position it leaves; `"notation": "figurine"` writes
+/// figurines. Errors stay `application/problem+json`.
+///
 /// With `"game": "rococo"`, mate in N means forcing the capture of the enemy King: after the
 /// attacker's Nth move at the latest, the defender has lost its King or has no move that keeps it
 /// (a side with no move at all draws). Both Kings must be on the board (422 `not-applicable`
@@ -962,7 +1012,11 @@ impl SolveResponse {
     responses(
         JsonBodyProblems,
         ClientClosedProblem,
-        (status = 200, description = "What is proven: `mate`, `no_mate`, or `unknown` when the budget ran out", body = SolveResponse),
+        (status = 200, description = "What is proven: `mate`, `no_mate`, or `unknown` when the budget ran out; with `\"format\": \"text\"` (or, without `format`, an `Accept` header preferring `text/plain`) the solution in problem notation",
+            content(
+                (SolveResponse = "application/json"),
+                (String = "text/plain; charset=utf-8", example = json!(examples::solve_text())),
+            )),
         (status = 422, description = "`mate_in` (or the N of `stipulation`) 0 or above the server's maximum (`invalid-mate-in`, with `limit`), an unreadable `stipulation`, one that disagrees with `mate_in`, or an `intended_solutions` out of range (`invalid-stipulation`), a side to move that is not the one the stipulation starts with (`stipulation-side`), a zero budget or tree size (`invalid-limits`), an unreadable FEN (`invalid-fen`), an impossible position (`impossible-position`), a `key` that is not a legal move (`invalid-key`), or `coords: page` with Baroque, `rules` with Rococo, or a Rococo position without both Kings (`not-applicable`, with `field`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client has used its searches (`rate-limited`, with `limit`, the searches a minute); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds until the client may search again"))),
@@ -973,17 +1027,24 @@ impl SolveResponse {
 #[post("/v1/solve")]
 pub async fn solve(
     _metered: Metered,
+    request: actix_web::HttpRequest,
     body: web::Json<Object<SolveRequest>>,
     limits: web::Data<Limits>,
     searches: web::Data<Searches>,
     peer: Peer,
 ) -> Result<HttpResponse, ApiError> {
-    let mut query = SolveQuery::parse(body.into_inner().0, &limits.solve)?;
+    let body = body.into_inner().0;
+    let asks_text = body.format.is_none() && accepts_text(&request);
+    let figurine = body.notation == Some(MoveNotation::Figurine);
+    let mut query = SolveQuery::parse(body, &limits.solve)?;
+    if asks_text {
+        query.text = Some(crate::puzzle::formats::text::Style { figurine });
+    }
     let slot = searches.try_acquire()?;
-    let response = searches
+    let (response, text) = searches
         .run(slot, peer, move |cancel| {
             query.options.cancel = cancel.clone();
-            solve_query(&query)
+            solve_with_text(&query, None)
         })
         .await?;
     let outcome = match response.result {
@@ -993,11 +1054,55 @@ pub async fn solve(
     };
     metrics::counter!("baroque_solver_searches_total", "outcome" => outcome).increment(1);
     metrics::counter!("baroque_solver_nodes_total").increment(response.nodes);
-    Ok(HttpResponse::Ok().json(response))
+    Ok(match text {
+        Some(text) => HttpResponse::Ok()
+            .content_type(crate::puzzle::formats::text::CONTENT_TYPE)
+            .body(text),
+        None => HttpResponse::Ok().json(response),
+    })
+}
+
+/// Whether the request's `Accept` header prefers `text/plain` to `application/json`: the text's
+/// best quality (`text/plain`, `text/*`, `*/*`) above the JSON's (`application/json`,
+/// `application/*`, `*/*`); a tie answers JSON.
+fn accepts_text(request: &actix_web::HttpRequest) -> bool {
+    let mut text = 0.0_f32;
+    let mut json = 0.0_f32;
+    for value in request.headers().get_all(actix_web::http::header::ACCEPT) {
+        let Ok(value) = value.to_str() else { continue };
+        for range in value.split(',') {
+            let mut parts = range.split(';');
+            let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0)
+                .clamp(0.0, 1.0);
+            match media.as_str() {
+                "text/plain" | "text/*" => text = text.max(q),
+                "application/json" | "application/*" => json = json.max(q),
+                "*/*" => {
+                    text = text.max(q);
+                    json = json.max(q);
+                }
+                _ => {}
+            }
+        }
+    }
+    text > json
 }
 
 /// Runs a parsed solve request (blocking: call it off the async workers).
 pub fn solve_query(query: &SolveQuery) -> SolveResponse {
+    solve_with_text(query, None).0
+}
+
+/// Runs a parsed solve request, and prints it in problem notation when the query asks for the
+/// text (`label` heads a twin's block).
+fn solve_with_text(
+    query: &SolveQuery,
+    label: Option<(&str, &str)>,
+) -> (SolveResponse, Option<String>) {
     // With the set play or twins, every solve of the request shares its budget.
     let shared = (query.set_play || !query.twins.is_empty()).then(|| {
         std::sync::Arc::new(crate::solver::Budget::within(
@@ -1011,25 +1116,60 @@ pub fn solve_query(query: &SolveQuery) -> SolveResponse {
         ..query.options.clone()
     };
     let pos = &query.position.position;
-    let mut response = if options.stipulation.lists_lines() {
-        let solution = crate::solver::solve_lines_any(pos, &options, query.intended_solutions);
-        SolveResponse::help(query, &solution)
+    let naming = query.position.naming;
+    let (mut response, found) = if options.stipulation.lists_lines() {
+        let mut solution = crate::solver::solve_lines_any(pos, &options, query.intended_solutions);
+        let response = SolveResponse::help(query, &solution);
+        let named = query.text.map(|_| {
+            solution.solutions.truncate(query.max_solutions);
+            solution.short_solutions.truncate(query.max_solutions);
+            solution.named(pos, naming)
+        });
+        (response, named.map(Found::Lines))
     } else {
         let solution = crate::solver::solve_any(pos, &options);
-        SolveResponse::new(query, &solution)
+        let response = SolveResponse::new(query, &solution);
+        let named = query.text.map(|_| solution.named(pos, naming));
+        (response, named.map(Found::Tree))
     };
-    if query.set_play {
-        let set = crate::solver::set::set_play_any(pos, &options, query.position.naming);
+    let set = query
+        .set_play
+        .then(|| crate::solver::set::set_play_any(pos, &options, naming));
+    if let Some(set) = &set {
         response.set_play = Some(SetPlayView::of(
             options.stipulation,
             set.as_ref(),
             query.max_solutions,
         ));
-        if let Some(s) = set.filter(|s| !s.complete) {
+        if let Some(s) = set.as_ref().filter(|s| !s.complete) {
             response.budget_exhausted = true;
             response.budget_exhausted_by = s.exhausted_by.map(BudgetLimit::from);
         }
     }
+    let label = label.or_else(|| {
+        (!query.twins.is_empty()).then_some(crate::puzzle::formats::text::DIAGRAM_LABEL)
+    });
+    let mut text = match (query.text, &found) {
+        (Some(style), Some(found)) => {
+            use crate::puzzle::formats::text;
+            Some(text::block(
+                &text::Block {
+                    label,
+                    position: pos,
+                    naming,
+                    stipulation: options.stipulation,
+                    found: match found {
+                        Found::Lines(l) => text::Found::Lines(l),
+                        Found::Tree(t) => text::Found::Tree(t),
+                    },
+                    set_play: set.as_ref().map(Option::as_ref),
+                    max_lines: query.max_solutions,
+                },
+                style,
+            ))
+        }
+        _ => None,
+    };
     for twin in &query.twins {
         let q = SolveQuery {
             position: CheckedPosition {
@@ -1046,7 +1186,10 @@ pub fn solve_query(query: &SolveQuery) -> SolveResponse {
             twins: Vec::new(),
             ..query.clone()
         };
-        let answer = solve_query(&q);
+        let (answer, twin_text) = solve_with_text(&q, Some((&twin.label, &twin.text)));
+        if let (Some(text), Some(more)) = (&mut text, twin_text) {
+            text.push_str(&more);
+        }
         response.twins.push(TwinAnswer {
             label: twin.label.clone(),
             twin: twin.text.clone(),
@@ -1054,7 +1197,13 @@ pub fn solve_query(query: &SolveQuery) -> SolveResponse {
             answer,
         });
     }
-    response
+    (response, text)
+}
+
+/// A solve's named answer, kept for the text.
+enum Found {
+    Tree(crate::solver::NamedSolution),
+    Lines(crate::solver::help::NamedHelpSolution),
 }
 
 /// Examples for the OpenAPI document, computed by the engine (see [`crate::api::common::examples`]).
@@ -1091,6 +1240,8 @@ pub(crate) mod examples {
             max_solutions: None,
             set_play: false,
             twins: Vec::new(),
+            format: None,
+            notation: None,
         })
     }
 
@@ -1112,6 +1263,8 @@ pub(crate) mod examples {
             max_solutions: None,
             set_play: false,
             twins: Vec::new(),
+            format: None,
+            notation: None,
         })
     }
 
@@ -1130,6 +1283,38 @@ pub(crate) mod examples {
                 v
             }
             Err(e) => value(e.problem()),
+        }
+    }
+
+    /// The text answer of a `=2` with its set play: the problem notation of the README.
+    pub fn solve_text() -> String {
+        let request = super::SolveRequest {
+            fen: "7k/8/8/4M3/8/8/8/K7 w 0".into(),
+            mate_in: None,
+            stipulation: Some("=1".into()),
+            intended_solutions: None,
+            rules: None,
+            game: None,
+            coords: None,
+            limits: None,
+            key: None,
+            max_tree_nodes: None,
+            max_refutations: None,
+            max_solutions: None,
+            set_play: false,
+            twins: vec!["move e5 f6".into()],
+            format: Some(super::SolveFormat::Text),
+            notation: None,
+        };
+        let settings = crate::api::Settings {
+            solve_threads: Some(1),
+            solve_table_mib: 1,
+            ..crate::api::Settings::default()
+        };
+        let max = crate::api::configuration::SolveLimits::from(&settings);
+        match super::SolveQuery::parse(request, &max) {
+            Ok(q) => super::solve_with_text(&q, None).1.unwrap_or_default(),
+            Err(e) => e.to_string(),
         }
     }
 
@@ -1168,6 +1353,8 @@ pub(crate) mod examples {
             max_solutions: None,
             set_play: false,
             twins: Vec::new(),
+            format: None,
+            notation: None,
         })["tries"][0]
             .clone()
     }

@@ -15,6 +15,7 @@
 
 pub mod csv;
 pub mod pgn;
+pub mod text;
 
 use crate::outcome::{Attack, Defence, Key, PuzzleOutcome, StoredMove};
 use crate::rules::{Color, Naming, Variant, VariantPosition};

@@ -1,0 +1,490 @@
+//! A solution printed the way problem magazines and Popeye print it (`Accept: text/plain`,
+//! `"format": "text"`, `baroque solve --text`).
+//!
+//! The layout, a block per position (the diagram, then each twin):
+//!
+//! ```text
+//! a) diagram                    only when there are twins: `b) move e5 f6`, ... for the others
+//! #2                            the stipulation
+//! set play:                     only when asked for (`set play: none` when there is none)
+//!   1...Kh8-g7                  each Black move of the set play ...
+//!     2.Me5-f6#                 ... with each White reply
+//! 1.Bg1-g8?                     each try, with its refutations
+//!   1...Kh7xh6!
+//! 1.Bg6xc6! (2.Rc8-c7#)         each key with `!` and its threat in parentheses
+//!   1...Kb7xc8 (dual)           each defence, `(dual)` when more than one reply fulfils the rest
+//!     2.Nc4-d6#                 each reply, and so on down the tree
+//!     2.Nc4-b6#
+//! ```
+//!
+//! Each ply of a tree is indented two spaces more than the one it answers. White's moves are
+//! numbered `1.`, Black's `1...` (the number of the White move they answer). A key with no threat
+//! (the defender is in zugzwang) is followed by `(zugzwang)`; a key that gives check has no
+//! parentheses.
+//!
+//! Helpmates and series movers print a numbered line per solution, shortest solutions under
+//! `short solutions:`: `1.Kb7-a7 Bg6xc6 2.Ka7-b8 Rc8-c7#` (`h#2`: Black's move, then White's);
+//! `1...Nc4-d6 2.Kb7-a7 Rc8-c7#` (`h#1.5`: White starts); `1.Kf1-e2 2.Ke2-d3 3.Kd3-c4#`
+//! (`ser-#3`); `1.Kb2-a1 2.Ka1-b1 Qc2-c1#` (`ser-h#2`: White's mate unnumbered);
+//! `1.Kf1-e2 2.Ke2-d3 Kh8-g8#/Kh8-h7#` (`ser-s#2`: after the series, every Black move, each
+//! mating, joined by `/`).
+//!
+//! Every move carries the mark of the position it leaves: `#` (the side to move is mated: in
+//! Rococo, its King is taken or cannot be kept), `=` (stalemated: no legal move, the King not
+//! capturable) or `+` (check: the King is capturable). The moves are the game's canonical notation
+//! in the coordinates asked for; with [`Style::figurine`], a piece letter becomes the figurine of
+//! [`Role::figurine`] where Unicode has one.
+//!
+//! Notes close a block, each in parentheses: `(no solution)`, `(the budget ran out: ...)`,
+//! `(the solution tree is cut short)`, `(tries may be missing: the budget ran out)`,
+//! `(K solutions, M shown)`. Nothing varies between runs of the same answer (no times, no node
+//! counts).
+
+use crate::rules::prelude::*;
+use crate::rules::{MoveInfo, Naming, Role, Status, VariantPosition};
+use crate::solver::help::NamedHelpSolution;
+use crate::solver::series::SeriesLine;
+use crate::solver::set::NamedSetPlay;
+use crate::solver::tree::NamedAttack;
+use crate::solver::{NamedSolution, Outcome, Stipulation};
+use std::fmt::Write as _;
+
+/// The media type of the text solution.
+pub const CONTENT_TYPE: &str = "text/plain; charset=utf-8";
+
+/// How moves are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    /// Figurines instead of piece letters, where Unicode has them ([`Role::figurine`]).
+    pub figurine: bool,
+}
+
+/// What a solve found for one position, named.
+#[derive(Clone, Copy, Debug)]
+pub enum Found<'a> {
+    /// Keys with their solution tree, tries and threats (`#N`, `s#N`, `r#N`, `=N`, ...).
+    Tree(&'a NamedSolution),
+    /// Solution lines (helpmates and series movers).
+    Lines(&'a NamedHelpSolution),
+}
+
+/// One position's part of the text: the diagram or a twin.
+#[derive(Clone, Copy, Debug)]
+pub struct Block<'a> {
+    /// The twin's label and commands (`("b)", "move e5 f6")`; `("a)", "diagram")` for the diagram
+    /// when there are twins), or none.
+    pub label: Option<(&'a str, &'a str)>,
+    /// The position solved.
+    pub position: &'a VariantPosition,
+    /// How its moves are named.
+    pub naming: Naming,
+    /// The stipulation solved.
+    pub stipulation: Stipulation,
+    /// What the solve found.
+    pub found: Found<'a>,
+    /// The set play: `None` when not asked for, `Some(None)` when there is none.
+    pub set_play: Option<Option<&'a NamedSetPlay>>,
+    /// For lines: how many were shown of each list (the request's `max_solutions`).
+    pub max_lines: usize,
+}
+
+/// The label of the diagram when there are twins.
+pub const DIAGRAM_LABEL: (&str, &str) = ("a)", "diagram");
+
+/// A block of text for one position, each line ending in `\n`.
+pub fn block(b: &Block<'_>, style: Style) -> String {
+    let mut w = Writer {
+        out: String::new(),
+        style,
+        naming: b.naming,
+    };
+    if let Some((label, text)) = b.label {
+        w.line(0, &format!("{label} {text}"));
+    }
+    w.line(0, &b.stipulation.to_string());
+    if let Some(set) = b.set_play {
+        w.set_play(b.position, set, b.max_lines);
+    }
+    match b.found {
+        Found::Tree(s) => w.tree(b.position, s),
+        Found::Lines(s) => w.lines(b.position, s, b.max_lines),
+    }
+    w.out
+}
+
+/// Builds the text.
+struct Writer {
+    out: String,
+    style: Style,
+    naming: Naming,
+}
+
+/// The mark of the position a move leaves: `#`, `=`, `+` or nothing.
+fn mark(status: Status) -> &'static str {
+    match status {
+        Status::Checkmate => "#",
+        Status::Stalemate => "=",
+        Status::Check => "+",
+        Status::Ongoing => "",
+    }
+}
+
+impl Writer {
+    fn line(&mut self, depth: usize, text: &str) {
+        let _ = writeln!(self.out, "{:width$}{text}", "", width = 2 * depth);
+    }
+
+    /// A move of `pos` as printed, with its mark, and the position it leaves (`None` when the
+    /// move is not one of `pos`, which a solver's answer never has).
+    fn name(
+        &self,
+        pos: Option<&VariantPosition>,
+        m: &MoveInfo,
+    ) -> (String, Option<VariantPosition>) {
+        let mut text = self.letters(pos, &m.notation);
+        let Some(pos) = pos else {
+            return (text, None);
+        };
+        let Ok(mv) = pos.parse_move(&m.uci, self.naming) else {
+            return (text, None);
+        };
+        let after = pos.play(&mv);
+        text.push_str(mark(pos.status_after(&mv, &after)));
+        (text, Some(after))
+    }
+
+    /// The notation with figurines for the piece letters, when asked for: the first letter and a
+    /// promotion's (`=L`).
+    fn letters(&self, pos: Option<&VariantPosition>, notation: &str) -> String {
+        let Some(pos) = pos.filter(|_| self.style.figurine) else {
+            return notation.to_string();
+        };
+        let glyph = |c: char| pos.role_of_letter(c).and_then(Role::figurine).unwrap_or(c);
+        let mut out = String::with_capacity(notation.len() + 4);
+        let mut after_equals = true;
+        for c in notation.chars() {
+            if after_equals && c.is_ascii_uppercase() {
+                out.push(glyph(c));
+            } else {
+                out.push(c);
+            }
+            after_equals = c == '=';
+        }
+        out
+    }
+
+    /// The set play block.
+    fn set_play(&mut self, pos: &VariantPosition, set: Option<&NamedSetPlay>, max_lines: usize) {
+        let Some(s) = set else {
+            self.line(0, "set play: none");
+            return;
+        };
+        let start = pos.null_move();
+        if s.stipulation.is_help() {
+            if s.solutions.is_empty() {
+                self.line(0, "set play: none");
+            } else {
+                self.line(0, "set play:");
+                for l in s.solutions.iter().take(max_lines) {
+                    let text = self.numbered_line(start.as_ref(), s.stipulation, l);
+                    self.line(1, &text);
+                }
+            }
+        } else if s.defences.is_empty() {
+            self.line(0, "set play: none");
+        } else {
+            self.line(0, "set play:");
+            for (black, replies) in &s.defences {
+                let (name, after) = self.name(start.as_ref(), black);
+                self.line(1, &format!("1...{name}"));
+                for (white, _) in replies {
+                    let (name, _) = self.name(after.as_ref(), white);
+                    self.line(2, &format!("2.{name}"));
+                }
+            }
+        }
+        if !s.complete {
+            self.line(1, "(the set play may be incomplete: the budget ran out)");
+        }
+    }
+
+    /// Tries, keys and their trees, and the notes.
+    fn tree(&mut self, pos: &VariantPosition, s: &NamedSolution) {
+        for t in &s.tries {
+            let (name, after) = self.name(Some(pos), &t.info);
+            self.line(0, &format!("1.{name}?"));
+            for r in &t.refutations {
+                let (name, _) = self.name(after.as_ref(), r);
+                self.line(1, &format!("1...{name}!"));
+            }
+        }
+        if s.tries_truncated {
+            self.line(0, "(tries may be missing: the budget ran out)");
+        }
+        for key in &s.keys {
+            match s.tree.iter().find(|n| n.info.uci == key.info.uci) {
+                Some(node) => self.attack(Some(pos), node, 0, 1, "!"),
+                None => {
+                    let (name, after) = self.name(Some(pos), &key.info);
+                    let threat = s
+                        .threats
+                        .iter()
+                        .find(|t| t.key.uci == key.info.uci)
+                        .map(|t| self.threat(after.as_ref(), &t.moves, 2))
+                        .unwrap_or_default();
+                    self.line(0, &format!("1.{name}!{threat}"));
+                }
+            }
+        }
+        if s.tree_truncated {
+            self.line(0, "(the solution tree is cut short)");
+        }
+        match s.result {
+            Outcome::NoMate => self.line(0, "(no solution)"),
+            Outcome::Unknown => self.line(
+                0,
+                &format!(
+                    "(the budget ran out: no other first move fulfils the stipulation within {} \
+                     moves)",
+                    s.proven_no_mate_within
+                ),
+            ),
+            Outcome::Mate => {}
+        }
+    }
+
+    /// An attacker's move and what follows it.
+    fn attack(
+        &mut self,
+        pos: Option<&VariantPosition>,
+        node: &NamedAttack,
+        depth: usize,
+        number: u32,
+        suffix: &str,
+    ) {
+        let (name, after) = self.name(pos, &node.info);
+        let threat = node
+            .threat
+            .as_ref()
+            .map(|t| self.threat(after.as_ref(), t, number + 1))
+            .unwrap_or_default();
+        self.line(depth, &format!("{number}.{name}{suffix}{threat}"));
+        for d in &node.defences {
+            let (name, below) = self.name(after.as_ref(), &d.info);
+            let dual = if d.dual { " (dual)" } else { "" };
+            self.line(depth + 1, &format!("{number}...{name}{dual}"));
+            for r in &d.replies {
+                self.attack(below.as_ref(), r, depth + 2, number + 1, "");
+            }
+        }
+    }
+
+    /// ` (2.Rc8-c7# 2.Rc8-c6#)`, or ` (zugzwang)` when there is no threat; the moves are played
+    /// from `after` with the defender passing.
+    fn threat(&self, after: Option<&VariantPosition>, moves: &[MoveInfo], number: u32) -> String {
+        if moves.is_empty() {
+            return " (zugzwang)".into();
+        }
+        let passed = after.and_then(|p| p.null_move());
+        let names: Vec<String> = moves
+            .iter()
+            .map(|m| format!("{number}.{}", self.name(passed.as_ref(), m).0))
+            .collect();
+        format!(" ({})", names.join(" "))
+    }
+
+    /// A helpmate's or series mover's lines and notes.
+    fn lines(&mut self, pos: &VariantPosition, s: &NamedHelpSolution, max_lines: usize) {
+        for l in s.solutions.iter().take(max_lines) {
+            let text = self.numbered_line(Some(pos), s.stipulation, l);
+            self.line(0, &text);
+        }
+        if !s.short_solutions.is_empty() {
+            self.line(0, "short solutions:");
+            for l in s.short_solutions.iter().take(max_lines) {
+                let text = self.numbered_line(Some(pos), s.stipulation, l);
+                self.line(1, &text);
+            }
+        }
+        let shown = s.solutions.len().min(max_lines);
+        if s.count > shown {
+            self.line(0, &format!("({} solutions, {shown} shown)", s.count));
+        }
+        if !s.complete {
+            self.line(
+                0,
+                &format!(
+                    "(the budget ran out: the lines may be incomplete; none shorter than {} \
+                     moves missed)",
+                    s.proven_no_solution_within
+                ),
+            );
+        } else if s.count == 0 && s.short_solutions.is_empty() {
+            self.line(0, "(no solution)");
+        }
+    }
+
+    /// A line of a helpmate or series mover of `stipulation` (or of a shorter one of the same
+    /// kind), numbered as problemists number it.
+    fn numbered_line(
+        &self,
+        start: Option<&VariantPosition>,
+        stipulation: Stipulation,
+        line: &[MoveInfo],
+    ) -> String {
+        let mut parts: Vec<String> = Vec::with_capacity(line.len() + 1);
+        let mut pos = start.copied();
+        if stipulation.is_series() {
+            let helped = matches!(stipulation, Stipulation::SeriesHelpMate(_));
+            let series = line.len() - usize::from(helped);
+            let mut steps = SeriesLine::new(with_moves(stipulation, series as u32));
+            for (i, m) in line.iter().enumerate() {
+                let (name, after) = self.name(pos.as_ref(), m);
+                if i < series {
+                    parts.push(format!("{}.{name}", i + 1));
+                    pos = after.map(|a| steps.step(a));
+                } else {
+                    parts.push(name);
+                    pos = after;
+                }
+            }
+            if matches!(stipulation, Stipulation::SeriesSelfMate(_)) {
+                if let Some(p) = pos {
+                    let replies: Vec<String> = p
+                        .legal_moves()
+                        .iter()
+                        .map(|mv| self.name(Some(&p), &p.move_info(mv, self.naming)).0)
+                        .collect();
+                    if !replies.is_empty() {
+                        parts.push(replies.join("/"));
+                    }
+                }
+            }
+        } else {
+            // A helpmate: Black's move opens each numbered pair; White's first move of `h#N.5`
+            // is `1...`.
+            let white_first = start.map_or(stipulation.starts(), |p| Some(p.turn()))
+                == Some(crate::rules::Color::White);
+            for (i, m) in line.iter().enumerate() {
+                let (name, after) = self.name(pos.as_ref(), m);
+                let ply = i + usize::from(white_first);
+                parts.push(if ply % 2 == 0 {
+                    format!("{}.{name}", ply / 2 + 1)
+                } else if i == 0 {
+                    format!("1...{name}")
+                } else {
+                    name
+                });
+                pos = after;
+            }
+        }
+        parts.join(" ")
+    }
+}
+
+/// The series mover of `stipulation`'s kind with `n` moves (a short solution's own length).
+fn with_moves(stipulation: Stipulation, n: u32) -> Stipulation {
+    match stipulation {
+        Stipulation::SeriesMate(_) => Stipulation::SeriesMate(n),
+        Stipulation::SeriesStalemate(_) => Stipulation::SeriesStalemate(n),
+        Stipulation::SeriesSelfMate(_) => Stipulation::SeriesSelfMate(n),
+        Stipulation::SeriesHelpMate(_) => Stipulation::SeriesHelpMate(n),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    fn solve_block(fen: &str, stipulation: Stipulation, style: Style) -> String {
+        let naming = Naming::default();
+        let (pos, _) = Variant::default().position(fen, naming).unwrap();
+        let opts = crate::solver::SolveOptions {
+            stipulation,
+            threads: 1,
+            ..crate::solver::SolveOptions::default()
+        };
+        if stipulation.lists_lines() {
+            let s = crate::solver::solve_lines_any(&pos, &opts, 1).named(&pos, naming);
+            block(
+                &Block {
+                    label: None,
+                    position: &pos,
+                    naming,
+                    stipulation,
+                    found: Found::Lines(&s),
+                    set_play: None,
+                    max_lines: 100,
+                },
+                style,
+            )
+        } else {
+            let s = crate::solver::solve_any(&pos, &opts).named(&pos, naming);
+            block(
+                &Block {
+                    label: None,
+                    position: &pos,
+                    naming,
+                    stipulation,
+                    found: Found::Tree(&s),
+                    set_play: None,
+                    max_lines: 100,
+                },
+                style,
+            )
+        }
+    }
+
+    /// The Chameleon mate in 2 of the Wikipedia article: the key, its threat, the one defence and
+    /// its two mates (a dual).
+    #[test]
+    fn a_direct_mate_prints_key_threat_defences_and_duals() {
+        let text = solve_block(
+            "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0",
+            Stipulation::Mate(2),
+            Style::default(),
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "#2");
+        assert!(lines[1].starts_with("1.Bg6xc6"), "{text}");
+        assert!(lines[1].contains('!'), "{text}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("  1...Kb7xc8")),
+            "{text}"
+        );
+        assert!(
+            lines
+                .iter()
+                .filter(|l| l.starts_with("    2.") && l.ends_with('#'))
+                .count()
+                >= 2,
+            "{text}"
+        );
+    }
+
+    /// Figurines replace the letters Unicode has a figurine for.
+    #[test]
+    fn figurines_replace_the_letters_unicode_has() {
+        let text = solve_block(
+            "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0",
+            Stipulation::Mate(2),
+            Style { figurine: true },
+        );
+        assert!(text.contains("1.\u{2657}g6xc6"), "{text}");
+        assert!(text.contains("1...\u{2654}b7xc8"), "{text}");
+        assert!(!text.contains("Bg6"), "{text}");
+    }
+
+    /// A series mover: the King walk `Kf1-e2 Ke2-d3 Kd3-c4`, numbered, the last move mating.
+    #[test]
+    fn a_series_mover_prints_numbered_moves() {
+        let text = solve_block(
+            "8/8/8/8/8/1k3p2/2M5/5K2 w 0",
+            Stipulation::SeriesMate(3),
+            Style::default(),
+        );
+        assert_eq!(text, "ser-#3\n1.Kf1-e2 2.Ke2-d3 3.Kd3-c4#\n");
+    }
+}
