@@ -557,12 +557,6 @@ fn run_solve(
                 crate::solver::MAX_MATE_IN
             ));
         }
-        if set_play && t.stipulation.is_series() {
-            return fail(format!(
-                "twin {}: --set-play does not apply to {}",
-                t.label, t.stipulation
-            ));
-        }
         if Variant::mate_needs_both_kings(variant.kind()) && !t.position.has_both_kings() {
             return fail(format!(
                 "twin {} `{}`: a Rococo mate search needs both Kings on the board",
@@ -596,6 +590,8 @@ fn run_solve(
         };
         let mut text = String::new();
         let label = Some((t.label.as_str(), t.text.as_str()));
+        // A twin that is a series mover has no set play.
+        let set_play = set_play && !t.stipulation.is_series();
         let code = solve_one(&mut text, &t.position, &twin_opts, mode, set_play, label);
         if code != ExitCode::SUCCESS {
             return code;

@@ -371,6 +371,11 @@ impl CheckedPosition {
         CheckedPosition::of(Variant::Baroque(rules), fen, Naming::default())
     }
 
+    /// The warnings of a position that can arise (a twin's, derived from one that was checked).
+    pub fn warnings_of_valid(position: &VariantPosition) -> Vec<Warning> {
+        warnings_of(position.validate()).unwrap_or_default()
+    }
+
     /// Reads and validates a FEN of `variant`, squares in `naming`.
     ///
     /// # Errors

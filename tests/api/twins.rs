@@ -91,3 +91,38 @@ fn a_twin_that_cannot_be_made_is_named() {
         assert!(p["detail"].as_str().unwrap().contains(says), "{p}");
     }
 }
+
+/// A twin's own warnings are answered (its position's, not the diagram's), and a twin that is a
+/// series mover is answered without set play when the set play is asked for (the diagram's own
+/// series mover refuses it instead).
+#[test]
+fn a_twin_has_its_own_warnings_and_a_series_twin_no_set_play() {
+    let app = spawn_app();
+    let s = solve(
+        &app,
+        json!({"fen": STALEMATE, "stipulation": "=1", "set_play": true,
+               "twins": ["remove a1", "stipulation ser-=1"]}),
+    );
+    assert_eq!(s["warnings"], json!([]));
+    let twins = s["twins"].as_array().unwrap();
+    let codes: Vec<&str> = twins[0]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["no_king"], "{}", twins[0]);
+    assert!(twins[0]["set_play"].is_object(), "{}", twins[0]);
+    assert_eq!(twins[1]["stipulation"], "ser-=1");
+    assert!(twins[1].get("set_play").is_none(), "{}", twins[1]);
+    assert_eq!(keys_of_lines(&twins[1]), ["Me5-g7"]);
+}
+
+fn keys_of_lines(v: &Value) -> Vec<&str> {
+    v["solutions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l[0]["notation"].as_str().unwrap())
+        .collect()
+}

@@ -137,8 +137,17 @@ impl Position {
             if legal(buf) {
                 return true;
             }
+            // Then piece by piece, so that the first piece with a legal move ends the test
+            // without generating the others' moves (most positions have one: what a stalemate
+            // test, asked of every attacker move at the last ply of `=N`, finds first).
+            for s in (movers & !kings).squares() {
+                buf.clear();
+                self.generate_pseudo(Bits::bit(s), buf);
+                if legal(buf) {
+                    return true;
+                }
+            }
             buf.clear();
-            self.generate_pseudo(movers & !kings, buf);
             self.generate_suicides(buf);
             legal(buf)
         };

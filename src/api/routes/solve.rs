@@ -96,7 +96,8 @@ pub struct SolveRequest {
     pub max_solutions: Option<u32>,
     /// Whether to answer the set play too (`set_play`): what would follow if the other side
     /// were to move first, the stipulation shortened by half a move. Not for series movers
-    /// (422 `invalid-stipulation`). It does not change soundness.
+    /// (422 `invalid-stipulation`; a twin that is one is answered without it). It does not
+    /// change soundness.
     #[serde(default)]
     #[schema(example = false)]
     pub set_play: bool,
@@ -356,9 +357,6 @@ impl SolveQuery {
                     s.least_moves(),
                     max.max_mate_in
                 )));
-            }
-            if r.set_play && s.is_series() {
-                return Err(refuse(format!("`set_play` does not apply to {s}")));
             }
             if Variant::mate_needs_both_kings(t.position.kind()) && !t.position.has_both_kings() {
                 return Err(refuse("a Rococo mate search needs both Kings".into()));
@@ -1175,7 +1173,7 @@ fn solve_with_text(
             position: CheckedPosition {
                 position: twin.position,
                 naming: query.position.naming,
-                warnings: Vec::new(),
+                warnings: CheckedPosition::warnings_of_valid(&twin.position),
             },
             options: crate::solver::SolveOptions {
                 stipulation: twin.stipulation,
@@ -1184,6 +1182,8 @@ fn solve_with_text(
                 ..options.clone()
             },
             twins: Vec::new(),
+            // A twin that is a series mover has no set play (the diagram's is refused instead).
+            set_play: query.set_play && !twin.stipulation.is_series(),
             ..query.clone()
         };
         let (answer, twin_text) = solve_with_text(&q, Some((&twin.label, &twin.text)));
