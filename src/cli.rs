@@ -27,6 +27,16 @@ macro_rules! out {
 pub(crate) use out;
 use std::time::{Duration, Instant};
 
+/// How `solve` names Rococo's squares.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CoordsArg {
+    /// Files a-j, ranks 1-10.
+    #[default]
+    Standard,
+    /// The chessvariants.com Rococo page's names.
+    Page,
+}
+
 /// How `solve --text` writes pieces.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum NotationArg {
@@ -35,6 +45,13 @@ pub enum NotationArg {
     Letters,
     /// Unicode's chess figurines where it has them, letters elsewhere.
     Figurine,
+}
+
+/// What `solve` shows beside the form: the coordinates and, in `--text`, the lines of a list.
+#[derive(Clone, Copy, Debug)]
+struct Show {
+    naming: Naming,
+    max_solutions: usize,
 }
 
 /// How `solve` prints its answer.
@@ -146,6 +163,15 @@ pub enum Command {
         /// figurines where it has them).
         #[arg(long, value_enum, default_value_t = NotationArg::Letters, requires = "text")]
         notation: NotationArg,
+        /// With `--text`: the most lines shown of each list (solutions, short solutions, set
+        /// play lines), as `/v1/solve`'s `max_solutions`; the text says how many it leaves out.
+        #[arg(long, default_value_t = 100, requires = "text",
+              value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        max_solutions: u32,
+        /// How Rococo squares are named, in the FEN, the twins and the answer: `standard` (files
+        /// a-j, ranks 1-10) or `page` (the chessvariants.com page's x, a-h, y and 0, 1-8, 00).
+        #[arg(long, value_enum, default_value_t = CoordsArg::Standard)]
+        coords: CoordsArg,
         /// Also print the set play: what would follow if the other side were to move first, the
         /// stipulation shortened by half a move (not for series movers).
         #[arg(long)]
@@ -224,10 +250,22 @@ pub fn run(cli: Cli) -> ExitCode {
             json,
             text,
             notation,
+            max_solutions,
+            coords,
             game,
             set_play,
             twin,
         } => {
+            if coords == CoordsArg::Page && game != GameArg::Rococo {
+                return fail("--coords page names Rococo's squares: give --game rococo");
+            }
+            let show = Show {
+                naming: Naming::coords(match coords {
+                    CoordsArg::Standard => crate::rules::rococo::Coords::Standard,
+                    CoordsArg::Page => crate::rules::rococo::Coords::Page,
+                }),
+                max_solutions: max_solutions as usize,
+            };
             use crate::solver::{Stipulation, StipulationError};
             let stipulation = match Stipulation::from_parts(n, stipulation.as_deref()) {
                 Ok(s) => s,
@@ -282,7 +320,7 @@ pub fn run(cli: Cli) -> ExitCode {
                         }),
                         (false, false) => Mode::Report,
                     };
-                    run_solve(variant, &fen, &opts, mode, set_play, &twin)
+                    run_solve(variant, &fen, &opts, mode, show, set_play, &twin)
                 }
                 Err(e) => fail(e),
             }
@@ -531,16 +569,17 @@ fn run_solve(
     fen: &str,
     opts: &crate::solver::SolveOptions,
     mode: Mode,
+    show: Show,
     set_play: bool,
     twins: &[String],
 ) -> ExitCode {
     let json = mode == Mode::Json;
-    let pos = match variant.position(fen, Naming::default()) {
+    let naming = show.naming;
+    let pos = match variant.position(fen, naming) {
         Ok((p, _)) => p,
         Err(e) => return fail(e),
     };
-    let twins = match crate::puzzle::twins::derive(&pos, opts.stipulation, twins, Naming::default())
-    {
+    let twins = match crate::puzzle::twins::derive(&pos, opts.stipulation, twins, naming) {
         Ok(t) => t,
         Err(e) => return fail(e),
     };
@@ -577,7 +616,7 @@ fn run_solve(
     };
     let mut o = String::new();
     let label = (!twins.is_empty()).then_some(crate::puzzle::formats::text::DIAGRAM_LABEL);
-    let code = solve_one(&mut o, &pos, opts, mode, set_play, label);
+    let code = solve_one(&mut o, &pos, opts, mode, show, set_play, label);
     if code != ExitCode::SUCCESS {
         return code;
     }
@@ -592,11 +631,19 @@ fn run_solve(
         let label = Some((t.label.as_str(), t.text.as_str()));
         // A twin that is a series mover has no set play.
         let set_play = set_play && !t.stipulation.is_series();
-        let code = solve_one(&mut text, &t.position, &twin_opts, mode, set_play, label);
+        let code = solve_one(
+            &mut text,
+            &t.position,
+            &twin_opts,
+            mode,
+            show,
+            set_play,
+            label,
+        );
         if code != ExitCode::SUCCESS {
             return code;
         }
-        let fen = t.position.fen(Naming::default());
+        let fen = t.position.fen(naming);
         if let Mode::Text(_) = mode {
             o.push_str(&text);
         } else if json {
@@ -632,6 +679,7 @@ fn solve_one(
     pos: &crate::rules::VariantPosition,
     opts: &crate::solver::SolveOptions,
     mode: Mode,
+    show: Show,
     set_play: bool,
     label: Option<(&str, &str)>,
 ) -> ExitCode {
@@ -650,28 +698,33 @@ fn solve_one(
             ));
         }
     }
-    // The set play first, as problemists print it: before the key.
-    let set = set_play.then(|| crate::solver::set::set_play_any(&pos, opts, Naming::default()));
+    // The diagram first, then its set play (the order of /v1/solve, which matters when the
+    // budget runs out); the set play is printed first, as problemists print it.
+    let naming = show.naming;
+    enum Found {
+        Lines(crate::solver::help::NamedHelpSolution),
+        Tree(crate::solver::NamedSolution),
+    }
+    let found = if opts.stipulation.lists_lines() {
+        Found::Lines(crate::solver::solve_lines_any(&pos, opts, 1).named(&pos, naming))
+    } else {
+        Found::Tree(crate::solver::solve_any(&pos, opts).named(&pos, naming))
+    };
+    let set = set_play.then(|| crate::solver::set::set_play_any(&pos, opts, naming));
     if let Mode::Text(style) = mode {
-        use crate::puzzle::formats::text::{block, Block, Found};
-        let naming = Naming::default();
-        let (lines, tree);
-        let found = if opts.stipulation.lists_lines() {
-            lines = crate::solver::solve_lines_any(&pos, opts, 1).named(&pos, naming);
-            Found::Lines(&lines)
-        } else {
-            tree = crate::solver::solve_any(&pos, opts).named(&pos, naming);
-            Found::Tree(&tree)
-        };
-        o.push_str(&block(
-            &Block {
+        use crate::puzzle::formats::text;
+        o.push_str(&text::block(
+            &text::Block {
                 label,
                 position: &pos,
                 naming,
                 stipulation: opts.stipulation,
-                found,
+                found: match &found {
+                    Found::Lines(l) => text::Found::Lines(l),
+                    Found::Tree(t) => text::Found::Tree(t),
+                },
                 set_play: set.as_ref().map(Option::as_ref),
-                max_lines: crate::solver::help::MAX_LINES,
+                max_lines: show.max_solutions,
             },
             style,
         ));
@@ -683,21 +736,15 @@ fn solve_one(
     if let (Some(s), false) = (&set, json) {
         print_set_play(o, opts.stipulation, s.as_ref());
     }
-    if opts.stipulation.lists_lines() {
-        let solution = crate::solver::solve_lines_any(&pos, opts, 1);
-        return print_help_solution(o, &solution.named(&pos, Naming::default()), json, set_json);
+    match found {
+        Found::Lines(l) => print_help_solution(o, &l, json, set_json),
+        Found::Tree(t) => {
+            // The stipulation without its N before each length: `#`, `s#`, `=`, `s=`, `r#`.
+            let text = opts.stipulation.to_string();
+            let prefix = text.trim_end_matches(|c: char| c.is_ascii_digit());
+            print_solution(o, &t, prefix, json, set_json)
+        }
     }
-    let solution = crate::solver::solve_any(&pos, opts);
-    // The stipulation without its N before each length: `#`, `s#`, `=`, `s=`, `r#`, `semi-r#`.
-    let text = opts.stipulation.to_string();
-    let prefix = text.trim_end_matches(|c: char| c.is_ascii_digit());
-    print_solution(
-        o,
-        &solution.named(&pos, Naming::default()),
-        prefix,
-        json,
-        set_json,
-    )
 }
 
 /// The set play as JSON: the set position's FEN (null when there is none), the stipulation

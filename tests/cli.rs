@@ -625,9 +625,38 @@ fn solve_prints_the_solution_in_problem_notation() {
             .all(|l| l.starts_with("1.K") && l.ends_with('=')),
         "{out}"
     );
+    // Rococo in the page's coordinates; lists cut to --max-solutions, and said so.
+    let (code, out, err) = run(baroque().args([
+        "solve",
+        "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0",
+        "1",
+        "--game",
+        "rococo",
+        "--coords",
+        "page",
+        "--text",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "#1\n1.Ld3xd8#!\n");
+    let (code, out, err) = run(baroque().args([
+        "solve",
+        "8/8/8/8/1K6/1M1k4/8/8 b 0",
+        "--stipulation",
+        "h#2",
+        "--text",
+        "--max-solutions",
+        "1",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert_eq!(lines[2], "short solutions:");
+    assert_eq!(lines[4], "(70 solutions, 1 shown)");
     for (args, says) in [
         (vec!["--notation", "figurine"], "--text"),
+        (vec!["--max-solutions", "5"], "--text"),
         (vec!["--text", "--json"], "cannot be used with"),
+        (vec!["--coords", "page"], "--game rococo"),
     ] {
         let (code, _, err) = run(baroque().args(["solve", tries, "2"]).args(&args));
         assert_eq!(code, 2, "{args:?}");

@@ -66,16 +66,25 @@ fn names(v: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The expected lines of a tree answer (`#N`, `s#N`, `=N`, `r#N`, ...).
-fn tree_lines(v: &Value, out: &mut Vec<Want>) {
+/// The expected lines of a tree answer (`#N`, `s#N`, `=N`, `r#N`, ...) and its notes.
+fn tree_lines(v: &Value, out: &mut Vec<Want>, notes: &mut Vec<Want>) {
     let stipulation = v["stipulation"].as_str().unwrap();
     let sign = if stipulation.contains('=') { '=' } else { '#' };
     let selfish = stipulation.starts_with('s') || stipulation.contains("r#");
+    let n: u64 = stipulation
+        .trim_start_matches(|c: char| !c.is_ascii_digit())
+        .parse()
+        .unwrap();
     for t in v["tries"].as_array().unwrap() {
         out.push(want(format!("1.{}?", t["notation"].as_str().unwrap())));
         for r in names(&t["refutations"]) {
             out.push(want(format!("  1...{r}!")));
         }
+    }
+    fn sorted(v: &Value) -> Vec<&Value> {
+        let mut v: Vec<&Value> = v.as_array().unwrap().iter().collect();
+        v.sort_by_key(|m| m["notation"].as_str().unwrap().to_string());
+        v
     }
     fn attack(
         node: &Value,
@@ -106,7 +115,7 @@ fn tree_lines(v: &Value, out: &mut Vec<Want>) {
             ),
             mark: (node["mates"] == true && !selfish).then_some(sign),
         });
-        for d in node["defences"].as_array().unwrap() {
+        for d in sorted(&node["defences"]) {
             let dual = if d["dual"] == true { " (dual)" } else { "" };
             out.push(Want {
                 text: format!(
@@ -115,18 +124,26 @@ fn tree_lines(v: &Value, out: &mut Vec<Want>) {
                 ),
                 mark: (d["mates"] == true).then_some(sign),
             });
-            for r in d["replies"].as_array().unwrap() {
+            for r in sorted(&d["replies"]) {
                 attack(r, depth + 2, number + 1, "", sign, selfish, out);
             }
         }
     }
     let tree = v["tree"].as_array().unwrap();
-    for k in v["keys"].as_array().unwrap() {
-        let node = tree.iter().find(|n| n["uci"] == k["uci"]).unwrap();
-        attack(node, 0, 1, "!", sign, selfish, out);
+    let keys = v["keys"].as_array().unwrap();
+    let node = |k: &Value| tree.iter().find(|n| n["uci"] == k["uci"]).unwrap().clone();
+    for k in keys.iter().filter(|k| k["mate_in"] == n) {
+        attack(&node(k), 0, 1, "!", sign, selfish, out);
+    }
+    let short: Vec<&Value> = keys.iter().filter(|k| k["mate_in"] != n).collect();
+    if !short.is_empty() {
+        out.push(want("short solutions:".into()));
+        for k in short {
+            attack(&node(k), 1, 1, "!", sign, selfish, out);
+        }
     }
     if v["result"] == "no_mate" {
-        out.push(want("(no solution)".into()));
+        notes.push(want("(no solution)".into()));
     }
 }
 
@@ -150,8 +167,8 @@ fn lines_of(v: &Value) -> Vec<Vec<String>> {
     v.as_array().unwrap().iter().map(names).collect()
 }
 
-/// The expected lines of a helpmate answer.
-fn help_lines(v: &Value, out: &mut Vec<Want>) {
+/// The expected lines of a helpmate answer and its notes.
+fn help_lines(v: &Value, out: &mut Vec<Want>, notes: &mut Vec<Want>) {
     let stipulation = v["stipulation"].as_str().unwrap();
     let sign = if stipulation.contains('=') { '=' } else { '#' };
     let white_first = stipulation.ends_with(".5");
@@ -171,16 +188,16 @@ fn help_lines(v: &Value, out: &mut Vec<Want>) {
             });
         }
     }
+    if v["count"] == 0 && v["short_solutions"].as_array().unwrap().is_empty() {
+        notes.push(want("(no solution)".into()));
+    }
     let shown = v["solutions"].as_array().unwrap().len();
     if v["count"].as_u64().unwrap() as usize > shown {
-        out.push(want(format!("({} solutions, {shown} shown)", v["count"])));
-    }
-    if v["count"] == 0 && v["short_solutions"].as_array().unwrap().is_empty() {
-        out.push(want("(no solution)".into()));
+        notes.push(want(format!("({} solutions, {shown} shown)", v["count"])));
     }
 }
 
-/// The expected lines of a set play.
+/// The expected lines of a set play (each list shown whole: no notes).
 fn set_lines(set: &Value, out: &mut Vec<Want>) {
     let defences = set["defences"].as_array().unwrap();
     let solutions = lines_of(&set["solutions"]);
@@ -211,11 +228,13 @@ fn expected(v: &Value, label: Option<String>) -> Vec<Want> {
     if let Some(set) = v.get("set_play") {
         set_lines(set, &mut out);
     }
+    let mut notes = Vec::new();
     if v.get("solutions").is_some() {
-        help_lines(v, &mut out);
+        help_lines(v, &mut out, &mut notes);
     } else {
-        tree_lines(v, &mut out);
+        tree_lines(v, &mut out, &mut notes);
     }
+    out.extend(notes);
     out
 }
 
@@ -397,16 +416,28 @@ fn accept_chooses_the_form_and_format_wins() {
         assert_eq!(r.header("content-type"), Some("text/plain; charset=utf-8"));
         assert_eq!(r.body, text, "{accept}");
     }
+    // The most specific range decides each type's quality; `q` in any case.
+    for accept in [
+        "application/json;q=0, */*;q=0.1",
+        "application/json;q=0.5, */*",
+        "text/plain;Q=0.9, application/json;q=0.5",
+    ] {
+        let r = with_accept(&app, accept, &body);
+        assert_eq!(r.body, text, "{accept}");
+        assert_eq!(r.header("vary").map(|v| v.contains("Accept")), Some(true));
+    }
     for accept in [
         "application/json",
         "*/*",
         "text/plain;q=0.5, application/json",
+        "text/plain;Q=0.1, application/json;q=0.5",
         "text/plain, application/json",
         "text/html",
     ] {
         let r = with_accept(&app, accept, &body);
         assert_eq!(r.status, 200, "{accept}");
         assert_eq!(r.json()["keys"][0]["notation"], "Me5-g7", "{accept}");
+        assert_eq!(r.header("vary").map(|v| v.contains("Accept")), Some(true));
     }
     // `notation` holds for a text asked for by `Accept` too.
     let r = with_accept(
@@ -448,6 +479,60 @@ fn accept_chooses_the_form_and_format_wins() {
         assert_eq!(r.header("content-type"), Some("application/problem+json"));
         assert!(r.body.contains(named), "{}", r.body);
     }
+}
+
+/// The notes close each block: the position's warnings, lists cut to `max_solutions`, a set play
+/// the budget cut before any line was found (not called "none"), a key found before the budget ran
+/// out (other keys may be missing; a checking key without its tree has no threat).
+#[test]
+fn notes_say_what_the_text_leaves_out() {
+    let app = spawn_app();
+    let text = |body: Value| {
+        let r = app.post_json("/v1/solve", &body);
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.body
+    };
+    let t = text(
+        json!({"fen": "8/8/8/8/1K6/1M1k4/8/8 b 0", "stipulation": "h#2",
+        "set_play": true, "format": "text", "max_solutions": 2}),
+    );
+    let lines: Vec<&str> = t.lines().collect();
+    assert_eq!(lines[..2], ["h#2", "set play:"]);
+    assert!(lines[2].starts_with("  1..."), "{t}");
+    assert!(lines[3].starts_with("  1..."), "{t}");
+    assert!(lines[4].starts_with("1."), "{t}");
+    assert_eq!(
+        lines[lines.len() - 2..],
+        ["(25 set play lines, 2 shown)", "(70 solutions, 2 shown)"],
+        "{t}"
+    );
+    let t = text(
+        json!({"fen": "8/8/8/8/1K6/1M1k4/8/8 b 0", "stipulation": "h#2",
+        "set_play": true, "format": "text", "limits": {"nodes": 200}}),
+    );
+    assert!(t.starts_with("h#2\nset play:\n"), "{t}");
+    assert!(!t.contains("none"), "{t}");
+    assert!(
+        t.contains("(the set play may be incomplete: the budget ran out)\n"),
+        "{t}"
+    );
+    let t = text(
+        json!({"fen": "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0", "mate_in": 3,
+        "limits": {"nodes": 3000}, "format": "text"}),
+    );
+    assert!(!t.contains("+! ("), "{t}");
+    assert!(
+        t.ends_with("(the budget ran out: other keys may be missing)\n"),
+        "{t}"
+    );
+    let t = text(
+        json!({"fen": STALEMATE, "stipulation": "=1", "format": "text",
+        "twins": ["remove a1"]}),
+    );
+    assert!(
+        t.ends_with("b) remove a1\n=1\n1.Me5-g7=!\n(warning: white has no King: that side is never in check and cannot be mated)\n"),
+        "{t}"
+    );
 }
 
 /// A budget that runs out says so in the text.

@@ -1052,42 +1052,63 @@ pub async fn solve(
     };
     metrics::counter!("baroque_solver_searches_total", "outcome" => outcome).increment(1);
     metrics::counter!("baroque_solver_nodes_total").increment(response.nodes);
+    // The answer's form depends on `Accept`: caches must key on it.
+    let vary = (actix_web::http::header::VARY, "Accept");
     Ok(match text {
         Some(text) => HttpResponse::Ok()
             .content_type(crate::puzzle::formats::text::CONTENT_TYPE)
+            .insert_header(vary)
             .body(text),
-        None => HttpResponse::Ok().json(response),
+        None => HttpResponse::Ok().insert_header(vary).json(response),
     })
 }
 
-/// Whether the request's `Accept` header prefers `text/plain` to `application/json`: the text's
-/// best quality (`text/plain`, `text/*`, `*/*`) above the JSON's (`application/json`,
-/// `application/*`, `*/*`); a tie answers JSON.
+/// Whether the request's `Accept` header prefers `text/plain` to `application/json` (RFC 9110:
+/// each media type takes the quality of the most specific range that matches it, `text/plain`
+/// over `text/*` over `*/*`; a type no range matches has quality 0); a tie answers JSON.
 fn accepts_text(request: &actix_web::HttpRequest) -> bool {
-    let mut text = 0.0_f32;
-    let mut json = 0.0_f32;
+    // For each of text/plain and application/json: (specificity, quality) of the best match.
+    let mut text: Option<(u8, f32)> = None;
+    let mut json: Option<(u8, f32)> = None;
+    let mut seen = false;
     for value in request.headers().get_all(actix_web::http::header::ACCEPT) {
         let Ok(value) = value.to_str() else { continue };
         for range in value.split(',') {
             let mut parts = range.split(';');
             let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            if media.is_empty() {
+                continue;
+            }
+            seen = true;
             let q = parts
-                .filter_map(|p| p.trim().strip_prefix("q="))
-                .find_map(|q| q.trim().parse::<f32>().ok())
+                .filter_map(|p| {
+                    let (name, value) = p.split_once('=')?;
+                    name.trim().eq_ignore_ascii_case("q").then(|| value.trim())
+                })
+                .find_map(|q| q.parse::<f32>().ok())
+                .filter(|q| q.is_finite())
                 .unwrap_or(1.0)
                 .clamp(0.0, 1.0);
+            let offer = |slot: &mut Option<(u8, f32)>, specificity: u8| {
+                if slot.is_none_or(|(s, _)| specificity > s) {
+                    *slot = Some((specificity, q));
+                }
+            };
             match media.as_str() {
-                "text/plain" | "text/*" => text = text.max(q),
-                "application/json" | "application/*" => json = json.max(q),
+                "text/plain" => offer(&mut text, 2),
+                "text/*" => offer(&mut text, 1),
+                "application/json" => offer(&mut json, 2),
+                "application/*" => offer(&mut json, 1),
                 "*/*" => {
-                    text = text.max(q);
-                    json = json.max(q);
+                    offer(&mut text, 0);
+                    offer(&mut json, 0);
                 }
                 _ => {}
             }
         }
     }
-    text > json
+    let quality = |slot: Option<(u8, f32)>| slot.map_or(0.0, |(_, q)| q);
+    seen && quality(text) > quality(json)
 }
 
 /// Runs a parsed solve request (blocking: call it off the async workers).
@@ -1116,13 +1137,10 @@ fn solve_with_text(
     let pos = &query.position.position;
     let naming = query.position.naming;
     let (mut response, found) = if options.stipulation.lists_lines() {
-        let mut solution = crate::solver::solve_lines_any(pos, &options, query.intended_solutions);
+        let solution = crate::solver::solve_lines_any(pos, &options, query.intended_solutions);
         let response = SolveResponse::help(query, &solution);
-        let named = query.text.map(|_| {
-            solution.solutions.truncate(query.max_solutions);
-            solution.short_solutions.truncate(query.max_solutions);
-            solution.named(pos, naming)
-        });
+        // Every line named: the text shows `max_solutions` of each list and says how many more.
+        let named = query.text.map(|_| solution.named(pos, naming));
         (response, named.map(Found::Lines))
     } else {
         let solution = crate::solver::solve_any(pos, &options);
@@ -1286,7 +1304,7 @@ pub(crate) mod examples {
         }
     }
 
-    /// The text answer of a `=2` with its set play: the problem notation of the README.
+    /// The text answer of a `=1` with a twin: the problem notation of the README.
     pub fn solve_text() -> String {
         let request = super::SolveRequest {
             fen: "7k/8/8/4M3/8/8/8/K7 w 0".into(),

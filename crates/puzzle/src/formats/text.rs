@@ -1,31 +1,41 @@
 //! A solution printed the way problem magazines and Popeye print it (`Accept: text/plain`,
 //! `"format": "text"`, `baroque solve --text`).
 //!
-//! The layout, a block per position (the diagram, then each twin):
+//! The layout, a block per position (the diagram, then each twin), here a `#2` with its set play
+//! (`solve '8/2P5/8/K4M2/2k2pP1/p4PP1/8/7n w 0' 2 --set-play --text`) and, after it, one with
+//! tries and a threat (`6K1/2N5/8/6k1/8/5B2/8/8 w 0`):
 //!
 //! ```text
-//! a) diagram                    only when there are twins: `b) move e5 f6`, ... for the others
-//! #2                            the stipulation
-//! set play:                     only when asked for (`set play: none` when there is none)
-//!   1...Kh8-g7                  each Black move of the set play ...
-//!     2.Me5-f6#                 ... with each White reply
-//! 1.Bg1-g8?                     each try, with its refutations
-//!   1...Kh7xh6!
-//! 1.Bg6xc6! (2.Rc8-c7#)         each key with `!` and its threat in parentheses
-//!   1...Kb7xc8 (dual)           each defence, `(dual)` when more than one reply fulfils the rest
-//!     2.Nc4-d6#                 each reply, and so on down the tree
-//!     2.Nc4-b6#
+//! #2                            the stipulation (after `a) diagram`, `b) move e5 f6` with twins)
+//! set play:                     when asked for (`set play: none` when there is none)
+//!   1...Kc4-d4                  each Black move of the set play ...
+//!     2.Mf5-e4#                 ... with each White reply
+//!   ...
+//! 1.Mf5-c5+!                    each key with `!` (a checking key has no threat)
+//!   1...Pa3-c3 (dual)           each defence, `(dual)` when more than one reply fulfils the rest
+//!     2.Ka5-b4#                 each reply, and so on down the tree
+//!     2.Ka5-b5#
+//!
+//! #2
+//! 1.Bf3-f4+?                    each try, with its refutations
+//!   1...Kg5-g6!
+//! 1.Bf3-f5+?
+//!   1...Kg5xf5!
+//! 1.Nc7-h7! (2.Bf3-f5#)         the threat in parentheses
+//!   1...Kg5-f6
+//!     2.Bf3-f5#
 //! ```
 //!
-//! Each ply of a tree is indented two spaces more than the one it answers. White's moves are
-//! numbered `1.`, Black's `1...` (the number of the White move they answer). A key with no threat
-//! (the defender is in zugzwang) is followed by `(zugzwang)`; a key that gives check has no
-//! parentheses.
+//! Each ply of a tree is indented two spaces more than the one it answers; defences and replies
+//! are in canonical order (their notation's). White's moves are numbered `1.`, Black's `1...`
+//! (the number of the White move they answer). A key that does not give check and needs more
+//! than its own move has its threat in parentheses, or `(zugzwang)` when it threatens nothing.
+//! Keys that need fewer moves than the stipulation follow under `short solutions:`, indented.
 //!
-//! Helpmates and series movers print a numbered line per solution, shortest solutions under
-//! `short solutions:`: `1.Kb7-a7 Bg6xc6 2.Ka7-b8 Rc8-c7#` (`h#2`: Black's move, then White's);
-//! `1...Nc4-d6 2.Kb7-a7 Rc8-c7#` (`h#1.5`: White starts); `1.Kf1-e2 2.Ke2-d3 3.Kd3-c4#`
-//! (`ser-#3`); `1.Kb2-a1 2.Ka1-b1 Qc2-c1#` (`ser-h#2`: White's mate unnumbered);
+//! Helpmates and series movers print a numbered line per solution, shorter solutions under
+//! `short solutions:`, indented: `1.Kb7-a7 Bg6xc6 2.Ka7-b8 Rc8-c7#` (`h#2`: Black's move, then
+//! White's); `1...Nc4-d6 2.Kb7-a7 Rc8-c7#` (`h#1.5`: White starts); `1.Kf1-e2 2.Ke2-d3
+//! 3.Kd3-c4#` (`ser-#3`); `1.Kb2-a1 2.Ka1-b1 Qc2-c1#` (`ser-h#2`: White's mate unnumbered);
 //! `1.Kf1-e2 2.Ke2-d3 Kh8-g8#/Kh8-h7#` (`ser-s#2`: after the series, every Black move, each
 //! mating, joined by `/`).
 //!
@@ -35,10 +45,12 @@
 //! in the coordinates asked for; with [`Style::figurine`], a piece letter becomes the figurine of
 //! [`Role::figurine`] where Unicode has one.
 //!
-//! Notes close a block, each in parentheses: `(no solution)`, `(the budget ran out: ...)`,
-//! `(the solution tree is cut short)`, `(tries may be missing: the budget ran out)`,
-//! `(K solutions, M shown)`. Nothing varies between runs of the same answer (no times, no node
-//! counts).
+//! Notes close a block, each on a line in parentheses, in this order: the position's warnings
+//! (`(warning: ...)`); of the set play, `(K set play lines, M shown)` and `(the set play may be
+//! incomplete: the budget ran out)`; then `(no solution)`, `(K solutions, M shown)`, `(K short
+//! solutions, M shown)`, `(tries may be missing: the budget ran out)`, `(the solution tree is cut
+//! short)` and what the budget left unproven (`(the budget ran out: ...)`). Nothing varies
+//! between runs of the same answer (no times, no node counts).
 
 use crate::rules::prelude::*;
 use crate::rules::{MoveInfo, Naming, Role, Status, VariantPosition};
@@ -59,7 +71,8 @@ pub struct Style {
     pub figurine: bool,
 }
 
-/// What a solve found for one position, named.
+/// What a solve found for one position, named (every line, not only those shown: the text says
+/// how many it leaves out).
 #[derive(Clone, Copy, Debug)]
 pub enum Found<'a> {
     /// Keys with their solution tree, tries and threats (`#N`, `s#N`, `r#N`, `=N`, ...).
@@ -84,7 +97,7 @@ pub struct Block<'a> {
     pub found: Found<'a>,
     /// The set play: `None` when not asked for, `Some(None)` when there is none.
     pub set_play: Option<Option<&'a NamedSetPlay>>,
-    /// For lines: how many were shown of each list (the request's `max_solutions`).
+    /// For lines: how many are shown of each list (the request's `max_solutions`).
     pub max_lines: usize,
 }
 
@@ -95,9 +108,13 @@ pub const DIAGRAM_LABEL: (&str, &str) = ("a)", "diagram");
 pub fn block(b: &Block<'_>, style: Style) -> String {
     let mut w = Writer {
         out: String::new(),
+        notes: Vec::new(),
         style,
         naming: b.naming,
     };
+    for p in b.position.validate() {
+        w.notes.push(format!("(warning: {})", p.message));
+    }
     if let Some((label, text)) = b.label {
         w.line(0, &format!("{label} {text}"));
     }
@@ -106,15 +123,37 @@ pub fn block(b: &Block<'_>, style: Style) -> String {
         w.set_play(b.position, set, b.max_lines);
     }
     match b.found {
-        Found::Tree(s) => w.tree(b.position, s),
+        Found::Tree(s) => w.tree(b.position, s, b.stipulation.moves()),
         Found::Lines(s) => w.lines(b.position, s, b.max_lines),
     }
+    let notes = std::mem::take(&mut w.notes);
+    for n in notes {
+        w.line(0, &n);
+    }
     w.out
+}
+
+/// `(K name, M shown)` when a list of `count` was cut to `shown`.
+fn cut(notes: &mut Vec<String>, name: &str, count: usize, shown: usize) {
+    if count > shown {
+        notes.push(format!("({count} {name}, {shown} shown)"));
+    }
+}
+
+/// `k moves` (`1 move`).
+fn moves(k: u32) -> String {
+    if k == 1 {
+        "1 move".into()
+    } else {
+        format!("{k} moves")
+    }
 }
 
 /// Builds the text.
 struct Writer {
     out: String,
+    /// The notes that close the block, in order.
+    notes: Vec<String>,
     style: Style,
     naming: Naming,
 }
@@ -180,20 +219,32 @@ impl Writer {
             return;
         };
         let start = pos.null_move();
-        if s.stipulation.is_help() {
-            if s.solutions.is_empty() {
-                self.line(0, "set play: none");
-            } else {
-                self.line(0, "set play:");
-                for l in s.solutions.iter().take(max_lines) {
-                    let text = self.numbered_line(start.as_ref(), s.stipulation, l);
-                    self.line(1, &text);
-                }
-            }
-        } else if s.defences.is_empty() {
-            self.line(0, "set play: none");
+        let empty = s.solutions.is_empty() && s.defences.is_empty();
+        if empty {
+            // None found: none there is, or none found before the budget ran out.
+            self.line(
+                0,
+                if s.complete {
+                    "set play: none"
+                } else {
+                    "set play:"
+                },
+            );
         } else {
             self.line(0, "set play:");
+        }
+        if s.stipulation.is_help() {
+            for l in s.solutions.iter().take(max_lines) {
+                let text = self.numbered_line(start.as_ref(), s.stipulation, l);
+                self.line(1, &text);
+            }
+            cut(
+                &mut self.notes,
+                "set play lines",
+                s.count,
+                s.solutions.len().min(max_lines),
+            );
+        } else {
             for (black, replies) in &s.defences {
                 let (name, after) = self.name(start.as_ref(), black);
                 self.line(1, &format!("1...{name}"));
@@ -204,12 +255,13 @@ impl Writer {
             }
         }
         if !s.complete {
-            self.line(1, "(the set play may be incomplete: the budget ran out)");
+            self.notes
+                .push("(the set play may be incomplete: the budget ran out)".into());
         }
     }
 
     /// Tries, keys and their trees, and the notes.
-    fn tree(&mut self, pos: &VariantPosition, s: &NamedSolution) {
+    fn tree(&mut self, pos: &VariantPosition, s: &NamedSolution, n: u32) {
         for t in &s.tries {
             let (name, after) = self.name(Some(pos), &t.info);
             self.line(0, &format!("1.{name}?"));
@@ -218,39 +270,67 @@ impl Writer {
                 self.line(1, &format!("1...{name}!"));
             }
         }
-        if s.tries_truncated {
-            self.line(0, "(tries may be missing: the budget ran out)");
+        let full = |k: &&crate::solver::NamedKey| k.mate_in >= n;
+        let short: Vec<_> = s.keys.iter().filter(|k| !full(k)).collect();
+        for key in s.keys.iter().filter(full) {
+            self.key(pos, s, key, 0);
         }
-        for key in &s.keys {
-            match s.tree.iter().find(|n| n.info.uci == key.info.uci) {
-                Some(node) => self.attack(Some(pos), node, 0, 1, "!"),
-                None => {
-                    let (name, after) = self.name(Some(pos), &key.info);
-                    let threat = s
-                        .threats
-                        .iter()
-                        .find(|t| t.key.uci == key.info.uci)
-                        .map(|t| self.threat(after.as_ref(), &t.moves, 2))
-                        .unwrap_or_default();
-                    self.line(0, &format!("1.{name}!{threat}"));
-                }
+        if !short.is_empty() {
+            self.line(0, "short solutions:");
+            for key in short {
+                self.key(pos, s, key, 1);
             }
         }
+        if s.result == Outcome::NoMate {
+            self.notes.push("(no solution)".into());
+        }
+        if s.tries_truncated {
+            self.notes
+                .push("(tries may be missing: the budget ran out)".into());
+        }
         if s.tree_truncated {
-            self.line(0, "(the solution tree is cut short)");
+            self.notes.push("(the solution tree is cut short)".into());
         }
         match s.result {
-            Outcome::NoMate => self.line(0, "(no solution)"),
-            Outcome::Unknown => self.line(
-                0,
-                &format!(
-                    "(the budget ran out: no other first move fulfils the stipulation within {} \
-                     moves)",
-                    s.proven_no_mate_within
-                ),
-            ),
-            Outcome::Mate => {}
+            Outcome::Unknown if s.proven_no_mate_within > 0 => self.notes.push(format!(
+                "(the budget ran out: no first move but those shown fulfils the stipulation in {} \
+                 or fewer)",
+                moves(s.proven_no_mate_within)
+            )),
+            Outcome::Unknown => self
+                .notes
+                .push("(the budget ran out: nothing is proven)".into()),
+            Outcome::Mate if s.budget_exhausted => self
+                .notes
+                .push("(the budget ran out: other keys may be missing)".into()),
+            _ => {}
         }
+    }
+
+    /// A key and its tree, at `depth`.
+    fn key(
+        &mut self,
+        pos: &VariantPosition,
+        s: &NamedSolution,
+        key: &crate::solver::NamedKey,
+        depth: usize,
+    ) {
+        if let Some(node) = s.tree.iter().find(|n| n.info.uci == key.info.uci) {
+            self.attack(Some(pos), node, depth, 1, "!");
+            return;
+        }
+        // A key the tree was cut before: its threat, when one is known (a key that gives check
+        // or needs one move has none; one the budget cut short, none known).
+        let (name, after) = self.name(Some(pos), &key.info);
+        let quiet = !name.ends_with(['+', '#', '=']);
+        let threat = s
+            .threats
+            .iter()
+            .find(|t| t.key.uci == key.info.uci)
+            .filter(|_| quiet && key.mate_in > 1)
+            .map(|t| self.threat(after.as_ref(), &t.moves, 2))
+            .unwrap_or_default();
+        self.line(depth, &format!("1.{name}!{threat}"));
     }
 
     /// An attacker's move and what follows it.
@@ -269,11 +349,15 @@ impl Writer {
             .map(|t| self.threat(after.as_ref(), t, number + 1))
             .unwrap_or_default();
         self.line(depth, &format!("{number}.{name}{suffix}{threat}"));
-        for d in &node.defences {
+        let mut defences: Vec<_> = node.defences.iter().collect();
+        defences.sort_by(|a, b| a.info.notation.cmp(&b.info.notation));
+        for d in defences {
             let (name, below) = self.name(after.as_ref(), &d.info);
             let dual = if d.dual { " (dual)" } else { "" };
             self.line(depth + 1, &format!("{number}...{name}{dual}"));
-            for r in &d.replies {
+            let mut replies: Vec<_> = d.replies.iter().collect();
+            replies.sort_by(|a, b| a.info.notation.cmp(&b.info.notation));
+            for r in replies {
                 self.attack(below.as_ref(), r, depth + 2, number + 1, "");
             }
         }
@@ -306,21 +390,30 @@ impl Writer {
                 self.line(1, &text);
             }
         }
-        let shown = s.solutions.len().min(max_lines);
-        if s.count > shown {
-            self.line(0, &format!("({} solutions, {shown} shown)", s.count));
+        if s.complete && s.count == 0 && s.short_solutions.is_empty() {
+            self.notes.push("(no solution)".into());
         }
+        cut(
+            &mut self.notes,
+            "solutions",
+            s.count,
+            s.solutions.len().min(max_lines),
+        );
+        cut(
+            &mut self.notes,
+            "short solutions",
+            s.short_solutions.len(),
+            max_lines,
+        );
         if !s.complete {
-            self.line(
-                0,
-                &format!(
-                    "(the budget ran out: the lines may be incomplete; none shorter than {} \
-                     moves missed)",
-                    s.proven_no_solution_within
+            self.notes.push(match s.proven_no_solution_within {
+                0 => "(the budget ran out: the lines may be incomplete)".into(),
+                k => format!(
+                    "(the budget ran out: the lines may be incomplete; none of {} or fewer \
+                     missed)",
+                    moves(k)
                 ),
-            );
-        } else if s.count == 0 && s.short_solutions.is_empty() {
-            self.line(0, "(no solution)");
+            });
         }
     }
 
