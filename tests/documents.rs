@@ -142,3 +142,66 @@ proptest! {
         }
     }
 }
+
+/// A corpus document's diagrams as the test compares them: where each starts, its FEN and where
+/// the FEN stands (or the error), its caption, game and rules.
+fn corpus_diagrams(format: Format, text: &str) -> Vec<serde_json::Value> {
+    baroque::documents::find(format, text)
+        .iter()
+        .map(|f| {
+            let (fen, fen_at) = match &f.content {
+                Ok(baroque::documents::Content::Fen { text, at }) => (text.clone(), at.to_string()),
+                Ok(other) => (format!("{other:?}"), String::new()),
+                Err(e) => (format!("error: {}", e.message), e.at.to_string()),
+            };
+            serde_json::json!({
+                "at": f.at.to_string(),
+                "fen": fen,
+                "fen_at": fen_at,
+                "caption": f.caption,
+                "game": format!("{:?}", f.game).to_lowercase(),
+                "rules": f.rules,
+            })
+        })
+        .collect()
+}
+
+/// Each document of `fixtures/documents/corpus` gives the diagrams of its `.json` beside it, and
+/// so does the same document with CRLF line ends and a byte order mark (read as `check` reads a
+/// file).
+#[test]
+fn the_corpus_documents_give_their_expected_diagrams() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/documents/corpus");
+    let mut read = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let Some(format) = Format::of_path(&path) else {
+            continue;
+        };
+        let text = std::fs::read_to_string(&path).unwrap();
+        let expected: Vec<serde_json::Value> = serde_json::from_str(
+            &std::fs::read_to_string(path.with_extension(format!(
+                "{}.json",
+                path.extension().unwrap().to_str().unwrap()
+            )))
+            .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            corpus_diagrams(format, &text),
+            expected,
+            "{}",
+            path.display()
+        );
+        let crlf = format!("\u{feff}{}", text.replace('\n', "\r\n"));
+        let decoded = baroque::documents::text_of_bytes(crlf.into_bytes()).unwrap();
+        assert_eq!(
+            corpus_diagrams(format, &decoded),
+            expected,
+            "{} with CRLF and a BOM",
+            path.display()
+        );
+        read += 1;
+    }
+    assert!(read >= 1);
+}

@@ -1,177 +1,230 @@
-//! Markdown: fenced code blocks (```` ``` ```` or `~~~`) whose info string starts with `fen`, such
-//! as ```` ```fen rules=vchess game=baroque ````, each holding one FEN; and every `data-fen` of
-//! inline HTML outside code blocks (read as [`super::html`] reads it).
+//! Markdown, read by a CommonMark parser (`pulldown-cmark`, with tables, footnotes,
+//! strikethrough and task lists): a diagram is a fenced code block (```` ``` ```` or `~~~`) whose
+//! info string starts with `fen`, such as ```` ```fen rules=vchess game=baroque ````, holding one
+//! FEN, wherever CommonMark finds one (in lists, blockquotes and nested containers; an indented
+//! code block that shows a fence is text, not a diagram); and every `data-fen` of the document's
+//! HTML (its HTML blocks and inline HTML, read as [`super::html`] reads it, at their places in the
+//! source: nothing in a code block or a code span counts).
 //!
-//! A block's text is the paragraph right after it (a caption under the diagram), or else the
-//! paragraph before it.
+//! A block's caption is the paragraph right after it (a caption under the diagram), or else the
+//! paragraph right before it, as plain text.
 
-use super::{collapse, game_of_fen, Content, Found, Located, Place};
+use super::{collapse, game_of_fen, Content, Found, Lines, Located, Place};
 use crate::rules::GameKind;
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use std::ops::Range;
 
-/// A fenced block: the fence line, the info string, the lines inside (number and text), and the
-/// line after the closing fence.
-struct Block<'a> {
+/// A `fen` block: where its opening fence starts, its info string, its lines of text (each with
+/// the byte offset of its first character in the source), and the paragraphs around it.
+struct Block {
     fence: usize,
-    info: &'a str,
-    body: Vec<(usize, &'a str)>,
-    end: usize,
+    info: String,
+    body: Vec<(usize, String)>,
+    before: Option<String>,
+    after: Option<String>,
+}
+
+/// What the reader is inside of.
+enum State {
+    Outside,
+    /// A `fen` block being read (its index).
+    Fen(usize),
+    /// A paragraph, its text so far.
+    Paragraph(String),
+    /// Another code block, or anything else whose text does not count.
+    Other,
 }
 
 pub(super) fn read(text: &str) -> Vec<Found> {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut blocks = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i].trim_start();
-        let fence = ["```", "~~~"].into_iter().find(|f| line.starts_with(f));
-        let Some(fence) = fence else {
-            i += 1;
-            continue;
-        };
-        let marker: String = line
-            .chars()
-            .take_while(|&c| c == fence.as_bytes()[0] as char)
-            .collect();
-        let info = line[marker.len()..].trim();
-        let mut body = Vec::new();
-        let mut j = i + 1;
-        while j < lines.len() && !lines[j].trim_start().starts_with(marker.as_str()) {
-            body.push((j + 1, lines[j]));
-            j += 1;
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS;
+    let mut blocks: Vec<Block> = Vec::new();
+    // The document's HTML, as byte ranges of the source.
+    let mut html: Vec<Range<usize>> = Vec::new();
+    // The last block-level thing that ended: a paragraph (its text) or anything else (`None`),
+    // and whether a `fen` block waits for the paragraph after it.
+    let mut last_paragraph: Option<String> = None;
+    let mut waiting: Option<usize> = None;
+    let mut state = State::Outside;
+    let mut depth = 0usize;
+    for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
+        match event {
+            Event::Html(_) | Event::InlineHtml(_) => html.push(range.clone()),
+            _ => {}
         }
-        blocks.push(Block {
-            fence: i + 1,
-            info,
-            body,
-            end: j + 1,
-        });
-        i = j + 1;
-    }
-    let mut out: Vec<Found> = Vec::new();
-    for b in &blocks {
-        let mut words = b.info.split_whitespace();
-        if words.next() != Some("fen") {
-            continue;
-        }
-        let (mut rules, mut game) = (None, None);
-        for w in words {
-            if let Some(r) = w.strip_prefix("rules=") {
-                rules = Some(r.to_string());
-            } else if let Some(g) = w.strip_prefix("game=") {
-                game = Some(g.to_string());
-            }
-        }
-        let at = Place {
-            line: b.fence,
-            column: 1,
-        };
-        let caption = paragraph(&lines, b.end, true)
-            .or_else(|| paragraph(&lines, b.fence.saturating_sub(1), false))
-            .unwrap_or_default();
-        let filled: Vec<&(usize, &str)> = b
-            .body
-            .iter()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .collect();
-        let content = match filled.as_slice() {
-            [] => Err(Located::new(
-                at,
-                "the `fen` block is empty: write one FEN in it",
-            )),
-            [(n, l)] => {
-                let lead = l.chars().count() - l.trim_start().chars().count();
-                Ok(Content::Fen {
-                    text: l.trim().to_string(),
-                    at: Place {
-                        line: *n,
-                        column: lead + 1,
-                    },
-                })
-            }
-            [_, (n, _), ..] => Err(Located::new(
-                Place {
-                    line: *n,
-                    column: 1,
-                },
-                "a `fen` block holds one FEN: this is a second line",
-            )),
-        };
-        let game_kind = match &game {
-            Some(g) => match GameKind::parse(g) {
-                Some(k) => k,
-                None => {
-                    out.push(Found {
-                        at,
-                        caption,
-                        after: String::new(),
-                        game: GameKind::Baroque,
-                        rules,
-                        content: Err(Located::new(
-                            at,
-                            format!("game={g}: the games are baroque and rococo"),
-                        )),
+        match (&mut state, event) {
+            (State::Outside, Event::Start(Tag::CodeBlock(kind))) => {
+                let info = match kind {
+                    CodeBlockKind::Fenced(info) => info.to_string(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                if info.split_whitespace().next() == Some("fen") {
+                    blocks.push(Block {
+                        fence: range.start,
+                        info,
+                        body: Vec::new(),
+                        before: last_paragraph.take(),
+                        after: None,
                     });
-                    continue;
+                    state = State::Fen(blocks.len() - 1);
+                } else {
+                    state = State::Other;
+                    depth = 1;
                 }
-            },
-            None => match &content {
-                Ok(Content::Fen { text, .. }) => game_of_fen(text),
-                _ => GameKind::Baroque,
-            },
-        };
-        out.push(Found {
-            at,
-            caption,
-            after: String::new(),
-            game: game_kind,
-            rules,
-            content,
-        });
-    }
-    // Inline HTML outside the blocks: the blocks' text blanked, lines kept.
-    let mut outside: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-    for b in &blocks {
-        for n in b.fence..=b.end.min(lines.len()) {
-            outside[n - 1] = String::new();
+                waiting = None;
+            }
+            (State::Outside, Event::Start(Tag::Paragraph)) => {
+                state = State::Paragraph(String::new());
+            }
+            (State::Outside, Event::Start(_)) => {
+                // A container (a list, a blockquote, an item) holds blocks of its own: stay.
+                // The paragraph before a block is the one right before it.
+                last_paragraph = None;
+            }
+            (State::Outside, Event::Rule | Event::End(_)) => {
+                // A rule, or the end of a container: a caption stays in the diagram's container.
+                last_paragraph = None;
+                waiting = None;
+            }
+            (State::Outside, _) => {}
+            (State::Fen(i), Event::Text(t)) => {
+                // The text of the block, a line (or several) at a time, at `range` in the source.
+                let b = &mut blocks[*i];
+                let mut at = range.start;
+                for line in t.split_inclusive('\n') {
+                    b.body
+                        .push((at, line.trim_end_matches(['\n', '\r']).to_string()));
+                    at += line.len();
+                }
+            }
+            (State::Fen(i), Event::End(TagEnd::CodeBlock)) => {
+                waiting = Some(*i);
+                last_paragraph = None;
+                state = State::Outside;
+            }
+            (State::Fen(_), _) => {}
+            (State::Paragraph(p), Event::Text(t) | Event::Code(t)) => p.push_str(&t),
+            (State::Paragraph(p), Event::SoftBreak | Event::HardBreak) => p.push(' '),
+            (State::Paragraph(p), Event::End(TagEnd::Paragraph)) => {
+                let para = collapse(p);
+                if let Some(i) = waiting.take() {
+                    blocks[i].after = Some(para.clone());
+                }
+                last_paragraph = Some(para);
+                state = State::Outside;
+            }
+            (State::Paragraph(_), _) => {}
+            (State::Other, Event::Start(_)) => depth += 1,
+            (State::Other, Event::End(_)) => {
+                depth -= 1;
+                if depth == 0 {
+                    state = State::Outside;
+                    last_paragraph = None;
+                    waiting = None;
+                }
+            }
+            (State::Other, _) => {}
         }
     }
-    out.extend(super::html::read(&outside.join("\n")));
+    let lines = Lines::new(text);
+    let mut out: Vec<Found> = blocks.iter().map(|b| found(b, &lines)).collect();
+    // The HTML: everything else blanked (line ends kept), so its places stay the source's.
+    if !html.is_empty() {
+        let mut kept = vec![false; text.len()];
+        for r in &html {
+            kept[r.clone()].iter_mut().for_each(|k| *k = true);
+        }
+        let outside: String = text
+            .char_indices()
+            .map(|(i, c)| if kept[i] || c == '\n' { c } else { ' ' })
+            .collect();
+        out.extend(super::html::read(&outside));
+    }
     out.sort_by_key(|f| f.at);
     out
 }
 
-/// The paragraph starting at 1-based line `from` (forward) or ending there (backward), if that
-/// line is text.
-fn paragraph(lines: &[&str], from: usize, forward: bool) -> Option<String> {
-    let is_text = |n: usize| {
-        n >= 1
-            && n <= lines.len()
-            && !lines[n - 1].trim().is_empty()
-            && !lines[n - 1].trim_start().starts_with("```")
-            && !lines[n - 1].trim_start().starts_with("~~~")
-    };
-    // Skip one blank line between the block and its paragraph.
-    let mut n = from;
-    if forward {
-        n += 1;
-        if !is_text(n) {
-            n += 1;
+/// The diagram of a `fen` block.
+fn found(b: &Block, lines: &Lines<'_>) -> Found {
+    let at = {
+        let p = lines.place(b.fence);
+        Place {
+            line: p.line,
+            column: p.column,
         }
-    } else if !is_text(n) {
-        n = n.saturating_sub(1);
+    };
+    let mut words = b.info.split_whitespace();
+    words.next();
+    let (mut rules, mut game) = (None, None);
+    for w in words {
+        if let Some(r) = w.strip_prefix("rules=") {
+            rules = Some(r.to_string());
+        } else if let Some(g) = w.strip_prefix("game=") {
+            game = Some(g.to_string());
+        }
     }
-    if !is_text(n) {
-        return None;
+    let caption = b
+        .after
+        .clone()
+        .or_else(|| b.before.clone())
+        .unwrap_or_default();
+    let filled: Vec<&(usize, String)> = b
+        .body
+        .iter()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
+    let content = match filled.as_slice() {
+        [] => Err(Located::new(
+            at,
+            "the `fen` block is empty: write one FEN in it",
+        )),
+        [(offset, l)] => {
+            let lead = l.len() - l.trim_start().len();
+            Ok(Content::Fen {
+                text: l.trim().to_string(),
+                at: lines.place(offset + lead),
+            })
+        }
+        [_, (offset, _), ..] => Err(Located::new(
+            Place {
+                line: lines.line(*offset),
+                column: 1,
+            },
+            "a `fen` block holds one FEN: this is a second line",
+        )),
+    };
+    let game_kind = match &game {
+        Some(g) => match GameKind::parse(g) {
+            Some(k) => k,
+            None => {
+                return Found {
+                    at,
+                    caption,
+                    after: String::new(),
+                    game: GameKind::Baroque,
+                    rules,
+                    content: Err(Located::new(
+                        at,
+                        format!("game={g}: the games are baroque and rococo"),
+                    )),
+                }
+            }
+        },
+        None => match &content {
+            Ok(Content::Fen { text, .. }) => game_of_fen(text),
+            _ => GameKind::Baroque,
+        },
+    };
+    Found {
+        at,
+        caption,
+        after: String::new(),
+        game: game_kind,
+        rules,
+        content,
     }
-    let mut para = Vec::new();
-    while is_text(n) {
-        para.push(lines[n - 1]);
-        n = if forward { n + 1 } else { n - 1 };
-    }
-    if !forward {
-        para.reverse();
-    }
-    Some(collapse(&para.join(" ")))
 }
 
 #[cfg(test)]
