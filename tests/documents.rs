@@ -151,6 +151,7 @@ fn corpus_diagrams(format: Format, text: &str) -> Vec<serde_json::Value> {
         .map(|f| {
             let (fen, fen_at) = match &f.content {
                 Ok(baroque::documents::Content::Fen { text, at }) => (text.clone(), at.to_string()),
+                Ok(baroque::documents::Content::Board { fen, .. }) => (fen.clone(), String::new()),
                 Ok(other) => (format!("{other:?}"), String::new()),
                 Err(e) => (format!("error: {}", e.message), e.at.to_string()),
             };

@@ -6,6 +6,12 @@
 //! White or `d` for Black: `kl` is the White King), or a mark on an empty square (`xx`, `ox`,
 //! `xo`, `oo`, `xl`, `xd`, `ol`, `od`). A template laid out over several lines must keep each rank
 //! on whole lines: a line of cells that is not whole ranks is a misplaced row.
+//!
+//! What MediaWiki does not render as wikitext holds no diagram: `<!-- -->` comments (an unclosed
+//! one runs to the end), and the text of `<nowiki>`, `<pre>`, `<syntaxhighlight>` and `<source>`
+//! elements (any case, attributes allowed). Templates nest (`{{Chess diagram|...{{Other}}...}}`
+//! closes at its own `}}`), and a field splits on `|` outside nested templates and links
+//! (`[[Pawn (chess)|pawns]]` and `[[a|b=c]]` stay one field).
 
 use super::{collapse, Content, Found, Lines, Located};
 use crate::rules::GameKind;
@@ -13,8 +19,12 @@ use crate::rules::GameKind;
 /// The marks of an empty square.
 const MARKS: [&str; 8] = ["xx", "ox", "xo", "oo", "xl", "xd", "ol", "od"];
 
-pub(super) fn read(text: &str) -> Vec<Found> {
-    let lines = Lines::new(text);
+pub(super) fn read(source: &str) -> Vec<Found> {
+    // Places from the source; templates from the source with what is not wikitext blanked
+    // (byte for byte, line ends kept, so every offset stays the source's).
+    let lines = Lines::new(source);
+    let masked = masked(source);
+    let text = masked.as_str();
     let lower = text.to_ascii_lowercase();
     let mut out = Vec::new();
     let mut from = 0;
@@ -47,6 +57,63 @@ pub(super) fn read(text: &str) -> Vec<Found> {
         });
     }
     out
+}
+
+/// The source with comments and the text of `<nowiki>`, `<pre>`, `<syntaxhighlight>` and
+/// `<source>` elements blanked: each of their bytes a space but line ends, so that offsets are
+/// the source's (a blanked multi-byte character becomes as many spaces as it has bytes).
+fn masked(source: &str) -> String {
+    let lower = source.to_ascii_lowercase();
+    let mut bytes = source.as_bytes().to_vec();
+    let mut blank = |from: usize, to: usize| {
+        for b in &mut bytes[from..to] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    };
+    let mut i = 0;
+    while let Some(rel) = lower[i..].find('<') {
+        let at = i + rel;
+        let rest = &lower[at..];
+        if rest.starts_with("<!--") {
+            let end = lower[at + 4..]
+                .find("-->")
+                .map_or(lower.len(), |j| at + 4 + j + 3);
+            blank(at, end);
+            i = end;
+            continue;
+        }
+        let element = ["nowiki", "pre", "syntaxhighlight", "source"]
+            .into_iter()
+            .find(|name| {
+                rest[1..].starts_with(name)
+                    && rest[1 + name.len()..]
+                        .starts_with(|c: char| c == '>' || c == '/' || c.is_ascii_whitespace())
+            });
+        let Some(name) = element else {
+            i = at + 1;
+            continue;
+        };
+        let Some(open_end) = rest.find('>').map(|j| at + j + 1) else {
+            i = at + 1;
+            continue;
+        };
+        if lower[..open_end].ends_with("/>") {
+            // Self-closing (`<nowiki/>`): nothing inside.
+            i = open_end;
+            continue;
+        }
+        let close = format!("</{name}");
+        let end = lower[open_end..].find(&close).map_or(lower.len(), |j| {
+            let c = open_end + j;
+            lower[c..].find('>').map_or(lower.len(), |k| c + k + 1)
+        });
+        blank(at, end);
+        i = end;
+    }
+    // Only ASCII bytes were rewritten, whole characters at a time.
+    String::from_utf8(bytes).unwrap_or_else(|_| source.to_string())
 }
 
 /// The offset of the `}}` closing the template opened at `start`, counting nested templates.
@@ -243,6 +310,50 @@ mod tests {
         let e = read(&template(&cells)).remove(0).content.unwrap_err();
         assert!(e.message.contains("cell b7 `zz`"), "{}", e.message);
         assert_eq!(e.at.line, 4);
+    }
+
+    /// Comments, `<nowiki>`, `<pre>`, `<syntaxhighlight>` and `<source>` hold no diagram; a
+    /// comment inside a template is left out of its cells; nested templates and links with `|`
+    /// and `=` keep their fields; places stay the source's after a blanked multi-byte text.
+    #[test]
+    fn what_is_not_wikitext_holds_no_diagram() {
+        let mut cells = vec![""; 64];
+        cells[3] = "kd";
+        cells[60] = "kl<!-- the King -->";
+        let t = template(&cells);
+        let hidden = [
+            format!("<!-- {t} -->"),
+            format!("<nowiki>{t}</nowiki>"),
+            format!("<PRE class=\"x\">\n{t}\n</pre>"),
+            format!("<syntaxhighlight lang=\"text\">{t}</syntaxhighlight>"),
+            format!("<source>{t}</source>"),
+            format!("<!-- unclosed é {t}"),
+        ];
+        for h in &hidden {
+            assert!(read(h).is_empty(), "{h}");
+        }
+        let doc = format!(
+            "<!-- é -->{t}\n<nowiki/>{{{{Chess diagram small|x|{{{{nested|a}}}}|{}|[[a|b=c]]}}}}",
+            vec![""; 64].join("|")
+        );
+        let found = read(&doc);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(
+            found[0].at,
+            Place {
+                line: 1,
+                column: 11
+            }
+        );
+        assert_eq!(
+            found[0].content,
+            Ok(Content::Board {
+                fen: "3k4/8/8/8/8/8/8/4K3 w".into(),
+                placed: None
+            })
+        );
+        assert_eq!(found[1].at.column, 10, "{:?}", found[1]);
+        assert_eq!(found[1].caption, "b=c");
     }
 
     #[test]
