@@ -700,29 +700,18 @@ fn solve_one(
     }
     // The diagram first, then its set play (the order of /v1/solve, which matters when the
     // budget runs out); the set play is printed first, as problemists print it.
+    use crate::puzzle::formats::text::{self, Found};
     let naming = show.naming;
-    enum Found {
-        Lines(crate::solver::help::NamedHelpSolution),
-        Tree(crate::solver::NamedSolution),
-    }
-    let found = if opts.stipulation.lists_lines() {
-        Found::Lines(crate::solver::solve_lines_any(&pos, opts, 1).named(&pos, naming))
-    } else {
-        Found::Tree(crate::solver::solve_any(&pos, opts).named(&pos, naming))
-    };
+    let found = Found::solve(&pos, opts, 1, naming);
     let set = set_play.then(|| crate::solver::set::set_play_any(&pos, opts, naming));
     if let Mode::Text(style) = mode {
-        use crate::puzzle::formats::text;
         o.push_str(&text::block(
             &text::Block {
                 label,
                 position: &pos,
                 naming,
                 stipulation: opts.stipulation,
-                found: match &found {
-                    Found::Lines(l) => text::Found::Lines(l),
-                    Found::Tree(t) => text::Found::Tree(t),
-                },
+                found: &found,
                 set_play: set.as_ref().map(Option::as_ref),
                 max_lines: show.max_solutions,
             },

@@ -1136,6 +1136,7 @@ fn solve_with_text(
     };
     let pos = &query.position.position;
     let naming = query.position.naming;
+    use crate::puzzle::formats::text::{self, Found};
     let (mut response, found) = if options.stipulation.lists_lines() {
         let solution = crate::solver::solve_lines_any(pos, &options, query.intended_solutions);
         let response = SolveResponse::help(query, &solution);
@@ -1162,30 +1163,22 @@ fn solve_with_text(
             response.budget_exhausted_by = s.exhausted_by.map(BudgetLimit::from);
         }
     }
-    let label = label.or_else(|| {
-        (!query.twins.is_empty()).then_some(crate::puzzle::formats::text::DIAGRAM_LABEL)
+    let label = label.or_else(|| (!query.twins.is_empty()).then_some(text::DIAGRAM_LABEL));
+    // `found` is named only when the text is asked for.
+    let mut text = query.text.zip(found).map(|(style, found)| {
+        text::block(
+            &text::Block {
+                label,
+                position: pos,
+                naming,
+                stipulation: options.stipulation,
+                found: &found,
+                set_play: set.as_ref().map(Option::as_ref),
+                max_lines: query.max_solutions,
+            },
+            style,
+        )
     });
-    let mut text = match (query.text, &found) {
-        (Some(style), Some(found)) => {
-            use crate::puzzle::formats::text;
-            Some(text::block(
-                &text::Block {
-                    label,
-                    position: pos,
-                    naming,
-                    stipulation: options.stipulation,
-                    found: match found {
-                        Found::Lines(l) => text::Found::Lines(l),
-                        Found::Tree(t) => text::Found::Tree(t),
-                    },
-                    set_play: set.as_ref().map(Option::as_ref),
-                    max_lines: query.max_solutions,
-                },
-                style,
-            ))
-        }
-        _ => None,
-    };
     for twin in &query.twins {
         let q = SolveQuery {
             position: CheckedPosition {
@@ -1196,7 +1189,6 @@ fn solve_with_text(
             options: crate::solver::SolveOptions {
                 stipulation: twin.stipulation,
                 intended_key: None,
-                within: options.within.clone(),
                 ..options.clone()
             },
             twins: Vec::new(),
@@ -1216,12 +1208,6 @@ fn solve_with_text(
         });
     }
     (response, text)
-}
-
-/// A solve's named answer, kept for the text.
-enum Found {
-    Tree(crate::solver::NamedSolution),
-    Lines(crate::solver::help::NamedHelpSolution),
 }
 
 /// Examples for the OpenAPI document, computed by the engine (see [`crate::api::common::examples`]).
@@ -1244,22 +1230,9 @@ pub(crate) mod examples {
     /// thread, so the node count is the same every time, and `millis` fixed at 12 (it varies).
     pub fn solve_response() -> Value {
         solve(super::SolveRequest {
-            fen: CHAMELEON_FEN.into(),
             mate_in: Some(2),
-            stipulation: None,
-            intended_solutions: None,
-            rules: None,
-            game: None,
-            coords: None,
-            limits: None,
             key: Some("Xg6-e6-c6".into()),
-            max_tree_nodes: None,
-            max_refutations: None,
-            max_solutions: None,
-            set_play: false,
-            twins: Vec::new(),
-            format: None,
-            notation: None,
+            ..request(CHAMELEON_FEN)
         })
     }
 
@@ -1267,15 +1240,26 @@ pub(crate) mod examples {
     /// `Ld3xd8`.
     pub fn solve_response_rococo() -> Value {
         solve(super::SolveRequest {
-            fen: ROCOCO_MATE_FEN.into(),
             mate_in: Some(1),
+            game: Some(crate::api::common::GameName::Rococo),
+            coords: Some(crate::api::common::CoordsName::Page),
+            key: Some("Ld3xd8".into()),
+            ..request(ROCOCO_MATE_FEN)
+        })
+    }
+
+    /// A request of `fen` with every other member left out.
+    fn request(fen: &str) -> super::SolveRequest {
+        super::SolveRequest {
+            fen: fen.into(),
+            mate_in: None,
             stipulation: None,
             intended_solutions: None,
             rules: None,
-            game: Some(crate::api::common::GameName::Rococo),
-            coords: Some(crate::api::common::CoordsName::Page),
+            game: None,
+            coords: None,
             limits: None,
-            key: Some("Ld3xd8".into()),
+            key: None,
             max_tree_nodes: None,
             max_refutations: None,
             max_solutions: None,
@@ -1283,18 +1267,26 @@ pub(crate) mod examples {
             twins: Vec::new(),
             format: None,
             notation: None,
-        })
+        }
     }
 
-    /// A solve on one thread, so the node count is the same every time, and `millis` fixed at 12.
-    fn solve(request: super::SolveRequest) -> Value {
+    /// A request read under the server's default maxima, on one thread (so the node count is
+    /// the same every time).
+    fn query(request: super::SolveRequest) -> Result<super::SolveQuery, ApiError> {
         let settings = crate::api::Settings {
             solve_threads: Some(1),
             solve_table_mib: 1,
             ..crate::api::Settings::default()
         };
-        let max = crate::api::configuration::SolveLimits::from(&settings);
-        match super::SolveQuery::parse(request, &max) {
+        super::SolveQuery::parse(
+            request,
+            &crate::api::configuration::SolveLimits::from(&settings),
+        )
+    }
+
+    /// A solve's JSON answer, `millis` fixed at 12.
+    fn solve(request: super::SolveRequest) -> Value {
+        match query(request) {
             Ok(q) => {
                 let mut v = value(crate::api::routes::solve_query(&q));
                 v["millis"] = Value::from(12);
@@ -1307,30 +1299,12 @@ pub(crate) mod examples {
     /// The text answer of a `=1` with a twin: the problem notation of the README.
     pub fn solve_text() -> String {
         let request = super::SolveRequest {
-            fen: "7k/8/8/4M3/8/8/8/K7 w 0".into(),
-            mate_in: None,
             stipulation: Some("=1".into()),
-            intended_solutions: None,
-            rules: None,
-            game: None,
-            coords: None,
-            limits: None,
-            key: None,
-            max_tree_nodes: None,
-            max_refutations: None,
-            max_solutions: None,
-            set_play: false,
             twins: vec!["move e5 f6".into()],
             format: Some(super::SolveFormat::Text),
-            notation: None,
+            ..request("7k/8/8/4M3/8/8/8/K7 w 0")
         };
-        let settings = crate::api::Settings {
-            solve_threads: Some(1),
-            solve_table_mib: 1,
-            ..crate::api::Settings::default()
-        };
-        let max = crate::api::configuration::SolveLimits::from(&settings);
-        match super::SolveQuery::parse(request, &max) {
+        match query(request) {
             Ok(q) => super::solve_with_text(&q, None).1.unwrap_or_default(),
             Err(e) => e.to_string(),
         }
@@ -1357,22 +1331,8 @@ pub(crate) mod examples {
     /// The try of [`TRY_FEN`].
     pub fn try_move() -> Value {
         solve(super::SolveRequest {
-            fen: TRY_FEN.into(),
             mate_in: Some(2),
-            stipulation: None,
-            intended_solutions: None,
-            rules: None,
-            game: None,
-            coords: None,
-            limits: None,
-            key: None,
-            max_tree_nodes: None,
-            max_refutations: None,
-            max_solutions: None,
-            set_play: false,
-            twins: Vec::new(),
-            format: None,
-            notation: None,
+            ..request(TRY_FEN)
         })["tries"][0]
             .clone()
     }

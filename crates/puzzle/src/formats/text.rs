@@ -73,12 +73,29 @@ pub struct Style {
 
 /// What a solve found for one position, named (every line, not only those shown: the text says
 /// how many it leaves out).
-#[derive(Clone, Copy, Debug)]
-pub enum Found<'a> {
+#[derive(Clone, Debug)]
+pub enum Found {
     /// Keys with their solution tree, tries and threats (`#N`, `s#N`, `r#N`, `=N`, ...).
-    Tree(&'a NamedSolution),
+    Tree(NamedSolution),
     /// Solution lines (helpmates and series movers).
-    Lines(&'a NamedHelpSolution),
+    Lines(NamedHelpSolution),
+}
+
+impl Found {
+    /// What a solve of `pos` under `opts` finds, named in `naming` (a helpmate or series
+    /// mover's lines, with `intended` solutions for soundness; else keys and their tree).
+    pub fn solve(
+        pos: &VariantPosition,
+        opts: &crate::solver::SolveOptions,
+        intended: usize,
+        naming: Naming,
+    ) -> Found {
+        if opts.stipulation.lists_lines() {
+            Found::Lines(crate::solver::solve_lines_any(pos, opts, intended).named(pos, naming))
+        } else {
+            Found::Tree(crate::solver::solve_any(pos, opts).named(pos, naming))
+        }
+    }
 }
 
 /// One position's part of the text: the diagram or a twin.
@@ -94,7 +111,7 @@ pub struct Block<'a> {
     /// The stipulation solved.
     pub stipulation: Stipulation,
     /// What the solve found.
-    pub found: Found<'a>,
+    pub found: &'a Found,
     /// The set play: `None` when not asked for, `Some(None)` when there is none.
     pub set_play: Option<Option<&'a NamedSetPlay>>,
     /// For lines: how many are shown of each list (the request's `max_solutions`).
@@ -499,35 +516,19 @@ mod tests {
             threads: 1,
             ..crate::solver::SolveOptions::default()
         };
-        if stipulation.lists_lines() {
-            let s = crate::solver::solve_lines_any(&pos, &opts, 1).named(&pos, naming);
-            block(
-                &Block {
-                    label: None,
-                    position: &pos,
-                    naming,
-                    stipulation,
-                    found: Found::Lines(&s),
-                    set_play: None,
-                    max_lines: 100,
-                },
-                style,
-            )
-        } else {
-            let s = crate::solver::solve_any(&pos, &opts).named(&pos, naming);
-            block(
-                &Block {
-                    label: None,
-                    position: &pos,
-                    naming,
-                    stipulation,
-                    found: Found::Tree(&s),
-                    set_play: None,
-                    max_lines: 100,
-                },
-                style,
-            )
-        }
+        let found = Found::solve(&pos, &opts, 1, naming);
+        block(
+            &Block {
+                label: None,
+                position: &pos,
+                naming,
+                stipulation,
+                found: &found,
+                set_play: None,
+                max_lines: 100,
+            },
+            style,
+        )
     }
 
     /// The Chameleon mate in 2 of the Wikipedia article: the key, its threat, the one defence and
