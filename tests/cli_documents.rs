@@ -270,7 +270,7 @@ fn bad_input_gets_a_message_with_file_and_line_never_a_panic() {
         (&binary, 4, "binary"),
         (&empty, 1, "empty"),
         (&big, 1, "larger than"),
-        (&latin1, 3, "UTF-8"),
+        (&latin1, 3, "byte at offset 6 (counted from 0) is not UTF-8"),
         (&broken, 2, "not a case file"),
     ] {
         let (code, out, err) = run(baroque().arg("check").arg(path));

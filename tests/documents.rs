@@ -206,3 +206,15 @@ fn the_corpus_documents_give_their_expected_diagrams() {
     }
     assert!(read >= 1);
 }
+
+/// Prints a corpus document's diagrams as its `.json` holds them (run with `--ignored` and
+/// `CORPUS=path` to write a new document's expectations, then check them by hand).
+#[test]
+#[ignore]
+fn print_corpus_diagrams() {
+    let path = std::path::PathBuf::from(std::env::var("CORPUS").unwrap());
+    let text = std::fs::read_to_string(&path).unwrap();
+    for d in corpus_diagrams(Format::of_path(&path).unwrap(), &text) {
+        println!("{d}");
+    }
+}

@@ -1,143 +1,415 @@
-//! HTML: every element with a `data-fen` attribute (quoted with `'` or `"`, or unquoted); the
-//! word `data-fen` without white space before it or `=` after it is prose, not an attribute.
+//! HTML, read by an HTML5 tokenizer (`html5ever`'s, the one behind Servo and `scraper`): a
+//! diagram is an element with a `data-fen` attribute, its value read after character-reference
+//! decoding, as a browser's DOM holds it.
 //!
-//! The text of a diagram is the first `<figcaption>` after the attribute, when it comes before the
-//! next `data-fen` and the figure's end; otherwise the last paragraph (`<p>`) before the element. A
-//! `data-rules` or `data-game` attribute in the same tag names the rule set or the game; without
-//! `data-game`, a FEN of ten ranks is Rococo's.
+//! Nothing counts that a browser would not show as an element: comments (an old diagram commented
+//! out), the text of `<script>`, `<style>`, `<textarea>`, `<title>`, `<xmp>`, `<iframe>`,
+//! `<noembed>`, `<noframes>` and `<plaintext>` (the tokenizer reads them as text, as the HTML
+//! standard's tree construction tells it to), and anything inside a `<template>` (inert content).
+//! `<noscript>` is read as markup, as a browser without scripts shows it.
+//!
+//! A `data-rules` or `data-game` attribute of the same element names the rule set or the game;
+//! without `data-game`, a FEN of ten ranks is Rococo's. The text of a diagram inside a `<figure>`
+//! with a `<figcaption>` is that caption's decoded text; otherwise the paragraph (`<p>`) before
+//! the element (or the one holding it), within [`CAPTION_WINDOW`] bytes.
+//!
+//! Places are the source's: the tokenizer is fed the document a tag at a time (each piece ends at
+//! a `>`), so each tag's end is known, and the attribute is found in the tag's source text. A tag
+//! the document's end leaves open is no element for a browser; one holding a `data-fen` is
+//! reported as unreadable, at the attribute.
 
-use super::{game_of_fen, plain, window_start, Content, Found, Lines, CAPTION_WINDOW};
+use super::{collapse, game_of_fen, Content, Found, Lines, CAPTION_WINDOW};
 use crate::rules::GameKind;
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::states::RawKind;
+use html5ever::tokenizer::{
+    BufferQueue, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+};
+use std::cell::RefCell;
+
+/// A token, as far as diagrams need one.
+enum Tok {
+    /// A start tag: its name, its attributes (decoded) and the offset just after its `>`.
+    Start {
+        name: String,
+        attrs: Vec<(String, String)>,
+        end: usize,
+    },
+    /// An end tag's name and the offset just after its `>`.
+    End(String, usize),
+    /// Text, decoded.
+    Text(String),
+    /// The document ended inside a tag.
+    OpenAtEnd,
+}
+
+/// Collects tokens and switches the tokenizer to raw text after the elements whose content is
+/// text (the HTML standard's "generic raw text" and "RCDATA" elements, `<script>` and
+/// `<plaintext>`).
+#[derive(Default)]
+struct Sink {
+    toks: RefCell<Vec<Tok>>,
+    /// Where the piece being fed ends.
+    end: std::cell::Cell<usize>,
+}
+
+impl TokenSink for Sink {
+    type Handle = ();
+
+    fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
+        let mut toks = self.toks.borrow_mut();
+        match token {
+            Token::TagToken(tag) => {
+                let name = tag.name.to_string();
+                if tag.kind == TagKind::EndTag {
+                    toks.push(Tok::End(name, self.end.get()));
+                    return TokenSinkResult::Continue;
+                }
+                let then = match name.as_str() {
+                    "script" => TokenSinkResult::RawData(RawKind::ScriptData),
+                    "style" | "xmp" | "iframe" | "noembed" | "noframes" => {
+                        TokenSinkResult::RawData(RawKind::Rawtext)
+                    }
+                    "textarea" | "title" => TokenSinkResult::RawData(RawKind::Rcdata),
+                    "plaintext" => TokenSinkResult::Plaintext,
+                    _ => TokenSinkResult::Continue,
+                };
+                let attrs = tag
+                    .attrs
+                    .iter()
+                    .map(|a| (a.name.local.to_string(), a.value.to_string()))
+                    .collect();
+                toks.push(Tok::Start {
+                    name,
+                    attrs,
+                    end: self.end.get(),
+                });
+                then
+            }
+            Token::CharacterTokens(t) => {
+                toks.push(Tok::Text(t.to_string()));
+                TokenSinkResult::Continue
+            }
+            Token::ParseError(e) if e.starts_with("Saw EOF in state") && in_tag(&e) => {
+                toks.push(Tok::OpenAtEnd);
+                TokenSinkResult::Continue
+            }
+            _ => TokenSinkResult::Continue,
+        }
+    }
+}
+
+/// Whether the tokenizer's message for the document's end names a state inside a tag.
+fn in_tag(message: &str) -> bool {
+    ["TagName", "Attribute", "SelfClosingStartTag"]
+        .iter()
+        .any(|s| message.contains(s))
+}
+
+/// The document's tokens, each start tag with the offset after its `>`.
+fn tokens(text: &str) -> Vec<Tok> {
+    let tokenizer = Tokenizer::new(Sink::default(), TokenizerOpts::default());
+    let queue = BufferQueue::default();
+    let mut from = 0;
+    for (i, _) in text.match_indices('>') {
+        tokenizer.sink.end.set(i + 1);
+        queue.push_back(StrTendril::from_slice(&text[from..=i]));
+        let _ = tokenizer.feed(&queue);
+        from = i + 1;
+    }
+    tokenizer.sink.end.set(text.len());
+    if from < text.len() {
+        queue.push_back(StrTendril::from_slice(&text[from..]));
+        let _ = tokenizer.feed(&queue);
+    }
+    tokenizer.end();
+    tokenizer.sink.toks.into_inner()
+}
+
+/// Elements whose tags do not end a line of text (their text runs on).
+const INLINE: &[&str] = &[
+    "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "del", "dfn", "em", "font", "i",
+    "ins", "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "tt",
+    "u", "var",
+];
+
+/// A paragraph's text and the offset where it starts.
+struct Paragraph {
+    text: String,
+    at: usize,
+}
+
+/// An open `<figure>`: its caption's text when it has one, and its diagrams (indices of `out`).
+#[derive(Default)]
+struct Figure {
+    caption: Option<String>,
+    diagrams: Vec<usize>,
+}
 
 pub(super) fn read(text: &str) -> Vec<Found> {
     let lines = Lines::new(text);
-    let lower = text.to_ascii_lowercase();
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(rel) = lower[from..].find("data-fen") {
-        let name_at = from + rel;
-        from = name_at + "data-fen".len();
-        // An attribute: its name stands after white space and `=` follows it (the word in prose,
-        // as in this module's own docs, is no diagram).
-        let after_name = text[from..].trim_start();
-        if !after_name.starts_with('=')
-            || !text[..name_at]
-                .chars()
-                .next_back()
-                .is_some_and(char::is_whitespace)
-        {
-            continue;
+    let mut out: Vec<Found> = Vec::new();
+    let mut template = 0usize;
+    let mut figures: Vec<Figure> = Vec::new();
+    // The text of an open `<figcaption>`.
+    let mut figcaption: Option<String> = None;
+    let mut open_p: Option<Paragraph> = None;
+    let mut last_p: Option<Paragraph> = None;
+    // Where the last tag ended: the start tag read next begins after it.
+    let mut after_last_tag = 0;
+    for tok in tokens(text) {
+        match tok {
+            Tok::Text(t) => {
+                if template > 0 {
+                    continue;
+                }
+                if let Some(c) = &mut figcaption {
+                    c.push_str(&t);
+                }
+                if let Some(p) = &mut open_p {
+                    p.text.push_str(&t);
+                }
+            }
+            Tok::Start { name, attrs, end } => {
+                let tag_start = start_of_tag(text, &name, after_last_tag, end);
+                after_last_tag = end;
+                if name == "template" {
+                    template += 1;
+                }
+                if template > 0 {
+                    continue;
+                }
+                if !INLINE.contains(&name.as_str()) {
+                    if let Some(c) = &mut figcaption {
+                        c.push(' ');
+                    }
+                }
+                if closes_paragraph(&name) {
+                    last_p = open_p.take().or(last_p);
+                }
+                match name.as_str() {
+                    "p" => {
+                        open_p = Some(Paragraph {
+                            text: String::new(),
+                            at: tag_start,
+                        })
+                    }
+                    "figure" => figures.push(Figure::default()),
+                    "figcaption" => figcaption = Some(String::new()),
+                    _ => {}
+                }
+                if let Some((_, value)) = attrs.iter().find(|(n, _)| n == "data-fen") {
+                    let caption = open_p
+                        .as_ref()
+                        .or(last_p.as_ref())
+                        .filter(|p| p.at + CAPTION_WINDOW >= tag_start)
+                        .map(|p| collapse(&p.text))
+                        .unwrap_or_default();
+                    let attr = |n: &str| attrs.iter().find(|(a, _)| a == n).map(|(_, v)| v);
+                    let at = lines.place(value_offset(text, tag_start, end));
+                    let fen = value.trim();
+                    let mut found = Found {
+                        at,
+                        caption,
+                        after: String::new(),
+                        game: attr("data-game")
+                            .and_then(|g| GameKind::parse(g.trim()))
+                            .unwrap_or_else(|| game_of_fen(fen)),
+                        rules: attr("data-rules").map(|r| r.trim().to_string()),
+                        content: Ok(Content::Fen {
+                            text: fen.to_string(),
+                            at,
+                        }),
+                    };
+                    if fen.is_empty() {
+                        found.content = Err(super::Located::new(
+                            at,
+                            "`data-fen` has no value: write a FEN in it",
+                        ));
+                    }
+                    if let Some(f) = figures.last_mut() {
+                        f.diagrams.push(out.len());
+                    }
+                    out.push(found);
+                }
+            }
+            Tok::End(name, end) => {
+                after_last_tag = end;
+                if name == "template" && template > 0 {
+                    template -= 1;
+                    continue;
+                }
+                if template > 0 {
+                    continue;
+                }
+                if !INLINE.contains(&name.as_str()) {
+                    last_p = open_p.take().or(last_p);
+                    if let Some(c) = &mut figcaption {
+                        c.push(' ');
+                    }
+                }
+                match name.as_str() {
+                    "figcaption" => {
+                        if let (Some(c), Some(f)) = (figcaption.take(), figures.last_mut()) {
+                            f.caption = Some(collapse(&c));
+                        }
+                    }
+                    "figure" => {
+                        if let Some(c) = figcaption.take() {
+                            if let Some(f) = figures.last_mut() {
+                                f.caption = Some(collapse(&c));
+                            }
+                        }
+                        if let Some(f) = figures.pop() {
+                            caption_figure(&mut out, f);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Tok::OpenAtEnd => {
+                if let Some(name_at) = attribute_name(text, after_last_tag, text.len()) {
+                    out.push(Found::unreadable(
+                        lines.place(name_at),
+                        "the tag holding `data-fen` is not closed: no `>` ends it (is a quote \
+                         left open?), so a browser reads no element",
+                    ));
+                }
+            }
         }
-        let at = lines.place(name_at);
-        let Some((value_at, value, end)) = attribute_value(text, from) else {
-            out.push(Found::unreadable(
-                at,
-                "`data-fen=` has no value, or its quote is not closed",
-            ));
-            continue;
-        };
-        from = end;
-        let back = window_start(text, name_at, CAPTION_WINDOW);
-        let tag_start = lower[back..name_at]
-            .rfind('<')
-            .map_or(name_at, |i| back + i);
-        let next_fen = lower[end..]
-            .find("data-fen")
-            .map_or(text.len(), |i| end + i);
-        let tag_end = lower[end..next_fen].find('>').map_or(next_fen, |i| end + i);
-        let tag = &text[tag_start..tag_end];
-        let game = attribute(tag, "data-game")
-            .and_then(|g| GameKind::parse(&g))
-            .unwrap_or_else(|| game_of_fen(value));
-        let fen = value.trim();
-        let lead = value.len() - value.trim_start().len();
-        out.push(Found {
-            at: lines.place(value_at),
-            caption: caption(text, &lower, tag_start, end),
-            after: String::new(),
-            game,
-            rules: attribute(tag, "data-rules"),
-            content: Ok(Content::Fen {
-                text: fen.to_string(),
-                at: lines.place(value_at + lead),
-            }),
-        });
+    }
+    if let Some(c) = figcaption.take() {
+        if let Some(f) = figures.last_mut() {
+            f.caption = Some(collapse(&c));
+        }
+    }
+    while let Some(f) = figures.pop() {
+        caption_figure(&mut out, f);
     }
     out
 }
 
-/// The value of an attribute whose name ends at `from`: its offset, its text and the offset after
-/// it.
-fn attribute_value(text: &str, from: usize) -> Option<(usize, &str, usize)> {
-    let rest = &text[from..];
-    let eq = rest.len() - rest.trim_start().len();
-    let rest = rest.trim_start().strip_prefix('=')?;
-    let ws = rest.len() - rest.trim_start().len();
-    let rest = rest.trim_start();
-    let start = from + eq + 1 + ws;
-    match rest.chars().next()? {
-        q @ ('\'' | '"') => {
-            let len = rest[1..].find(q)?;
-            Some((start + 1, &rest[1..1 + len], start + 1 + len + 1))
-        }
-        _ => {
-            let len = rest
-                .find(|c: char| c.is_whitespace() || c == '>')
-                .unwrap_or(rest.len());
-            Some((start, &rest[..len], start + len))
+/// A figure's caption given to its diagrams.
+fn caption_figure(out: &mut [Found], f: Figure) {
+    if let Some(c) = f.caption {
+        for i in f.diagrams {
+            out[i].caption.clone_from(&c);
         }
     }
 }
 
-/// An attribute of a tag's text, if present.
-fn attribute(tag: &str, name: &str) -> Option<String> {
-    let lower = tag.to_ascii_lowercase();
-    let i = lower.find(name)?;
-    attribute_value(tag, i + name.len()).map(|(_, v, _)| v.trim().to_string())
+/// Whether a start tag closes an open `<p>` (the HTML standard's list: a paragraph ends where a
+/// block begins).
+fn closes_paragraph(name: &str) -> bool {
+    matches!(
+        name,
+        "address"
+            | "article"
+            | "aside"
+            | "blockquote"
+            | "center"
+            | "details"
+            | "dialog"
+            | "dir"
+            | "div"
+            | "dl"
+            | "dd"
+            | "dt"
+            | "fieldset"
+            | "figcaption"
+            | "figure"
+            | "footer"
+            | "form"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "header"
+            | "hgroup"
+            | "hr"
+            | "li"
+            | "listing"
+            | "main"
+            | "menu"
+            | "nav"
+            | "ol"
+            | "p"
+            | "plaintext"
+            | "pre"
+            | "search"
+            | "section"
+            | "summary"
+            | "table"
+            | "ul"
+            | "xmp"
+    )
 }
 
-/// The caption of the diagram whose tag starts at `tag_start` (its `data-fen` value ends at `end`).
-fn caption(text: &str, lower: &str, tag_start: usize, end: usize) -> String {
-    // Searches stay between this diagram and the next one, and within a window behind it.
-    let next_fen = lower[end..]
-        .find("data-fen")
-        .map_or(text.len(), |i| end + i);
-    let ahead = &lower[end..next_fen];
-    let figure_end = ahead.find("</figure").map_or(next_fen, |i| end + i);
-    if let Some(i) = ahead.find("<figcaption") {
-        let start = end + i;
-        if start < figure_end {
-            let stop = lower[start..next_fen]
-                .find("</figcaption")
-                .map_or(next_fen, |j| start + j);
-            return plain(&text[start..stop]);
-        }
-    }
-    let back = window_start(text, tag_start, CAPTION_WINDOW);
-    let before = &lower[back..tag_start];
-    let p = before
-        .match_indices("<p")
-        .filter(|(i, _)| {
-            before[i + 2..]
-                .chars()
-                .next()
-                .is_some_and(|c| c == '>' || c.is_whitespace())
+/// Where the start tag `<name ...>` ending at `end` begins: the last `<name` after `from` (its
+/// source text, matched without regard to case), or `from` when none is found.
+fn start_of_tag(text: &str, name: &str, from: usize, end: usize) -> usize {
+    let bytes = text.as_bytes();
+    let n = name.len();
+    (from..end.saturating_sub(n + 1))
+        .rev()
+        .find(|&i| {
+            bytes[i] == b'<'
+                && bytes
+                    .get(i + 1..i + 1 + n)
+                    .is_some_and(|s| s.eq_ignore_ascii_case(name.as_bytes()))
         })
-        .last();
-    match p {
-        Some((i, _)) => {
-            let i = back + i;
-            let stop = lower[i..tag_start].find("</p").map_or(tag_start, |j| i + j);
-            plain(&text[i..stop])
-        }
-        None => String::new(),
-    }
+        .unwrap_or(from)
+}
+
+/// The offset of the `data-fen` attribute's name in `text[from..to]`: the word standing after
+/// white space or `/`, not followed by more of a name.
+fn attribute_name(text: &str, from: usize, to: usize) -> Option<usize> {
+    let lower = text[from..to].to_ascii_lowercase();
+    lower
+        .match_indices("data-fen")
+        .map(|(i, _)| from + i)
+        .find(|&i| {
+            let after = text.as_bytes().get(i + "data-fen".len()).copied();
+            i > 0
+                && (text.as_bytes()[i - 1].is_ascii_whitespace() || text.as_bytes()[i - 1] == b'/')
+                && after.is_none_or(|c| c.is_ascii_whitespace() || matches!(c, b'=' | b'/' | b'>'))
+        })
+}
+
+/// The offset of the first character of the `data-fen` value in the start tag `text[start..end]`
+/// (after a quote and leading white space), or of the attribute's name when it has no value.
+fn value_offset(text: &str, start: usize, end: usize) -> usize {
+    let Some(name_at) = attribute_name(text, start, end) else {
+        return start;
+    };
+    let rest = &text[name_at + "data-fen".len()..end];
+    let Some(eq) = rest.trim_start().strip_prefix('=') else {
+        return name_at;
+    };
+    let value = eq.trim_start();
+    let value = value
+        .strip_prefix(['"', '\''])
+        .unwrap_or(value)
+        .trim_start();
+    end - value.len()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::documents::Place;
+
+    fn fens(f: &[Found]) -> Vec<String> {
+        f.iter()
+            .map(|d| match &d.content {
+                Ok(Content::Fen { text, .. }) => text.clone(),
+                Ok(other) => panic!("{other:?}"),
+                Err(e) => format!("error: {}", e.message),
+            })
+            .collect()
+    }
 
     #[test]
     fn the_word_in_prose_is_no_diagram_an_open_quote_is_one() {
@@ -146,6 +418,7 @@ mod tests {
         assert_eq!(f.len(), 1);
         let e = f[0].content.clone().unwrap_err();
         assert_eq!(e.at, Place { line: 2, column: 6 });
+        assert!(e.message.contains("not closed"), "{}", e.message);
     }
 
     #[test]
@@ -153,7 +426,7 @@ mod tests {
         let t = "<p>Before &amp; <b>bold</b>.</p>\n<div class=\"diag\"\n  data-fen='7k/8/8/8/8/8/8/K7 w 0'>\n</div>\n<figure><div data-fen=\"8/8 w\" data-rules=\"vchess\"></div><figcaption>1.Qa5 wins</figcaption></figure>";
         let f = read(t);
         assert_eq!(f.len(), 2);
-        assert_eq!(f[0].caption, "Before & bold .");
+        assert_eq!(f[0].caption, "Before & bold.");
         assert_eq!(
             f[0].at,
             Place {
@@ -163,9 +436,77 @@ mod tests {
         );
         assert_eq!(f[1].caption, "1.Qa5 wins");
         assert_eq!(f[1].rules.as_deref(), Some("vchess"));
-        match &f[1].content {
-            Ok(Content::Fen { text, .. }) => assert_eq!(text, "8/8 w"),
-            other => panic!("{other:?}"),
-        }
+        assert_eq!(fens(&f), ["7k/8/8/8/8/8/8/K7 w 0", "8/8 w"]);
+    }
+
+    #[test]
+    fn comments_scripts_and_inert_text_hold_no_diagram() {
+        let t = concat!(
+            "<!-- <div data-fen='8/8/8/8/8/8/8/K6k w 0'></div> -->\n",
+            "<script>let s = \"<div data-fen='8/8/8/8/8/8/8/K6k w 0'>\";</script>\n",
+            "<style>div[data-fen='x'] { color: red }</style>\n",
+            "<textarea><div data-fen='8/8/8/8/8/8/8/K6k w 0'></div></textarea>\n",
+            "<title><div data-fen='x'></title>\n",
+            "<template><figure><div data-fen='8/8/8/8/8/8/8/K6k w 0'></div></figure></template>\n",
+            "<xmp><div data-fen='x'></xmp><iframe><div data-fen='x'></iframe>\n",
+            "<p>Only this.</p><div data-fen=\"7k/8/8/8/8/8/8/K7 w 0\"></div>\n",
+        );
+        let f = read(t);
+        assert_eq!(fens(&f), ["7k/8/8/8/8/8/8/K7 w 0"]);
+        assert_eq!(
+            f[0].at,
+            Place {
+                line: 8,
+                column: 33
+            }
+        );
+        assert_eq!(f[0].caption, "Only this.");
+    }
+
+    #[test]
+    fn character_references_are_decoded_places_stay_the_sources() {
+        let t = "<figure>\n <div data-game=rococo data-fen=\"7k/8/8/3Qr3/8/8/8/K7&#32;w&#x20;0\"></div>\n <figcaption>Caf&eacute; &amp; <i>co</i>&nbsp;&lt;1&gt;</figcaption>\n</figure>";
+        let f = read(t);
+        assert_eq!(fens(&f), ["7k/8/8/3Qr3/8/8/8/K7 w 0"]);
+        assert_eq!(f[0].caption, "Café & co <1>");
+        assert_eq!(f[0].game, GameKind::Rococo);
+        assert_eq!(
+            f[0].at,
+            Place {
+                line: 2,
+                column: 34
+            }
+        );
+    }
+
+    #[test]
+    fn a_figure_caption_before_or_after_and_unquoted_values() {
+        let t = "<p>Far away.</p><FIGURE><FigCaption>Above</FigCaption><DIV DATA-FEN=8/8/8/8/8/8/8/K6k\nclass=x></DIV><div data-fen=''></div></FIGURE><div data-fen = ' k7/8/8/8/8/8/8/K7 w 0 '/>";
+        let f = read(t);
+        assert_eq!(
+            fens(&f),
+            [
+                "8/8/8/8/8/8/8/K6k".to_string(),
+                "error: `data-fen` has no value: write a FEN in it".to_string(),
+                "k7/8/8/8/8/8/8/K7 w 0".to_string()
+            ]
+        );
+        assert_eq!(f[0].caption, "Above");
+        assert_eq!(f[1].caption, "Above");
+        assert_eq!(
+            f[0].at,
+            Place {
+                line: 1,
+                column: 69
+            }
+        );
+        assert_eq!(f[2].caption, "Far away.");
+        assert_eq!(
+            f[2].at,
+            Place {
+                line: 2,
+                column: 65
+            }
+        );
     }
 }

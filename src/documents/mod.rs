@@ -11,7 +11,7 @@
 //! | format | what is a diagram | its text |
 //! |---|---|---|
 //! | MediaWiki ([`Format::MediaWiki`]) | every `{{Chess diagram}}` and `{{Chess diagram small}}` template: alignment, title, 64 cells of two letters (piece `k q r b n p m`, then `l` White or `d` Black; `xx` and the like mark an empty square), caption | the caption; the text after the template up to the next template is kept for [`crate::documents::Diagram::after`] |
-//! | HTML ([`Format::Html`]) | every `data-fen` attribute | the element's `<figcaption>`, or else the paragraph before it |
+//! | HTML ([`Format::Html`]) | every element with a `data-fen` attribute, read by an HTML5 tokenizer (character references decoded; nothing in comments, `<script>`, `<style>`, `<textarea>` or `<template>`) | the `<figcaption>` of the element's `<figure>`, or else the paragraph before it |
 //! | Markdown ([`Format::Markdown`]) | every fenced code block whose info string is `fen` (one FEN; `rules=` and `game=` may follow on the info line), and every `data-fen` in inline HTML | the paragraph after the block, or else the one before it |
 //! | text ([`Format::Text`]) | every grid of `+---+` rows (also when rows were flattened onto one line), labelled (rank labels before the rows) or not | the section title before it (a line `![]() Name` or `# Name`) and the text after the grid on its last line |
 //!
@@ -413,8 +413,10 @@ pub fn text_of_bytes(bytes: Vec<u8>) -> Result<String, (usize, String)> {
             let line = line_of(e.as_bytes(), at);
             return Err((
                 line,
-                "bytes that are not UTF-8: a binary file or another encoding (save it as UTF-8)"
-                    .into(),
+                format!(
+                    "the byte at offset {at} (counted from 0) is not UTF-8: a binary file or \
+                     another encoding (save it as UTF-8)"
+                ),
             ));
         }
     };
