@@ -284,6 +284,25 @@ fn bad_input_gets_a_message_and_an_exit_code() {
         out.starts_with("row 1 (line 2): rejected: the main line's first move `Pa6-a7` is not a key of #2; its keys: Bg6xc6"),
         "{out}"
     );
+    // Rows the reader refuses name their field; a quoted field keeps its comma and line break.
+    let csv = write(
+        "fields.csv",
+        "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags\r\n\
+         1,k7/8 w 0,,,,,,,,stipulation:#2\r\n\
+         \r\n\
+         2,2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0,g6c6 h1h2,,,,,\"a, b\",\"x\r\ny\",stipulation:#2\r\n",
+    );
+    let (code, out, _) = import(&db, &csv, "mixed");
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("row 1 (line 2): rejected: line 2: field 2 (FEN): FEN \"k7/8 w 0\""),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("row 2 (line 4): rejected: line 4: field 3 (Moves): move 2 "),
+        "{out}"
+    );
 
     // Unusable input: exit 2 with a message on standard error, nothing stored.
     let empty = write("empty.pgn", "\n\n");

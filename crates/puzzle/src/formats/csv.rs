@@ -20,9 +20,10 @@
 //! composed puzzle has no move before it, so here the first move is the key (a helpmate's: its
 //! first move). Lichess has no column for a variant or a stipulation: `OpeningTags` carries them
 //! (a row without a stipulation whose line ends in mate stands for `#N`, as in PGN). The title and
-//! the caption have no column and are not written. Fields are quoted as RFC 4180 says (a field
-//! holding `,`, `"` or a line break is put in double quotes, a `"` doubled), both ways; rows end
-//! with a line feed (a carriage return before it is read too).
+//! the caption have no column and are not written. The `csv` crate reads and writes the rows:
+//! fields are quoted as RFC 4180 says (a field holding `,`, `"` or a line break is put in double
+//! quotes, a `"` doubled), both ways; rows end with a line feed (a carriage return before it is
+//! read too); an error names the row, its line and the field.
 
 use super::{Place, ReadError, ReadPuzzle};
 use crate::rules::{GameKind, Rules, Variant};
@@ -50,24 +51,21 @@ pub const HEADER: [&str; 10] = [
 /// The rating deviation written: a rating computed, not measured by play.
 pub const RATING_DEVIATION: u32 = 500;
 
-/// A field, quoted when it must be.
-fn field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
-/// A row of fields.
-fn row(fields: &[String]) -> String {
-    let mut line = fields
-        .iter()
-        .map(|f| field(f))
-        .collect::<Vec<_>>()
-        .join(",");
-    line.push('\n');
-    line
+/// A row of fields, written by the `csv` crate: a field is quoted when it must be (it holds a
+/// `,`, a `"` or a line break; a `"` is doubled), and the row ends with a line feed.
+fn row<S: AsRef<str>>(fields: &[S]) -> String {
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .quote_style(csv::QuoteStyle::Necessary)
+        .from_writer(Vec::new());
+    // Writing to memory cannot fail, and the fields are UTF-8 with quotes escaped, so the
+    // bytes are UTF-8.
+    let written = writer
+        .write_record(fields.iter().map(AsRef::as_ref))
+        .ok()
+        .and_then(|()| writer.into_inner().ok())
+        .and_then(|bytes| String::from_utf8(bytes).ok());
+    written.unwrap_or_default()
 }
 
 /// A stored puzzle as a CSV row, or `None` for a diagram ([`super::exportable`]); its `Rating`
@@ -113,93 +111,48 @@ pub fn write_all<'a>(puzzles: impl IntoIterator<Item = &'a StoredPuzzle>) -> (St
 
 /// What a CSV export starts with: the header row.
 pub fn head() -> String {
-    row(&HEADER.map(String::from))
+    row(&HEADER)
 }
 
 /// A record of CSV text: its fields and the line it starts on.
 type Record = (Vec<String>, usize);
 
-/// Reads CSV text (RFC 4180: fields in double quotes may hold commas, line breaks and doubled
-/// quotes) into records; blank lines are skipped.
+/// Reads CSV text into records with the `csv` crate (RFC 4180: fields in double quotes may hold
+/// commas, line breaks and doubled quotes; a byte order mark is skipped); blank lines are skipped.
+/// The crate reads as spreadsheets do: text after a closing quote joins the field, and a quote
+/// left open runs on to the next quote (the row then has too few fields, and its error says a
+/// field holds a line break).
 ///
 /// # Errors
-/// A quote that is not closed, or text after a closing quote, at its line.
+/// Text the crate refuses, at its line.
 pub fn records(text: &str) -> Result<Vec<Record>, (usize, String)> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    // The crate's line numbers leave out blank lines, so the line is counted here, from the first
+    // byte of the record after the line ends the crate skipped.
+    let bytes = text.as_bytes();
+    let ends: Vec<usize> = bytes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &b)| (b == b'\n').then_some(i))
+        .collect();
+    let line = |p: Option<&csv::Position>| {
+        let mut at = p.map_or(0, |p| usize::try_from(p.byte()).unwrap_or(bytes.len()));
+        while matches!(bytes.get(at), Some(b'\r' | b'\n')) {
+            at += 1;
+        }
+        ends.partition_point(|&e| e < at) + 1
+    };
     let mut out = Vec::new();
-    let mut chars = text.chars().peekable();
-    let mut line = 1;
-    while chars.peek().is_some() {
-        let start = line;
-        let mut fields = Vec::new();
-        let mut cur = String::new();
-        let mut quoted_field = false;
-        loop {
-            match chars.next() {
-                None => {
-                    fields.push(std::mem::take(&mut cur));
-                    break;
-                }
-                Some('"') if cur.is_empty() && !quoted_field => {
-                    quoted_field = true;
-                    let open = line;
-                    loop {
-                        match chars.next() {
-                            None => {
-                                return Err((
-                                    open,
-                                    "a field opened by `\"` here is not closed".into(),
-                                ))
-                            }
-                            Some('"') if chars.peek() == Some(&'"') => {
-                                chars.next();
-                                cur.push('"');
-                            }
-                            Some('"') => break,
-                            Some(c) => {
-                                if c == '\n' {
-                                    line += 1;
-                                }
-                                cur.push(c);
-                            }
-                        }
-                    }
-                    match chars.peek() {
-                        None | Some(',' | '\n' | '\r') => {}
-                        Some(c) => {
-                            return Err((
-                                line,
-                                format!(
-                                "`{c}` after the closing `\"` of a field: a field is quoted whole"
-                            ),
-                            ))
-                        }
-                    }
-                }
-                Some(',') => {
-                    fields.push(std::mem::take(&mut cur));
-                    quoted_field = false;
-                }
-                Some('\r') if chars.peek() == Some(&'\n') => {}
-                Some('\n') => {
-                    line += 1;
-                    fields.push(std::mem::take(&mut cur));
-                    break;
-                }
-                Some('"') => {
-                    return Err((
-                        line,
-                        "a `\"` inside a field that is not quoted: quote the field and double the \
-                         `\"`"
-                            .into(),
-                    ))
-                }
-                Some(c) => cur.push(c),
-            }
+    for record in reader.records() {
+        let record = record.map_err(|e| (line(e.position()), e.to_string()))?;
+        let fields: Vec<String> = record.iter().map(str::to_string).collect();
+        if fields.len() == 1 && fields[0].trim().is_empty() {
+            continue;
         }
-        if !(fields.len() == 1 && fields[0].trim().is_empty() && !quoted_field) {
-            out.push((fields, start));
-        }
+        out.push((fields, line(record.position())));
     }
     Ok(out)
 }
@@ -220,8 +173,18 @@ pub fn puzzle(fields: &[String], number: usize, line: usize) -> Result<ReadPuzzl
         message,
     };
     if fields.len() != HEADER.len() {
+        let open = fields
+            .iter()
+            .position(|f| f.contains('\n'))
+            .map(|i| {
+                format!(
+                    " (field {} holds a line break: is a quote left open?)",
+                    i + 1
+                )
+            })
+            .unwrap_or_default();
         return Err(fail(format!(
-            "{} fields where the header has {}",
+            "{} fields where the header has {}{open}",
             fields.len(),
             HEADER.len()
         )));
@@ -261,7 +224,14 @@ pub fn puzzle(fields: &[String], number: usize, line: usize) -> Result<ReadPuzzl
         stated,
         "no `stipulation:` in OpeningTags",
     )
-    .map_err(|(_, m)| fail(m))?;
+    .map_err(|(_, part, m)| {
+        let column = match part {
+            super::Part::Fen => 2,
+            super::Part::Moves => 3,
+            super::Part::Stipulation => 10,
+        };
+        fail(format!("field {column} ({}): {m}", HEADER[column - 1]))
+    })?;
     let text = |i: usize| Some(fields[i].trim().to_string()).filter(|t| !t.is_empty());
     Ok(ReadPuzzle {
         place: Place {
@@ -341,16 +311,31 @@ mod tests {
         let back = records(&format!("{text}\r\nx,y\r\n")).unwrap();
         assert_eq!(back[0], (fields.to_vec(), 1));
         assert_eq!(back[1], (vec!["x".to_string(), "y".into()], 4));
+        // A byte order mark, CRLF line ends and blank lines: each record at its own line.
+        let back = records("\u{feff}a\r\n\r\n\r\nb,\"c\r\nd\"\r\n\ne\r\n").unwrap();
+        let lines: Vec<usize> = back.iter().map(|r| r.1).collect();
+        assert_eq!(lines, [1, 4, 7]);
+        assert_eq!(back[0].0, ["a"]);
+        assert_eq!(back[1].0, ["b", "c\r\nd"]);
     }
 
     #[test]
-    fn broken_quotes_are_errors_at_their_lines() {
-        assert_eq!(records("a,\"open\n\n").unwrap_err().0, 1);
-        assert!(records("a,\"x\"y\n")
-            .unwrap_err()
-            .1
-            .contains("after the closing"));
-        assert!(records("a\nb,c\"d\n").unwrap_err().0 == 2);
+    fn broken_quotes_are_read_as_the_csv_crate_reads_them() {
+        // Text after a closing quote joins the field; a quote inside an unquoted field is text.
+        let back = records("a,\"x\"y\nb,c\"d\n").unwrap();
+        assert_eq!(back[0], (vec!["a".to_string(), "xy".into()], 1));
+        assert_eq!(back[1], (vec!["b".to_string(), "c\"d".into()], 2));
+        // A quote left open runs on: its row has too few fields, and says so.
+        let text =
+            format!("{HEAD}1,\"2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0,g6c6,1,2,3,4,,,\n2,x\n");
+        let rows = read(&text).unwrap();
+        assert_eq!(rows.len(), 1);
+        let e = rows[0].as_ref().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "row 1, line 2: 2 fields where the header has 10 (field 2 holds a line break: is a \
+             quote left open?)"
+        );
     }
 
     const HEAD: &str =
@@ -361,7 +346,10 @@ mod tests {
         let text = format!(
             "{HEAD}3,2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0,g6c6 b7c8 c4g8,1500,500,0,0,chameleon mate-in-2,wikipedia,game:baroque rules:abbott stipulation:#2\n\
              4,2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0,g6c6,1500,500,0,0,,,game:chess\n\
-             5,too,few\n"
+             5,too,few\n\
+             6,k7/8/8 w 0,,,,,,,,stipulation:#2\n\
+             7,2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0,a1a8,,,,,,,stipulation:#2\n\
+             8,2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0,,,,,,,,\n"
         );
         let rows = read(&text).unwrap();
         let p = rows[0].as_ref().unwrap();
@@ -377,6 +365,24 @@ mod tests {
             }
         );
         assert!(e.message.contains("game:chess"), "{e}");
+        let e = rows[3].as_ref().unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("row 4, line 5: field 2 (FEN): FEN"),
+            "{e}"
+        );
+        let e = rows[4].as_ref().unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("row 5, line 6: field 3 (Moves): "),
+            "{e}"
+        );
+        let e = rows[5].as_ref().unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("row 6, line 7: field 10 (OpeningTags): "),
+            "{e}"
+        );
         let e = rows[2].as_ref().unwrap_err();
         assert_eq!(
             e.to_string(),

@@ -536,8 +536,17 @@ struct Reading {
     stipulation: Stipulation,
 }
 
+/// The part of a puzzle an error of [`read_puzzle`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Fen,
+    Moves,
+    Stipulation,
+}
+
 /// Reads what every format states: a FEN of `variant`, a main line and an optional stipulation.
-/// Errors name the line of the text they come from (`fen_line` for the FEN and the stipulation).
+/// Errors name the line of the text they come from (`fen_line` for the FEN and the stipulation)
+/// and the part they are about.
 fn read_puzzle(
     variant: Variant,
     fen: &str,
@@ -545,16 +554,18 @@ fn read_puzzle(
     moves: &[(String, usize)],
     stated: Option<Stipulation>,
     what: &str,
-) -> Result<Reading, (usize, String)> {
+) -> Result<Reading, (usize, Part, String)> {
     let (pos, _) = variant
         .position(fen, Naming::default())
-        .map_err(|e| (fen_line, format!("FEN {fen:?}: {e}")))?;
-    let played = play_line(&pos, moves)?;
-    let stipulation = stipulation_for(stated, &played, what).map_err(|m| (fen_line, m))?;
+        .map_err(|e| (fen_line, Part::Fen, format!("FEN {fen:?}: {e}")))?;
+    let played = play_line(&pos, moves).map_err(|(line, m)| (line, Part::Moves, m))?;
+    let stipulation =
+        stipulation_for(stated, &played, what).map_err(|m| (fen_line, Part::Stipulation, m))?;
     if let Some(side) = stipulation.starts() {
         if pos.turn() != side {
             return Err((
                 fen_line,
+                Part::Stipulation,
                 format!(
                     "{stipulation} starts with {side} to move, but the FEN has {} to move",
                     pos.turn()
@@ -562,7 +573,7 @@ fn read_puzzle(
             ));
         }
     }
-    full_line_mates(stipulation, &played).map_err(|m| (fen_line, m))?;
+    full_line_mates(stipulation, &played).map_err(|m| (fen_line, Part::Moves, m))?;
     Ok(Reading {
         fen: pos.fen(Naming::default()),
         played,

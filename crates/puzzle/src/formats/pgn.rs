@@ -717,7 +717,7 @@ pub fn puzzle(game: &Game) -> Result<ReadPuzzle, ReadError> {
         stated,
         "no [Stipulation] tag",
     )
-    .map_err(|(line, m)| fail(line, m))?;
+    .map_err(|(line, _, m)| fail(line, m))?;
     let text = |name: &str| {
         game.tag(name)
             .map(|(v, _)| v.trim().to_string())
