@@ -18,17 +18,17 @@
 //! the document's end leaves open is no element for a browser; one holding a `data-fen` is
 //! reported as unreadable, at the attribute.
 
-use super::{collapse, game_of_fen, Content, Found, Lines, CAPTION_WINDOW};
+use super::{collapse, game_of_fen, Content, Found, Lines, Located, CAPTION_WINDOW};
 use crate::rules::GameKind;
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{
     BufferQueue, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
 };
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 /// A token, as far as diagrams need one.
-enum Tok {
+enum Tok<'t> {
     /// A start tag: its name, its attributes (decoded) and the offset just after its `>`.
     Start {
         name: String,
@@ -38,31 +38,30 @@ enum Tok {
     /// An end tag's name and the offset just after its `>`.
     End(String, usize),
     /// Text, decoded.
-    Text(String),
+    Text(&'t str),
     /// The document ended inside a tag.
     OpenAtEnd,
 }
 
-/// Collects tokens and switches the tokenizer to raw text after the elements whose content is
-/// text (the HTML standard's "generic raw text" and "RCDATA" elements, `<script>` and
-/// `<plaintext>`).
-#[derive(Default)]
-struct Sink {
-    toks: RefCell<Vec<Tok>>,
+/// Hands each token to the reader as it comes (nothing is kept but what the diagrams need), and
+/// switches the tokenizer to raw text after the elements whose content is text (the HTML
+/// standard's "generic raw text" and "RCDATA" elements, `<script>` and `<plaintext>`).
+struct Sink<'a> {
+    reader: RefCell<Reader<'a>>,
     /// Where the piece being fed ends.
-    end: std::cell::Cell<usize>,
+    end: Cell<usize>,
 }
 
-impl TokenSink for Sink {
+impl TokenSink for Sink<'_> {
     type Handle = ();
 
     fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
-        let mut toks = self.toks.borrow_mut();
+        let mut reader = self.reader.borrow_mut();
         match token {
             Token::TagToken(tag) => {
                 let name = tag.name.to_string();
                 if tag.kind == TagKind::EndTag {
-                    toks.push(Tok::End(name, self.end.get()));
+                    reader.take(Tok::End(name, self.end.get()));
                     return TokenSinkResult::Continue;
                 }
                 let then = match name.as_str() {
@@ -79,7 +78,7 @@ impl TokenSink for Sink {
                     .iter()
                     .map(|a| (a.name.local.to_string(), a.value.to_string()))
                     .collect();
-                toks.push(Tok::Start {
+                reader.take(Tok::Start {
                     name,
                     attrs,
                     end: self.end.get(),
@@ -87,11 +86,11 @@ impl TokenSink for Sink {
                 then
             }
             Token::CharacterTokens(t) => {
-                toks.push(Tok::Text(t.to_string()));
+                reader.take(Tok::Text(&t));
                 TokenSinkResult::Continue
             }
             Token::ParseError(e) if e.starts_with("Saw EOF in state") && in_tag(&e) => {
-                toks.push(Tok::OpenAtEnd);
+                reader.take(Tok::OpenAtEnd);
                 TokenSinkResult::Continue
             }
             _ => TokenSinkResult::Continue,
@@ -106,10 +105,14 @@ fn in_tag(message: &str) -> bool {
         .any(|s| message.contains(s))
 }
 
-/// The document's tokens, each start tag with the offset after its `>`.
-fn tokens(text: &str) -> Vec<Tok> {
-    let tokenizer = Tokenizer::new(Sink::default(), TokenizerOpts::default());
+pub(super) fn read(text: &str) -> Vec<Found> {
+    let sink = Sink {
+        reader: RefCell::new(Reader::new(text)),
+        end: Cell::new(0),
+    };
+    let tokenizer = Tokenizer::new(sink, TokenizerOpts::default());
     let queue = BufferQueue::default();
+    // A piece per `>`: a start tag's token comes while the piece its `>` ends is read.
     let mut from = 0;
     for (i, _) in text.match_indices('>') {
         tokenizer.sink.end.set(i + 1);
@@ -123,7 +126,7 @@ fn tokens(text: &str) -> Vec<Tok> {
         let _ = tokenizer.feed(&queue);
     }
     tokenizer.end();
-    tokenizer.sink.toks.into_inner()
+    tokenizer.sink.reader.into_inner().finish()
 }
 
 /// Elements whose tags do not end a line of text (their text runs on).
@@ -146,131 +149,57 @@ struct Figure {
     diagrams: Vec<usize>,
 }
 
-pub(super) fn read(text: &str) -> Vec<Found> {
-    let lines = Lines::new(text);
-    let mut out: Vec<Found> = Vec::new();
-    let mut template = 0usize;
-    let mut figures: Vec<Figure> = Vec::new();
-    // The text of an open `<figcaption>`.
-    let mut figcaption: Option<String> = None;
-    let mut open_p: Option<Paragraph> = None;
-    let mut last_p: Option<Paragraph> = None;
-    // Where the last tag ended: the start tag read next begins after it.
-    let mut after_last_tag = 0;
-    for tok in tokens(text) {
+/// The reading of a document, token by token.
+struct Reader<'a> {
+    text: &'a str,
+    lines: Lines<'a>,
+    out: Vec<Found>,
+    /// How many `<template>`s are open.
+    template: usize,
+    figures: Vec<Figure>,
+    /// The text of an open `<figcaption>`.
+    figcaption: Option<String>,
+    open_p: Option<Paragraph>,
+    last_p: Option<Paragraph>,
+    /// Where the last tag ended: the start tag read next begins after it.
+    after_last_tag: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn new(text: &'a str) -> Reader<'a> {
+        Reader {
+            text,
+            lines: Lines::new(text),
+            out: Vec::new(),
+            template: 0,
+            figures: Vec::new(),
+            figcaption: None,
+            open_p: None,
+            last_p: None,
+            after_last_tag: 0,
+        }
+    }
+
+    fn take(&mut self, tok: Tok<'_>) {
         match tok {
             Tok::Text(t) => {
-                if template > 0 {
-                    continue;
+                if self.template > 0 {
+                    return;
                 }
-                if let Some(c) = &mut figcaption {
-                    c.push_str(&t);
+                if let Some(c) = &mut self.figcaption {
+                    c.push_str(t);
                 }
-                if let Some(p) = &mut open_p {
-                    p.text.push_str(&t);
-                }
-            }
-            Tok::Start { name, attrs, end } => {
-                let tag_start = start_of_tag(text, &name, after_last_tag, end);
-                after_last_tag = end;
-                if name == "template" {
-                    template += 1;
-                }
-                if template > 0 {
-                    continue;
-                }
-                if !INLINE.contains(&name.as_str()) {
-                    if let Some(c) = &mut figcaption {
-                        c.push(' ');
-                    }
-                }
-                if closes_paragraph(&name) {
-                    last_p = open_p.take().or(last_p);
-                }
-                match name.as_str() {
-                    "p" => {
-                        open_p = Some(Paragraph {
-                            text: String::new(),
-                            at: tag_start,
-                        })
-                    }
-                    "figure" => figures.push(Figure::default()),
-                    "figcaption" => figcaption = Some(String::new()),
-                    _ => {}
-                }
-                if let Some((_, value)) = attrs.iter().find(|(n, _)| n == "data-fen") {
-                    let caption = open_p
-                        .as_ref()
-                        .or(last_p.as_ref())
-                        .filter(|p| p.at + CAPTION_WINDOW >= tag_start)
-                        .map(|p| collapse(&p.text))
-                        .unwrap_or_default();
-                    let attr = |n: &str| attrs.iter().find(|(a, _)| a == n).map(|(_, v)| v);
-                    let at = lines.place(value_offset(text, tag_start, end));
-                    let fen = value.trim();
-                    let mut found = Found {
-                        at,
-                        caption,
-                        after: String::new(),
-                        game: attr("data-game")
-                            .and_then(|g| GameKind::parse(g.trim()))
-                            .unwrap_or_else(|| game_of_fen(fen)),
-                        rules: attr("data-rules").map(|r| r.trim().to_string()),
-                        content: Ok(Content::Fen {
-                            text: fen.to_string(),
-                            at,
-                        }),
-                    };
-                    if fen.is_empty() {
-                        found.content = Err(super::Located::new(
-                            at,
-                            "`data-fen` has no value: write a FEN in it",
-                        ));
-                    }
-                    if let Some(f) = figures.last_mut() {
-                        f.diagrams.push(out.len());
-                    }
-                    out.push(found);
+                if let Some(p) = &mut self.open_p {
+                    p.text.push_str(t);
                 }
             }
-            Tok::End(name, end) => {
-                after_last_tag = end;
-                if name == "template" && template > 0 {
-                    template -= 1;
-                    continue;
-                }
-                if template > 0 {
-                    continue;
-                }
-                if !INLINE.contains(&name.as_str()) {
-                    last_p = open_p.take().or(last_p);
-                    if let Some(c) = &mut figcaption {
-                        c.push(' ');
-                    }
-                }
-                match name.as_str() {
-                    "figcaption" => {
-                        if let (Some(c), Some(f)) = (figcaption.take(), figures.last_mut()) {
-                            f.caption = Some(collapse(&c));
-                        }
-                    }
-                    "figure" => {
-                        if let Some(c) = figcaption.take() {
-                            if let Some(f) = figures.last_mut() {
-                                f.caption = Some(collapse(&c));
-                            }
-                        }
-                        if let Some(f) = figures.pop() {
-                            caption_figure(&mut out, f);
-                        }
-                    }
-                    _ => {}
-                }
-            }
+            Tok::Start { name, attrs, end } => self.start(&name, &attrs, end),
+            Tok::End(name, end) => self.end(&name, end),
             Tok::OpenAtEnd => {
-                if let Some(name_at) = attribute_name(text, after_last_tag, text.len()) {
-                    out.push(Found::unreadable(
-                        lines.place(name_at),
+                let text = self.text;
+                if let Some(name_at) = attribute_name(text, self.after_last_tag, text.len()) {
+                    self.out.push(Found::unreadable(
+                        self.lines.place(name_at),
                         "the tag holding `data-fen` is not closed: no `>` ends it (is a quote \
                          left open?), so a browser reads no element",
                     ));
@@ -278,15 +207,116 @@ pub(super) fn read(text: &str) -> Vec<Found> {
             }
         }
     }
-    if let Some(c) = figcaption.take() {
-        if let Some(f) = figures.last_mut() {
+
+    fn start(&mut self, name: &str, attrs: &[(String, String)], end: usize) {
+        let tag_start = start_of_tag(self.text, name, self.after_last_tag, end);
+        self.after_last_tag = end;
+        if name == "template" {
+            self.template += 1;
+        }
+        if self.template > 0 {
+            return;
+        }
+        if !INLINE.contains(&name) {
+            if let Some(c) = &mut self.figcaption {
+                c.push(' ');
+            }
+        }
+        if closes_paragraph(name) {
+            self.last_p = self.open_p.take().or(self.last_p.take());
+        }
+        match name {
+            "p" => {
+                self.open_p = Some(Paragraph {
+                    text: String::new(),
+                    at: tag_start,
+                })
+            }
+            "figure" => self.figures.push(Figure::default()),
+            "figcaption" => self.figcaption = Some(String::new()),
+            _ => {}
+        }
+        let Some((_, value)) = attrs.iter().find(|(n, _)| n == "data-fen") else {
+            return;
+        };
+        let caption = self
+            .open_p
+            .as_ref()
+            .or(self.last_p.as_ref())
+            .filter(|p| p.at + CAPTION_WINDOW >= tag_start)
+            .map(|p| collapse(&p.text))
+            .unwrap_or_default();
+        let attr = |n: &str| attrs.iter().find(|(a, _)| a == n).map(|(_, v)| v);
+        let at = self.lines.place(value_offset(self.text, tag_start, end));
+        let fen = value.trim();
+        let content = if fen.is_empty() {
+            Err(Located::new(
+                at,
+                "`data-fen` has no value: write a FEN in it",
+            ))
+        } else {
+            Ok(Content::Fen {
+                text: fen.to_string(),
+                at,
+            })
+        };
+        if let Some(f) = self.figures.last_mut() {
+            f.diagrams.push(self.out.len());
+        }
+        self.out.push(Found {
+            at,
+            caption,
+            after: String::new(),
+            game: attr("data-game")
+                .and_then(|g| GameKind::parse(g.trim()))
+                .unwrap_or_else(|| game_of_fen(fen)),
+            rules: attr("data-rules").map(|r| r.trim().to_string()),
+            content,
+        });
+    }
+
+    fn end(&mut self, name: &str, end: usize) {
+        self.after_last_tag = end;
+        if name == "template" && self.template > 0 {
+            self.template -= 1;
+            return;
+        }
+        if self.template > 0 {
+            return;
+        }
+        if !INLINE.contains(&name) {
+            self.last_p = self.open_p.take().or(self.last_p.take());
+            if let Some(c) = &mut self.figcaption {
+                c.push(' ');
+            }
+        }
+        match name {
+            "figcaption" => self.close_figcaption(),
+            "figure" => {
+                self.close_figcaption();
+                if let Some(f) = self.figures.pop() {
+                    caption_figure(&mut self.out, f);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The open `<figcaption>`'s text becomes its figure's caption.
+    fn close_figcaption(&mut self) {
+        if let (Some(c), Some(f)) = (self.figcaption.take(), self.figures.last_mut()) {
             f.caption = Some(collapse(&c));
         }
     }
-    while let Some(f) = figures.pop() {
-        caption_figure(&mut out, f);
+
+    /// The diagrams, once the document has ended (figures left open caption theirs).
+    fn finish(mut self) -> Vec<Found> {
+        self.close_figcaption();
+        while let Some(f) = self.figures.pop() {
+            caption_figure(&mut self.out, f);
+        }
+        self.out
     }
-    out
 }
 
 /// A figure's caption given to its diagrams.

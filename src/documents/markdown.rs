@@ -35,7 +35,30 @@ enum State {
     Other,
 }
 
+/// The deepest nesting of blockquotes read: a document nesting deeper is refused at the line,
+/// since the parser's memory grows with the depth (rule documents nest a few levels).
+pub(super) const MAX_QUOTE_DEPTH: usize = 100;
+
 pub(super) fn read(text: &str) -> Vec<Found> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let depth = line
+            .chars()
+            .take_while(|c| matches!(c, '>' | ' ' | '\t' | '-' | '*' | '+'))
+            .filter(|&c| c == '>')
+            .count();
+        if depth > MAX_QUOTE_DEPTH {
+            let at = Lines::new(text).place(offset);
+            return vec![Found::unreadable(
+                at,
+                format!(
+                    "blockquotes nest {depth} deep here, more than {MAX_QUOTE_DEPTH}: the \
+                     document is not read"
+                ),
+            )];
+        }
+        offset += line.len();
+    }
     let options = Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
@@ -245,5 +268,21 @@ mod tests {
         assert_eq!(f[1].at.line, 14);
         assert_eq!(f[2].at.line, 16);
         assert!(f[2].content.is_err());
+    }
+
+    #[test]
+    fn blockquotes_nested_too_deep_are_refused_at_their_line() {
+        let fine = format!(
+            "{}```fen\n{}7k/8/8/8/8/8/8/K7 w 0\n",
+            "> ".repeat(100),
+            "> ".repeat(100)
+        );
+        assert_eq!(read(&fine).len(), 1);
+        let deep = format!("# Title\n\n{}\n", ">".repeat(5_000));
+        let f = read(&deep);
+        assert_eq!(f.len(), 1);
+        let e = f[0].content.clone().unwrap_err();
+        assert_eq!(e.at, Place { line: 3, column: 1 });
+        assert!(e.message.contains("5000 deep"), "{}", e.message);
     }
 }
