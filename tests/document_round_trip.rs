@@ -74,7 +74,7 @@ fn written(game: GameKind) -> impl Strategy<Value = Written> {
         0..n,
         0..n,
         prop::collection::vec((0..n, prop::sample::select(letters)), 0..6),
-        "[A-Za-z][a-z]{0,8}( [a-z]{1,8}){0,4}\\.",
+        "[A-Za-z][a-z]{0,8}( ([a-z]{1,8}|&)){0,4}\\.",
     )
         .prop_filter_map(
             "a position that can arise",
@@ -126,9 +126,12 @@ impl Kind {
     }
 }
 
-/// The document of `kind` showing `diagrams`, with prose between them.
-fn document(kind: Kind, diagrams: &[Written]) -> String {
+/// The document of `kind` showing `diagrams`, with prose between them, and the line where each
+/// diagram starts (HTML: its `data-fen`; Markdown: its fence; MediaWiki: its template; text: its
+/// top border).
+fn document(kind: Kind, diagrams: &[Written]) -> (String, Vec<usize>) {
     let mut out = String::new();
+    let mut lines = Vec::new();
     match kind {
         Kind::Html => out.push_str("<!DOCTYPE html>\n<html><body>\n<h1>Rules</h1>\n"),
         Kind::Markdown => out.push_str("# Rules\n\n"),
@@ -137,10 +140,11 @@ fn document(kind: Kind, diagrams: &[Written]) -> String {
     }
     for (i, d) in diagrams.iter().enumerate() {
         let fen = fen_of(d);
+        let chunk = out.len();
         match kind {
             Kind::Html => out.push_str(&format!(
                 "<p>Section {i}.</p>\n<figure>\n  <div class=\"diag\" data-fen=\"{fen}\"></div>\n  <figcaption>{}</figcaption>\n</figure>\n",
-                d.caption
+                d.caption.replace('&', "&amp;")
             )),
             Kind::Markdown => out.push_str(&format!(
                 "Section {i}.\n\n```fen\n{fen}\n```\n\n{}\n\n",
@@ -182,11 +186,19 @@ fn document(kind: Kind, diagrams: &[Written]) -> String {
                 out.push_str(&format!("     {}\n\n", files.trim_end()));
             }
         }
+        let mark = match kind {
+            Kind::Html => "data-fen",
+            Kind::Markdown => "```fen",
+            Kind::Wiki => "{{Chess diagram",
+            Kind::Text => "   +",
+        };
+        let at = chunk + out[chunk..].find(mark).unwrap();
+        lines.push(out[..at].matches('\n').count() + 1);
     }
     if let Kind::Html = kind {
         out.push_str("</body></html>\n");
     }
-    out
+    (out, lines)
 }
 
 /// The board's ranks, top first, each a list of cells.
@@ -247,14 +259,16 @@ proptest! {
     fn diagrams_survive_extract_and_check((kind, diagrams) in kind_and_diagrams()) {
         let dir = tempfile::tempdir().unwrap();
         let doc = dir.path().join(format!("rules.{}", kind.extension()));
-        std::fs::write(&doc, document(kind, &diagrams)).unwrap();
+        let (text, lines) = document(kind, &diagrams);
+        std::fs::write(&doc, text).unwrap();
 
         // The document: every diagram found, as written.
         let (code, found) = check(&doc);
         prop_assert_eq!(code, 0, "{:?}", found);
         prop_assert_eq!(found.len(), diagrams.len(), "{:?}", found);
-        for (f, d) in found.iter().zip(&diagrams) {
+        for ((f, d), line) in found.iter().zip(&diagrams).zip(&lines) {
             prop_assert_eq!(f["ok"].as_bool(), Some(true), "{}", f);
+            prop_assert_eq!(f["line"].as_u64(), Some(*line as u64), "{}", f);
             let fen = f["fen"].as_str().unwrap();
             prop_assert_eq!(fen.split(' ').next(), Some(d.board.as_str()), "{}", f);
             let game = format!("{:?}", d.game).to_lowercase();
@@ -304,7 +318,7 @@ proptest! {
                 caption: d.caption.clone(),
             })
             .collect();
-        std::fs::write(&doc, document(kind, &again)).unwrap();
+        std::fs::write(&doc, document(kind, &again).0).unwrap();
         let (code, found_again) = check(&doc);
         prop_assert_eq!(code, 0);
         prop_assert_eq!(found_again, found);

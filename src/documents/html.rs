@@ -39,8 +39,8 @@ enum Tok<'t> {
     End(String, usize),
     /// Text, decoded.
     Text(&'t str),
-    /// The document ended inside a tag.
-    OpenAtEnd,
+    /// A comment (or a bogus one, `<!...>`), with the offset just after its `>`.
+    Comment(usize),
 }
 
 /// Hands each token to the reader as it comes (nothing is kept but what the diagrams need), and
@@ -50,6 +50,9 @@ struct Sink<'a> {
     reader: RefCell<Reader<'a>>,
     /// Where the piece being fed ends.
     end: Cell<usize>,
+    /// How many `<svg>` and `<math>` elements are open: inside them (foreign content) `<style>`
+    /// and the like hold markup, and `<![CDATA[...]]>` is text.
+    foreign: Cell<usize>,
 }
 
 impl TokenSink for Sink<'_> {
@@ -60,11 +63,20 @@ impl TokenSink for Sink<'_> {
         match token {
             Token::TagToken(tag) => {
                 let name = tag.name.to_string();
+                let foreign = self.foreign.get();
+                if matches!(name.as_str(), "svg" | "math") {
+                    match tag.kind {
+                        TagKind::StartTag if !tag.self_closing => self.foreign.set(foreign + 1),
+                        TagKind::EndTag => self.foreign.set(foreign.saturating_sub(1)),
+                        TagKind::StartTag => {}
+                    }
+                }
                 if tag.kind == TagKind::EndTag {
                     reader.take(Tok::End(name, self.end.get()));
                     return TokenSinkResult::Continue;
                 }
                 let then = match name.as_str() {
+                    _ if foreign > 0 => TokenSinkResult::Continue,
                     "script" => TokenSinkResult::RawData(RawKind::ScriptData),
                     "style" | "xmp" | "iframe" | "noembed" | "noframes" => {
                         TokenSinkResult::RawData(RawKind::Rawtext)
@@ -73,6 +85,7 @@ impl TokenSink for Sink<'_> {
                     "plaintext" => TokenSinkResult::Plaintext,
                     _ => TokenSinkResult::Continue,
                 };
+                reader.raw = !matches!(then, TokenSinkResult::Continue);
                 let attrs = tag
                     .attrs
                     .iter()
@@ -89,44 +102,147 @@ impl TokenSink for Sink<'_> {
                 reader.take(Tok::Text(&t));
                 TokenSinkResult::Continue
             }
-            Token::ParseError(e) if e.starts_with("Saw EOF in state") && in_tag(&e) => {
-                reader.take(Tok::OpenAtEnd);
+            Token::CommentToken(_) => {
+                reader.take(Tok::Comment(self.end.get()));
                 TokenSinkResult::Continue
             }
             _ => TokenSinkResult::Continue,
         }
     }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
+        self.foreign.get() > 0
+    }
 }
 
-/// Whether the tokenizer's message for the document's end names a state inside a tag.
-fn in_tag(message: &str) -> bool {
-    ["TagName", "Attribute", "SelfClosingStartTag"]
-        .iter()
-        .any(|s| message.contains(s))
-}
+/// The most attributes a tag is read with: the tokenizer compares each attribute of a tag with
+/// the ones before it, so a tag of many thousands would cost seconds. A tag with more is left
+/// out (reported when it holds a `data-fen`).
+pub(super) const MAX_ATTRIBUTES: usize = 512;
 
 pub(super) fn read(text: &str) -> Vec<Found> {
+    let crowded = crowded_tags(text);
+    let mut reader = Reader::new(text);
+    reader.crowded.clone_from(&crowded);
+    // The tokenizer reads the document with its crowded tags blanked, byte for byte, so that
+    // offsets stay the source's.
+    let blanked: std::borrow::Cow<'_, str> = if crowded.is_empty() {
+        text.into()
+    } else {
+        let mut bytes = text.as_bytes().to_vec();
+        for r in &crowded {
+            if let Some(at) = attribute_name(text, r.start, r.end) {
+                reader.out.push(Found::unreadable(
+                    reader.lines.place(at),
+                    format!(
+                        "the tag holding this `data-fen` has more than {MAX_ATTRIBUTES} \
+                         attributes: not read"
+                    ),
+                ));
+            }
+            for b in &mut bytes[r.clone()] {
+                if *b != b'\n' {
+                    *b = b' ';
+                }
+            }
+        }
+        String::from_utf8_lossy(&bytes).into_owned().into()
+    };
     let sink = Sink {
-        reader: RefCell::new(Reader::new(text)),
+        reader: RefCell::new(reader),
         end: Cell::new(0),
+        foreign: Cell::new(0),
     };
     let tokenizer = Tokenizer::new(sink, TokenizerOpts::default());
     let queue = BufferQueue::default();
     // A piece per `>`: a start tag's token comes while the piece its `>` ends is read.
     let mut from = 0;
-    for (i, _) in text.match_indices('>') {
+    for (i, _) in blanked.match_indices('>') {
         tokenizer.sink.end.set(i + 1);
-        queue.push_back(StrTendril::from_slice(&text[from..=i]));
+        queue.push_back(StrTendril::from_slice(&blanked[from..=i]));
         let _ = tokenizer.feed(&queue);
         from = i + 1;
     }
-    tokenizer.sink.end.set(text.len());
-    if from < text.len() {
-        queue.push_back(StrTendril::from_slice(&text[from..]));
+    tokenizer.sink.end.set(blanked.len());
+    if from < blanked.len() {
+        queue.push_back(StrTendril::from_slice(&blanked[from..]));
         let _ = tokenizer.feed(&queue);
     }
     tokenizer.end();
-    tokenizer.sink.reader.into_inner().finish()
+    let mut out = tokenizer.sink.reader.into_inner().finish();
+    out.sort_by_key(|f| f.at);
+    out
+}
+
+/// The byte ranges of the start tags with more than [`MAX_ATTRIBUTES`] attributes, found by a
+/// scan that reads tags as the tokenizer does (names, `=`, quoted and unquoted values; comments
+/// skipped), from a `<` to the `>` that ends the tag.
+fn crowded_tags(text: &str) -> Vec<std::ops::Range<usize>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'<' {
+            i += 1;
+            continue;
+        }
+        if b[i..].starts_with(b"<!--") {
+            i = text[i + 4..].find("-->").map_or(b.len(), |j| i + 4 + j + 3);
+            continue;
+        }
+        if !b.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut j = i + 1;
+        while j < b.len() && !b[j].is_ascii_whitespace() && !matches!(b[j], b'/' | b'>') {
+            j += 1;
+        }
+        let mut attributes = 0;
+        loop {
+            while j < b.len() && (b[j].is_ascii_whitespace() || b[j] == b'/') {
+                j += 1;
+            }
+            if j >= b.len() || b[j] == b'>' {
+                break;
+            }
+            attributes += 1;
+            j += 1;
+            while j < b.len() && !b[j].is_ascii_whitespace() && !matches!(b[j], b'/' | b'>' | b'=')
+            {
+                j += 1;
+            }
+            while j < b.len() && b[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            if j < b.len() && b[j] == b'=' {
+                j += 1;
+                while j < b.len() && b[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                match b.get(j) {
+                    Some(&q @ (b'"' | b'\'')) => {
+                        j = b[j + 1..]
+                            .iter()
+                            .position(|&c| c == q)
+                            .map_or(b.len(), |k| j + 1 + k + 1);
+                    }
+                    _ => {
+                        while j < b.len() && !b[j].is_ascii_whitespace() && b[j] != b'>' {
+                            j += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let end = (j + 1).min(b.len());
+        if attributes > MAX_ATTRIBUTES {
+            out.push(start..end);
+        }
+        i = end.max(start + 1);
+    }
+    out
 }
 
 /// Elements whose tags do not end a line of text (their text runs on).
@@ -161,8 +277,12 @@ struct Reader<'a> {
     figcaption: Option<String>,
     open_p: Option<Paragraph>,
     last_p: Option<Paragraph>,
-    /// Where the last tag ended: the start tag read next begins after it.
+    /// Where the last tag or comment ended: the start tag read next begins after it.
     after_last_tag: usize,
+    /// Whether the text read is an element's raw text (`<script>`, `<style>`, ...), no prose.
+    raw: bool,
+    /// The tags left out for their attributes ([`crowded_tags`]).
+    crowded: Vec<std::ops::Range<usize>>,
 }
 
 impl<'a> Reader<'a> {
@@ -177,13 +297,15 @@ impl<'a> Reader<'a> {
             open_p: None,
             last_p: None,
             after_last_tag: 0,
+            raw: false,
+            crowded: Vec::new(),
         }
     }
 
     fn take(&mut self, tok: Tok<'_>) {
         match tok {
             Tok::Text(t) => {
-                if self.template > 0 {
+                if self.template > 0 || self.raw {
                     return;
                 }
                 if let Some(c) = &mut self.figcaption {
@@ -195,16 +317,7 @@ impl<'a> Reader<'a> {
             }
             Tok::Start { name, attrs, end } => self.start(&name, &attrs, end),
             Tok::End(name, end) => self.end(&name, end),
-            Tok::OpenAtEnd => {
-                let text = self.text;
-                if let Some(name_at) = attribute_name(text, self.after_last_tag, text.len()) {
-                    self.out.push(Found::unreadable(
-                        self.lines.place(name_at),
-                        "the tag holding `data-fen` is not closed: no `>` ends it (is a quote \
-                         left open?), so a browser reads no element",
-                    ));
-                }
-            }
+            Tok::Comment(end) => self.after_last_tag = end,
         }
     }
 
@@ -239,9 +352,11 @@ impl<'a> Reader<'a> {
         let Some((_, value)) = attrs.iter().find(|(n, _)| n == "data-fen") else {
             return;
         };
+        // The paragraph holding the element, or else (it has no text yet) the one before.
         let caption = self
             .open_p
             .as_ref()
+            .filter(|p| !p.text.trim().is_empty())
             .or(self.last_p.as_ref())
             .filter(|p| p.at + CAPTION_WINDOW >= tag_start)
             .map(|p| collapse(&p.text))
@@ -277,6 +392,7 @@ impl<'a> Reader<'a> {
 
     fn end(&mut self, name: &str, end: usize) {
         self.after_last_tag = end;
+        self.raw = false;
         if name == "template" && self.template > 0 {
             self.template -= 1;
             return;
@@ -285,10 +401,12 @@ impl<'a> Reader<'a> {
             return;
         }
         if !INLINE.contains(&name) {
-            self.last_p = self.open_p.take().or(self.last_p.take());
             if let Some(c) = &mut self.figcaption {
                 c.push(' ');
             }
+        }
+        if name == "p" || closes_paragraph(name) || BLOCK_ENDS.contains(&name) {
+            self.last_p = self.open_p.take().or(self.last_p.take());
         }
         match name {
             "figcaption" => self.close_figcaption(),
@@ -309,14 +427,52 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The diagrams, once the document has ended (figures left open caption theirs).
+    /// The diagrams, once the document has ended (figures left open caption theirs). A tag the
+    /// end left open is the first one after the last tag or comment read (had it been closed, the
+    /// tokenizer would have read it): when it holds a `data-fen`, it is reported.
     fn finish(mut self) -> Vec<Found> {
+        if !self.raw {
+            let start = first_tag_start(self.text, self.after_last_tag)
+                .filter(|s| !self.crowded.iter().any(|r| r.contains(s)));
+            if let Some(start) = start {
+                if let Some(name_at) = attribute_name(self.text, start, self.text.len()) {
+                    self.out.push(Found::unreadable(
+                        self.lines.place(name_at),
+                        "the tag holding `data-fen` is not closed: no `>` ends it (is a quote \
+                         left open?), so a browser reads no element",
+                    ));
+                }
+            }
+        }
         self.close_figcaption();
         while let Some(f) = self.figures.pop() {
             caption_figure(&mut self.out, f);
         }
         self.out
     }
+}
+
+/// End tags that close an open `<p>` besides the blocks of [`closes_paragraph`]: the elements a
+/// paragraph stands in.
+const BLOCK_ENDS: &[&str] = &[
+    "body", "html", "td", "th", "tr", "tbody", "thead", "tfoot", "caption", "object", "button",
+    "template",
+];
+
+/// The first `<` starting a tag name at or after `from`, comments skipped.
+fn first_tag_start(text: &str, from: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut i = from;
+    while i < b.len() {
+        if b[i..].starts_with(b"<!--") {
+            i = text[i + 4..].find("-->").map_or(b.len(), |j| i + 4 + j + 3);
+        } else if b[i] == b'<' && b.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
+            return Some(i);
+        } else {
+            i += 1;
+        }
+    }
+    None
 }
 
 /// A figure's caption given to its diagrams.
@@ -403,7 +559,8 @@ fn attribute_name(text: &str, from: usize, to: usize) -> Option<usize> {
         .find(|&i| {
             let after = text.as_bytes().get(i + "data-fen".len()).copied();
             i > 0
-                && (text.as_bytes()[i - 1].is_ascii_whitespace() || text.as_bytes()[i - 1] == b'/')
+                && (text.as_bytes()[i - 1].is_ascii_whitespace()
+                    || matches!(text.as_bytes()[i - 1], b'/' | b'"' | b'\''))
                 && after.is_none_or(|c| c.is_ascii_whitespace() || matches!(c, b'=' | b'/' | b'>'))
         })
 }
@@ -538,5 +695,73 @@ mod tests {
                 column: 65
             }
         );
+    }
+
+    #[test]
+    fn review_cases_prose_comments_captions_and_foreign_content() {
+        const F: &str = "7k/8/8/8/8/8/8/K7 w 0";
+        // A tag left open is the one reported, not prose or a comment before it.
+        assert!(
+            read("<p>x</p>\nEach board is a div with a data-fen attribute.\n<img alt=\"u")
+                .is_empty()
+        );
+        assert!(read("<p>x</p><!-- note <div data-fen=x -->\n<img alt=\"u").is_empty());
+        // Script text is no caption; an inline end tag does not end the paragraph; an empty
+        // paragraph holding the diagram gives the one before.
+        let f = read(&format!(
+            "<p>Ka1 wins <script>track(\"x\")</script></p><div data-fen=\"{F}\">"
+        ));
+        assert_eq!(f[0].caption, "Ka1 wins");
+        let f = read(&format!(
+            "<p>See <label>this</label> here.</p><div data-fen=\"{F}\">"
+        ));
+        assert_eq!(f[0].caption, "See this here.");
+        let f = read(&format!(
+            "<p>The withdrawer captures.</p>\n<p><img data-fen=\"{F}\"></p>"
+        ));
+        assert_eq!(f[0].caption, "The withdrawer captures.");
+        // Inside <svg> and <math>, <style> holds markup and CDATA is text.
+        assert_eq!(
+            fens(&read(&format!("<svg><style/></svg><div data-fen=\"{F}\">"))),
+            [F]
+        );
+        assert!(read(&format!(
+            "<svg><![CDATA[ a > b <div data-fen=\"{F}\"> ]]></svg>"
+        ))
+        .is_empty());
+        // An attribute right after a quoted value is placed at its value.
+        let f = read(&format!("<div class=\"x\"data-fen=\"{F}\">"));
+        assert_eq!(
+            f[0].at,
+            Place {
+                line: 1,
+                column: 25
+            }
+        );
+    }
+
+    #[test]
+    fn a_tag_of_too_many_attributes_is_left_out_in_linear_time() {
+        let many: String = (0..100_000).map(|i| format!(" a{i}")).collect();
+        let t = format!("<p>x</p><div{many} data-fen=\"8/8 w\"></div>\n<div data-fen='k7/8/8/8/8/8/8/K7 w 0'></div>");
+        // Left open at the end, it is still reported once.
+        let open = format!("<div{many} data-fen=x");
+        assert_eq!(read(&open).len(), 1, "{:?}", read(&open));
+        let f = read(&t);
+        assert_eq!(f.len(), 2, "{f:?}");
+        let e = f[0].content.clone().unwrap_err();
+        assert!(
+            e.message.contains("more than 512 attributes"),
+            "{}",
+            e.message
+        );
+        assert_eq!(fens(&f[1..]), ["k7/8/8/8/8/8/8/K7 w 0"]);
+        assert_eq!(f[1].at.line, 2);
+        // Just under the limit, read as usual.
+        let some: String = (0..MAX_ATTRIBUTES - 1).map(|i| format!(" a{i}")).collect();
+        let f = read(&format!(
+            "<div{some} data-fen=\"k7/8/8/8/8/8/8/K7 w 0\"></div>"
+        ));
+        assert_eq!(fens(&f), ["k7/8/8/8/8/8/8/K7 w 0"]);
     }
 }

@@ -39,25 +39,44 @@ enum State {
 /// since the parser's memory grows with the depth (rule documents nest a few levels).
 pub(super) const MAX_QUOTE_DEPTH: usize = 100;
 
-pub(super) fn read(text: &str) -> Vec<Found> {
+/// A line whose blockquotes nest deeper than [`MAX_QUOTE_DEPTH`], outside fenced code: the
+/// document is refused there. The markers are counted in the line's leading run of `>`, white
+/// space and list markers (`-`, `*`, `+`, `1.`, `1)`); a line opening or closing a fence (its
+/// text after that run starts with ```` ``` ```` or `~~~`) turns fenced code on or off.
+fn too_deep(text: &str) -> Option<Found> {
     let mut offset = 0;
+    let mut fenced = false;
     for line in text.split_inclusive('\n') {
-        let depth = line
-            .chars()
-            .take_while(|c| matches!(c, '>' | ' ' | '\t' | '-' | '*' | '+'))
-            .filter(|&c| c == '>')
-            .count();
-        if depth > MAX_QUOTE_DEPTH {
-            let at = Lines::new(text).place(offset);
-            return vec![Found::unreadable(
-                at,
+        let lead = line
+            .find(|c: char| {
+                !matches!(
+                    c,
+                    '>' | ' ' | '\t' | '-' | '*' | '+' | '.' | ')' | '0'..='9'
+                )
+            })
+            .unwrap_or(line.len());
+        let rest = &line[lead..];
+        if rest.starts_with("```") || rest.starts_with("~~~") {
+            fenced = !fenced;
+        }
+        let depth = line[..lead].matches('>').count();
+        if depth > MAX_QUOTE_DEPTH && !fenced {
+            return Some(Found::unreadable(
+                Lines::new(text).place(offset),
                 format!(
                     "blockquotes nest {depth} deep here, more than {MAX_QUOTE_DEPTH}: the \
                      document is not read"
                 ),
-            )];
+            ));
         }
         offset += line.len();
+    }
+    None
+}
+
+pub(super) fn read(text: &str) -> Vec<Found> {
+    if let Some(found) = too_deep(text) {
+        return vec![found];
     }
     let options = Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
@@ -284,5 +303,19 @@ mod tests {
         let e = f[0].content.clone().unwrap_err();
         assert_eq!(e.at, Place { line: 3, column: 1 });
         assert!(e.message.contains("5000 deep"), "{}", e.message);
+        // In fenced code such a line is text; ordered lists count as well.
+        let code = format!(
+            "```\n{}\n```\n\n```fen\n7k/8/8/8/8/8/8/K7 w 0\n```\n",
+            ">".repeat(500)
+        );
+        assert_eq!(read(&code).len(), 1);
+        assert!(read(&code)[0].content.is_ok());
+        let listed = format!("1. {}\n", "> 1. ".repeat(200));
+        assert!(read(&listed)[0]
+            .content
+            .clone()
+            .unwrap_err()
+            .message
+            .contains("200 deep"));
     }
 }

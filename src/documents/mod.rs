@@ -423,7 +423,12 @@ pub fn text_of_bytes(bytes: Vec<u8>) -> Result<String, (usize, String)> {
     if text.trim().is_empty() {
         return Err((1, "the document is empty".into()));
     }
-    Ok(text)
+    // A byte order mark is no character of the document: columns on its first line count from
+    // what follows it.
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
 }
 
 /// How a diagram's position read.
@@ -704,6 +709,7 @@ mod tests {
     #[test]
     fn bad_bytes_are_refused_with_their_line() {
         assert_eq!(text_of_bytes(b"a\nb\0".to_vec()).unwrap_err().0, 2);
+        assert_eq!(text_of_bytes("\u{feff}<p>x".into()).unwrap(), "<p>x");
         assert_eq!(text_of_bytes(b"a\n\nb\xff".to_vec()).unwrap_err().0, 3);
         assert!(text_of_bytes(b"  \n".to_vec())
             .unwrap_err()

@@ -22,8 +22,9 @@
 //! (a row without a stipulation whose line ends in mate stands for `#N`, as in PGN). The title and
 //! the caption have no column and are not written. The `csv` crate reads and writes the rows:
 //! fields are quoted as RFC 4180 says (a field holding `,`, `"` or a line break is put in double
-//! quotes, a `"` doubled), both ways; rows end with a line feed (a carriage return before it is
-//! read too); an error names the row, its line and the field.
+//! quotes, a `"` doubled), both ways; rows are written ending with a line feed, and read ending
+//! with a line feed, a carriage return and line feed, or a carriage return alone; an error names
+//! the row, its line and the field.
 
 use super::{Place, ReadError, ReadPuzzle};
 use crate::rules::{GameKind, Rules, Variant};
@@ -133,13 +134,19 @@ pub fn records(text: &str) -> Result<Vec<Record>, (usize, String)> {
     // The crate's line numbers leave out blank lines, so the line is counted here, from the first
     // byte of the record after the line ends the crate skipped.
     let bytes = text.as_bytes();
+    // A line ends at a line feed, or at a carriage return not followed by one (as the crate
+    // ends a record).
     let ends: Vec<usize> = bytes
         .iter()
         .enumerate()
-        .filter_map(|(i, &b)| (b == b'\n').then_some(i))
+        .filter_map(|(i, &b)| {
+            (b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))).then_some(i)
+        })
         .collect();
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let line = |p: Option<&csv::Position>| {
         let mut at = p.map_or(0, |p| usize::try_from(p.byte()).unwrap_or(bytes.len()));
+        at = at.max(bom);
         while matches!(bytes.get(at), Some(b'\r' | b'\n')) {
             at += 1;
         }
@@ -317,6 +324,10 @@ mod tests {
         assert_eq!(lines, [1, 4, 7]);
         assert_eq!(back[0].0, ["a"]);
         assert_eq!(back[1].0, ["b", "c\r\nd"]);
+        // A byte order mark before a blank line; old Mac line ends (a carriage return alone).
+        let back = records("\u{feff}\na,b\rc,d\r\re\r").unwrap();
+        let lines: Vec<usize> = back.iter().map(|r| r.1).collect();
+        assert_eq!(lines, [2, 3, 5]);
     }
 
     #[test]
