@@ -6,7 +6,8 @@
 //! bottom. The output is deterministic (the same input gives the same bytes) and self-contained: the
 //! pieces are drawn with paths, the only text is the coordinates and the titles.
 //!
-//! Each piece is a `<g class="piece" data-square="e1" data-piece="K">` with a `<title>`: the square
+//! Each square is a `<rect class="square" data-square="e1">`, each piece a
+//! `<g class="piece" data-square="e1" data-piece="K">` with a `<title>`: the square
 //! in the diagram's coordinates, the piece's letter as the API writes it (chess-style letters for
 //! Baroque, Rococo's own set for Rococo), upper case White. Marks are `<rect class="mark"
 //! data-square=...>` and arrows `<g class="arrow" data-from=... data-to=...>`.
@@ -342,7 +343,8 @@ pub fn render(d: &Diagram, o: &Options) -> String {
         };
         let _ = write!(
             s,
-            r#"<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{fill}"/>"#
+            r#"<rect class="square" data-square="{name}" x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{fill}"/>"#,
+            name = escape(&d.square_name(sq, labels)),
         );
     }
     s.push_str("</g>");
@@ -754,7 +756,9 @@ mod tests {
             let doc = roxmltree::Document::parse(svg).unwrap();
             let n = doc
                 .descendants()
-                .find(|n| n.attribute("data-square") == Some(sq))
+                .find(|n| {
+                    n.attribute("data-square") == Some(sq) && n.attribute("class") == Some("piece")
+                })
                 .unwrap();
             n.attribute("transform").unwrap().to_string()
         };

@@ -30,6 +30,7 @@
 //! | `--rate-limit-per-minute` | `BAROQUE_RATE_LIMIT_PER_MINUTE` | `60` | costly requests (`/v1/solve`, a mate posted to `/v1/puzzles`, `POST /v1/collections`, a collection export) one client gets back per minute; 429 with `Retry-After` when it has none (0: no limit) |
 //! | `--rate-limit-burst` | `BAROQUE_RATE_LIMIT_BURST` | `10` | costly requests one client may send at once |
 //! | `--cors-allow-origin` | `BAROQUE_CORS_ALLOW_ORIGIN` | none | origins browsers may call from (repeatable; comma-separated in the variable); `*`: any origin, for the endpoints that need no token |
+//! | `--embed-frame-ancestors` | `BAROQUE_EMBED_FRAME_ANCESTORS` | `*` | the sites that may show the puzzle player (`/embed`) in a frame: the `frame-ancestors` of its Content-Security-Policy (`*` any site, `'none'` none, or origins separated by spaces) |
 //! | `--shutdown-timeout` | `BAROQUE_SHUTDOWN_TIMEOUT` | `30` | seconds in-flight requests and running jobs get to finish after SIGTERM or SIGINT |
 //! | `--trust-forwarded-for` | `BAROQUE_TRUST_FORWARDED_FOR` | `false` | count requests against the last `X-Forwarded-For` address instead of the peer (only behind a proxy that sets it) |
 
@@ -229,6 +230,17 @@ pub struct Settings {
         value_name = "ORIGIN"
     )]
     pub cors_allow_origin: Vec<String>,
+    /// The sites that may show the puzzle player (`/embed`) in a frame: the `frame-ancestors` of
+    /// its Content-Security-Policy. `*` (the default) lets any site embed it, `'none'` none;
+    /// otherwise origins (`https://puzzles.example`), schemes (`https:`) and `'self'`, separated
+    /// by spaces.
+    #[arg(
+        long,
+        env = "BAROQUE_EMBED_FRAME_ANCESTORS",
+        default_value = "*",
+        value_name = "SOURCES"
+    )]
+    pub embed_frame_ancestors: String,
 }
 
 impl std::fmt::Debug for Settings {
@@ -267,6 +279,7 @@ impl std::fmt::Debug for Settings {
             .field("trust_forwarded_for", &self.trust_forwarded_for)
             .field("shutdown_timeout", &self.shutdown_timeout)
             .field("cors_allow_origin", &self.cors_allow_origin)
+            .field("embed_frame_ancestors", &self.embed_frame_ancestors)
             .finish()
     }
 }
@@ -304,6 +317,7 @@ impl Default for Settings {
             trust_forwarded_for: false,
             shutdown_timeout: DEFAULT_SHUTDOWN_TIMEOUT,
             cors_allow_origin: Vec::new(),
+            embed_frame_ancestors: "*".into(),
         }
     }
 }

@@ -26,6 +26,7 @@ use utoipa_actix_web::AppExt;
         (name = "collections", description = "Generated collections of sound mate puzzles: start a generation job (bearer token), follow it, list and export collections"),
         (name = "diagrams", description = "Positions and stored puzzles drawn as SVG images"),
         (name = "rules", description = "The rule presets and options"),
+        (name = "player", description = "The puzzle player sites embed in an iframe: an HTML page that plays through this API"),
         (name = "service", description = "Health")
     ),
     components(schemas(

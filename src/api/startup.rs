@@ -8,6 +8,7 @@ use super::problem::{
     ensure_problem_json, json_error_handler, path_error_handler, query_error_handler, ApiError,
 };
 use super::ratelimit::{refund_refused, RateLimit, RateLimiter};
+use super::routes::embed::{self, FrameAncestors};
 use super::work::{Analyses, Searches};
 use super::{routes, telemetry};
 use crate::app::seed::SeedReport;
@@ -56,6 +57,8 @@ impl Application {
     pub fn build(settings: Settings) -> io::Result<Application> {
         settings
             .cors()
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        FrameAncestors::parse(&settings.embed_frame_ancestors)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         // The socket first: a start that cannot listen leaves no database behind.
         let listener = TcpListener::bind(&settings.addr).map_err(|e| {
@@ -255,11 +258,21 @@ pub fn server(
     let cors_policy = settings
         .cors()
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    let ancestors = web::Data::new(
+        FrameAncestors::parse(&settings.embed_frame_ancestors)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?,
+    );
     telemetry::metrics();
     let doc = openapi();
     let text = OpenApiText(Bytes::from(document_text(&doc)));
     let mut allowed = allowed_methods(&doc);
-    for extra in ["/openapi.json", "/docs", "/docs/{_:.*}"] {
+    for extra in [
+        "/openapi.json",
+        "/docs",
+        "/docs/{_:.*}",
+        "/embed/player.js",
+        "/embed/player.css",
+    ] {
         allowed.push((extra.to_string(), vec!["GET".to_string()]));
     }
     // HEAD is answered wherever GET is (RFC 9110 9.3.2), by the GET handler without the body.
@@ -311,6 +324,17 @@ pub fn server(
             .app_data(web::PathConfig::default().error_handler(path_error_handler))
             .app_data(json)
             .app_data(web::Data::new(text.clone()))
+            .app_data(ancestors.clone())
+            .service(
+                web::resource("/embed/player.js")
+                    .guard(guard::Get())
+                    .to(|| async { embed::asset(embed::SCRIPT, "text/javascript; charset=utf-8") }),
+            )
+            .service(
+                web::resource("/embed/player.css")
+                    .guard(guard::Get())
+                    .to(|| async { embed::asset(embed::STYLES, "text/css; charset=utf-8") }),
+            )
             .service(
                 web::resource("/openapi.json")
                     .guard(guard::Get())

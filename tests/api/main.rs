@@ -8,6 +8,7 @@ mod collections;
 mod cors;
 mod diagram;
 mod docs;
+mod embed;
 mod errors;
 mod formats;
 mod helpers;

@@ -53,6 +53,8 @@ fn the_document_describes_every_endpoint_and_every_schema_has_examples() {
         [
             "DELETE /v1/jobs/{id}",
             "DELETE /v1/puzzles/{id}",
+            "GET /embed",
+            "GET /embed/puzzles/{id}",
             "GET /health",
             "GET /metrics",
             "GET /ready",

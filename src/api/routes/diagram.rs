@@ -127,7 +127,7 @@ fn invalid(parameter: &'static str, message: impl Into<String>) -> ApiError {
     }
 }
 
-fn parse_bool(parameter: &'static str, v: Option<&str>) -> Result<bool, ApiError> {
+pub(crate) fn parse_bool(parameter: &'static str, v: Option<&str>) -> Result<bool, ApiError> {
     match v {
         None | Some("false" | "0") => Ok(false),
         Some("true" | "1") => Ok(true),
@@ -138,7 +138,7 @@ fn parse_bool(parameter: &'static str, v: Option<&str>) -> Result<bool, ApiError
     }
 }
 
-fn parse_game(v: Option<&str>) -> Result<GameKind, ApiError> {
+pub(crate) fn parse_game(v: Option<&str>) -> Result<GameKind, ApiError> {
     match v {
         None => Ok(GameKind::default()),
         Some(name) => GameKind::parse(name).ok_or_else(|| {
@@ -150,7 +150,7 @@ fn parse_game(v: Option<&str>) -> Result<GameKind, ApiError> {
     }
 }
 
-fn parse_coords(v: Option<&str>, game: GameKind) -> Result<DiagramCoords, ApiError> {
+pub(crate) fn parse_coords(v: Option<&str>, game: GameKind) -> Result<DiagramCoords, ApiError> {
     let c = match v {
         None | Some("standard") => DiagramCoords::Standard,
         Some("page") => DiagramCoords::Page,
@@ -191,7 +191,7 @@ fn parse_size(v: Option<&str>) -> Result<u32, ApiError> {
 }
 
 /// At most 16 characters of a value, for messages.
-fn short(v: &str) -> String {
+pub(crate) fn short(v: &str) -> String {
     let s: String = v.chars().take(16).collect();
     if s.len() < v.len() {
         format!("{s}...")

@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod collections;
 pub mod diagram;
+pub mod embed;
 pub mod health;
 pub mod play;
 pub mod puzzles;
@@ -40,7 +41,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(rules::rules)
         .service(health::health)
         .service(health::ready)
-        .service(health::metrics);
+        .service(health::metrics)
+        .service(embed::embed)
+        .service(embed::embed_stored);
 }
 
 #[cfg(test)]

@@ -1,0 +1,478 @@
+// The puzzle player of GET /embed and GET /embed/puzzles/{id}: the engine's SVG board made
+// playable, judged move by move by the public API (/v1/play or /v1/puzzles/{id}/play, with
+// /v1/analyze for the legal moves and /v1/solve for the solution). No library, no build step.
+//
+// The contract sites and tests rely on: every square is an element with `data-square` (in the
+// page's coordinates), every piece one with `data-piece` (its FEN letter); the verdict is the
+// text of the `role="status"` element (`correct`, `wrong`, `illegal` or `solved`, then more
+// text); the buttons carry `data-action="hint|solution|retry"`; each square has an `aria-label`
+// naming it and its piece. Events go to the page around with postMessage:
+// {type: "baroque-puzzle", event: "move" | "wrong" | "solved", ...}.
+'use strict';
+(function () {
+  const config = JSON.parse(document.getElementById('baroque-config').textContent);
+
+  const WORDS = {
+    en: {
+      hint: 'Hint', solution: 'Solution', retry: 'Retry', board: 'Board', empty: 'empty',
+      white: 'White to move', black: 'Black to move', choose: 'Which move?',
+      hintText: (sq) => `Move the piece on ${sq}.`,
+      refuted: (m) => `Refuted by ${m}.`, reply: (m) => `Reply: ${m}.`,
+      solvedText: 'Solved.', unknown: 'The service could not judge the move in time.',
+      stipulation: (s) => `Stipulation: ${s}`,
+    },
+    fr: {
+      hint: 'Indice', solution: 'Solution', retry: 'Réessayer', board: 'Échiquier', empty: 'vide',
+      white: 'Les Blancs jouent', black: 'Les Noirs jouent', choose: 'Quel coup ?',
+      hintText: (sq) => `Jouez la pièce en ${sq}.`,
+      refuted: (m) => `Réfuté par ${m}.`, reply: (m) => `Réponse : ${m}.`,
+      solvedText: 'Résolu.', unknown: 'Le service n’a pas pu juger le coup à temps.',
+      stipulation: (s) => `Énoncé : ${s}`,
+    },
+  };
+  const words = WORDS[config.lang.split('-')[0].toLowerCase()] || WORDS.en;
+  const SLIDE_MS = 300;
+
+  const $ = (id) => document.getElementById(id);
+  const boardBox = $('board');
+  const statusEl = $('status');
+  const messageEl = $('message');
+  const choicesEl = $('choices');
+  const movesEl = $('moves');
+  const solutionEl = $('solution-text');
+  const buttons = { hint: $('hint'), solution: $('solution'), retry: $('retry') };
+  buttons.hint.textContent = words.hint;
+  buttons.solution.textContent = words.solution;
+  buttons.retry.textContent = words.retry;
+  $('stipulation').textContent = words.stipulation(config.stipulation);
+
+  const state = {
+    fen: config.fen, // the position shown
+    line: [], // the moves sent so far (both sides', as /v1/play takes them)
+    legal: [], // the legal moves of the position shown (/v1/analyze)
+    selected: null, // the square of the piece picked up
+    focus: null, // the square with the keyboard's focus ring
+    over: false, // solved or refuted: only retry goes on
+    busy: false,
+    drag: null,
+  };
+  // Page coordinates go to the API only for Rococo's `page` names.
+  const apiCoords = config.coords === 'page' ? 'page' : undefined;
+
+  function post(event, extra) {
+    const message = Object.assign(
+      { type: 'baroque-puzzle', event, puzzle_id: config.puzzle_id, moves: state.line.slice(), fen: state.fen },
+      extra,
+    );
+    window.parent.postMessage(message, '*');
+  }
+
+  async function call(path, body) {
+    const init = body === undefined
+      ? {}
+      : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+    const response = await fetch(path, init);
+    const type = response.headers.get('Content-Type') || '';
+    const data = type.includes('json') ? await response.json() : await response.text();
+    if (!response.ok) {
+      const error = new Error(typeof data === 'object' ? data.detail || data.title : String(data));
+      error.problem = data;
+      throw error;
+    }
+    return data;
+  }
+
+  /** The request members naming the puzzle's position and game. */
+  function position(fen) {
+    const p = { fen, game: config.game };
+    if (config.rules) p.rules = config.rules;
+    if (apiCoords) p.coords = apiCoords;
+    return p;
+  }
+
+  function play(moves, hint) {
+    if (config.puzzle_id !== null) {
+      const body = { moves, hint };
+      if (apiCoords) body.coords = apiCoords;
+      return call(`/v1/puzzles/${config.puzzle_id}/play`, body);
+    }
+    return call('/v1/play', Object.assign(position(config.fen), { stipulation: config.stipulation, moves, hint }));
+  }
+
+  function show(verdict, text) {
+    statusEl.className = 'status ' + (verdict || '');
+    statusEl.textContent = verdict ? (text ? `${verdict}: ${text}` : verdict) : '';
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const svg = () => boardBox.querySelector('svg');
+  const squareEl = (sq) => svg().querySelector(`.square[data-square="${CSS.escape(sq)}"]`);
+  const pieceAt = (sq) => svg().querySelector(`.piece[data-square="${CSS.escape(sq)}"]`);
+  /** The from and to squares of a move in UCI (`c4d5`, `e9e10`, `x0a1` in page names). */
+  function squaresOf(uci) {
+    const m = /^([a-z])(\d+)([a-z])(\d+)/.exec(uci);
+    return m ? [m[1] + m[2], m[3] + m[4]] : [null, null];
+  }
+
+  /** Draws `fen` with the engine's own SVG, made playable. */
+  async function draw(fen) {
+    const q = new URLSearchParams({ fen, game: config.game, size: '480' });
+    if (config.coords !== 'standard') q.set('coords', config.coords);
+    if (config.flip) q.set('flip', 'true');
+    const text = await call('/v1/diagram.svg?' + q.toString());
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    const image = document.importNode(doc.documentElement, true);
+    const hadFocus = boardBox.contains(document.activeElement);
+    image.removeAttribute('aria-labelledby');
+    image.setAttribute('role', 'application');
+    image.setAttribute('aria-label', words.board);
+    for (const piece of image.querySelectorAll('.piece')) piece.setAttribute('aria-hidden', 'true');
+    for (const rect of image.querySelectorAll('.square')) {
+      const sq = rect.getAttribute('data-square');
+      const piece = image.querySelector(`.piece[data-square="${CSS.escape(sq)}"]`);
+      const title = piece && piece.querySelector('title');
+      const name = title ? title.textContent.replace(/ on \S+$/, '') : words.empty;
+      rect.setAttribute('role', 'button');
+      rect.setAttribute('aria-label', `${sq}: ${name}`);
+      rect.setAttribute('tabindex', '-1');
+    }
+    boardBox.replaceChildren(image);
+    boardBox.setAttribute('data-fen', fen);
+    boardBox.removeAttribute('aria-busy');
+    image.addEventListener('pointerdown', onPointerDown);
+    image.addEventListener('pointermove', onPointerMove);
+    image.addEventListener('pointerup', onPointerUp);
+    image.addEventListener('keydown', onKey);
+    // The focus ring stays where it was, or starts on the top-left square as drawn.
+    const topLeft = [...image.querySelectorAll('.square')].reduce((best, r) => {
+      const key = (el) => [Number(el.getAttribute('y')), Number(el.getAttribute('x'))];
+      const [y, x] = key(r);
+      const [by, bx] = key(best);
+      return y < by || (y === by && x < bx) ? r : best;
+    });
+    const first = state.focus && squareEl(state.focus) ? state.focus : topLeft.getAttribute('data-square');
+    setFocus(first, hadFocus);
+  }
+
+  /** Draws the position and reads its legal moves. */
+  async function refresh() {
+    state.selected = null;
+    await draw(state.fen);
+    const analysis = await call('/v1/analyze', position(state.fen));
+    state.legal = state.over ? [] : analysis.moves;
+    $('turn').textContent = analysis.side_to_move === 'white' ? words.white : words.black;
+  }
+
+  function setFocus(sq, move) {
+    const old = state.focus && squareEl(state.focus);
+    if (old) {
+      old.classList.remove('focus');
+      old.setAttribute('tabindex', '-1');
+    }
+    state.focus = sq;
+    const el = squareEl(sq);
+    if (!el) return;
+    el.setAttribute('tabindex', '0');
+    if (move) {
+      el.classList.add('focus');
+      el.focus();
+    }
+  }
+
+  const movesFrom = (sq) => state.legal.filter((m) => squaresOf(m.uci)[0] === sq);
+  const destinations = (sq) => new Set(movesFrom(sq).map((m) => squaresOf(m.uci)[1]));
+
+  function select(sq) {
+    clearMarks();
+    state.selected = sq;
+    squareEl(sq).classList.add('selected');
+    for (const d of destinations(sq)) {
+      const el = squareEl(d);
+      if (el) el.classList.add('dest');
+    }
+  }
+
+  function clearMarks() {
+    state.selected = null;
+    for (const el of svg().querySelectorAll('.square.selected, .square.dest, .square.hint')) {
+      el.classList.remove('selected', 'dest', 'hint');
+    }
+  }
+
+  /** A square chosen (clicked, dropped on or picked with the keyboard). */
+  function activate(sq) {
+    if (state.busy || state.over) return false;
+    if (state.selected && state.selected !== sq && destinations(state.selected).has(sq)) {
+      choose(state.selected, sq);
+      return true;
+    }
+    if (movesFrom(sq).length > 0 && state.selected !== sq) {
+      select(sq);
+      return false;
+    }
+    if (state.selected === sq && movesFrom(sq).some((m) => squaresOf(m.uci)[1] === sq)) {
+      // A move to its own square (a Rococo suicide): the second pick plays it.
+      choose(sq, sq);
+      return true;
+    }
+    if (state.selected && state.selected !== sq) {
+      // Not a legal destination: the service says why, and the piece stays.
+      const from = state.selected;
+      clearMarks();
+      submit({ notation: from + sq, uci: from + sq, captures: [] });
+      return true;
+    }
+    clearMarks();
+    return false;
+  }
+
+  /** The legal move from `from` to `to`, asked for when there are several (Rococo's kinds). */
+  function choose(from, to) {
+    const candidates = movesFrom(from).filter((m) => squaresOf(m.uci)[1] === to);
+    clearMarks();
+    if (candidates.length === 1) {
+      submit(candidates[0]);
+      return;
+    }
+    choicesEl.replaceChildren();
+    const label = document.createElement('span');
+    label.textContent = words.choose;
+    choicesEl.append(label);
+    for (const m of candidates) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = m.notation;
+      b.addEventListener('click', () => {
+        choicesEl.hidden = true;
+        submit(m);
+      });
+      choicesEl.append(b);
+    }
+    choicesEl.hidden = false;
+    choicesEl.querySelector('button').focus();
+  }
+
+  function slide(piece, from, to) {
+    const a = squareEl(from);
+    const b = squareEl(to);
+    if (!piece || !a || !b) return;
+    const [x0, y0] = (piece.getAttribute('transform') || '').match(/-?[\d.]+/g).map(Number);
+    const dx = Number(b.getAttribute('x')) - Number(a.getAttribute('x'));
+    const dy = Number(b.getAttribute('y')) - Number(a.getAttribute('y'));
+    piece.classList.remove('dragging');
+    piece.style.transform = `translate(${x0}px, ${y0}px)`;
+    piece.getBoundingClientRect();
+    piece.style.transform = `translate(${x0 + dx}px, ${y0 + dy}px)`;
+    piece.setAttribute('transform', `translate(${x0 + dx} ${y0 + dy})`);
+  }
+
+  /**
+   * Plays `move` on the board shown: the captured pieces fade out first (they vanish from
+   * squares the move never touches), the piece slides; a swapped piece slides the other way.
+   */
+  async function animate(move) {
+    const [from, to] = squaresOf(move.uci);
+    const piece = from && pieceAt(from);
+    const captured = new Set(move.captures.map((c) => c.square));
+    const leaving = [...captured].map(pieceAt).filter(Boolean);
+    for (const p of leaving) p.classList.add('leaving');
+    const other = to !== from && !captured.has(to) ? pieceAt(to) : null;
+    if (piece && to !== from) slide(piece, from, to);
+    if (other) slide(other, to, from);
+    await sleep(SLIDE_MS);
+    for (const p of leaving) p.remove();
+    if (piece && !captured.has(from)) piece.setAttribute('data-square', to);
+    if (other) other.setAttribute('data-square', from);
+    addMove(move.notation);
+  }
+
+  function addMove(notation) {
+    const li = document.createElement('li');
+    li.textContent = notation;
+    movesEl.append(li);
+  }
+
+  /** Marks the page busy (`data-busy` on the root) while the service judges and the board moves. */
+  function busy(on) {
+    state.busy = on;
+    if (on) document.documentElement.setAttribute('data-busy', 'true');
+    else document.documentElement.removeAttribute('data-busy');
+  }
+
+  async function submit(move) {
+    busy(true);
+    choicesEl.hidden = true;
+    messageEl.textContent = '';
+    const moves = state.line.concat([move.notation]);
+    try {
+      const answer = await play(moves, false);
+      if (answer.verdict === 'illegal') {
+        show('illegal', answer.first_illegal ? answer.first_illegal.message : '');
+        post('move', { move: move.notation, verdict: 'illegal' });
+        await refresh();
+        return;
+      }
+      if (answer.verdict === 'unknown') {
+        show('', '');
+        messageEl.textContent = words.unknown;
+        await refresh();
+        return;
+      }
+      await animate(move);
+      state.line = moves;
+      if (answer.verdict === 'wrong') {
+        state.over = true;
+        show('wrong', answer.refutation ? words.refuted(answer.refutation.notation) : '');
+        if (answer.refutation) await animate(answer.refutation);
+        post('move', { move: move.notation, verdict: 'wrong' });
+        post('wrong', { move: move.notation, refutation: answer.refutation ? answer.refutation.notation : null });
+        state.legal = [];
+        buttons.retry.focus();
+        return;
+      }
+      if (answer.reply) {
+        await animate(answer.reply);
+        state.line = state.line.concat([answer.reply.notation]);
+      }
+      state.fen = answer.fen;
+      if (answer.verdict === 'solved') {
+        state.over = true;
+        show('solved', answer.reply ? words.reply(answer.reply.notation) : words.solvedText);
+        post('move', { move: move.notation, verdict: 'solved' });
+        post('solved', {});
+      } else {
+        show('correct', answer.reply ? words.reply(answer.reply.notation) : '');
+        post('move', { move: move.notation, verdict: 'correct', reply: answer.reply ? answer.reply.notation : null });
+      }
+      await refresh();
+    } catch (error) {
+      messageEl.textContent = error.message;
+      await refresh().catch(() => {});
+    } finally {
+      busy(false);
+    }
+  }
+
+  // Pointer: press on a piece to pick it up (click-click or drag), press or drop on a
+  // destination to move.
+  function squareOfEvent(event) {
+    const hit = document.elementFromPoint(event.clientX, event.clientY);
+    const rect = hit && hit.closest && hit.closest('.square');
+    return rect ? rect.getAttribute('data-square') : null;
+  }
+
+  function onPointerDown(event) {
+    const sq = squareOfEvent(event);
+    if (!sq) return;
+    setFocus(sq, false);
+    const moved = activate(sq);
+    if (!moved && state.selected === sq) {
+      const piece = pieceAt(sq);
+      if (piece) {
+        state.drag = { from: sq, piece, startX: event.clientX, startY: event.clientY, moved: false };
+        svg().setPointerCapture(event.pointerId);
+      }
+    }
+  }
+
+  function onPointerMove(event) {
+    const drag = state.drag;
+    if (!drag) return;
+    if (!drag.moved && Math.hypot(event.clientX - drag.startX, event.clientY - drag.startY) < 4) return;
+    drag.moved = true;
+    const image = svg();
+    const point = image.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    const p = point.matrixTransform(image.getScreenCTM().inverse());
+    const size = Number(squareEl(drag.from).getAttribute('width'));
+    drag.piece.classList.add('dragging');
+    drag.piece.style.transform = `translate(${p.x - size / 2}px, ${p.y - size / 2}px)`;
+  }
+
+  function onPointerUp(event) {
+    const drag = state.drag;
+    state.drag = null;
+    if (!drag || !drag.moved) return;
+    const image = svg();
+    if (image.hasPointerCapture(event.pointerId)) image.releasePointerCapture(event.pointerId);
+    const sq = squareOfEvent(event);
+    if (sq && sq !== drag.from) {
+      // Dropped on another square: played (a square that is no destination is judged illegal).
+      drag.piece.classList.remove('dragging');
+      drag.piece.style.transform = '';
+      activate(sq);
+    } else {
+      drag.piece.classList.remove('dragging');
+      drag.piece.style.transform = '';
+    }
+  }
+
+  // Keyboard: arrows move the focus ring as the board is drawn, Enter or Space picks up and drops.
+  function onKey(event) {
+    const current = state.focus && squareEl(state.focus);
+    if (!current) return;
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (steps[event.key]) {
+      event.preventDefault();
+      const [dx, dy] = steps[event.key];
+      const size = Number(current.getAttribute('width'));
+      const x = Number(current.getAttribute('x')) + dx * size;
+      const y = Number(current.getAttribute('y')) + dy * size;
+      const next = [...svg().querySelectorAll('.square')].find(
+        (r) => Math.abs(Number(r.getAttribute('x')) - x) < 1 && Math.abs(Number(r.getAttribute('y')) - y) < 1,
+      );
+      if (next) setFocus(next.getAttribute('data-square'), true);
+    } else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      activate(state.focus);
+    }
+  }
+
+  buttons.hint.addEventListener('click', async () => {
+    if (state.busy || state.over) return;
+    try {
+      const answer = await play(state.line, true);
+      clearMarks();
+      if (answer.hint) {
+        const el = squareEl(answer.hint);
+        if (el) el.classList.add('hint');
+        messageEl.textContent = words.hintText(answer.hint);
+      }
+    } catch (error) {
+      messageEl.textContent = error.message;
+    }
+  });
+
+  buttons.solution.addEventListener('click', async () => {
+    try {
+      const body = Object.assign(position(config.fen), { stipulation: config.stipulation, format: 'text' });
+      solutionEl.textContent = await call('/v1/solve', body);
+      solutionEl.hidden = false;
+    } catch (error) {
+      messageEl.textContent = error.message;
+    }
+  });
+
+  buttons.retry.addEventListener('click', async () => {
+    if (state.busy) return;
+    busy(true);
+    state.fen = config.fen;
+    state.line = [];
+    state.over = false;
+    show('', '');
+    messageEl.textContent = '';
+    movesEl.replaceChildren();
+    await refresh().catch((error) => {
+      messageEl.textContent = error.message;
+    });
+    busy(false);
+  });
+
+  refresh().then(
+    () => document.documentElement.setAttribute('data-ready', 'true'),
+    (error) => {
+      messageEl.textContent = error.message;
+    },
+  );
+})();

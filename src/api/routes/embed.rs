@@ -1,0 +1,396 @@
+//! The puzzle player that sites embed: `GET /embed/puzzles/{id}` (a stored puzzle) and
+//! `GET /embed` (any position), an HTML page whose script and styles come from the binary
+//! (`/embed/player.js`, `/embed/player.css`), that plays through the public API only.
+//!
+//! The page is served with a Content-Security-Policy that lets it load nothing but its own files
+//! and call nothing but this service; its `frame-ancestors` is `--embed-frame-ancestors`. The
+//! query is checked here (400 `invalid-parameter`, naming the parameter), so that a page that
+//! loads has a position it can play; what it plays is the script's (src/api/embed/player.js).
+
+use crate::api::problem::{ApiError, Problem, PuzzleNotFoundProblem};
+use crate::api::routes::diagram::{parse_bool, parse_coords, parse_game, short, DiagramCoords};
+use crate::app::Library;
+use crate::rules::prelude::*;
+use crate::rules::{GameKind, Naming, Rules, Variant};
+use crate::solver::Stipulation;
+use actix_web::http::header;
+use actix_web::{get, web, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::IntoParams;
+
+/// The page, with `{{LANG}}`, `{{THEME}}`, `{{TITLE}}` and `{{CONFIG}}` to fill.
+const PAGE: &str = include_str!("../embed/player.html");
+/// The player's script.
+pub const SCRIPT: &str = include_str!("../embed/player.js");
+/// The player's styles.
+pub const STYLES: &str = include_str!("../embed/player.css");
+
+/// Who may show the player in a frame: the `frame-ancestors` sources of its
+/// Content-Security-Policy (`--embed-frame-ancestors`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameAncestors(pub String);
+
+impl FrameAncestors {
+    /// The sources of `--embed-frame-ancestors`: `*`, `'none'`, or a space-separated list of
+    /// `'self'`, schemes (`https:`) and hosts (`https://puzzles.example`, `*.example.org:8443`).
+    ///
+    /// # Errors
+    /// A source of another form (a `;` or `,` would end the directive; quotes other than the
+    /// keywords are not CSP).
+    pub fn parse(text: &str) -> Result<FrameAncestors, String> {
+        let sources: Vec<&str> = text.split_whitespace().collect();
+        if sources.is_empty() {
+            return Err(
+                "--embed-frame-ancestors is empty: write `*` (any site), `'none'` (no site) or \
+                 the sites' origins"
+                    .into(),
+            );
+        }
+        for s in &sources {
+            let keyword = matches!(*s, "*" | "'self'" | "'none'");
+            let plain = !s.is_empty()
+                && s.bytes().all(|b| {
+                    b.is_ascii_alphanumeric()
+                        || matches!(b, b'.' | b'-' | b':' | b'/' | b'*' | b'[' | b']')
+                });
+            if !keyword && !plain {
+                return Err(format!(
+                    "--embed-frame-ancestors: `{s}` is not a source: write `*`, `'self'`, \
+                     `'none'`, a scheme such as `https:` or an origin such as \
+                     https://puzzles.example, separated by spaces"
+                ));
+            }
+        }
+        if sources.contains(&"'none'") && sources.len() > 1 {
+            return Err("--embed-frame-ancestors: `'none'` stands alone".into());
+        }
+        Ok(FrameAncestors(sources.join(" ")))
+    }
+
+    /// The page's Content-Security-Policy.
+    pub fn policy(&self) -> String {
+        format!(
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+             connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors {}",
+            self.0
+        )
+    }
+}
+
+/// The look of the page, common to both routes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct EmbedStoredQuery {
+    /// How squares are named: `standard` (default), `page` (Rococo only) or `none` (standard
+    /// names, no coordinates drawn).
+    #[param(value_type = Option<DiagramCoords>)]
+    pub coords: Option<String>,
+    /// `true` to show the board from Black's side (default `false`).
+    #[param(value_type = Option<bool>)]
+    pub flip: Option<String>,
+    /// `light` (default) or `dark`.
+    #[param(example = "dark")]
+    pub theme: Option<String>,
+    /// The page's language, a language tag (`en`, the default, or `fr`; another tag gets
+    /// English words under its own `lang`).
+    #[param(example = "fr")]
+    pub lang: Option<String>,
+}
+
+/// `GET /embed`: a position to play and the look of the page.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct EmbedQuery {
+    /// The position, as for `/v1/analyze` (its side to move is the one the stipulation starts
+    /// with).
+    #[param(example = "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0")]
+    pub fen: String,
+    /// The stipulation, as for `/v1/play` (`#2`, `s#3`, `h#2`, ...).
+    #[param(example = "#2")]
+    pub stipulation: String,
+    /// `baroque` (default) or `rococo`.
+    pub game: Option<String>,
+    /// A rule set of Baroque, as for `/v1/analyze` (`abbott`, the default, or a preset with
+    /// options such as `abbott,leaper=single`).
+    pub rules: Option<String>,
+    /// As for `/embed/puzzles/{id}`.
+    #[param(value_type = Option<DiagramCoords>)]
+    pub coords: Option<String>,
+    /// As for `/embed/puzzles/{id}`.
+    #[param(value_type = Option<bool>)]
+    pub flip: Option<String>,
+    /// As for `/embed/puzzles/{id}`.
+    pub theme: Option<String>,
+    /// As for `/embed/puzzles/{id}`.
+    pub lang: Option<String>,
+}
+
+/// What the page's script is told: the puzzle and the look.
+#[derive(Clone, Debug, Serialize)]
+struct Config {
+    puzzle_id: Option<i64>,
+    fen: String,
+    game: &'static str,
+    rules: Option<String>,
+    stipulation: String,
+    coords: &'static str,
+    flip: bool,
+    theme: &'static str,
+    lang: String,
+}
+
+/// The look, read from a query.
+struct Look {
+    coords: DiagramCoords,
+    flip: bool,
+    theme: &'static str,
+    lang: String,
+}
+
+fn invalid(parameter: &'static str, message: impl Into<String>) -> ApiError {
+    ApiError::InvalidParameter {
+        parameter,
+        message: message.into(),
+    }
+}
+
+fn look(
+    game: GameKind,
+    coords: Option<&str>,
+    flip: Option<&str>,
+    theme: Option<&str>,
+    lang: Option<&str>,
+) -> Result<Look, ApiError> {
+    let coords = parse_coords(coords, game)?;
+    let flip = parse_bool("flip", flip)?;
+    let theme = match theme {
+        None | Some("light") => "light",
+        Some("dark") => "dark",
+        Some(other) => {
+            return Err(invalid(
+                "theme",
+                format!("`{}` is not a theme: `light` or `dark`", short(other)),
+            ))
+        }
+    };
+    let lang = match lang {
+        None => "en".to_string(),
+        Some(tag) if is_language_tag(tag) => tag.to_string(),
+        Some(other) => {
+            return Err(invalid(
+                "lang",
+                format!(
+                    "`{}` is not a language tag: write one such as `en` or `fr`",
+                    short(other)
+                ),
+            ))
+        }
+    };
+    Ok(Look {
+        coords,
+        flip,
+        theme,
+        lang,
+    })
+}
+
+/// Whether `tag` has the shape of a BCP 47 language tag (`en`, `fr-CA`, `zh-Hant-TW`).
+fn is_language_tag(tag: &str) -> bool {
+    let mut parts = tag.split('-');
+    let first = parts.next().unwrap_or("");
+    (2..=3).contains(&first.len())
+        && first.bytes().all(|b| b.is_ascii_alphabetic())
+        && parts.all(|p| (1..=8).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric()))
+        && tag.split('-').count() <= 4
+}
+
+fn coords_name(c: DiagramCoords) -> &'static str {
+    match c {
+        DiagramCoords::Standard => "standard",
+        DiagramCoords::Page => "page",
+        DiagramCoords::None => "none",
+    }
+}
+
+/// The page for `config`, with its headers.
+fn page(config: &Config, ancestors: &FrameAncestors) -> HttpResponse {
+    // In a `<script type="application/json">`, `<` is written `\u003c` so that no `</script>`
+    // can end it; `&` and `>` likewise, for good measure.
+    let json = serde_json::to_string(config)
+        .unwrap_or_default()
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026");
+    let title = match config.puzzle_id {
+        Some(id) => format!("Puzzle {id}: {}", config.stipulation),
+        None => format!("Puzzle: {}", config.stipulation),
+    };
+    let body = PAGE
+        .replace("{{LANG}}", &config.lang)
+        .replace("{{THEME}}", config.theme)
+        .replace("{{TITLE}}", &html_escape(&title))
+        .replace("{{CONFIG}}", &json);
+    HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .insert_header((header::CONTENT_SECURITY_POLICY, ancestors.policy()))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::REFERRER_POLICY, "no-referrer"))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(body)
+}
+
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The player of a stored puzzle
+///
+/// An HTML page that plays stored puzzle `id` move by move through `/v1/puzzles/{id}/play`
+/// (click, drag or keyboard; hints, the solution, retries), for a site to show in an `<iframe>`.
+/// It posts `{"type": "baroque-puzzle", "event": "move"|"wrong"|"solved", ...}` to the page
+/// around it. Served with a Content-Security-Policy whose `frame-ancestors` is
+/// `--embed-frame-ancestors`.
+#[utoipa::path(
+    tag = "player",
+    params(("id" = i64, Path, description = "The puzzle's id"), EmbedStoredQuery),
+    responses(
+        (status = 200, description = "The player page", content_type = "text/html", body = String,
+            headers(("Content-Security-Policy" = String, description = "The page's policy, with `frame-ancestors` from `--embed-frame-ancestors`"))),
+        (status = 400, description = "A parameter's value is unusable (`invalid-parameter`, with `parameter`), or an unknown parameter (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
+        PuzzleNotFoundProblem,
+        (status = 422, description = "The puzzle is a diagram, which has no stipulation to play (`not-applicable`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/embed/puzzles/{id}")]
+pub async fn embed_stored(
+    req: actix_web::HttpRequest,
+    id: web::Path<i64>,
+    query: web::Query<EmbedStoredQuery>,
+    library: web::Data<Library>,
+    ancestors: web::Data<FrameAncestors>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let q = query.into_inner();
+    let library = library.into_inner();
+    let Some(p) = web::block(move || library.puzzle_lean(id)).await?? else {
+        return Err(ApiError::NotFound {
+            path: req.path().to_string(),
+        });
+    };
+    let game = p.game();
+    let look = look(
+        game,
+        q.coords.as_deref(),
+        q.flip.as_deref(),
+        q.theme.as_deref(),
+        q.lang.as_deref(),
+    )?;
+    let Some(stipulation) = p.stipulation else {
+        return Err(ApiError::NotApplicable {
+            field: "id",
+            detail: format!("puzzle {id} is a diagram: it has no stipulation to play"),
+        });
+    };
+    Ok(page(
+        &Config {
+            puzzle_id: Some(id),
+            fen: p.fen.clone(),
+            game: game.name(),
+            rules: p.variant.rules().map(|r| r.to_string()),
+            stipulation: stipulation.to_string(),
+            coords: coords_name(look.coords),
+            flip: look.flip,
+            theme: look.theme,
+            lang: look.lang,
+        },
+        &ancestors,
+    ))
+}
+
+/// The player of any position
+///
+/// The page of `/embed/puzzles/{id}` for a position and a stipulation given in the query, played
+/// through `/v1/play`.
+#[utoipa::path(
+    tag = "player",
+    params(EmbedQuery),
+    responses(
+        (status = 200, description = "The player page", content_type = "text/html", body = String,
+            headers(("Content-Security-Policy" = String, description = "The page's policy, with `frame-ancestors` from `--embed-frame-ancestors`"))),
+        (status = 400, description = "A parameter's value is unusable: a FEN that does not read or cannot arise, a stipulation or rule set that does not read (`invalid-parameter`, with `parameter`), or an unknown or missing parameter (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/embed")]
+pub async fn embed(
+    query: web::Query<EmbedQuery>,
+    ancestors: web::Data<FrameAncestors>,
+) -> Result<HttpResponse, ApiError> {
+    let q = query.into_inner();
+    let game = parse_game(q.game.as_deref())?;
+    let look = look(
+        game,
+        q.coords.as_deref(),
+        q.flip.as_deref(),
+        q.theme.as_deref(),
+        q.lang.as_deref(),
+    )?;
+    let rules = match (&q.rules, game) {
+        (None, _) => None,
+        (Some(_), GameKind::Rococo) => {
+            return Err(invalid(
+                "rules",
+                "Rococo has one rule set: leave `rules` out",
+            ))
+        }
+        (Some(r), GameKind::Baroque) => Some(
+            r.parse::<Rules>()
+                .map_err(|e| invalid("rules", format!("`{}`: {e}", short(r))))?,
+        ),
+    };
+    let variant = Variant::of(game, rules).map_err(|e| invalid("rules", e))?;
+    let coords = match look.coords {
+        DiagramCoords::Page => crate::rules::rococo::Coords::Page,
+        _ => crate::rules::rococo::Coords::Standard,
+    };
+    let (pos, _) = variant
+        .position(q.fen.trim(), Naming::coords(coords))
+        .map_err(|e| invalid("fen", format!("`{}`: {e}", short(&q.fen))))?;
+    let stipulation = Stipulation::parse(q.stipulation.trim()).ok_or_else(|| {
+        invalid(
+            "stipulation",
+            format!(
+                "`{}` is not a stipulation: write {}",
+                short(&q.stipulation),
+                Stipulation::FORMS
+            ),
+        )
+    })?;
+    Ok(page(
+        &Config {
+            puzzle_id: None,
+            fen: pos.fen(Naming::coords(coords)),
+            game: game.name(),
+            rules: rules.map(|r| r.to_string()),
+            stipulation: stipulation.to_string(),
+            coords: coords_name(look.coords),
+            flip: look.flip,
+            theme: look.theme,
+            lang: look.lang,
+        },
+        &ancestors,
+    ))
+}
+
+/// `GET /embed/player.js` and `/embed/player.css`: the page's files, cached for an hour.
+pub fn asset(body: &'static str, content_type: &'static str) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(content_type)
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .body(body)
+}

@@ -1,0 +1,67 @@
+//! The puzzle player in a real browser: starts `baroque serve`, then runs the Playwright
+//! scenarios of tests/browser/player.test.mjs in Debian's Chromium (`node --test`).
+//!
+//! Needs node, Chromium (`CHROMIUM`, else `/usr/bin/chromium`) and `npm ci` in tests/browser.
+//! Without them the test says so and passes, unless `BAROQUE_REQUIRE_BROWSER=1` (CI sets it),
+//! when it fails.
+
+mod common;
+use common::Served;
+use std::path::{Path, PathBuf};
+
+fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    path.exists().then_some(path)
+}
+
+#[test]
+fn the_player_plays_in_chromium() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
+    let node = std::process::Command::new("node").arg("--version").output();
+    let ready = node.is_ok_and(|o| o.status.success())
+        && dir.join("node_modules/playwright-core").is_dir()
+        && chromium().is_some();
+    if !ready {
+        let message = "the browser tests need node, Chromium (/usr/bin/chromium or CHROMIUM) and \
+                       `npm ci` in tests/browser";
+        assert!(
+            std::env::var("BAROQUE_REQUIRE_BROWSER").as_deref() != Ok("1"),
+            "{message}"
+        );
+        eprintln!("skipped: {message}");
+        return;
+    }
+    let served = Served::start(&[]);
+    let (status, list) = served.get("/v1/puzzles?limit=200");
+    assert_eq!(status, 200);
+    let ids: serde_json::Map<String, serde_json::Value> = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| Some((p["fixture"].as_str()?.to_string(), p["id"].clone())))
+        .collect();
+    let out = std::process::Command::new("node")
+        .args(["--test", "--test-reporter=spec", "player.test.mjs"])
+        .current_dir(&dir)
+        .env("BAROQUE_URL", &served.base)
+        .env(
+            "BAROQUE_PUZZLES",
+            serde_json::Value::Object(ids).to_string(),
+        )
+        .env("CHROMIUM", chromium().unwrap())
+        .output()
+        .expect("node runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    println!("{text}");
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("pass 14") && text.contains("fail 0"),
+        "{text}"
+    );
+}

@@ -1,0 +1,329 @@
+// The puzzle player (GET /embed, /embed/puzzles/{id}) in Debian's Chromium, driven by
+// Playwright, against a real server. Run by tests/browser.rs, which starts `baroque serve` and
+// passes BAROQUE_URL, BAROQUE_PUZZLES (fixture name -> stored id) and CHROMIUM.
+//
+// Every step goes through the page's contract: `.square[data-square]`, `[data-piece]`, the
+// `role="status"` verdict, `[data-action]` buttons, postMessage events.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import http from 'node:http';
+import { chromium } from 'playwright-core';
+import { PNG } from 'pngjs';
+
+const base = process.env.BAROQUE_URL;
+const ids = JSON.parse(process.env.BAROQUE_PUZZLES || '{}');
+const CHAMELEON = ids['wp-chameleon-mate-in-2'];
+const ROCOCO = ids['rc-leaper-takes-king-in-1'];
+const HELPMATE = '/embed?fen=' + encodeURIComponent('2PP4/4Q3/8/8/3k4/1KP5/8/8 b 0') + '&stipulation=' + encodeURIComponent('h#2');
+const artifacts = new URL('./artifacts/', import.meta.url);
+
+let browser;
+
+before(async () => {
+  assert.ok(base, 'BAROQUE_URL names the server');
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Opens a player page and waits for its first board; page errors are collected. */
+async function open(path, options = {}) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.addInitScript(() => {
+    window.__events = [];
+    window.addEventListener('message', (e) => {
+      if (e.data && e.data.type === 'baroque-puzzle') window.__events.push(e.data);
+    });
+  });
+  const response = await page.goto(base + path);
+  assert.equal(response.status(), 200);
+  await page.waitForSelector('html[data-ready="true"]');
+  return { page, errors, context };
+}
+
+const squares = (uci) => {
+  const m = /^([a-z])(\d+)([a-z])(\d+)/.exec(uci);
+  return [m[1] + m[2], m[3] + m[4]];
+};
+const square = (page, sq) => page.locator(`.square[data-square="${sq}"]`);
+
+async function settled(page) {
+  await page.waitForSelector('html[data-ready="true"]:not([data-busy])');
+}
+
+async function clickMove(page, uci) {
+  const [from, to] = squares(uci);
+  await square(page, from).click();
+  await square(page, to).click();
+  await settled(page);
+}
+
+async function verdict(page) {
+  return (await page.locator('[role="status"]').textContent()).trim();
+}
+
+async function api(path, body) {
+  const response = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  assert.equal(response.status, 200, path);
+  return response.json();
+}
+
+/** The key of a mate in one of the board shown. */
+async function mateInOne(page, game) {
+  const fen = await page.locator('#board').getAttribute('data-fen');
+  const solved = await api('/v1/solve', { fen, game, stipulation: '#1' });
+  assert.ok(solved.keys.length > 0, `a mate in one in ${fen}`);
+  return solved.keys[0].uci;
+}
+
+test('the Chameleon mate in 2 is solved by clicks, with its events', async () => {
+  const { page, errors, context } = await open(`/embed/puzzles/${CHAMELEON}`);
+  assert.equal(await page.locator('[data-piece]').count(), 13);
+  assert.equal(await page.locator('.square[data-square]').count(), 64);
+  assert.match(await square(page, 'g6').getAttribute('aria-label'), /^g6: white Chameleon/);
+  await clickMove(page, 'g6c6');
+  assert.match(await verdict(page), /^correct/);
+  // The reply was played: both moves are listed.
+  assert.equal(await page.locator('#moves li').count(), 2);
+  await clickMove(page, await mateInOne(page, 'baroque'));
+  assert.match(await verdict(page), /^solved/);
+  const events = await page.evaluate(() => window.__events);
+  assert.deepEqual(events.filter((e) => e.event === 'move').map((e) => e.verdict), ['correct', 'solved']);
+  assert.equal(events.filter((e) => e.event === 'solved').length, 1);
+  assert.equal(events[0].puzzle_id, CHAMELEON);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a wrong key is refuted, then retried', async () => {
+  const { page, errors, context } = await open(`/embed/puzzles/${CHAMELEON}`);
+  const start = await page.locator('#board').getAttribute('data-fen');
+  await clickMove(page, 'a6a7');
+  assert.match(await verdict(page), /^wrong/);
+  const events = await page.evaluate(() => window.__events);
+  assert.ok(events.some((e) => e.event === 'wrong' && e.move === 'Pa6-a7'), JSON.stringify(events));
+  await page.locator('[data-action="retry"]').click();
+  await settled(page);
+  assert.equal(await verdict(page), '');
+  assert.equal(await page.locator('#moves li').count(), 0);
+  assert.equal(await page.locator('#board').getAttribute('data-fen'), start);
+  await clickMove(page, 'g6c6');
+  assert.match(await verdict(page), /^correct/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an illegal move is named and the piece stays', async () => {
+  const { page, errors, context } = await open(`/embed/puzzles/${CHAMELEON}`);
+  const start = await page.locator('#board').getAttribute('data-fen');
+  await clickMove(page, 'a1a3');
+  assert.match(await verdict(page), /^illegal: /);
+  assert.equal(await page.locator('#board').getAttribute('data-fen'), start);
+  assert.equal(await page.locator('[data-piece="K"]').getAttribute('data-square'), 'a1');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a Rococo mate, on the 10x10 board', async () => {
+  const { page, errors, context } = await open(`/embed/puzzles/${ROCOCO}`);
+  assert.equal(await page.locator('.square[data-square]').count(), 100);
+  await clickMove(page, await mateInOne(page, 'rococo'));
+  assert.match(await verdict(page), /^solved/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a helpmate is played move by move, both sides by the solver', async () => {
+  const { page, errors, context } = await open(HELPMATE);
+  for (const uci of ['d4e4', 'c3f3', 'e4d3']) {
+    await clickMove(page, uci);
+    assert.match(await verdict(page), /^correct/, uci);
+  }
+  await clickMove(page, 'e7e3');
+  assert.match(await verdict(page), /^solved/);
+  assert.equal(await page.locator('#moves li').count(), 4);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a puzzle solved by keyboard alone', async () => {
+  const { page, errors, context } = await open(`/embed/puzzles/${CHAMELEON}`);
+  const files = 'abcdefgh';
+  // The focus ring starts on the top-left square, a8; arrows move it as the board is drawn.
+  let at = 'a8';
+  const go = async (sq) => {
+    const dx = files.indexOf(sq[0]) - files.indexOf(at[0]);
+    const dy = Number(at.slice(1)) - Number(sq.slice(1));
+    for (let i = 0; i < Math.abs(dx); i++) await page.keyboard.press(dx > 0 ? 'ArrowRight' : 'ArrowLeft');
+    for (let i = 0; i < Math.abs(dy); i++) await page.keyboard.press(dy > 0 ? 'ArrowDown' : 'ArrowUp');
+    at = sq;
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('data-square')), sq);
+  };
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('data-square')), 'a8');
+  for (const uci of ['g6c6', null]) {
+    const [from, to] = squares(uci || (await mateInOne(page, 'baroque')));
+    await go(from);
+    await page.keyboard.press('Enter');
+    assert.match(await square(page, from).getAttribute('class'), /\bselected\b/);
+    await go(to);
+    await page.keyboard.press(' ');
+    await settled(page);
+  }
+  assert.match(await verdict(page), /^solved/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the hint names the square to move from', async () => {
+  const { page, errors, context } = await open(`/embed/puzzles/${CHAMELEON}`);
+  await page.locator('[data-action="hint"]').click();
+  await page.waitForSelector('.square.hint');
+  assert.equal(await page.locator('.square.hint').getAttribute('data-square'), 'g6');
+  assert.match(await page.locator('#message').textContent(), /g6/);
+  await page.locator('[data-action="solution"]').click();
+  await page.waitForSelector('#solution-text:not([hidden])');
+  assert.match(await page.locator('#solution-text').textContent(), /Bg6xc6/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a piece dragged to its square is played', async () => {
+  const { page, errors, context } = await open(`/embed/puzzles/${CHAMELEON}`);
+  await square(page, 'g6').dragTo(square(page, 'c6'));
+  await settled(page);
+  assert.match(await verdict(page), /^correct/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('inside an iframe of another origin, the page around it hears the events', async () => {
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html' });
+    res.end(`<!DOCTYPE html><html><body><script>
+      window.__events = [];
+      window.addEventListener('message', (e) => { if (e.data && e.data.type === 'baroque-puzzle') window.__events.push(e.data); });
+      </script><iframe title="puzzle" src="${base}/embed/puzzles/${CHAMELEON}" width="800" height="600"></iframe></body></html>`);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://localhost:${server.address().port}`;
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(origin + '/');
+  const frame = page.frameLocator('iframe');
+  await frame.locator('html[data-ready="true"]').waitFor();
+  const frameMove = async (uci) => {
+    const [from, to] = squares(uci);
+    await frame.locator(`.square[data-square="${from}"]`).click();
+    await frame.locator(`.square[data-square="${to}"]`).click();
+    await frame.locator('html[data-ready="true"]:not([data-busy])').waitFor();
+  };
+  await frameMove('g6c6');
+  const fen = await frame.locator('#board').getAttribute('data-fen');
+  const solved = await api('/v1/solve', { fen, stipulation: '#1' });
+  await frameMove(solved.keys[0].uci);
+  const events = await page.evaluate(() => window.__events);
+  assert.ok(events.some((e) => e.event === 'solved'), JSON.stringify(events));
+  await context.close();
+  server.close();
+});
+
+test('axe finds no serious or critical accessibility violation', async () => {
+  // axe is injected by the test, so the page's own policy is bypassed for it alone.
+  const { page, context } = await open(`/embed/puzzles/${CHAMELEON}`, { bypassCSP: true });
+  const source = readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+  await page.addScriptTag({ content: source });
+  const result = await page.evaluate(() => window.axe.run(document));
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`), []);
+  await context.close();
+});
+
+test('Rococo in the page names: the edge squares are x, y, 0 and 00', async () => {
+  const { page, errors, context } = await open(`/embed/puzzles/${ROCOCO}?coords=page`);
+  for (const corner of ['x0', 'y0', 'x00', 'y00', 'a1', 'h8']) {
+    assert.equal(await square(page, corner).count(), 1, corner);
+  }
+  assert.equal(await square(page, 'j10').count(), 0);
+  const fen = await page.locator('#board').getAttribute('data-fen');
+  const solved = await api('/v1/solve', { fen, game: 'rococo', coords: 'page', stipulation: '#1' });
+  await clickMove(page, solved.keys[0].uci);
+  assert.match(await verdict(page), /^solved/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/**
+ * Each game's board as first shown, against the committed picture (tests/browser/reference):
+ * at most 0.5% of the pixels may differ by more than 24 in a channel (font smoothing). The
+ * picture taken is kept in tests/browser/artifacts; UPDATE_REFERENCE=1 writes the reference.
+ */
+for (const [name, path] of [
+  ['baroque', () => `/embed/puzzles/${CHAMELEON}`],
+  ['rococo', () => `/embed/puzzles/${ROCOCO}?coords=page`],
+]) {
+  test(`the ${name} board looks as its reference picture`, async () => {
+    const { page, context } = await open(path(), { viewport: { width: 900, height: 700 }, deviceScaleFactor: 1 });
+    mkdirSync(artifacts, { recursive: true });
+    const shot = await page.locator('#board svg').screenshot({ path: new URL(`${name}.png`, artifacts).pathname });
+    await context.close();
+    const reference = new URL(`./reference/${name}.png`, import.meta.url);
+    if (process.env.UPDATE_REFERENCE === '1') {
+      mkdirSync(new URL('./reference/', import.meta.url), { recursive: true });
+      writeFileSync(reference, shot);
+    }
+    const want = PNG.sync.read(readFileSync(reference));
+    const got = PNG.sync.read(shot);
+    assert.deepEqual([got.width, got.height], [want.width, want.height]);
+    let differ = 0;
+    for (let i = 0; i < want.data.length; i += 4) {
+      for (let c = 0; c < 3; c++) {
+        if (Math.abs(want.data[i + c] - got.data[i + c]) > 24) {
+          differ++;
+          break;
+        }
+      }
+    }
+    const share = differ / (want.width * want.height);
+    assert.ok(share <= 0.005, `${(share * 100).toFixed(2)}% of the pixels differ`);
+  });
+}
+
+test('figures: page weight, time to the first board, server time per move', async () => {
+  const started = Date.now();
+  const { page, context } = await open(`/embed/puzzles/${CHAMELEON}`);
+  const firstBoard = Date.now() - started;
+  const weight = await page.evaluate(() => {
+    const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
+    const own = entries.filter((e) => /\/embed/.test(e.name));
+    return { transferred: own.reduce((n, e) => n + e.transferSize, 0), decoded: own.reduce((n, e) => n + e.decodedBodySize, 0) };
+  });
+  await context.close();
+  const times = [];
+  for (let i = 0; i < 20; i++) {
+    const t = Date.now();
+    const answer = await api(`/v1/puzzles/${CHAMELEON}/play`, { moves: ['Bg6xc6'] });
+    assert.equal(answer.verdict, 'correct');
+    times.push([Date.now() - t, answer.millis]);
+  }
+  times.sort((a, b) => a[0] - b[0]);
+  const median = times[10];
+  console.log(`FIGURES page ${weight.transferred} bytes transferred (${weight.decoded} decoded) for the page, its script and styles; first board ${firstBoard} ms after navigation; a move judged in ${median[0]} ms (server ${median[1]} ms), median of 20`);
+  assert.ok(weight.transferred < 100_000, JSON.stringify(weight));
+});
