@@ -57,7 +57,7 @@ fn a_stored_puzzle_gets_its_page_with_a_policy_that_lets_any_site_frame_it() {
         "data-action=\"hint\"",
         "data-action=\"solution\"",
         "data-action=\"retry\"",
-        "src=\"/embed/player.js\"",
+        "src=\"/embed/player.js?v=",
     ] {
         assert!(r.body.contains(contract), "{contract}");
     }
@@ -66,7 +66,8 @@ fn a_stored_puzzle_gets_its_page_with_a_policy_that_lets_any_site_frame_it() {
     assert_eq!(c["fen"], CHAMELEON);
     assert_eq!(c["stipulation"], "#2");
     assert_eq!(c["game"], "baroque");
-    assert_eq!(c["rules"], "abbott");
+    assert_eq!(c["rules"]["preset"], "abbott");
+    assert_eq!(c["rules"]["leaper"], "long");
     assert_eq!(c["flip"], true);
     // The page's own files, and no other: the script calls only the documented API.
     let js = app.get("/embed/player.js");
@@ -145,8 +146,38 @@ fn any_position_gets_a_page_and_bad_queries_a_problem_naming_the_parameter() {
         )
     );
     assert_eq!(c["puzzle_id"], Value::Null);
-    // A title or a FEN that would close the script element is escaped.
-    assert!(!config(&r.body).to_string().contains("</"));
+    // A rule set with options goes to the page as the API reads it back.
+    let r = app.get(&format!(
+        "/embed?fen={}&stipulation=%232&rules=abbott,leaper=single",
+        query(CHAMELEON)
+    ));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(config(&r.body)["rules"]["leaper"], "single");
+    // What /v1/play would refuse is refused here, with its own problem.
+    app.get(&format!(
+        "/embed?fen={}&stipulation=h%232",
+        query(CHAMELEON)
+    ))
+    .problem(422, "/problems/stipulation-side");
+    app.get(&format!(
+        "/embed?fen={}&stipulation=%2399",
+        query(CHAMELEON)
+    ))
+    .problem(422, "/problems/invalid-mate-in");
+    app.get(&format!(
+        "/embed?fen={}&stipulation=%232&game=rococo",
+        query("10/10/10/10/4k5/10/10/10/10/10 w 0 -")
+    ))
+    .problem(422, "/problems/not-applicable");
+    // Any language tag's shape, English words.
+    assert_eq!(
+        app.get(&format!(
+            "/embed?fen={}&stipulation=%232&lang=x-klingon",
+            query(CHAMELEON)
+        ))
+        .status,
+        200
+    );
     for (q, parameter) in [
         ("fen=x&stipulation=%232".to_string(), "fen"),
         (

@@ -116,6 +116,10 @@ test('a wrong key is refuted, then retried', async () => {
   const start = await page.locator('#board').getAttribute('data-fen');
   await clickMove(page, 'a6a7');
   assert.match(await verdict(page), /^wrong/);
+  // The board shows the position the refutation leaves, as the service draws it.
+  const after = await page.locator('#board').getAttribute('data-fen');
+  assert.notEqual(after, start);
+  assert.equal(await page.locator('[data-piece="P"][data-square="a7"]').count(), 1);
   const events = await page.evaluate(() => window.__events);
   assert.ok(events.some((e) => e.event === 'wrong' && e.move === 'Pa6-a7'), JSON.stringify(events));
   await page.locator('[data-action="retry"]').click();
@@ -304,6 +308,34 @@ for (const [name, path] of [
     assert.ok(share <= 0.005, `${(share * 100).toFixed(2)}% of the pixels differ`);
   });
 }
+
+test('a rule set with options plays; a flipped board turns the arrow keys with it', async () => {
+  const fen = encodeURIComponent('2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0');
+  const { page, errors, context } = await open(`/embed?fen=${fen}&stipulation=%232&rules=abbott,leaper=single&flip=true`);
+  await page.keyboard.press('Tab');
+  const focused = () => page.evaluate(() => document.activeElement.getAttribute('data-square'));
+  assert.equal(await focused(), 'h1');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await focused(), 'g1');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await focused(), 'g2');
+  await square(page, 'g6').click();
+  assert.ok((await page.locator('.square.dest').count()) > 0);
+  assert.equal(await square(page, 'g6').getAttribute('aria-pressed'), 'true');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('axe, in the dark theme with a piece picked up', async () => {
+  const { page, context } = await open(`/embed/puzzles/${CHAMELEON}?theme=dark&lang=fr`, { bypassCSP: true });
+  await square(page, 'g6').click();
+  const source = readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+  await page.addScriptTag({ content: source });
+  const result = await page.evaluate(() => window.axe.run(document));
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`), []);
+  await context.close();
+});
 
 test('figures: page weight, time to the first board, server time per move', async () => {
   const started = Date.now();

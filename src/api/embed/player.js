@@ -19,7 +19,9 @@
       hintText: (sq) => `Move the piece on ${sq}.`,
       refuted: (m) => `Refuted by ${m}.`, reply: (m) => `Reply: ${m}.`,
       solvedText: 'Solved.', unknown: 'The service could not judge the move in time.',
-      stipulation: (s) => `Stipulation: ${s}`,
+      stipulation: (s) => `Stipulation: ${s}`, destination: 'a destination',
+      timeout: 'The service did not answer in time.', offline: 'The service cannot be reached.',
+      retryAfter: (s) => `Try again in ${s} s.`,
     },
     fr: {
       hint: 'Indice', solution: 'Solution', retry: 'Réessayer', board: 'Échiquier', empty: 'vide',
@@ -27,7 +29,9 @@
       hintText: (sq) => `Jouez la pièce en ${sq}.`,
       refuted: (m) => `Réfuté par ${m}.`, reply: (m) => `Réponse : ${m}.`,
       solvedText: 'Résolu.', unknown: 'Le service n’a pas pu juger le coup à temps.',
-      stipulation: (s) => `Énoncé : ${s}`,
+      stipulation: (s) => `Énoncé : ${s}`, destination: 'une destination',
+      timeout: 'Le service n’a pas répondu à temps.', offline: 'Le service est injoignable.',
+      retryAfter: (s) => `Réessayez dans ${s} s.`,
     },
   };
   const words = WORDS[config.lang.split('-')[0].toLowerCase()] || WORDS.en;
@@ -67,15 +71,25 @@
     window.parent.postMessage(message, '*');
   }
 
+  /** A call to the API, given up after 30 s; an error says what the service said. */
   async function call(path, body) {
     const init = body === undefined
       ? {}
       : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
-    const response = await fetch(path, init);
+    init.signal = AbortSignal.timeout(30000);
+    let response;
+    try {
+      response = await fetch(path, init);
+    } catch (e) {
+      throw new Error(e && e.name === 'TimeoutError' ? words.timeout : words.offline);
+    }
     const type = response.headers.get('Content-Type') || '';
     const data = type.includes('json') ? await response.json() : await response.text();
     if (!response.ok) {
-      const error = new Error(typeof data === 'object' ? data.detail || data.title : String(data));
+      let text = typeof data === 'object' && data ? data.detail || data.title : `${response.status} ${response.statusText}`;
+      const wait = response.headers.get('Retry-After');
+      if (wait) text += ' ' + words.retryAfter(wait);
+      const error = new Error(text);
       error.problem = data;
       throw error;
     }
@@ -133,6 +147,7 @@
       const title = piece && piece.querySelector('title');
       const name = title ? title.textContent.replace(/ on \S+$/, '') : words.empty;
       rect.setAttribute('role', 'button');
+      rect.setAttribute('aria-pressed', 'false');
       rect.setAttribute('aria-label', `${sq}: ${name}`);
       rect.setAttribute('tabindex', '-1');
     }
@@ -143,6 +158,11 @@
     image.addEventListener('pointermove', onPointerMove);
     image.addEventListener('pointerup', onPointerUp);
     image.addEventListener('keydown', onKey);
+    // A click without a pointer (assistive technology's default action) picks the square.
+    image.addEventListener('click', (event) => {
+      const rect = event.target.closest && event.target.closest('.square');
+      if (event.detail === 0 && rect) activate(rect.getAttribute('data-square'));
+    });
     // The focus ring stays where it was, or starts on the top-left square as drawn.
     const topLeft = [...image.querySelectorAll('.square')].reduce((best, r) => {
       const key = (el) => [Number(el.getAttribute('y')), Number(el.getAttribute('x'))];
@@ -157,6 +177,7 @@
   /** Draws the position and reads its legal moves. */
   async function refresh() {
     state.selected = null;
+    state.legal = [];
     await draw(state.fen);
     const analysis = await call('/v1/analyze', position(state.fen));
     state.legal = state.over ? [] : analysis.moves;
@@ -186,9 +207,13 @@
     clearMarks();
     state.selected = sq;
     squareEl(sq).classList.add('selected');
+    squareEl(sq).setAttribute('aria-pressed', 'true');
     for (const d of destinations(sq)) {
       const el = squareEl(d);
-      if (el) el.classList.add('dest');
+      if (el) {
+        el.classList.add('dest');
+        el.setAttribute('aria-description', words.destination);
+      }
     }
   }
 
@@ -196,6 +221,8 @@
     state.selected = null;
     for (const el of svg().querySelectorAll('.square.selected, .square.dest, .square.hint')) {
       el.classList.remove('selected', 'dest', 'hint');
+      el.setAttribute('aria-pressed', 'false');
+      el.removeAttribute('aria-description');
     }
   }
 
@@ -249,7 +276,8 @@
       choicesEl.append(b);
     }
     choicesEl.hidden = false;
-    choicesEl.querySelector('button').focus();
+    // After the pointer's own focus change.
+    setTimeout(() => choicesEl.querySelector('button').focus(), 0);
   }
 
   function slide(piece, from, to) {
@@ -276,6 +304,7 @@
     const captured = new Set(move.captures.map((c) => c.square));
     const leaving = [...captured].map(pieceAt).filter(Boolean);
     for (const p of leaving) p.classList.add('leaving');
+    if (leaving.length > 0) await sleep(SLIDE_MS);
     const other = to !== from && !captured.has(to) ? pieceAt(to) : null;
     if (piece && to !== from) slide(piece, from, to);
     if (other) slide(other, to, from);
@@ -313,20 +342,26 @@
         return;
       }
       if (answer.verdict === 'unknown') {
-        show('', '');
-        messageEl.textContent = words.unknown;
+        show('unknown', words.unknown);
         await refresh();
         return;
       }
       await animate(move);
+      const before = state.fen;
       state.line = moves;
+      state.fen = answer.fen;
       if (answer.verdict === 'wrong') {
         state.over = true;
         show('wrong', answer.refutation ? words.refuted(answer.refutation.notation) : '');
-        if (answer.refutation) await animate(answer.refutation);
+        if (answer.refutation) {
+          await animate(answer.refutation);
+          // The board as the refutation leaves it, drawn by the service.
+          const line = await call('/v1/verify', Object.assign(position(before), { moves: [move.notation, answer.refutation.notation] }));
+          state.fen = line.final_fen;
+        }
         post('move', { move: move.notation, verdict: 'wrong' });
         post('wrong', { move: move.notation, refutation: answer.refutation ? answer.refutation.notation : null });
-        state.legal = [];
+        await refresh();
         buttons.retry.focus();
         return;
       }
@@ -334,7 +369,6 @@
         await animate(answer.reply);
         state.line = state.line.concat([answer.reply.notation]);
       }
-      state.fen = answer.fen;
       if (answer.verdict === 'solved') {
         state.over = true;
         show('solved', answer.reply ? words.reply(answer.reply.notation) : words.solvedText);
@@ -410,6 +444,8 @@
 
   // Keyboard: arrows move the focus ring as the board is drawn, Enter or Space picks up and drops.
   function onKey(event) {
+    const target = event.target.closest && event.target.closest('.square');
+    if (target) state.focus = target.getAttribute('data-square');
     const current = state.focus && squareEl(state.focus);
     if (!current) return;
     const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
@@ -457,6 +493,7 @@
   buttons.retry.addEventListener('click', async () => {
     if (state.busy) return;
     busy(true);
+    choicesEl.hidden = true;
     state.fen = config.fen;
     state.line = [];
     state.over = false;

@@ -7,8 +7,10 @@
 //! query is checked here (400 `invalid-parameter`, naming the parameter), so that a page that
 //! loads has a position it can play; what it plays is the script's (src/api/embed/player.js).
 
+use crate::api::configuration::Limits;
 use crate::api::problem::{ApiError, Problem, PuzzleNotFoundProblem};
 use crate::api::routes::diagram::{parse_bool, parse_coords, parse_game, short, DiagramCoords};
+use crate::api::routes::play::{PlayQuery, PlayRequest};
 use crate::app::Library;
 use crate::rules::prelude::*;
 use crate::rules::{GameKind, Naming, Rules, Variant};
@@ -133,7 +135,8 @@ struct Config {
     puzzle_id: Option<i64>,
     fen: String,
     game: &'static str,
-    rules: Option<String>,
+    /// The rule set as the API reads it back (an object of preset and options).
+    rules: Option<crate::app::views::ResolvedRules>,
     stipulation: String,
     coords: &'static str,
     flip: bool,
@@ -196,14 +199,15 @@ fn look(
     })
 }
 
-/// Whether `tag` has the shape of a BCP 47 language tag (`en`, `fr-CA`, `zh-Hant-TW`).
+/// Whether `tag` has the shape of a BCP 47 language tag (`en`, `fr-CA`, `zh-Hant-TW`,
+/// `x-klingon`, `i-default`): subtags of letters and digits, the first of letters.
 fn is_language_tag(tag: &str) -> bool {
     let mut parts = tag.split('-');
     let first = parts.next().unwrap_or("");
-    (2..=3).contains(&first.len())
+    (1..=8).contains(&first.len())
         && first.bytes().all(|b| b.is_ascii_alphabetic())
         && parts.all(|p| (1..=8).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric()))
-        && tag.split('-').count() <= 4
+        && tag.split('-').count() <= 6
 }
 
 fn coords_name(c: DiagramCoords) -> &'static str {
@@ -228,11 +232,17 @@ fn page(config: &Config, ancestors: &FrameAncestors) -> HttpResponse {
         None => format!("Puzzle: {}", config.stipulation),
     };
     let body = PAGE
+        .replace("{{VERSION}}", asset_version())
         .replace("{{LANG}}", &config.lang)
         .replace("{{THEME}}", config.theme)
         .replace("{{TITLE}}", &html_escape(&title))
         .replace("{{CONFIG}}", &json);
-    HttpResponse::Ok()
+    let mut response = HttpResponse::Ok();
+    if ancestors.0 == "'none'" {
+        // For browsers that know no Content-Security-Policy.
+        response.insert_header((header::X_FRAME_OPTIONS, "DENY"));
+    }
+    response
         .content_type("text/html; charset=utf-8")
         .insert_header((header::CONTENT_SECURITY_POLICY, ancestors.policy()))
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
@@ -296,12 +306,23 @@ pub async fn embed_stored(
             detail: format!("puzzle {id} is a diagram: it has no stipulation to play"),
         });
     };
+    // The stored FEN names squares (Rococo's last swap) in standard names: in page names when the
+    // page uses them, since the script talks to the API in the page's names.
+    let naming = match look.coords {
+        DiagramCoords::Page => Naming::coords(crate::rules::rococo::Coords::Page),
+        _ => Naming::default(),
+    };
+    let fen = p
+        .variant
+        .read_fen(&p.fen, Naming::default())
+        .map(|pos| pos.fen(naming))
+        .map_err(|e| ApiError::Internal(format!("stored puzzle {id}: {e}")))?;
     Ok(page(
         &Config {
             puzzle_id: Some(id),
-            fen: p.fen.clone(),
+            fen,
             game: game.name(),
-            rules: p.variant.rules().map(|r| r.to_string()),
+            rules: p.variant.rules().map(|r| (&r).into()),
             stipulation: stipulation.to_string(),
             coords: coords_name(look.coords),
             flip: look.flip,
@@ -323,12 +344,14 @@ pub async fn embed_stored(
         (status = 200, description = "The player page", content_type = "text/html", body = String,
             headers(("Content-Security-Policy" = String, description = "The page's policy, with `frame-ancestors` from `--embed-frame-ancestors`"))),
         (status = 400, description = "A parameter's value is unusable: a FEN that does not read or cannot arise, a stipulation or rule set that does not read (`invalid-parameter`, with `parameter`), or an unknown or missing parameter (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A puzzle `/v1/play` would refuse, as it would: a stipulation longer than the server allows (`invalid-mate-in`), a stipulation whose side is not the one to move (`stipulation-side`), a Rococo board without both Kings (`not-applicable`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/embed")]
 pub async fn embed(
     query: web::Query<EmbedQuery>,
     ancestors: web::Data<FrameAncestors>,
+    limits: web::Data<Limits>,
 ) -> Result<HttpResponse, ApiError> {
     let q = query.into_inner();
     let game = parse_game(q.game.as_deref())?;
@@ -370,12 +393,31 @@ pub async fn embed(
             ),
         )
     })?;
+    let fen = pos.fen(Naming::coords(coords));
+    let rules_view: Option<crate::app::views::ResolvedRules> = rules.map(|r| (&r).into());
+    // What /v1/play will say of every move, said now: the stipulation's side, its length, a
+    // Rococo board without both Kings.
+    let mut request = serde_json::json!({
+        "fen": fen,
+        "stipulation": stipulation.to_string(),
+        "game": game.name(),
+        "moves": [],
+    });
+    if let Some(r) = &rules_view {
+        request["rules"] = serde_json::to_value(r).unwrap_or_default();
+    }
+    if look.coords == DiagramCoords::Page {
+        request["coords"] = "page".into();
+    }
+    let request: PlayRequest = serde_json::from_value(request)
+        .map_err(|e| ApiError::Internal(format!("the embed page's play request: {e}")))?;
+    PlayQuery::parse(request, &limits)?;
     Ok(page(
         &Config {
             puzzle_id: None,
-            fen: pos.fen(Naming::coords(coords)),
+            fen,
             game: game.name(),
-            rules: rules.map(|r| r.to_string()),
+            rules: rules_view,
             stipulation: stipulation.to_string(),
             coords: coords_name(look.coords),
             flip: look.flip,
@@ -386,6 +428,20 @@ pub async fn embed(
     ))
 }
 
+/// The version of the page's files, named in their URLs (`?v=`) so that a page never runs with
+/// the files of another build: the first 48 bits of the SHA-256 of both, in hexadecimal.
+fn asset_version() -> &'static str {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    VERSION.get_or_init(|| {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::new()
+            .chain_update(SCRIPT)
+            .chain_update(STYLES)
+            .finalize();
+        digest[..6].iter().map(|b| format!("{b:02x}")).collect()
+    })
+}
+
 /// `GET /embed/player.js` and `/embed/player.css`: the page's files, cached for an hour.
 pub fn asset(body: &'static str, content_type: &'static str) -> HttpResponse {
     HttpResponse::Ok()
@@ -393,4 +449,57 @@ pub fn asset(body: &'static str, content_type: &'static str) -> HttpResponse {
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .body(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_configuration_cannot_end_its_script_element() {
+        let config = Config {
+            puzzle_id: None,
+            fen: "</script><script>alert(1)</script> & <!--".into(),
+            game: "baroque",
+            rules: None,
+            stipulation: "#2".into(),
+            coords: "standard",
+            flip: false,
+            theme: "light",
+            lang: "en".into(),
+        };
+        let r = page(&config, &FrameAncestors("*".into()));
+        let body = actix_web::body::to_bytes(r.into_body());
+        let body = futures_executor(body);
+        let text = String::from_utf8(body).unwrap();
+        let start = text.find("id=\"baroque-config\">").unwrap();
+        let end = start + text[start..].find("</script>").unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&text[start + "id=\"baroque-config\">".len()..end]).unwrap();
+        assert_eq!(json["fen"], config.fen);
+        assert!(!text[start..end].contains('<'), "{}", &text[start..end]);
+    }
+
+    /// Runs a future that needs no reactor.
+    fn futures_executor<
+        F: std::future::Future<Output = Result<actix_web::web::Bytes, E>>,
+        E: std::fmt::Debug,
+    >(
+        f: F,
+    ) -> Vec<u8> {
+        actix_web::rt::System::new().block_on(f).unwrap().to_vec()
+    }
+
+    #[test]
+    fn frame_ancestors_keep_one_directive() {
+        assert!(FrameAncestors::parse("https://a.example; script-src *").is_err());
+        assert!(FrameAncestors::parse("https://a.example\nX: y").is_ok_and(|f| !f.0.contains('\n')));
+        assert!(FrameAncestors::parse("'self' 'unsafe-inline'").is_err());
+        assert_eq!(
+            FrameAncestors::parse(" https://a.example   'self' ")
+                .unwrap()
+                .0,
+            "https://a.example 'self'"
+        );
+    }
 }
