@@ -208,8 +208,13 @@ test('the hint names the square to move from', async () => {
   await context.close();
 });
 
-test('a piece dragged to its square is played', async () => {
+test('a piece dragged to its square is played; a second click puts a piece down', async () => {
   const { page, errors, context } = await open(`/embed/puzzles/${CHAMELEON}`);
+  await square(page, 'g6').click();
+  await square(page, 'g6').click();
+  assert.equal(await page.locator('.square.selected').count(), 0);
+  // Picked up by a click, then dragged.
+  await square(page, 'g6').click();
   await square(page, 'g6').dragTo(square(page, 'c6'));
   await settled(page);
   assert.match(await verdict(page), /^correct/);

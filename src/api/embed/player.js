@@ -157,6 +157,7 @@
     image.addEventListener('pointerdown', onPointerDown);
     image.addEventListener('pointermove', onPointerMove);
     image.addEventListener('pointerup', onPointerUp);
+    image.addEventListener('pointercancel', onPointerCancel);
     image.addEventListener('keydown', onKey);
     // A click without a pointer (assistive technology's default action) picks the square.
     image.addEventListener('click', (event) => {
@@ -242,6 +243,7 @@
       choose(sq, sq);
       return true;
     }
+    if (state.selected === sq) return false;
     if (state.selected && state.selected !== sq) {
       // Not a legal destination: the service says why, and the piece stays.
       const from = state.selected;
@@ -306,7 +308,20 @@
     for (const p of leaving) p.classList.add('leaving');
     if (leaving.length > 0) await sleep(SLIDE_MS);
     const other = to !== from && !captured.has(to) ? pieceAt(to) : null;
-    if (piece && to !== from) slide(piece, from, to);
+    if (piece && to !== from) {
+      if (piece.dataset.placed === to) {
+        // Dropped there: it lands where it is.
+        piece.classList.remove('dragging');
+        const x = Number(squareEl(to).getAttribute('x')) - Number(squareEl(from).getAttribute('x'));
+        const y = Number(squareEl(to).getAttribute('y')) - Number(squareEl(from).getAttribute('y'));
+        const [x0, y0] = (piece.getAttribute('transform') || '').match(/-?[\d.]+/g).map(Number);
+        piece.setAttribute('transform', `translate(${x0 + x} ${y0 + y})`);
+        piece.style.transform = `translate(${x0 + x}px, ${y0 + y}px)`;
+        delete piece.dataset.placed;
+      } else {
+        slide(piece, from, to);
+      }
+    }
     if (other) slide(other, to, from);
     await sleep(SLIDE_MS);
     for (const p of leaving) p.remove();
@@ -399,11 +414,12 @@
     const sq = squareOfEvent(event);
     if (!sq) return;
     setFocus(sq, false);
+    const wasSelected = state.selected === sq;
     const moved = activate(sq);
     if (!moved && state.selected === sq) {
       const piece = pieceAt(sq);
       if (piece) {
-        state.drag = { from: sq, piece, startX: event.clientX, startY: event.clientY, moved: false };
+        state.drag = { from: sq, piece, startX: event.clientX, startY: event.clientY, moved: false, wasSelected };
         svg().setPointerCapture(event.pointerId);
       }
     }
@@ -427,16 +443,33 @@
   function onPointerUp(event) {
     const drag = state.drag;
     state.drag = null;
-    if (!drag || !drag.moved) return;
+    if (!drag) return;
     const image = svg();
     if (image.hasPointerCapture(event.pointerId)) image.releasePointerCapture(event.pointerId);
+    if (!drag.moved) {
+      // A click on the piece already picked up puts it down.
+      if (drag.wasSelected) clearMarks();
+      return;
+    }
     const sq = squareOfEvent(event);
-    if (sq && sq !== drag.from) {
-      // Dropped on another square: played (a square that is no destination is judged illegal).
-      drag.piece.classList.remove('dragging');
-      drag.piece.style.transform = '';
+    if (sq && sq !== drag.from && destinations(drag.from).has(sq)) {
+      // Dropped on a destination: the piece stays where it was dropped while the move is judged.
+      const target = squareEl(sq);
+      drag.piece.style.transform = `translate(${Number(target.getAttribute('x'))}px, ${Number(target.getAttribute('y'))}px)`;
+      drag.piece.dataset.placed = sq;
       activate(sq);
-    } else {
+      return;
+    }
+    drag.piece.classList.remove('dragging');
+    drag.piece.style.transform = '';
+    // Dropped elsewhere: the service says why it is no move (the piece goes back).
+    if (sq && sq !== drag.from) activate(sq);
+  }
+
+  function onPointerCancel() {
+    const drag = state.drag;
+    state.drag = null;
+    if (drag) {
       drag.piece.classList.remove('dragging');
       drag.piece.style.transform = '';
     }
