@@ -166,6 +166,19 @@ test('a helpmate is played move by move, both sides by the solver', async () => 
   await context.close();
 });
 
+test('a selfmate: the key, then the forced mate of Black is played', async () => {
+  const fen = encodeURIComponent('8/8/8/6M1/6m1/3B1K2/8/4k3 w 0');
+  const { page, errors, context } = await open(`/embed?fen=${fen}&stipulation=${encodeURIComponent('s#1')}`);
+  await clickMove(page, 'd3e2');
+  assert.match(await verdict(page), /^solved: Reply: Ke1xe2/);
+  assert.deepEqual(await page.locator('#moves li').allTextContents(), ['Bd3-e2', 'Ke1xe2']);
+  // The Chameleon taken on e2 is gone, the black King stands there.
+  assert.equal(await page.locator('[data-square="e2"][data-piece="k"]').count(), 1);
+  assert.equal(await page.locator('[data-piece="B"]').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a puzzle solved by keyboard alone', async () => {
   const { page, errors, context } = await open(`/embed/puzzles/${CHAMELEON}`);
   const files = 'abcdefgh';
