@@ -311,6 +311,29 @@ fn the_mounted_nginx_configuration_balances_both_replicas() {
     assert!(!directives.contains("$proxy_add_x_forwarded_for"));
     // A POST is never passed on to a second replica.
     assert!(!directives.contains("non_idempotent"));
+    // The costly requests are metered here, at the replicas' default rate and burst (each
+    // replica sees only its share of a client's requests); tests/nginx.rs runs it in nginx.
+    for costly in [
+        "\"~^POST /v1/solve$\" $binary_remote_addr;",
+        "\"~^POST /v1/puzzles$\" $binary_remote_addr;",
+        "\"~^POST /v1/collections$\" $binary_remote_addr;",
+        "\"~^(GET|HEAD) /v1/collections/[^/]+/export$\" $binary_remote_addr;",
+    ] {
+        assert!(
+            directives.contains(costly),
+            "{source} does not meter {costly}"
+        );
+    }
+    let defaults = baroque::api::Settings::default();
+    assert!(directives.contains(&format!(
+        "limit_req_zone $costly zone=costly:10m rate={}r/m;",
+        defaults.rate_limit_per_minute
+    )));
+    assert!(directives.contains(&format!(
+        "limit_req zone=costly burst={} nodelay;",
+        defaults.rate_limit_burst
+    )));
+    assert!(directives.contains("limit_req_status 429;"));
 }
 
 #[test]
