@@ -11,11 +11,11 @@ use crate::rules::rococo::Coords;
 use crate::rules::{GameKind, Naming, Variant, VariantPosition};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{get, web, HttpRequest, HttpResponse};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 /// How the squares are named around the board and in `marks` and `arrows`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 #[schema(example = "standard")]
 pub enum DiagramCoords {

@@ -138,13 +138,12 @@ struct Config {
     /// The rule set as the API reads it back (an object of preset and options).
     rules: Option<crate::app::views::ResolvedRules>,
     stipulation: String,
-    coords: &'static str,
-    flip: bool,
-    theme: &'static str,
-    lang: String,
+    #[serde(flatten)]
+    look: Look,
 }
 
-/// The look, read from a query.
+/// The look, read from a query: `coords`, `flip`, `theme` and `lang` of the configuration.
+#[derive(Clone, Debug, Serialize)]
 struct Look {
     coords: DiagramCoords,
     flip: bool,
@@ -210,11 +209,13 @@ fn is_language_tag(tag: &str) -> bool {
         && tag.split('-').count() <= 6
 }
 
-fn coords_name(c: DiagramCoords) -> &'static str {
-    match c {
-        DiagramCoords::Standard => "standard",
-        DiagramCoords::Page => "page",
-        DiagramCoords::None => "none",
+impl Look {
+    /// How the page's squares are named to the API (a Rococo FEN's last swap among them).
+    fn naming(&self) -> Naming {
+        match self.coords {
+            DiagramCoords::Page => Naming::coords(crate::rules::rococo::Coords::Page),
+            DiagramCoords::Standard | DiagramCoords::None => Naming::default(),
+        }
     }
 }
 
@@ -233,8 +234,8 @@ fn page(config: &Config, ancestors: &FrameAncestors) -> HttpResponse {
     };
     let body = PAGE
         .replace("{{VERSION}}", asset_version())
-        .replace("{{LANG}}", &config.lang)
-        .replace("{{THEME}}", config.theme)
+        .replace("{{LANG}}", &config.look.lang)
+        .replace("{{THEME}}", config.look.theme)
         .replace("{{TITLE}}", &html_escape(&title))
         .replace("{{CONFIG}}", &json);
     let mut response = HttpResponse::Ok();
@@ -308,14 +309,10 @@ pub async fn embed_stored(
     };
     // The stored FEN names squares (Rococo's last swap) in standard names: in page names when the
     // page uses them, since the script talks to the API in the page's names.
-    let naming = match look.coords {
-        DiagramCoords::Page => Naming::coords(crate::rules::rococo::Coords::Page),
-        _ => Naming::default(),
-    };
     let fen = p
         .variant
         .read_fen(&p.fen, Naming::default())
-        .map(|pos| pos.fen(naming))
+        .map(|pos| pos.fen(look.naming()))
         .map_err(|e| ApiError::Internal(format!("stored puzzle {id}: {e}")))?;
     Ok(page(
         &Config {
@@ -324,10 +321,7 @@ pub async fn embed_stored(
             game: game.name(),
             rules: p.variant.rules().map(|r| (&r).into()),
             stipulation: stipulation.to_string(),
-            coords: coords_name(look.coords),
-            flip: look.flip,
-            theme: look.theme,
-            lang: look.lang,
+            look,
         },
         &ancestors,
     ))
@@ -362,26 +356,18 @@ pub async fn embed(
         q.theme.as_deref(),
         q.lang.as_deref(),
     )?;
-    let rules = match (&q.rules, game) {
-        (None, _) => None,
-        (Some(_), GameKind::Rococo) => {
-            return Err(invalid(
-                "rules",
-                "Rococo has one rule set: leave `rules` out",
-            ))
-        }
-        (Some(r), GameKind::Baroque) => Some(
+    let rules = q
+        .rules
+        .as_deref()
+        .map(|r| {
             r.parse::<Rules>()
-                .map_err(|e| invalid("rules", format!("`{}`: {e}", short(r))))?,
-        ),
-    };
+                .map_err(|e| invalid("rules", format!("`{}`: {e}", short(r))))
+        })
+        .transpose()?;
+    // Rules given for Rococo are refused here, as the game has none.
     let variant = Variant::of(game, rules).map_err(|e| invalid("rules", e))?;
-    let coords = match look.coords {
-        DiagramCoords::Page => crate::rules::rococo::Coords::Page,
-        _ => crate::rules::rococo::Coords::Standard,
-    };
     let (pos, _) = variant
-        .position(q.fen.trim(), Naming::coords(coords))
+        .position(q.fen.trim(), look.naming())
         .map_err(|e| invalid("fen", format!("`{}`: {e}", short(&q.fen))))?;
     let stipulation = Stipulation::parse(q.stipulation.trim()).ok_or_else(|| {
         invalid(
@@ -393,7 +379,7 @@ pub async fn embed(
             ),
         )
     })?;
-    let fen = pos.fen(Naming::coords(coords));
+    let fen = pos.fen(look.naming());
     let rules_view: Option<crate::app::views::ResolvedRules> = rules.map(|r| (&r).into());
     // What /v1/play will say of every move, said now: the stipulation's side, its length, a
     // Rococo board without both Kings.
@@ -419,10 +405,7 @@ pub async fn embed(
             game: game.name(),
             rules: rules_view,
             stipulation: stipulation.to_string(),
-            coords: coords_name(look.coords),
-            flip: look.flip,
-            theme: look.theme,
-            lang: look.lang,
+            look,
         },
         &ancestors,
     ))
@@ -463,10 +446,12 @@ mod tests {
             game: "baroque",
             rules: None,
             stipulation: "#2".into(),
-            coords: "standard",
-            flip: false,
-            theme: "light",
-            lang: "en".into(),
+            look: Look {
+                coords: DiagramCoords::Standard,
+                flip: false,
+                theme: "light",
+                lang: "en".into(),
+            },
         };
         let r = page(&config, &FrameAncestors("*".into()));
         let body = actix_web::body::to_bytes(r.into_body());
