@@ -57,10 +57,11 @@ const squares = (uci) => {
   const m = /^([a-z])(\d+)([a-z])(\d+)/.exec(uci);
   return [m[1] + m[2], m[3] + m[4]];
 };
+// `page` is a page or a frame (anything with `locator`).
 const square = (page, sq) => page.locator(`.square[data-square="${sq}"]`);
 
 async function settled(page) {
-  await page.waitForSelector('html[data-ready="true"]:not([data-busy])');
+  await page.locator('html[data-ready="true"]:not([data-busy])').waitFor();
 }
 
 async function clickMove(page, uci) {
@@ -250,30 +251,30 @@ test('inside an iframe of another origin, the page around it hears the events', 
   await page.goto(origin + '/');
   const frame = page.frameLocator('iframe');
   await frame.locator('html[data-ready="true"]').waitFor();
-  const frameMove = async (uci) => {
-    const [from, to] = squares(uci);
-    await frame.locator(`.square[data-square="${from}"]`).click();
-    await frame.locator(`.square[data-square="${to}"]`).click();
-    await frame.locator('html[data-ready="true"]:not([data-busy])').waitFor();
-  };
-  await frameMove('g6c6');
-  const fen = await frame.locator('#board').getAttribute('data-fen');
-  const solved = await api('/v1/solve', { fen, stipulation: '#1' });
-  await frameMove(solved.keys[0].uci);
+  await clickMove(frame, 'g6c6');
+  await clickMove(frame, await mateInOne(frame, 'baroque'));
   const events = await page.evaluate(() => window.__events);
   assert.ok(events.some((e) => e.event === 'solved'), JSON.stringify(events));
   await context.close();
   server.close();
 });
 
-test('axe finds no serious or critical accessibility violation', async () => {
-  // axe is injected by the test, so the page's own policy is bypassed for it alone.
-  const { page, context } = await open(`/embed/puzzles/${CHAMELEON}`, { bypassCSP: true });
+/**
+ * The serious and critical accessibility violations axe finds on the page as it stands (axe is
+ * injected by the test: open the page with `bypassCSP`, for this alone).
+ */
+async function seriousViolations(page) {
   const source = readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
   await page.addScriptTag({ content: source });
   const result = await page.evaluate(() => window.axe.run(document));
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`), []);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+}
+
+test('axe finds no serious or critical accessibility violation', async () => {
+  const { page, context } = await open(`/embed/puzzles/${CHAMELEON}`, { bypassCSP: true });
+  assert.deepEqual(await seriousViolations(page), []);
   await context.close();
 });
 
@@ -347,11 +348,7 @@ test('a rule set with options plays; a flipped board turns the arrow keys with i
 test('axe, in the dark theme with a piece picked up', async () => {
   const { page, context } = await open(`/embed/puzzles/${CHAMELEON}?theme=dark&lang=fr`, { bypassCSP: true });
   await square(page, 'g6').click();
-  const source = readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
-  await page.addScriptTag({ content: source });
-  const result = await page.evaluate(() => window.axe.run(document));
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`), []);
+  assert.deepEqual(await seriousViolations(page), []);
   await context.close();
 });
 
