@@ -179,61 +179,34 @@ pub(super) fn read(text: &str) -> Vec<Found> {
 /// skipped), from a `<` to the `>` that ends the tag.
 fn crowded_tags(text: &str) -> Vec<std::ops::Range<usize>> {
     let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'<' {
-            i += 1;
-            continue;
-        }
-        if b[i..].starts_with(b"<!--") {
-            i = text[i + 4..].find("-->").map_or(b.len(), |j| i + 4 + j + 3);
-            continue;
-        }
-        if !b.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        let mut j = i + 1;
-        while j < b.len() && !b[j].is_ascii_whitespace() && !matches!(b[j], b'/' | b'>') {
+    // The offset of the first byte at or after `j` that `keep` does not take.
+    let skip = |mut j: usize, keep: &dyn Fn(u8) -> bool| {
+        while j < b.len() && keep(b[j]) {
             j += 1;
         }
+        j
+    };
+    let space = |c: u8| c.is_ascii_whitespace();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(start) = first_tag_start(text, i) {
+        // The name, then attribute after attribute up to the `>`.
+        let mut j = skip(start + 1, &|c| !space(c) && !matches!(c, b'/' | b'>'));
         let mut attributes = 0;
         loop {
-            while j < b.len() && (b[j].is_ascii_whitespace() || b[j] == b'/') {
-                j += 1;
-            }
+            j = skip(j, &|c| space(c) || c == b'/');
             if j >= b.len() || b[j] == b'>' {
                 break;
             }
             attributes += 1;
-            j += 1;
-            while j < b.len() && !b[j].is_ascii_whitespace() && !matches!(b[j], b'/' | b'>' | b'=')
-            {
-                j += 1;
-            }
-            while j < b.len() && b[j].is_ascii_whitespace() {
-                j += 1;
-            }
-            if j < b.len() && b[j] == b'=' {
-                j += 1;
-                while j < b.len() && b[j].is_ascii_whitespace() {
-                    j += 1;
-                }
-                match b.get(j) {
-                    Some(&q @ (b'"' | b'\'')) => {
-                        j = b[j + 1..]
-                            .iter()
-                            .position(|&c| c == q)
-                            .map_or(b.len(), |k| j + 1 + k + 1);
-                    }
-                    _ => {
-                        while j < b.len() && !b[j].is_ascii_whitespace() && b[j] != b'>' {
-                            j += 1;
-                        }
-                    }
-                }
+            j = skip(j + 1, &|c| !space(c) && !matches!(c, b'/' | b'>' | b'='));
+            j = skip(j, &space);
+            if b.get(j) == Some(&b'=') {
+                j = skip(j + 1, &space);
+                j = match b.get(j) {
+                    Some(&q @ (b'"' | b'\'')) => skip(j + 1, &|c| c != q) + 1,
+                    _ => skip(j, &|c| !space(c) && c != b'>'),
+                };
             }
         }
         let end = (j + 1).min(b.len());
