@@ -282,18 +282,22 @@
     setTimeout(() => choicesEl.querySelector('button').focus(), 0);
   }
 
-  function slide(piece, from, to) {
+  /** Moves `piece` from square `from` to `to`: it slides there, or, `instant`, is put there. */
+  function slide(piece, from, to, instant) {
     const a = squareEl(from);
     const b = squareEl(to);
     if (!piece || !a || !b) return;
     const [x0, y0] = (piece.getAttribute('transform') || '').match(/-?[\d.]+/g).map(Number);
     const dx = Number(b.getAttribute('x')) - Number(a.getAttribute('x'));
     const dy = Number(b.getAttribute('y')) - Number(a.getAttribute('y'));
-    piece.classList.remove('dragging');
+    // `dragging` turns the transition off.
+    piece.classList.toggle('dragging', Boolean(instant));
     piece.style.transform = `translate(${x0}px, ${y0}px)`;
     piece.getBoundingClientRect();
     piece.style.transform = `translate(${x0 + dx}px, ${y0 + dy}px)`;
     piece.setAttribute('transform', `translate(${x0 + dx} ${y0 + dy})`);
+    piece.getBoundingClientRect();
+    piece.classList.remove('dragging');
   }
 
   /**
@@ -309,18 +313,9 @@
     if (leaving.length > 0) await sleep(SLIDE_MS);
     const other = to !== from && !captured.has(to) ? pieceAt(to) : null;
     if (piece && to !== from) {
-      if (piece.dataset.placed === to) {
-        // Dropped there: it lands where it is.
-        piece.classList.remove('dragging');
-        const x = Number(squareEl(to).getAttribute('x')) - Number(squareEl(from).getAttribute('x'));
-        const y = Number(squareEl(to).getAttribute('y')) - Number(squareEl(from).getAttribute('y'));
-        const [x0, y0] = (piece.getAttribute('transform') || '').match(/-?[\d.]+/g).map(Number);
-        piece.setAttribute('transform', `translate(${x0 + x} ${y0 + y})`);
-        piece.style.transform = `translate(${x0 + x}px, ${y0 + y}px)`;
-        delete piece.dataset.placed;
-      } else {
-        slide(piece, from, to);
-      }
+      // A piece dropped there lands where it is.
+      slide(piece, from, to, piece.dataset.placed === to);
+      delete piece.dataset.placed;
     }
     if (other) slide(other, to, from);
     await sleep(SLIDE_MS);
