@@ -17,6 +17,12 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry \
     && strip /usr/local/bin/baroque
 
 FROM debian:12.12-slim
+# CA certificates for `sslrootcert=system` (TLS to a managed PostgreSQL whose CA the system trusts),
+# unpinned on purpose: the trust store should be the release's current one.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends ca-certificates \
+    && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 baroque \
     && useradd --system --uid 10001 --gid 10001 --home-dir /data --shell /usr/sbin/nologin baroque \
     && mkdir /data \

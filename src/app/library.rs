@@ -79,7 +79,7 @@ impl Library {
     ///
     /// # Errors
     /// The store's.
-    pub fn readiness(&self, wait: Duration) -> Result<(), StoreError> {
+    pub fn readiness(&self, wait: Duration) -> Result<crate::store::Readiness, StoreError> {
         self.store.readiness(wait)
     }
 

@@ -1,6 +1,6 @@
 //! `GET /health` and `GET /v1/rules`.
 
-use crate::helpers::spawn_app;
+use crate::helpers::{on_postgres, spawn_app};
 
 #[test]
 fn health_answers_ok_with_the_version() {
@@ -137,7 +137,19 @@ fn ready_answers_when_the_store_is_migrated() {
     let app = spawn_app();
     let r = app.get("/ready");
     assert_eq!(r.status, 200, "{}", r.body);
-    assert_eq!(r.json(), serde_json::json!({"status": "ready"}));
+    if on_postgres() {
+        // The test cluster offers no TLS: the default `prefer` connects in the clear.
+        assert_eq!(
+            r.json(),
+            serde_json::json!({"status": "ready", "store": "postgres",
+                "tls": {"sslmode": "prefer", "active": false, "version": null, "cipher": null}})
+        );
+    } else {
+        assert_eq!(
+            r.json(),
+            serde_json::json!({"status": "ready", "store": "sqlite"})
+        );
+    }
     // A database another build migrated further (or an older one) is not ready for this build.
     app.set_schema_version(999);
     let p = app

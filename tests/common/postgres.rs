@@ -70,6 +70,21 @@ pub fn private_cluster() -> Cluster {
     Cluster::new().unwrap_or_else(|message| panic!("{message}"))
 }
 
+/// What a cluster of [`tls_cluster`] is given: PEM text of its certificate, its key and the CA
+/// it trusts for client certificates, and its `pg_hba.conf`.
+pub struct TlsSetup {
+    pub cert_pem: String,
+    pub key_pem: String,
+    pub ca_pem: String,
+    pub hba: String,
+}
+
+/// A cluster of its own with `ssl=on`, the certificate, key and CA of `setup` and its
+/// `pg_hba.conf` (its Unix socket should stay `local ... trust` for [`Cluster::fresh_database`]).
+pub fn tls_cluster(setup: &TlsSetup) -> Cluster {
+    Cluster::new_with(Some(setup)).unwrap_or_else(|message| panic!("{message}"))
+}
+
 /// A running PostgreSQL cluster in a temporary directory: user `postgres`, trust
 /// authentication, listening on `127.0.0.1:PORT` and on a Unix socket in its directory.
 pub struct Cluster {
@@ -78,6 +93,8 @@ pub struct Cluster {
     /// initdb, pg_ctl and the warden) and the server's Unix socket.
     dir: PathBuf,
     port: u16,
+    /// Server settings of its own (`-c name=value ...`): TLS.
+    settings: String,
     /// The warden, which runs the commands; also serializes them (and `stop` and `start`).
     warden: Mutex<Warden>,
 }
@@ -117,13 +134,18 @@ impl Cluster {
             std::process::id(),
             COUNTER.fetch_add(1, Ordering::Relaxed)
         );
-        let mut client = postgres::Client::connect(&self.url("postgres"), postgres::NoTls)
-            .unwrap_or_else(|e| {
-                panic!(
-                    "cannot connect to the test cluster on port {}: {e}",
-                    self.port
-                )
-            });
+        // Through the Unix socket, which every cluster's pg_hba.conf trusts, TLS or not.
+        let admin = format!(
+            "host={} port={} user=postgres dbname=postgres",
+            self.dir.display(),
+            self.port
+        );
+        let mut client = postgres::Client::connect(&admin, postgres::NoTls).unwrap_or_else(|e| {
+            panic!(
+                "cannot connect to the test cluster on port {}: {e}",
+                self.port
+            )
+        });
         client
             .batch_execute(&format!("CREATE DATABASE \"{name}\""))
             .unwrap_or_else(|e| panic!("cannot create database {name}: {e}"));
@@ -146,6 +168,10 @@ impl Cluster {
     }
 
     fn new() -> Result<Cluster, String> {
+        Cluster::new_with(None)
+    }
+
+    fn new_with(tls: Option<&TlsSetup>) -> Result<Cluster, String> {
         let bindir = bindir().ok_or_else(|| {
             "PostgreSQL server binaries (initdb, pg_ctl) not found: neither in `pg_config \
              --bindir`, /usr/lib/postgresql/*/bin nor PATH"
@@ -157,19 +183,20 @@ impl Cluster {
             runuser().ok_or("running as root, but `runuser` is not found")?;
             let dir = make_dir()?;
             chown(&dir, uid, gid)?;
-            Cluster::init(bindir, dir)
+            Cluster::init(bindir, dir, tls)
         } else {
-            Cluster::init(bindir, make_dir()?)
+            Cluster::init(bindir, make_dir()?, tls)
         }
     }
 
-    fn init(bindir: PathBuf, dir: PathBuf) -> Result<Cluster, String> {
+    fn init(bindir: PathBuf, dir: PathBuf, tls: Option<&TlsSetup>) -> Result<Cluster, String> {
         // The warden first, so that the directory goes away whatever happens next.
         let warden = spawn_warden(&dir)?;
         let mut cluster = Cluster {
             bindir,
             dir,
             port: 0,
+            settings: String::new(),
             warden: Mutex::new(warden),
         };
         let initdb = format!(
@@ -180,6 +207,9 @@ impl Cluster {
         cluster
             .run(&initdb)
             .map_err(|e| format!("initdb failed: {e}"))?;
+        if let Some(tls) = tls {
+            cluster.set_up_tls(tls)?;
+        }
 
         // A free port can be taken by someone else before the server binds it: try a few.
         let mut failure = String::new();
@@ -191,6 +221,34 @@ impl Cluster {
             }
         }
         Err(failure)
+    }
+
+    /// Writes the certificate, key, CA and `pg_hba.conf` of `tls` into the data directory (owned
+    /// by the server's user, the key readable by it alone) and turns `ssl` on.
+    fn set_up_tls(&mut self, tls: &TlsSetup) -> Result<(), String> {
+        use std::os::unix::fs::PermissionsExt;
+        let data = self.data();
+        for (name, text, mode) in [
+            ("server.crt", &tls.cert_pem, 0o644),
+            ("server.key", &tls.key_pem, 0o600),
+            ("root.crt", &tls.ca_pem, 0o644),
+            ("pg_hba.conf", &tls.hba, 0o600),
+        ] {
+            let path = data.join(name);
+            std::fs::write(&path, text)
+                .and_then(|()| {
+                    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
+                })
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            if is_root() {
+                let (uid, gid) = postgres_user().ok_or("no `postgres` user")?;
+                chown(&path, uid, gid)?;
+            }
+        }
+        self.settings = " -c ssl=on -c ssl_cert_file=server.crt -c ssl_key_file=server.key \
+                         -c ssl_ca_file=root.crt"
+            .into();
+        Ok(())
     }
 
     fn data(&self) -> PathBuf {
@@ -242,9 +300,10 @@ impl Cluster {
 
     fn pg_ctl_start(&self) -> Result<(), String> {
         let options = format!(
-            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300",
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300{}",
             self.port,
-            quote_path(&self.dir)
+            quote_path(&self.dir),
+            self.settings
         );
         let line = format!(
             "{} -D {} -l {} -w -t 120 -o {} start",

@@ -2,6 +2,7 @@
 //! `postgres://` (or `postgresql://`) URL. A URL's password is kept for connecting and never shown:
 //! `Display` and `Debug` print `***` in its place, so logs and errors cannot leak it.
 
+use crate::tls::{self, TlsOptions};
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -20,12 +21,26 @@ pub enum Database {
 pub struct PostgresUrl {
     url: String,
     shown: String,
+    /// The URL without its TLS options, for the client library.
+    client: String,
+    tls: TlsOptions,
 }
 
 impl PostgresUrl {
-    /// The URL to connect with (password included): for the client library only.
+    /// The URL as given (password included): for a client library only.
     pub fn secret(&self) -> &str {
         &self.url
+    }
+
+    /// The URL as given without its TLS options (password included), for the `postgres` crate,
+    /// which refuses the options it does not know: they are [`PostgresUrl::tls`].
+    pub fn client_url(&self) -> &str {
+        &self.client
+    }
+
+    /// The URL's TLS options (`sslmode`, `sslrootcert`, `sslcert`, `sslkey`).
+    pub fn tls(&self) -> &TlsOptions {
+        &self.tls
     }
 
     /// The URL without its password.
@@ -113,7 +128,8 @@ impl FromStr for Database {
         let (scheme, rest) = s.split_once("://").unwrap_or((s, ""));
         let s = &format!("{}://{rest}", scheme.to_ascii_lowercase());
         let shown = redact(s);
-        let config = ::postgres::Config::from_str(s).map_err(|e| {
+        let (client, tls) = tls::split(s).map_err(|why| DatabaseError::Url(shown.clone(), why))?;
+        let config = ::postgres::Config::from_str(&client).map_err(|e| {
             // The parser's words never hold the password; say so only if that stays true.
             let why = e.to_string();
             let why = match password_of(s) {
@@ -131,6 +147,8 @@ impl FromStr for Database {
         Ok(Database::Postgres(PostgresUrl {
             url: s.to_string(),
             shown,
+            client,
+            tls,
         }))
     }
 }

@@ -43,6 +43,7 @@ pub mod jobs;
 pub mod postgres;
 mod schema;
 pub mod sqlite;
+pub mod tls;
 
 use baroque_puzzle::outcome::PuzzleOutcome;
 pub use baroque_puzzle::{Kind, VerifiedPuzzle};
@@ -62,6 +63,28 @@ use std::time::Duration;
 /// and view, a collection's summary. It is checked to be JSON when written and read, nothing more:
 /// the application layer owns its shape, and rows written by earlier releases keep theirs.
 pub type Json = serde_json::value::RawValue;
+
+/// What the readiness probe found of the store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Readiness {
+    /// `sqlite` or `postgres`.
+    pub backend: &'static str,
+    /// The TLS of the connection that answered, on PostgreSQL.
+    pub tls: Option<TlsState>,
+}
+
+/// The TLS of a PostgreSQL connection, as the server's `pg_stat_ssl` sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TlsState {
+    /// The URL's `sslmode`.
+    pub sslmode: tls::SslMode,
+    /// Whether the connection is encrypted.
+    pub active: bool,
+    /// The protocol version (`TLSv1.3`), when encrypted.
+    pub version: Option<String>,
+    /// The cipher suite, when encrypted.
+    pub cipher: Option<String>,
+}
 
 /// A page of a collection's puzzles in order, each with its position in the collection.
 pub type Entries = Vec<(i64, StoredPuzzle)>;
@@ -309,8 +332,8 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     ///
     /// # Errors
     /// The store's error, or [`StoreError::Open`] naming the schema version when migrations are
-    /// missing.
-    fn readiness(&self, wait: Duration) -> Result<()>;
+    /// missing, or a connection in the clear where the URL's `sslmode` requires TLS.
+    fn readiness(&self, wait: Duration) -> Result<Readiness>;
 
     /// The number of stored puzzles.
     fn count(&self) -> Result<u64>;

@@ -15,15 +15,16 @@ use super::collections::{self, Collection, NewCollection};
 use super::database::PostgresUrl;
 use super::jobs::{read_job, JobRow, JOB_COLUMNS};
 use super::{
-    decode, game_name, json_text, rules_columns, After, Backend, Columns, Filter, StoreError,
-    StoredPuzzle, VerifiedPuzzle, POOL_SIZE,
+    decode, game_name, json_text, rules_columns, After, Backend, Columns, Filter, Readiness,
+    StoreError, StoredPuzzle, TlsState, VerifiedPuzzle, POOL_SIZE,
 };
+use crate::tls::{self, MakeRustlsConnect};
 use crate::Json;
 use crate::Result;
 use crate::{Entries, JobEnd, NewJob};
 use postgres::error::SqlState;
 use postgres::types::ToSql;
-use postgres::{GenericClient, NoTls};
+use postgres::GenericClient;
 use r2d2_postgres::PostgresConnectionManager;
 use std::str::FromStr;
 use std::time::Duration;
@@ -53,7 +54,7 @@ fn columns(outcomes: bool) -> std::borrow::Cow<'static, str> {
     super::columns(PUZZLE_COLUMNS, outcomes)
 }
 
-type Pool = r2d2::Pool<PostgresConnectionManager<NoTls>>;
+type Pool = r2d2::Pool<PostgresConnectionManager<MakeRustlsConnect>>;
 
 /// The PostgreSQL store.
 pub struct PgStore {
@@ -115,17 +116,32 @@ pub(super) fn unavailable(e: &postgres::Error) -> Option<&'static str> {
 }
 
 /// An error connecting, in one line with what to check; never the password.
-fn connect_error(config: &postgres::Config, e: &postgres::Error) -> StoreError {
+fn connect_error(
+    config: &postgres::Config,
+    options: &tls::TlsOptions,
+    e: &postgres::Error,
+) -> StoreError {
+    if let Some(why) = tls::explain(e, config, options) {
+        return StoreError::Open(format!("PostgreSQL: {why}"));
+    }
     let user = config.get_user().unwrap_or("?");
     let db = config.get_dbname().unwrap_or("?");
     let why = match e.code() {
         Some(c) if *c == SqlState::INVALID_PASSWORD => {
             format!("the server refused the password of user `{user}`")
         }
-        Some(c) if *c == SqlState::INVALID_AUTHORIZATION_SPECIFICATION => format!(
-            "the server refused user `{user}` ({})",
-            e.as_db_error().map_or("", |d| d.message())
-        ),
+        Some(c) if *c == SqlState::INVALID_AUTHORIZATION_SPECIFICATION => {
+            let message = e.as_db_error().map_or("", |d| d.message());
+            // pg_hba.conf has only `hostssl` lines for this connection.
+            let hint =
+                if message.ends_with("no encryption") && options.mode == tls::SslMode::Disable {
+                    ": the server takes this connection over TLS only, which sslmode=disable \
+                 forbids (write sslmode=verify-full, or require)"
+                } else {
+                    ""
+                };
+            format!("the server refused user `{user}` ({message}){hint}")
+        }
         Some(c) if *c == SqlState::INVALID_CATALOG_NAME => {
             format!("the database `{db}` does not exist (create it: createdb -O {user} {db})")
         }
@@ -162,8 +178,10 @@ impl PgStore {
     /// # Errors
     /// [`StoreError::Open`] with the cause; the password never appears in it.
     pub fn connect(url: &PostgresUrl) -> Result<PgStore> {
-        let mut config = postgres::Config::from_str(url.secret())
+        let mut config = postgres::Config::from_str(url.client_url())
             .map_err(|_| StoreError::Open(format!("`{url}` is not a PostgreSQL URL")))?;
+        tls::configure(&mut config, url.tls());
+        let connector = tls::connector(url.tls())?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
@@ -171,8 +189,8 @@ impl PgStore {
             config.application_name("baroque");
         }
         let mut client = config
-            .connect(NoTls)
-            .map_err(|e| connect_error(&config, &e))?;
+            .connect(connector.clone())
+            .map_err(|e| connect_error(&config, url.tls(), &e))?;
         migrate(&mut client).map_err(|e| {
             StoreError::Open(format!(
                 "PostgreSQL: cannot apply the migrations: {}",
@@ -185,14 +203,14 @@ impl PgStore {
             .max_size(POOL_SIZE)
             .min_idle(Some(1))
             .connection_timeout(CHECKOUT_TIMEOUT)
-            .build_unchecked(PostgresConnectionManager::new(config, NoTls));
+            .build_unchecked(PostgresConnectionManager::new(config, connector));
         Ok(PgStore {
             pool: Some(pool),
             url: url.clone(),
         })
     }
 
-    fn conn(&self) -> Result<r2d2::PooledConnection<PostgresConnectionManager<NoTls>>> {
+    fn conn(&self) -> Result<r2d2::PooledConnection<PostgresConnectionManager<MakeRustlsConnect>>> {
         Ok(self.pool().get()?)
     }
 
@@ -524,7 +542,7 @@ impl Backend for PgStore {
         )? > 0)
     }
 
-    fn readiness(&self, wait: Duration) -> Result<()> {
+    fn readiness(&self, wait: Duration) -> Result<Readiness> {
         let mut conn = self.pool().get_timeout(wait)?;
         let version: i64 = conn
             .query_one(
@@ -539,7 +557,26 @@ impl Backend for PgStore {
                 "the database is at schema version {version}, this build needs {latest}"
             )));
         }
-        Ok(())
+        let row = conn.query_one(
+            "SELECT ssl, version, cipher FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+            &[],
+        )?;
+        let tls = TlsState {
+            sslmode: self.url.tls().mode,
+            active: row.try_get(0)?,
+            version: row.try_get(1)?,
+            cipher: row.try_get(2)?,
+        };
+        if tls.sslmode.requires_tls() && !tls.active {
+            return Err(StoreError::Open(format!(
+                "the connection to the database is in the clear, yet sslmode={}",
+                tls.sslmode
+            )));
+        }
+        Ok(Readiness {
+            backend: "postgres",
+            tls: Some(tls),
+        })
     }
 
     fn count(&self) -> Result<u64> {

@@ -10,8 +10,8 @@ use super::collections::read_collection;
 use super::collections::{self, Collection, NewCollection};
 use super::jobs::{read_job, JobRow, JOB_COLUMNS};
 use super::{
-    decode, game_name, json_text, rules_columns, After, Backend, Columns, Filter, StoreError,
-    StoredPuzzle, VerifiedPuzzle,
+    decode, game_name, json_text, rules_columns, After, Backend, Columns, Filter, Readiness,
+    StoreError, StoredPuzzle, VerifiedPuzzle,
 };
 use crate::Json;
 use crate::Result;
@@ -329,7 +329,7 @@ impl Backend for SqliteStore {
         )? > 0)
     }
 
-    fn readiness(&self, wait: Duration) -> Result<()> {
+    fn readiness(&self, wait: Duration) -> Result<Readiness> {
         let conn = self.pool.get_timeout(wait)?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         // A query of the table that costs the same whatever the store holds.
@@ -342,7 +342,10 @@ impl Backend for SqliteStore {
                 "the database is at schema version {version}, this build needs {latest}"
             )));
         }
-        Ok(())
+        Ok(Readiness {
+            backend: "sqlite",
+            tls: None,
+        })
     }
 
     fn count(&self) -> Result<u64> {

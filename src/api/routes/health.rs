@@ -34,11 +34,41 @@ pub async fn health() -> web::Json<Health> {
 
 /// `GET /ready`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(examples(json!({"status": "ready"})))]
+#[schema(examples(
+    json!({"status": "ready", "store": "sqlite"}),
+    json!({"status": "ready", "store": "postgres", "tls": {"sslmode": "verify-full", "active": true, "version": "TLSv1.3", "cipher": "TLS_AES_256_GCM_SHA384"}})
+))]
 pub struct Ready {
     /// `ready` when the service can serve.
     #[schema(example = "ready")]
     pub status: String,
+    /// The store's backend: `sqlite` or `postgres`.
+    #[schema(example = "sqlite")]
+    pub store: String,
+    /// On PostgreSQL, the TLS of the connection that answered the probe.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tls: Option<ReadyTls>,
+}
+
+/// The TLS of the store's connection, as the PostgreSQL server's `pg_stat_ssl` sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(
+    json!({"sslmode": "verify-full", "active": true, "version": "TLSv1.3", "cipher": "TLS_AES_256_GCM_SHA384"}),
+    json!({"sslmode": "prefer", "active": false, "version": null, "cipher": null})
+))]
+pub struct ReadyTls {
+    /// The database URL's `sslmode`: `disable`, `prefer`, `require`, `verify-ca` or
+    /// `verify-full`.
+    #[schema(example = "verify-full")]
+    pub sslmode: String,
+    /// Whether the connection is encrypted.
+    pub active: bool,
+    /// The TLS version, when encrypted.
+    #[schema(example = "TLSv1.3")]
+    pub version: Option<String>,
+    /// The cipher suite, when encrypted.
+    #[schema(example = "TLS_AES_256_GCM_SHA384")]
+    pub cipher: Option<String>,
 }
 
 /// How long the readiness probe waits for a database connection.
@@ -47,7 +77,9 @@ const READY_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 /// Readiness
 ///
 /// Answers 200 only when the puzzle store answers a query and has every migration of this build
-/// applied; 503 `store-unavailable` otherwise (a load balancer's readiness probe).
+/// applied, and, on PostgreSQL, when the connection is encrypted wherever the URL's `sslmode`
+/// requires it (the answer says the connection's TLS); 503 `store-unavailable` otherwise (a load
+/// balancer's readiness probe).
 #[utoipa::path(
     tag = "service",
     responses(
@@ -59,7 +91,7 @@ const READY_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 #[get("/ready")]
 pub async fn ready(library: web::Data<Library>) -> Result<web::Json<Ready>, ApiError> {
     let library = library.into_inner();
-    web::block(move || library.readiness(READY_WAIT))
+    let found = web::block(move || library.readiness(READY_WAIT))
         .await?
         .map_err(|e| {
             tracing::warn!(error = %e, "not ready");
@@ -67,6 +99,13 @@ pub async fn ready(library: web::Data<Library>) -> Result<web::Json<Ready>, ApiE
         })?;
     Ok(web::Json(Ready {
         status: "ready".into(),
+        store: found.backend.into(),
+        tls: found.tls.map(|t| ReadyTls {
+            sslmode: t.sslmode.name().into(),
+            active: t.active,
+            version: t.version,
+            cipher: t.cipher,
+        }),
     }))
 }
 
