@@ -643,3 +643,37 @@ fn a_refused_password_is_said_without_the_password() {
         .readiness(Duration::from_secs(5))
         .unwrap();
 }
+
+#[test]
+fn postgres_prepares_each_statement_once_per_connection() {
+    use baroque::store::Backend;
+    if !pg::here_or_skip() {
+        return;
+    }
+    let url = pg::cluster().fresh_database().parse().unwrap();
+    let Database::Postgres(url) = url else {
+        unreachable!()
+    };
+    let store = baroque::store::postgres::PgStore::connect(&url).unwrap();
+    let puzzle = &fixtures()[0];
+    let (stored, _) = store.insert(puzzle).unwrap();
+    let rounds = 200;
+    let before = store.statements_prepared();
+    // Each round runs a read, a write (a repeated insert) and two pages: six statements.
+    for _ in 0..rounds {
+        assert_eq!(store.get(stored.id).unwrap().unwrap().id, stored.id);
+        assert!(!store.insert(puzzle).unwrap().1);
+        assert_eq!(store.count().unwrap(), 1);
+        let (items, more) = store
+            .list_page(&Filter::default(), After::Id(0), 10)
+            .unwrap();
+        assert_eq!((items.len(), more), (1, false));
+    }
+    let prepared = store.statements_prepared() - before;
+    // Without the cache every call prepares its statements: at least 6 x 200. With it, each
+    // connection of the pool prepares each statement once at most.
+    assert!(
+        prepared <= 6 * u64::from(baroque::store::POOL_SIZE),
+        "{prepared} statements prepared for {rounds} rounds"
+    );
+}

@@ -41,6 +41,7 @@ pub mod collections;
 pub mod database;
 pub mod jobs;
 pub mod postgres;
+mod postgres_pool;
 mod schema;
 pub mod sqlite;
 pub mod tls;

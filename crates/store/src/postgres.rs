@@ -18,13 +18,13 @@ use super::{
     decode, game_name, json_text, rules_columns, After, Backend, Columns, Filter, Readiness,
     StoreError, StoredPuzzle, TlsState, VerifiedPuzzle, POOL_SIZE,
 };
+use crate::postgres_pool::{AtomicU64, Manager, Sql, Tx};
 use crate::tls::{self, MakeRustlsConnect};
 use crate::Json;
 use crate::Result;
 use crate::{Entries, JobEnd, NewJob};
 use postgres::error::SqlState;
 use postgres::types::ToSql;
-use postgres::GenericClient;
 use r2d2_postgres::PostgresConnectionManager;
 use std::str::FromStr;
 use std::time::Duration;
@@ -54,13 +54,15 @@ fn columns(outcomes: bool) -> std::borrow::Cow<'static, str> {
     super::columns(PUZZLE_COLUMNS, outcomes)
 }
 
-type Pool = r2d2::Pool<PostgresConnectionManager<MakeRustlsConnect>>;
+type Pool = r2d2::Pool<Manager<MakeRustlsConnect>>;
 
 /// The PostgreSQL store.
 pub struct PgStore {
     /// Always `Some` but in `drop`.
     pool: Option<Pool>,
     url: PostgresUrl,
+    /// Statements prepared by the pool's connections.
+    prepared: std::sync::Arc<AtomicU64>,
 }
 
 impl Drop for PgStore {
@@ -199,19 +201,29 @@ impl PgStore {
             ))
         })?;
         drop(client);
+        let manager = Manager::new(PostgresConnectionManager::new(config, connector));
+        let prepared = manager.prepared();
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .min_idle(Some(1))
             .connection_timeout(CHECKOUT_TIMEOUT)
-            .build_unchecked(PostgresConnectionManager::new(config, connector));
+            .build_unchecked(manager);
         Ok(PgStore {
             pool: Some(pool),
             url: url.clone(),
+            prepared,
         })
     }
 
-    fn conn(&self) -> Result<r2d2::PooledConnection<PostgresConnectionManager<MakeRustlsConnect>>> {
+    fn conn(&self) -> Result<r2d2::PooledConnection<Manager<MakeRustlsConnect>>> {
         Ok(self.pool().get()?)
+    }
+
+    /// How many statements the pool's connections have prepared, over their lives: each
+    /// statement the store uses is prepared once per connection, so this stops growing once every
+    /// connection has run each.
+    pub fn statements_prepared(&self) -> u64 {
+        self.prepared.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn pool(&self) -> &Pool {
@@ -283,12 +295,12 @@ fn opt_i64<T: Into<i64>>(v: Option<T>) -> Option<i64> {
     v.map(Into::into)
 }
 
-fn get_in(c: &mut impl GenericClient, id: i64) -> Result<Option<StoredPuzzle>> {
+fn get_in(c: &mut impl Sql, id: i64) -> Result<Option<StoredPuzzle>> {
     let sql = format!("SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.id = $1");
     c.query_opt(&sql, &[&id])?.as_ref().map(decode).transpose()
 }
 
-fn id_of_hash(c: &mut impl GenericClient, hash: &str) -> Result<Option<i64>> {
+fn id_of_hash(c: &mut impl Sql, hash: &str) -> Result<Option<i64>> {
     Ok(
         c.query_opt("SELECT id FROM puzzles WHERE content_hash = $1", &[&hash])?
             .map(|r| r.get(0)),
@@ -297,7 +309,7 @@ fn id_of_hash(c: &mut impl GenericClient, hash: &str) -> Result<Option<i64>> {
 
 /// Inserts unless the content hash is there; whether it inserted. A concurrent insert of the same
 /// content makes this one wait for it, then do nothing.
-fn insert_in(tx: &mut postgres::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool> {
+fn insert_in(tx: &mut Tx<'_>, p: &VerifiedPuzzle) -> Result<bool> {
     // Looked for first, so that a puzzle already stored takes no id of the sequence.
     if id_of_hash(tx, &p.content_hash)?.is_some() {
         return Ok(false);
@@ -339,7 +351,7 @@ fn insert_in(tx: &mut postgres::Transaction<'_>, p: &VerifiedPuzzle) -> Result<b
 }
 
 /// Adds tags to a puzzle; how many it did not have.
-fn add_tags(tx: &mut postgres::Transaction<'_>, id: i64, tags: &[String]) -> Result<u64> {
+fn add_tags(tx: &mut Tx<'_>, id: i64, tags: &[String]) -> Result<u64> {
     let mut added = 0;
     for tag in tags {
         added += tx.execute(
@@ -352,7 +364,7 @@ fn add_tags(tx: &mut postgres::Transaction<'_>, id: i64, tags: &[String]) -> Res
 
 /// Appends puzzle `id` to collection `name` unless it is in it; whether it was appended. The
 /// collection's row is locked first, so that two appends never take the same position.
-fn append_in(tx: &mut postgres::Transaction<'_>, name: &str, id: i64) -> Result<bool> {
+fn append_in(tx: &mut Tx<'_>, name: &str, id: i64) -> Result<bool> {
     tx.query_opt(
         "SELECT 1 FROM collections WHERE name = $1 FOR UPDATE",
         &[&name],
@@ -513,9 +525,7 @@ impl Backend for PgStore {
         if after_difficulty.is_some() {
             params.push(&after_difficulty);
         }
-        let mut conn = self.conn()?;
-        let stmt = conn.prepare(&sql)?;
-        let rows = conn.query(&stmt, &params)?;
+        let rows = self.conn()?.query(&sql, &params)?;
         let mut items = rows.iter().map(decode).collect::<Result<Vec<_>, _>>()?;
         let more = items.len() > limit as usize;
         items.truncate(limit as usize);
