@@ -346,6 +346,20 @@ fn run_serve(settings: crate::api::Settings) -> ExitCode {
     let addr = app
         .local_addr()
         .map_or_else(|_| settings.addr.clone(), |a| a.to_string());
+    let served = actix_web::rt::System::new().block_on(async move {
+        // Signals are a graceful stop from here on, before anyone hears that the server listens.
+        let stop = crate::api::startup::shutdown_signal();
+        say_listening(&settings, &app, &addr);
+        app.run_until(stop).await
+    });
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(format!("the server stopped: {e}")),
+    }
+}
+
+/// The start-up lines of `serve`: where it listens, and what its store holds.
+fn say_listening(settings: &crate::api::Settings, app: &crate::api::Application, addr: &str) {
     tracing::info!(
         addr = %addr,
         max_body_bytes = settings.max_body_bytes,
@@ -362,10 +376,6 @@ fn run_serve(settings: crate::api::Settings) -> ExitCode {
         writes = if settings.write_token.as_deref().is_some_and(|t| !t.is_empty()) { "enabled" } else { "disabled (set BAROQUE_WRITE_TOKEN)" },
         "puzzle store opened and seeded"
     );
-    match actix_web::rt::System::new().block_on(app.run_until_stopped()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail(format!("the server stopped: {e}")),
-    }
 }
 
 /// Lets a closed standard output end the process as Unix tools end (by SIGPIPE, with no message),

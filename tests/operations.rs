@@ -115,8 +115,8 @@ fn a_closed_pipe_ends_a_subcommand_quietly() {
 }
 
 /// SIGTERM (and SIGINT) stop the server gracefully: a search in flight still gets its answer, a
-/// running generation job records its collection `stopped` with what it found, new connections
-/// are refused, and the process exits 0.
+/// running generation job is handed over (left `running` with its lease given up, and taken over
+/// by the next server on the store), new connections are refused, and the process exits 0.
 #[test]
 fn a_signal_lets_work_in_flight_finish_and_exits_zero() {
     for signal in [libc::SIGTERM, libc::SIGINT] {
@@ -180,10 +180,41 @@ fn a_signal_lets_work_in_flight_finish_and_exits_zero() {
             std::net::TcpStream::connect(&server.addr).is_err(),
             "still accepting connections"
         );
-        // The job stopped itself and said so in the store.
+        // The job handed itself over: still running in the store, its lease given up, for the
+        // next server on this store to go on with.
         let store = baroque::store::Store::open(&db).unwrap();
         let (collection, _) = store.collection("long").unwrap().unwrap();
-        assert_eq!(collection.state, "stopped", "{collection:?}");
+        assert_eq!(collection.state, "running", "{collection:?}");
+        let id = job["id"].as_i64().unwrap();
+        let row = store.job(id).unwrap().unwrap();
+        assert_eq!(
+            (row.state.as_str(), row.attempts),
+            ("running", 1),
+            "{row:?}"
+        );
+        drop(store);
+        // The next server on the store takes it over at once, and a cancel stops it `stopped`.
+        let next = Served::start_at(&db, &["--no-seed"], &token, tempfile::tempdir().unwrap());
+        let url = format!("/v1/jobs/{id}");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while next.get(&url).1["attempts"] != 2 {
+            assert!(std::time::Instant::now() < deadline, "{}", next.get(&url).1);
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let cancelled = next
+            .agent
+            .delete(format!("{}{url}", next.base))
+            .header("authorization", "Bearer graceful-token")
+            .call()
+            .unwrap();
+        assert!(cancelled.status().is_success(), "{cancelled:?}");
+        while next.get(&url).1["state"] == "running" {
+            assert!(std::time::Instant::now() < deadline, "{}", next.get(&url).1);
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let (_, j) = next.get(&url);
+        assert_eq!(j["state"], "stopped", "{j}");
+        assert_eq!(j["stop"], "cancelled", "{j}");
     }
 }
 

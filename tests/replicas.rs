@@ -123,6 +123,28 @@ fn fens(collection: &Value) -> Vec<Value> {
         .collect()
 }
 
+/// What one uninterrupted run of a collection request makes (a SQLite server of its own): the
+/// FENs of the collection, in order.
+fn reference_run(request: &Value) -> Vec<Value> {
+    let name = request["name"].as_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start_at(
+        dir.path().join("ref.db"),
+        &["--rate-limit-per-minute", "0"],
+        &[("BAROQUE_WRITE_TOKEN", TOKEN)],
+        dir,
+    );
+    let (status, job) = send(&server, "POST", "/v1/collections", Some(request)).unwrap();
+    assert_eq!(status, 202, "{job}");
+    let url = job["url"].as_str().unwrap().to_string();
+    wait_for("the reference run", Duration::from_secs(300), || {
+        server.get(&url).1["state"] != "running"
+    });
+    let (_, c) = server.get(&format!("/v1/collections/{name}"));
+    assert_eq!(c["state"], "done", "{c}");
+    fens(&c)
+}
+
 #[test]
 fn a_job_whose_replica_is_killed_is_finished_by_the_other() {
     if !pg::here_or_skip() {
@@ -131,25 +153,7 @@ fn a_job_whose_replica_is_killed_is_finished_by_the_other() {
     // Long enough (a few seconds) to be killed in the middle.
     let request =
         json!({"name": "taken-over", "mate_in": 2, "count": 150, "seed": 11, "max_pieces": 8});
-    // What one uninterrupted run of the request makes (a SQLite server of its own).
-    let reference = {
-        let dir = tempfile::tempdir().unwrap();
-        let server = Served::start_at(
-            dir.path().join("ref.db"),
-            &["--rate-limit-per-minute", "0"],
-            &[("BAROQUE_WRITE_TOKEN", TOKEN)],
-            dir,
-        );
-        let (status, job) = send(&server, "POST", "/v1/collections", Some(&request)).unwrap();
-        assert_eq!(status, 202, "{job}");
-        let url = job["url"].as_str().unwrap().to_string();
-        wait_for("the reference run", Duration::from_secs(300), || {
-            server.get(&url).1["state"] != "running"
-        });
-        let (_, c) = server.get("/v1/collections/taken-over");
-        assert_eq!(c["state"], "done", "{c}");
-        fens(&c)
-    };
+    let reference = reference_run(&request);
     assert_eq!(reference.len(), 150);
     let url = pg::cluster().fresh_database();
     let mut a = replica(&url);
@@ -177,6 +181,81 @@ fn a_job_whose_replica_is_killed_is_finished_by_the_other() {
     assert_eq!(j["attempts"], 2, "{j}");
     assert_eq!(j["puzzle_ids"].as_array().unwrap().len(), 150, "{j}");
     let (_, c) = b.get("/v1/collections/taken-over");
+    assert_eq!(c["state"], "done", "{c}");
+    assert_eq!(fens(&c), reference);
+}
+
+/// Sends SIGTERM to a replica and waits for it to exit 0.
+fn terminate(server: &mut Served) {
+    let pid = server.child.id() as libc::pid_t;
+    // SAFETY: a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the replica did not exit");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0), "{status:?}");
+}
+
+/// A rolling deploy: three replicas restarted one after another (SIGTERM, then a new one in its
+/// place) while a job runs, then all three stopped and one started again. The job is handed
+/// over each time its runner stops, and its collection is the one an uninterrupted run makes.
+#[test]
+fn a_rolling_restart_of_three_replicas_hands_the_job_over() {
+    if !pg::here_or_skip() {
+        return;
+    }
+    let request = json!({"name": "rolled", "stipulation": "#3", "count": 200, "seed": 12});
+    let reference = reference_run(&request);
+    assert_eq!(reference.len(), 200);
+    let url = pg::cluster().fresh_database();
+    let mut replicas: Vec<Served> = (0..3).map(|_| replica(&url)).collect();
+    let (status, job) = send(&replicas[0], "POST", "/v1/collections", Some(&request)).unwrap();
+    assert_eq!(status, 202, "{job}");
+    let job_url = job["url"].as_str().unwrap().to_string();
+    let stored = |j: &Value| j["puzzle_ids"].as_array().map_or(0, Vec::len);
+    for i in 0..3 {
+        // Restarted once the job has stored more, seen through the next replica.
+        let watcher = (i + 1) % 3;
+        let before = stored(&replicas[watcher].get(&job_url).1);
+        wait_for("progress", Duration::from_secs(300), || {
+            let (_, j) = replicas[watcher].get(&job_url);
+            stored(&j) > before || j["state"] != "running"
+        });
+        let (_, j) = replicas[watcher].get(&job_url);
+        assert_eq!(
+            j["state"], "running",
+            "the job ended before restart {i}: {j}"
+        );
+        terminate(&mut replicas[i]);
+        replicas[i] = replica(&url);
+    }
+    // Every replica goes away: the job waits, unowned, for the next one.
+    for r in &mut replicas {
+        terminate(r);
+    }
+    let mut db = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let row = db
+        .query_one(
+            "SELECT j.state, c.state FROM jobs j JOIN collections c ON c.name = j.collection",
+            &[],
+        )
+        .unwrap();
+    let states: (String, String) = (row.get(0), row.get(1));
+    assert_eq!(states, ("running".into(), "running".into()));
+    let last = replica(&url);
+    wait_for("the end of the job", Duration::from_secs(300), || {
+        last.get(&job_url).1["state"] != "running"
+    });
+    let (_, j) = last.get(&job_url);
+    assert_eq!(j["state"], "done", "{j}");
+    assert!(j["attempts"].as_u64().unwrap() >= 2, "{j}");
+    assert_eq!(stored(&j), 200, "{j}");
+    let (_, c) = last.get("/v1/collections/rolled");
     assert_eq!(c["state"], "done", "{c}");
     assert_eq!(fens(&c), reference);
 }

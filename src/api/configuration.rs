@@ -31,7 +31,7 @@
 //! | `--rate-limit-burst` | `BAROQUE_RATE_LIMIT_BURST` | `10` | costly requests one client may send at once |
 //! | `--cors-allow-origin` | `BAROQUE_CORS_ALLOW_ORIGIN` | none | origins browsers may call from (repeatable; comma-separated in the variable); `*`: any origin, for the endpoints that need no token |
 //! | `--embed-frame-ancestors` | `BAROQUE_EMBED_FRAME_ANCESTORS` | `*` | the sites that may show the puzzle player (`/embed`) in a frame: the `frame-ancestors` of its Content-Security-Policy (`*` any site, `'none'` none, or origins separated by spaces) |
-//! | `--shutdown-timeout` | `BAROQUE_SHUTDOWN_TIMEOUT` | `30` | seconds in-flight requests and running jobs get to finish after SIGTERM or SIGINT |
+//! | `--shutdown-timeout` | `BAROQUE_SHUTDOWN_TIMEOUT` | `30` | seconds in-flight requests get to finish (and running jobs to hand themselves over) after SIGTERM or SIGINT |
 //! | `--trust-forwarded-for` | `BAROQUE_TRUST_FORWARDED_FOR` | `false` | count requests against the last `X-Forwarded-For` address instead of the peer (only behind a proxy that sets it) |
 
 use crate::app::library::Database;
@@ -214,8 +214,8 @@ pub struct Settings {
           default_value_t = false, num_args = 0..=1, default_missing_value = "true",
           value_parser = clap::builder::BoolishValueParser::new())]
     pub trust_forwarded_for: bool,
-    /// Seconds in-flight requests (and running generation jobs, which stop after their current
-    /// candidate) get to finish after SIGTERM or SIGINT, before the process exits.
+    /// Seconds in-flight requests get to finish (and running generation jobs to hand themselves
+    /// over to another replica) after SIGTERM or SIGINT, before the process exits.
     #[arg(long, env = "BAROQUE_SHUTDOWN_TIMEOUT", default_value_t = DEFAULT_SHUTDOWN_TIMEOUT,
           value_parser = clap::value_parser!(u64).range(0..=3600), value_name = "S")]
     pub shutdown_timeout: u64,

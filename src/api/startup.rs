@@ -107,8 +107,8 @@ impl Application {
     }
 
     /// Serves until SIGTERM or SIGINT (Ctrl-C), then shuts down gracefully: no new connections,
-    /// running generation jobs asked to stop after their current candidate, and in-flight requests
-    /// and jobs given `settings.shutdown_timeout` seconds to finish. Must run inside an actix
+    /// running generation jobs handed over ([`crate::app::jobs::Jobs::hand_over_all`]), and
+    /// in-flight requests given `settings.shutdown_timeout` seconds to finish. Must run inside an actix
     /// `System`.
     ///
     /// # Errors
@@ -141,13 +141,13 @@ impl Application {
             tracing::info!(
                 signal,
                 grace_seconds = grace.as_secs(),
-                "shutting down: no new connections; in-flight requests and running jobs may finish"
+                "shutting down: no new connections; in-flight requests may finish; running jobs are handed over"
             );
-            stopping.stop_all();
+            stopping.hand_over_all();
             handle.stop(true).await;
         });
         server.await?;
-        // The jobs run on threads of their own: wait for them to record where they stopped.
+        // The jobs run on threads of their own: wait for them to hand themselves over.
         let deadline = std::time::Instant::now() + grace;
         while jobs.active() > 0 && std::time::Instant::now() < deadline {
             actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
@@ -163,37 +163,45 @@ impl Application {
     }
 }
 
-/// Waits for SIGTERM or SIGINT (Ctrl-C); its name.
-async fn shutdown_signal() -> &'static str {
+/// Listens for SIGTERM and SIGINT (Ctrl-C) from the call on (their default action, which ends the
+/// process at once, is replaced before this returns), and waits for either; its name. Call it
+/// inside the runtime before saying that the server listens: a signal sent as soon as the server
+/// answers is then a graceful stop, not a kill.
+pub fn shutdown_signal() -> impl std::future::Future<Output = &'static str> {
     #[cfg(unix)]
     {
         use actix_web::rt::signal::unix::{signal, SignalKind};
-        match (
+        let signals = (
             signal(SignalKind::terminate()),
             signal(SignalKind::interrupt()),
-        ) {
-            (Ok(mut term), Ok(mut int)) => {
-                std::future::poll_fn(|cx| {
-                    if term.poll_recv(cx).is_ready() {
-                        std::task::Poll::Ready("SIGTERM")
-                    } else if int.poll_recv(cx).is_ready() {
-                        std::task::Poll::Ready("SIGINT")
-                    } else {
-                        std::task::Poll::Pending
-                    }
-                })
-                .await
-            }
-            _ => {
-                tracing::warn!("cannot listen for signals: stop the server by killing it");
-                std::future::pending().await
+        );
+        async move {
+            match signals {
+                (Ok(mut term), Ok(mut int)) => {
+                    std::future::poll_fn(|cx| {
+                        if term.poll_recv(cx).is_ready() {
+                            std::task::Poll::Ready("SIGTERM")
+                        } else if int.poll_recv(cx).is_ready() {
+                            std::task::Poll::Ready("SIGINT")
+                        } else {
+                            std::task::Poll::Pending
+                        }
+                    })
+                    .await
+                }
+                _ => {
+                    tracing::warn!("cannot listen for signals: stop the server by killing it");
+                    std::future::pending().await
+                }
             }
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = actix_web::rt::signal::ctrl_c().await;
-        "Ctrl-C"
+        async {
+            let _ = actix_web::rt::signal::ctrl_c().await;
+            "Ctrl-C"
+        }
     }
 }
 

@@ -185,7 +185,17 @@ pub enum StartError {
 /// A job this replica runs: its cancel flag and its view as the run goes.
 struct Local {
     cancel: Cancel,
+    /// Whether a client cancelled it (through any replica), rather than this replica stopping.
+    cancelled: AtomicBool,
     view: Mutex<JobView>,
+}
+
+impl Local {
+    /// Stops the run for a client's cancel: it ends `stopped`.
+    fn cancel_for_client(&self) {
+        self.cancelled.store(true, Ordering::Release);
+        self.cancel.cancel();
+    }
 }
 
 /// This replica's jobs.
@@ -238,9 +248,12 @@ impl Jobs {
         self.local.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
-    /// Asks every job of this replica to stop (at shutdown), and claims no more: each stops after
-    /// its current candidate and records its collection `stopped`, keeping what it found.
-    pub fn stop_all(&self) {
+    /// Hands this replica's jobs over (at shutdown), and claims no more: each run stops within
+    /// its current candidate, records its progress and gives up its lease at once, so that another
+    /// replica (or this one started again) takes the job over at its next round and goes on from
+    /// the puzzles stored. The jobs stay `running`; a job a client cancelled meanwhile ends
+    /// `stopped`, and one that finished ends `done`.
+    pub fn hand_over_all(&self) {
         self.stopping.store(true, Ordering::Release);
         for l in self.locals() {
             l.cancel.cancel();
@@ -327,6 +340,7 @@ impl Jobs {
     ) -> Result<(), StartError> {
         let local = Arc::new(Local {
             cancel: Cancel::new(),
+            cancelled: AtomicBool::new(false),
             view: Mutex::new(view),
         });
         self.local
@@ -382,6 +396,13 @@ impl Jobs {
                 view.progress = p;
             }
             view.stop = serde_json::from_value(summary["stop"].clone()).ok();
+            let handed_over = view.stop == Some(Stop::Cancelled)
+                && self.stopping.load(Ordering::Acquire)
+                && !local.cancelled.load(Ordering::Acquire);
+            if handed_over {
+                view.stop = None;
+                return self.release(id, &view);
+            }
             if state == "failed" {
                 view.error = Some(LOGGED.into());
             } else {
@@ -432,6 +453,24 @@ impl Jobs {
                 }
             }
         }
+    }
+
+    /// Gives up the lease of job `id` with its view, for another runner to take it over.
+    fn release(&self, id: i64, view: &JobView) -> Result<(), StoreError> {
+        let json = serde_json::to_value(view).unwrap_or_default();
+        if self
+            .store
+            .release_job(id, &self.owner, &super::document(&json))?
+        {
+            tracing::info!(
+                job = id,
+                stored = view.puzzle_ids.len(),
+                "handed the generation job over: another replica goes on with it"
+            );
+        } else {
+            tracing::warn!(job = id, "the job was taken over by another runner already");
+        }
+        Ok(())
     }
 
     /// Records the end of job `id` and of its collection, if this replica still holds it.
@@ -500,7 +539,7 @@ impl Jobs {
             .unwrap_or_else(|e| e.into_inner())
             .get(&id)
         {
-            l.cancel.cancel();
+            l.cancel_for_client();
         }
         Ok(Some(self.record(row)))
     }
@@ -520,9 +559,7 @@ impl Jobs {
                 .renew_job(id, &self.owner, self.config.lease, &super::document(&view))
             {
                 Ok(Some(false)) => {}
-                Ok(Some(true)) => {
-                    l.cancel.cancel();
-                }
+                Ok(Some(true)) => l.cancel_for_client(),
                 Ok(None) => {
                     tracing::warn!(job = id, "the job's lease was lost: it stops here");
                     l.cancel.cancel();

@@ -404,6 +404,11 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     fn renew_job(&self, id: i64, owner: &str, lease: Duration, view: &Json)
         -> Result<Option<bool>>;
 
+    /// Gives up `owner`'s lease on a running job at once, recording its view: the job stays
+    /// `running` and any runner may claim it now (a replica shutting down hands its jobs over);
+    /// `false` when the job is no longer `owner`'s.
+    fn release_job(&self, id: i64, owner: &str, view: &Json) -> Result<bool>;
+
     /// Ends a running job of `owner`: its state and view, and its collection's state and
     /// summary, in one transaction; `false` (and nothing written) when the job is no longer
     /// `owner`'s.

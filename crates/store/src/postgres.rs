@@ -768,6 +768,14 @@ impl Backend for PgStore {
             .map(|r| r.get::<_, i64>(0) != 0))
     }
 
+    fn release_job(&self, id: i64, owner: &str, view: &Json) -> Result<bool> {
+        Ok(self.conn()?.execute(
+            "UPDATE jobs SET lease_until = 0, view = $3
+             WHERE id = $1 AND owner = $2 AND state = 'running'",
+            &[&id, &owner, &view.to_string()],
+        )? == 1)
+    }
+
     fn finish_job(&self, id: i64, owner: &str, end: &JobEnd<'_>) -> Result<bool> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction()?;

@@ -557,6 +557,15 @@ impl Backend for SqliteStore {
             .map(|c| c != 0))
     }
 
+    fn release_job(&self, id: i64, owner: &str, view: &Json) -> Result<bool> {
+        let conn = self.pool.get()?;
+        Ok(conn.execute(
+            "UPDATE jobs SET lease_until = 0, view = ?3
+             WHERE id = ?1 AND owner = ?2 AND state = 'running'",
+            params![id, owner, view.to_string()],
+        )? == 1)
+    }
+
     fn finish_job(&self, id: i64, owner: &str, end: &JobEnd<'_>) -> Result<bool> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
