@@ -59,8 +59,15 @@ impl Tls {
         } else {
             &self.db
         };
+        // The name `localhost` is checked against the certificate, at the address the cluster
+        // listens on (whatever else the name resolves to).
+        let addr = if host == "localhost" {
+            "hostaddr=127.0.0.1&"
+        } else {
+            ""
+        };
         format!(
-            "postgres://{user}@{host}:{}/{db}?{query}",
+            "postgres://{user}@{host}:{}/{db}?{addr}{query}",
             self.cluster.port()
         )
     }
@@ -265,9 +272,27 @@ fn verify_full_refuses_a_host_name_the_certificate_does_not_name() {
     ))
     .unwrap_err();
     assert!(
-        e.contains("(sslmode=verify-ca): it is not signed by a CA of"),
+        e.contains(
+            "(sslmode=require, checked as verify-ca since a root certificate is given): it is \
+             not signed by a CA of"
+        ),
         "{e}"
     );
+}
+
+#[test]
+fn a_unix_socket_makes_no_tls_whatever_the_mode() {
+    let Some(t) = tls() else { return };
+    let dir = t.cluster.dir().display().to_string().replace('/', "%2F");
+    let store = open(&format!(
+        "postgres://postgres@{dir}:{}/{}?sslmode=require",
+        t.cluster.port(),
+        t.db
+    ))
+    .unwrap();
+    let state = tls_of(&store);
+    assert_eq!(state.sslmode, SslMode::Require);
+    assert!(!state.active, "{state:?}");
 }
 
 #[test]
@@ -334,7 +359,14 @@ fn a_client_certificate_authenticates_its_user() {
         &query("stranger.pem", "stranger.key"),
     ))
     .unwrap_err();
-    assert!(e.starts_with("PostgreSQL:"), "{e}");
+    assert_eq!(
+        e,
+        format!(
+            "PostgreSQL: the server at `localhost` did not accept the client certificate \
+             sslcert={} (its alert: UnknownCA)",
+            path(&t.file("stranger.pem"))
+        )
+    );
     // A key file that is missing is named.
     let e = open(&t.url(
         "certuser",

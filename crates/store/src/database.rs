@@ -167,7 +167,12 @@ pub fn redact(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_string();
     };
-    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+    // The user information runs to the last `@` before the path (a password may hold `?`).
+    let before_path = rest.find('/').unwrap_or(rest.len());
+    let host_from = rest[..before_path].rfind('@').map_or(0, |at| at + 1);
+    let end = rest[host_from..]
+        .find(['/', '?'])
+        .map_or(rest.len(), |i| host_from + i);
     let (authority, tail) = rest.split_at(end);
     let authority = match authority.rsplit_once('@') {
         Some((userinfo, host)) => match userinfo.split_once(':') {
@@ -228,6 +233,10 @@ mod tests {
             "postgres://u:***@h:1/d?password=***&sslmode=disable"
         );
         assert_eq!(redact("postgres://u@h/d"), "postgres://u@h/d");
+        assert_eq!(
+            redact("postgres://u:ab?cd@h/d?sslmode=require"),
+            "postgres://u:***@h/d?sslmode=require"
+        );
         assert_eq!(redact("postgres://h/d"), "postgres://h/d");
         let e = "postgres://u:hunter2@h:notaport/d"
             .parse::<Database>()
@@ -243,6 +252,11 @@ mod tests {
     #[test]
     fn other_schemes_and_empty_values_are_refused() {
         assert_eq!("".parse::<Database>(), Err(DatabaseError::Empty));
+        // Options of libpq this client does not have are refused, not ignored.
+        let e = "postgres://h/d?sslpassword=x"
+            .parse::<Database>()
+            .unwrap_err();
+        assert!(e.to_string().contains("sslpassword"), "{e}");
         let e = "mysql://u:pw@h/d".parse::<Database>().unwrap_err();
         assert!(e.to_string().contains("mysql"), "{e}");
         assert!(!e.to_string().contains("pw@"), "{e}");

@@ -333,7 +333,7 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     ///
     /// # Errors
     /// The store's error, or [`StoreError::Open`] naming the schema version when migrations are
-    /// missing, or a connection in the clear where the URL's `sslmode` requires TLS.
+    /// missing.
     fn readiness(&self, wait: Duration) -> Result<Readiness>;
 
     /// The number of stored puzzles.

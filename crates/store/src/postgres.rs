@@ -577,12 +577,6 @@ impl Backend for PgStore {
             version: row.try_get(1)?,
             cipher: row.try_get(2)?,
         };
-        if tls.sslmode.requires_tls() && !tls.active {
-            return Err(StoreError::Open(format!(
-                "the connection to the database is in the clear, yet sslmode={}",
-                tls.sslmode
-            )));
-        }
         Ok(Readiness {
             backend: "postgres",
             tls: Some(tls),

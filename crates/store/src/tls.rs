@@ -27,13 +27,14 @@ use rustls::client::WebPkiServerVerifier;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
+use rustls::server::ParsedCertificate;
 use rustls::{CertificateError, DigitallySignedStruct, RootCertStore, SignatureScheme};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 pub use tokio_postgres_rustls::MakeRustlsConnect;
 
-/// libpq's `sslmode`, but `allow`.
+/// libpq's `sslmode`, except `allow`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SslMode {
     /// In the clear.
@@ -50,20 +51,18 @@ pub enum SslMode {
 }
 
 impl SslMode {
-    /// The modes, as written in a URL.
-    pub const NAMES: [&'static str; 5] =
-        ["disable", "prefer", "require", "verify-ca", "verify-full"];
+    /// The modes.
+    pub const ALL: [SslMode; 5] = [
+        SslMode::Disable,
+        SslMode::Prefer,
+        SslMode::Require,
+        SslMode::VerifyCa,
+        SslMode::VerifyFull,
+    ];
 
     /// The mode of its name in a URL.
     pub fn parse(name: &str) -> Option<SslMode> {
-        Some(match name {
-            "disable" => SslMode::Disable,
-            "prefer" => SslMode::Prefer,
-            "require" => SslMode::Require,
-            "verify-ca" => SslMode::VerifyCa,
-            "verify-full" => SslMode::VerifyFull,
-            _ => return None,
-        })
+        SslMode::ALL.into_iter().find(|m| m.name() == name)
     }
 
     /// Its name in a URL.
@@ -136,14 +135,28 @@ const OPTIONS: [&str; 4] = ["sslmode", "sslrootcert", "sslcert", "sslkey"];
 /// Takes the TLS options out of a PostgreSQL URL: the URL for the `postgres` crate (which
 /// [`configure`] gives the `sslmode` it knows) and the options. The error says which option is wrong.
 pub fn split(url: &str) -> Result<(String, TlsOptions), String> {
-    let (base, query) = match url.split_once('?') {
-        Some((base, query)) => (base, query),
+    // The query starts at the first `?` after the user information (a password may hold `?`).
+    let after_userinfo = url.find("://").map_or(0, |i| i + 3);
+    let after_userinfo = url[after_userinfo..]
+        .find(['/'])
+        .map_or(url.len(), |end| after_userinfo + end);
+    let from = url[..after_userinfo].rfind('@').map_or(0, |at| at + 1);
+    let (base, query) = match url[from..].find('?') {
+        Some(q) => (&url[..from + q], &url[from + q + 1..]),
         None => (url, ""),
     };
     let mut kept = Vec::new();
     let mut found: [Option<String>; 4] = Default::default();
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let key = percent_decode(key)?;
+        if key == "sslnegotiation" && percent_decode(value)? != "postgres" {
+            return Err(
+                "sslnegotiation=direct is not supported: leave it out (TLS is then negotiated \
+                 as every PostgreSQL server accepts it)"
+                    .into(),
+            );
+        }
         match OPTIONS.iter().position(|o| *o == key) {
             Some(i) => found[i] = Some(percent_decode(value)?),
             None => kept.push(pair),
@@ -151,11 +164,13 @@ pub fn split(url: &str) -> Result<(String, TlsOptions), String> {
     }
     let [mode, root_cert, cert, key] = found;
     let mode = match mode.as_deref() {
+        // libpq 16: the system's CAs are only safe with the host name checked.
+        None if root_cert.as_deref() == Some("system") => SslMode::VerifyFull,
         None => SslMode::default(),
         Some(name) => SslMode::parse(name).ok_or_else(|| {
             format!(
                 "sslmode `{name}` is not one of {}",
-                SslMode::NAMES.join(", ")
+                SslMode::ALL.map(SslMode::name).join(", ")
             )
         })?,
     };
@@ -208,7 +223,9 @@ fn percent_decode(value: &str) -> Result<String, String> {
         if bytes[i] == b'%' {
             let hex = value
                 .get(i + 1..i + 3)
+                .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
                 .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .filter(|&b| b != 0)
                 .ok_or_else(|| format!("`{value}` holds a `%` that is no escape"))?;
             out.push(hex);
             i += 3;
@@ -253,9 +270,9 @@ pub fn connector(options: &TlsOptions) -> Result<MakeRustlsConnect, StoreError> 
     let open = |why: String| StoreError::Open(format!("PostgreSQL: {why}"));
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let verifier: Arc<dyn ServerCertVerifier> = match checks(options) {
-        SslMode::Disable | SslMode::Prefer | SslMode::Require => {
-            Arc::new(Unchecked(provider.clone()))
-        }
+        SslMode::Disable | SslMode::Prefer | SslMode::Require => Arc::new(Unchecked {
+            provider: provider.clone(),
+        }),
         mode @ (SslMode::VerifyCa | SslMode::VerifyFull) => {
             let source = root_cert(options).ok_or_else(|| {
                 open(format!(
@@ -265,13 +282,15 @@ pub fn connector(options: &TlsOptions) -> Result<MakeRustlsConnect, StoreError> 
                 ))
             })?;
             let roots = Arc::new(roots(&source).map_err(open)?);
-            let webpki = WebPkiServerVerifier::builder_with_provider(roots, provider.clone())
-                .build()
-                .map_err(|e| open(format!("{source}: {e}")))?;
             if mode == SslMode::VerifyCa {
-                Arc::new(AnyName(webpki))
+                Arc::new(AnyName {
+                    roots,
+                    provider: provider.clone(),
+                })
             } else {
-                webpki
+                WebPkiServerVerifier::builder_with_provider(roots, provider.clone())
+                    .build()
+                    .map_err(|e| open(format!("{source}: {e}")))?
             }
         }
     };
@@ -281,6 +300,10 @@ pub fn connector(options: &TlsOptions) -> Result<MakeRustlsConnect, StoreError> 
         .dangerous()
         .with_custom_certificate_verifier(verifier);
     let client_cert = options.client_cert.clone().or_else(|| {
+        // Nothing is read for a connection that makes no TLS.
+        if options.mode == SslMode::Disable {
+            return None;
+        }
         Some((
             default_file("postgresql.crt")?,
             default_file("postgresql.key")?,
@@ -289,15 +312,8 @@ pub fn connector(options: &TlsOptions) -> Result<MakeRustlsConnect, StoreError> 
     let config = match client_cert {
         None => builder.with_no_client_auth(),
         Some((cert, key)) => {
-            let chain = CertificateDer::pem_file_iter(&cert)
-                .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
+            let chain = certificates(&cert)
                 .map_err(|e| open(format!("sslcert={}: {e}", cert.display())))?;
-            if chain.is_empty() {
-                return Err(open(format!(
-                    "sslcert={}: no PEM certificate in it",
-                    cert.display()
-                )));
-            }
             let key_der = PrivateKeyDer::from_pem_file(&key)
                 .map_err(|e| open(format!("sslkey={}: {e}", key.display())))?;
             builder.with_client_auth_cert(chain, key_der).map_err(|e| {
@@ -312,9 +328,29 @@ pub fn connector(options: &TlsOptions) -> Result<MakeRustlsConnect, StoreError> 
     Ok(MakeRustlsConnect::new(config))
 }
 
-/// Sets the `postgres` crate's mode for `options`.
+/// Sets the `postgres` crate's mode for `options`. A URL whose hosts are all Unix sockets makes
+/// no TLS, whatever its `sslmode`, as libpq does (a socket is local).
 pub fn configure(config: &mut postgres::Config, options: &TlsOptions) {
-    config.ssl_mode(options.mode.client_mode());
+    let sockets_only = config
+        .get_hosts()
+        .iter()
+        .all(|h| matches!(h, postgres::config::Host::Unix(_)));
+    config.ssl_mode(if sockets_only {
+        postgres::config::SslMode::Disable
+    } else {
+        options.mode.client_mode()
+    });
+}
+
+/// The certificates of a PEM file, at least one.
+fn certificates(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
+    let certs = CertificateDer::pem_file_iter(path)
+        .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
+        .map_err(|e| e.to_string())?;
+    if certs.is_empty() {
+        return Err("no PEM certificate in it".into());
+    }
+    Ok(certs)
 }
 
 /// The trusted CAs of `source`.
@@ -322,9 +358,7 @@ fn roots(source: &RootCert) -> Result<RootCertStore, String> {
     let mut roots = RootCertStore::empty();
     match source {
         RootCert::File(path) => {
-            let certs = CertificateDer::pem_file_iter(path)
-                .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
-                .map_err(|e| format!("{source}: {e}"))?;
+            let certs = certificates(path).map_err(|e| format!("{source}: {e}"))?;
             let (added, _) = roots.add_parsable_certificates(certs);
             if added == 0 {
                 return Err(format!("{source}: no usable PEM certificate in it"));
@@ -344,10 +378,51 @@ fn roots(source: &RootCert) -> Result<RootCertStore, String> {
     Ok(roots)
 }
 
+/// The handshake's signature checks and schemes of a verifier, by the provider's algorithms.
+macro_rules! handshake_signatures {
+    () => {
+        fn verify_tls12_signature(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            rustls::crypto::verify_tls12_signature(
+                message,
+                cert,
+                dss,
+                &self.provider.signature_verification_algorithms,
+            )
+        }
+
+        fn verify_tls13_signature(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            rustls::crypto::verify_tls13_signature(
+                message,
+                cert,
+                dss,
+                &self.provider.signature_verification_algorithms,
+            )
+        }
+
+        fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+            self.provider
+                .signature_verification_algorithms
+                .supported_schemes()
+        }
+    };
+}
+
 /// Accepts any certificate (libpq's `prefer` and `require`), but still checks the handshake's
 /// signatures with it, so that the session is the certificate holder's.
 #[derive(Debug)]
-struct Unchecked(Arc<CryptoProvider>);
+struct Unchecked {
+    provider: Arc<CryptoProvider>,
+}
 
 impl ServerCertVerifier for Unchecked {
     fn verify_server_cert(
@@ -361,85 +436,38 @@ impl ServerCertVerifier for Unchecked {
         Ok(ServerCertVerified::assertion())
     }
 
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.0.signature_verification_algorithms,
-        )
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.0.signature_verification_algorithms,
-        )
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
-    }
+    handshake_signatures!();
 }
 
-/// `verify-ca`: the chain must reach a trusted CA; the name is not checked. (The web PKI
-/// verifier checks the chain first and the name last, so a name error means the chain held.)
+/// `verify-ca`: the chain must reach a trusted CA (rustls's own check of the chain, for a server
+/// certificate); the name is not checked.
 #[derive(Debug)]
-struct AnyName(Arc<WebPkiServerVerifier>);
+struct AnyName {
+    roots: Arc<RootCertStore>,
+    provider: Arc<CryptoProvider>,
+}
 
 impl ServerCertVerifier for AnyName {
     fn verify_server_cert(
         &self,
         end_entity: &CertificateDer<'_>,
         intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        ocsp_response: &[u8],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        match self
-            .0
-            .verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now)
-        {
-            Err(rustls::Error::InvalidCertificate(
-                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
-            )) => Ok(ServerCertVerified::assertion()),
-            other => other,
-        }
+        let cert = ParsedCertificate::try_from(end_entity)?;
+        rustls::client::verify_server_cert_signed_by_trust_anchor(
+            &cert,
+            &self.roots,
+            intermediates,
+            now,
+            self.provider.signature_verification_algorithms.all,
+        )?;
+        Ok(ServerCertVerified::assertion())
     }
 
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.0.verify_tls12_signature(message, cert, dss)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.0.verify_tls13_signature(message, cert, dss)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.supported_verify_schemes()
-    }
+    handshake_signatures!();
 }
 
 /// When connecting failed for a reason of TLS, that reason in words: the certificate that does
@@ -457,8 +485,18 @@ pub fn explain(
             postgres::config::Host::Unix(path) => path.display().to_string(),
         })
         .collect();
-    let host = hosts.join(", ");
-    let mode = checks(options);
+    // The `postgres` crate reports the last host's error when several are given.
+    let host = match hosts.as_slice() {
+        [one] => format!("`{one}`"),
+        _ => format!("one of `{}`", hosts.join("`, `")),
+    };
+    let mode = match checks(options) {
+        checked if checked != options.mode => format!(
+            "sslmode={}, checked as {checked} since a root certificate is given",
+            options.mode
+        ),
+        mode => format!("sslmode={mode}"),
+    };
     let chain = || {
         std::iter::successors(Some(e as &(dyn std::error::Error + 'static)), |s| {
             s.source()
@@ -474,7 +512,7 @@ pub fn explain(
                 }
                 CertificateError::NotValidForName
                 | CertificateError::NotValidForNameContext { .. } => {
-                    format!("it is not issued for the host name `{host}`")
+                    format!("it is not issued for the host name {host}")
                 }
                 CertificateError::Expired | CertificateError::ExpiredContext { .. } => {
                     "it has expired".into()
@@ -483,22 +521,34 @@ pub fn explain(
                     "it is not valid yet".into()
                 }
                 CertificateError::Revoked => "it is revoked".into(),
-                other => format!("{other:?}"),
+                CertificateError::BadEncoding => "it cannot be read".into(),
+                CertificateError::InvalidPurpose
+                | CertificateError::InvalidPurposeContext { .. } => {
+                    "it is not issued for a TLS server".into()
+                }
+                other => other.to_string(),
             },
+            rustls::Error::AlertReceived(alert) if options.client_cert.is_some() => {
+                let (cert, _) = options.client_cert.as_ref()?;
+                return Some(format!(
+                    "the server at {host} did not accept the client certificate sslcert={} \
+                     (its alert: {alert:?})",
+                    cert.display()
+                ));
+            }
             other => {
                 return Some(format!(
-                    "the TLS handshake with `{host}` failed (sslmode={}): {other}",
-                    options.mode
+                    "the TLS handshake with {host} failed ({mode}): {other}"
                 ))
             }
         };
         return Some(format!(
-            "the server's certificate for `{host}` does not verify (sslmode={mode}): {why}"
+            "the server's certificate for {host} does not verify ({mode}): {why}"
         ));
     }
     if chain().any(|s| s.to_string() == "server does not support TLS") {
         return Some(format!(
-            "the server at `{host}` does not accept TLS, and sslmode={} requires it (turn `ssl` \
+            "the server at {host} does not accept TLS, and sslmode={} requires it (turn `ssl` \
              on at the server, or write sslmode=prefer to allow a connection in the clear)",
             options.mode
         ));
@@ -539,6 +589,21 @@ mod tests {
         assert_eq!(o.client_cert, Some(("c.pem".into(), "k.pem".into())));
         let (_, o) = split("postgres://u@h/d?sslmode=verify-full&sslrootcert=system").unwrap();
         assert_eq!(o.root_cert, Some(RootCert::System));
+        // As libpq 16: the system's CAs make verify-full the default.
+        let (_, o) = split("postgres://u@h/d?sslrootcert=system").unwrap();
+        assert_eq!(o.mode, SslMode::VerifyFull);
+        // Keys are decoded as the client library decodes them.
+        let (url, o) = split("postgres://u@h/d?%73slmode=require").unwrap();
+        assert_eq!(
+            (url.as_str(), o.mode),
+            ("postgres://u@h/d", SslMode::Require)
+        );
+        // A `?` in the password is not the query.
+        let (url, o) = split("postgres://u:ab?cd@h/d?sslmode=require").unwrap();
+        assert_eq!(
+            (url.as_str(), o.mode),
+            ("postgres://u:ab?cd@h/d", SslMode::Require)
+        );
     }
 
     #[test]

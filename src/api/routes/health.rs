@@ -77,9 +77,8 @@ const READY_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 /// Readiness
 ///
 /// Answers 200 only when the puzzle store answers a query and has every migration of this build
-/// applied, and, on PostgreSQL, when the connection is encrypted wherever the URL's `sslmode`
-/// requires it (the answer says the connection's TLS); 503 `store-unavailable` otherwise (a load
-/// balancer's readiness probe).
+/// applied (on PostgreSQL the answer says the connection's TLS); 503 `store-unavailable` otherwise
+/// (a load balancer's readiness probe).
 #[utoipa::path(
     tag = "service",
     responses(
