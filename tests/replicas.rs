@@ -213,7 +213,27 @@ fn a_rolling_restart_of_three_replicas_hands_the_job_over() {
     let reference = reference_run(&request);
     assert_eq!(reference.len(), 200);
     let url = pg::cluster().fresh_database();
-    let mut replicas: Vec<Served> = (0..3).map(|_| replica(&url)).collect();
+    // Named replicas, one with a job thread and two with two: the collection is the same.
+    let start = |i: usize| {
+        let name = format!("r{i}");
+        let threads = if i == 0 { "1" } else { "2" };
+        Served::start_at(
+            &url,
+            &[
+                "--job-lease-seconds",
+                "2",
+                "--rate-limit-per-minute",
+                "0",
+                "--replica-name",
+                &name,
+                "--job-threads",
+                threads,
+            ],
+            &[("BAROQUE_WRITE_TOKEN", TOKEN)],
+            tempfile::tempdir().unwrap(),
+        )
+    };
+    let mut replicas: Vec<Served> = (0..3).map(start).collect();
     let (status, job) = send(&replicas[0], "POST", "/v1/collections", Some(&request)).unwrap();
     assert_eq!(status, 202, "{job}");
     let job_url = job["url"].as_str().unwrap().to_string();
@@ -232,7 +252,7 @@ fn a_rolling_restart_of_three_replicas_hands_the_job_over() {
             "the job ended before restart {i}: {j}"
         );
         terminate(&mut replicas[i]);
-        replicas[i] = replica(&url);
+        replicas[i] = start(i);
     }
     // Every replica goes away: the job waits, unowned, for the next one.
     for r in &mut replicas {
@@ -247,7 +267,7 @@ fn a_rolling_restart_of_three_replicas_hands_the_job_over() {
         .unwrap();
     let states: (String, String) = (row.get(0), row.get(1));
     assert_eq!(states, ("running".into(), "running".into()));
-    let last = replica(&url);
+    let last = start(0);
     wait_for("the end of the job", Duration::from_secs(300), || {
         last.get(&job_url).1["state"] != "running"
     });
@@ -255,6 +275,17 @@ fn a_rolling_restart_of_three_replicas_hands_the_job_over() {
     assert_eq!(j["state"], "done", "{j}");
     assert!(j["attempts"].as_u64().unwrap() >= 2, "{j}");
     assert_eq!(stored(&j), 200, "{j}");
+    // Each runner's replica says what it screened; r0 started the job and ended it.
+    let workers = j["workers"].as_object().unwrap();
+    assert!(workers.len() >= 2, "{j}");
+    assert!(workers.contains_key("r0"), "{j}");
+    assert!(
+        workers
+            .keys()
+            .all(|k| ["r0", "r1", "r2"].contains(&k.as_str())),
+        "{j}"
+    );
+    assert!(workers.values().all(|n| n.as_u64().unwrap() > 0), "{j}");
     let (_, c) = last.get("/v1/collections/rolled");
     assert_eq!(c["state"], "done", "{c}");
     assert_eq!(fens(&c), reference);

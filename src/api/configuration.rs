@@ -26,6 +26,8 @@
 //! | `--job-max-seconds` | `BAROQUE_JOB_MAX_SECONDS` | `600` | longest run of one generation job |
 //! | `--job-lease-seconds` | `BAROQUE_JOB_LEASE_SECONDS` | `15` | how long a generation job's lease lasts unrenewed: a job whose replica died (or whose server was killed) is taken over by another replica, or by the server restarted, once it runs out |
 //! | `--job-max-count` | `BAROQUE_JOB_MAX_COUNT` | `200` | most puzzles one job may be asked for (422 above) |
+//! | `--job-threads` | `BAROQUE_JOB_THREADS` | one per CPU core | threads a generation job runs on this replica, whichever replica started it |
+//! | `--replica-name` | `BAROQUE_REPLICA_NAME` | host name and port | this replica's name in a job's `workers` (1 to 64 letters, digits, `.`, `-`, `_`, `:`) |
 //! | `--solve-threads` | `BAROQUE_SOLVE_THREADS` | one per CPU core | threads of one search (root split) |
 //! | `--rate-limit-per-minute` | `BAROQUE_RATE_LIMIT_PER_MINUTE` | `60` | costly requests (`/v1/solve`, a mate posted to `/v1/puzzles`, `POST /v1/collections`, a collection export) one client gets back per minute; 429 with `Retry-After` when it has none (0: no limit) |
 //! | `--rate-limit-burst` | `BAROQUE_RATE_LIMIT_BURST` | `10` | costly requests one client may send at once |
@@ -35,6 +37,16 @@
 //! | `--trust-forwarded-for` | `BAROQUE_TRUST_FORWARDED_FOR` | `false` | count requests against the last `X-Forwarded-For` address instead of the peer (only behind a proxy that sets it) |
 
 use crate::app::library::Database;
+
+/// A `--replica-name`: 1 to 64 ASCII letters, digits, `.`, `-`, `_` or `:`.
+fn replica_name(s: &str) -> Result<String, String> {
+    let fine = |c: char| c.is_ascii_alphanumeric() || ".-_:".contains(c);
+    if (1..=64).contains(&s.len()) && s.chars().all(fine) {
+        Ok(s.to_string())
+    } else {
+        Err("a replica name is 1 to 64 ASCII letters, digits, `.`, `-`, `_` or `:`".into())
+    }
+}
 use std::path::PathBuf;
 
 pub use crate::app::database::{DatabaseParser, DEFAULT_DB};
@@ -192,6 +204,15 @@ pub struct Settings {
     #[arg(long, env = "BAROQUE_JOB_LEASE_SECONDS", default_value_t = 15,
           value_parser = clap::value_parser!(u64).range(1..=3_600), value_name = "S")]
     pub job_lease_seconds: u64,
+    /// Threads a generation job runs on this replica, wherever it was started (default: one per
+    /// CPU core).
+    #[arg(long, env = "BAROQUE_JOB_THREADS", value_parser = clap::value_parser!(u64).range(1..=256), value_name = "N")]
+    pub job_threads: Option<u64>,
+    /// This replica's name in the jobs it runs (their `workers`): default the host's name and
+    /// the port it listens on (`db-1:8080`).
+    #[arg(long, env = "BAROQUE_REPLICA_NAME", value_name = "NAME",
+          value_parser = replica_name)]
+    pub replica_name: Option<String>,
     /// Most puzzles one generation job may be asked for (more gets 422).
     #[arg(long, env = "BAROQUE_JOB_MAX_COUNT", default_value_t = 200,
           value_parser = clap::value_parser!(u64).range(1..=100_000), value_name = "N")]
@@ -274,6 +295,8 @@ impl std::fmt::Debug for Settings {
             .field("job_max_seconds", &self.job_max_seconds)
             .field("job_lease_seconds", &self.job_lease_seconds)
             .field("job_max_count", &self.job_max_count)
+            .field("job_threads", &self.job_threads)
+            .field("replica_name", &self.replica_name)
             .field("rate_limit_per_minute", &self.rate_limit_per_minute)
             .field("rate_limit_burst", &self.rate_limit_burst)
             .field("trust_forwarded_for", &self.trust_forwarded_for)
@@ -312,6 +335,8 @@ impl Default for Settings {
             job_max_seconds: 600,
             job_lease_seconds: 15,
             job_max_count: 200,
+            job_threads: None,
+            replica_name: None,
             rate_limit_per_minute: DEFAULT_RATE_LIMIT_PER_MINUTE,
             rate_limit_burst: DEFAULT_RATE_LIMIT_BURST,
             trust_forwarded_for: false,
@@ -433,6 +458,8 @@ pub struct Limits {
     pub proof_cache_bytes: usize,
     pub job_max_seconds: u64,
     pub job_max_count: u64,
+    /// Threads of a generation job on this replica.
+    pub job_threads: usize,
 }
 
 /// The server's ceilings on a solve.
@@ -500,6 +527,10 @@ impl From<&Settings> for Limits {
             proof_cache_bytes: usize::try_from(s.proof_cache_mib << 20).unwrap_or(usize::MAX),
             job_max_seconds: s.job_max_seconds,
             job_max_count: s.job_max_count,
+            job_threads: s.job_threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |n| usize::try_from(n).unwrap_or(1),
+            ),
         }
     }
 }

@@ -37,6 +37,10 @@ pub struct JobView {
     /// `progress` and `stop`).
     pub summary: Option<serde_json::Value>,
     pub error: Option<String>,
+    /// The candidates each replica (by its `--replica-name`) screened for the job, over all its
+    /// runs (absent from the views of jobs stored before it was recorded).
+    #[serde(default)]
+    pub workers: BTreeMap<String, u64>,
 }
 
 /// A job as read: its id, state, view and how many runners have held it.
@@ -167,6 +171,11 @@ pub struct JobsConfig {
     pub lease: Duration,
     /// The full solve that confirms each puzzle (budget, table, threads) on this replica.
     pub solve: SolveOptions,
+    /// The threads a job runs on this replica (the job's plan records those of the replica that
+    /// started it; each runner uses its own).
+    pub threads: usize,
+    /// This replica's name in a job's `workers`.
+    pub replica: String,
 }
 
 /// Why a job did not start.
@@ -374,12 +383,16 @@ impl Jobs {
     /// collection together. A panic in the run (a bug) is caught: both are marked failed.
     fn run(&self, id: i64, local: &Local, opts: &GenerateOptions) {
         metrics::gauge!("baroque_jobs_running").increment(1.0);
-        let name = local
-            .view
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .collection
-            .clone();
+        let (name, screened_before) = {
+            let view = local.view.lock().unwrap_or_else(|e| e.into_inner());
+            let before = view.workers.get(&self.config.replica).copied();
+            (view.collection.clone(), before.unwrap_or(0))
+        };
+        // This replica's threads, whichever replica started the job: the collection is the same.
+        let opts = &GenerateOptions {
+            threads: self.config.threads,
+            ..opts.clone()
+        };
         let slot = AtomicBool::new(true);
         // The slot is free before the job says it ended: a client that sees the end may start
         // another.
@@ -426,6 +439,10 @@ impl Jobs {
                 |progress, stored| {
                     let mut view = local.view.lock().unwrap_or_else(|e| e.into_inner());
                     view.progress = progress.clone();
+                    view.workers.insert(
+                        self.config.replica.clone(),
+                        screened_before + progress.tried,
+                    );
                     if let Some(p) = stored {
                         metrics::counter!("baroque_puzzles_stored_total").increment(1);
                         if !view.puzzle_ids.contains(&p.id) {

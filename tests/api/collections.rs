@@ -52,6 +52,14 @@ fn a_job_fills_a_collection_that_can_be_listed_read_and_exported() {
     let job = finished(&app, &url);
     assert_eq!(job["state"], "done", "{job}");
     assert_eq!(job["stop"], "done");
+    assert_eq!(job["attempts"], 1);
+    // One replica ran it, named by its host and port by default, and screened every candidate.
+    let workers = job["workers"].as_object().unwrap();
+    assert_eq!(workers.len(), 1, "{job}");
+    let (name, screened) = workers.iter().next().unwrap();
+    let port = app.base.rsplit(':').next().unwrap();
+    assert!(name.ends_with(&format!(":{port}")), "{name}");
+    assert_eq!(screened, &job["progress"]["tried"], "{job}");
     let ids: Vec<i64> = job["puzzle_ids"]
         .as_array()
         .unwrap()

@@ -126,7 +126,7 @@ pub enum JobState {
         "key_pieces": {"immobilizer": 2, "long-leaper": 2, "chameleon": 1}, "themes": {"mate-in-2": 5, "quiet-key": 4, "key-captures-1": 1},
         "difficulty": {"min": 34, "median": 55, "max": 67, "buckets": {"0-19": 0, "20-39": 1, "40-59": 2, "60-79": 2, "80-100": 0}},
         "focus": 2},
-    "error": null})))]
+    "error": null, "attempts": 1, "workers": {"replica-1:8080": 170}})))]
 pub struct Job {
     pub id: u64,
     pub url: String,
@@ -152,10 +152,15 @@ pub struct Job {
     #[schema(value_type = Option<Object>)]
     pub summary: Option<serde_json::Value>,
     pub error: Option<String>,
-    /// How many replicas have run the job: 1, or more when a replica that died (or a server that
-    /// was killed) left it and another took it over, going on from the puzzles already stored.
+    /// How many runners have held the job: 1, or more when a replica that stopped (handing it
+    /// over), died or was killed left it and another took it over, going on from the puzzles
+    /// already stored.
     #[schema(example = 1)]
     pub attempts: u32,
+    /// The candidates each replica screened for the job, over all its runs, by replica name
+    /// (`--replica-name`; default the host's name and port).
+    #[schema(example = json!({"db-1:8080": 170}))]
+    pub workers: std::collections::BTreeMap<String, u64>,
 }
 
 impl From<JobRecord> for Job {
@@ -182,6 +187,7 @@ impl From<JobRecord> for Job {
             summary: v.summary,
             error: v.error,
             attempts: r.attempts,
+            workers: v.workers,
         }
     }
 }
@@ -399,7 +405,7 @@ pub fn options(r: &CollectionRequest, limits: &Limits) -> Result<GenerateOptions
         },
         max_candidates: u64::MAX,
         max_time: Duration::from_secs(limits.job_max_seconds),
-        threads: limits.solve.threads,
+        threads: limits.job_threads,
         variety,
         focus: r.focus.unwrap_or(crate::generate::DEFAULT_FOCUS),
         steer_epoch: crate::generate::STEER_EPOCH,
