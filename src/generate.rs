@@ -639,6 +639,13 @@ pub fn generate_prepared<P: GamePosition, X: Send>(
         };
         next = end;
         for r in results {
+            // A cancel during the batch may have cut any of its searches short (a sound
+            // candidate found unsettled, or its confirmation stopped) while later ones finished:
+            // nothing more of the batch is taken, so that what was taken is what an uninterrupted
+            // run takes, in its order, and a run that goes on after a hand-over takes the rest.
+            if cancel.is_cancelled() {
+                continue 'run;
+            }
             // A candidate skipped by a halt: the checks at the top of the loop say why.
             let Some((r, prepared)) = r else {
                 continue 'run;
@@ -1410,6 +1417,31 @@ mod tests {
                 max_pieces: 7
             })
         );
+    }
+
+    /// A run cancelled from another thread at any moment (a replica handing its job over) has
+    /// taken a prefix of what the uninterrupted run takes: never a later puzzle before an earlier
+    /// one whose search the cancel cut short.
+    #[test]
+    fn a_cancelled_run_takes_a_prefix_of_the_whole_run() {
+        let opts = GenerateOptions {
+            stipulation: Stipulation::Mate(3),
+            ..quick(12, 12)
+        };
+        let whole = fens(&generate::<Position>(&opts, &Cancel::new(), keep).unwrap());
+        assert_eq!(whole.len(), 12);
+        for millis in [5, 40, 120, 300, 700] {
+            let cancel = Cancel::new();
+            let stop = cancel.clone();
+            let timer = std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(millis));
+                stop.cancel();
+            });
+            let cut = generate::<Position>(&opts, &cancel, keep).unwrap();
+            timer.join().unwrap();
+            let taken = fens(&cut);
+            assert_eq!(taken[..], whole[..taken.len()], "cancelled after {millis} ms");
+        }
     }
 
     #[test]

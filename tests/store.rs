@@ -326,6 +326,37 @@ fn exercise(store: &Store) -> Vec<String> {
     assert!(tail[12].contains("state: \"stopped\""), "{}", tail[12]);
     assert_eq!(tail[13], "None");
     assert!(tail[14].starts_with("stopped "), "{}", tail[14]);
+    // A job handed over at shutdown: its lease released is claimable at once, and a renewal by
+    // its old holder (racing the release) neither undoes it nor writes its view.
+    let id = store
+        .create_job(&baroque::store::NewJob {
+            collection: "A.twos",
+            request: &request,
+            view: &view,
+            owner: "one",
+            lease: Duration::from_secs(60),
+        })
+        .unwrap();
+    assert!(store.release_job(id, "one", &later).unwrap());
+    assert_eq!(
+        store
+            .renew_job(id, "one", Duration::from_secs(60), &view)
+            .unwrap(),
+        None
+    );
+    assert!(!store.release_job(id, "two", &later).unwrap());
+    let claimed = store
+        .claim_job("two", Duration::from_secs(60))
+        .unwrap()
+        .expect("a released job is claimed at once");
+    assert_eq!((claimed.id, claimed.attempts), (id, 2));
+    assert_eq!(claimed.state, "running");
+    assert!(
+        claimed.view.get().contains("\"tried\":5"),
+        "{}",
+        claimed.view.get()
+    );
+    assert!(!store.release_job(id, "one", &later).unwrap());
     store.readiness(Duration::from_secs(5)).unwrap();
     out
 }

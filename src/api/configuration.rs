@@ -26,7 +26,7 @@
 //! | `--job-max-seconds` | `BAROQUE_JOB_MAX_SECONDS` | `600` | longest run of one generation job |
 //! | `--job-lease-seconds` | `BAROQUE_JOB_LEASE_SECONDS` | `15` | how long a generation job's lease lasts unrenewed: a job whose replica died (or whose server was killed) is taken over by another replica, or by the server restarted, once it runs out |
 //! | `--job-max-count` | `BAROQUE_JOB_MAX_COUNT` | `200` | most puzzles one job may be asked for (422 above) |
-//! | `--job-threads` | `BAROQUE_JOB_THREADS` | one per CPU core | threads a generation job runs on this replica, whichever replica started it |
+//! | `--job-threads` | `BAROQUE_JOB_THREADS` | `--solve-threads` | threads a generation job runs on this replica, whichever replica started it |
 //! | `--replica-name` | `BAROQUE_REPLICA_NAME` | host name and port | this replica's name in a job's `workers` (1 to 64 letters, digits, `.`, `-`, `_`, `:`) |
 //! | `--solve-threads` | `BAROQUE_SOLVE_THREADS` | one per CPU core | threads of one search (root split) |
 //! | `--rate-limit-per-minute` | `BAROQUE_RATE_LIMIT_PER_MINUTE` | `60` | costly requests (`/v1/solve`, a mate posted to `/v1/puzzles`, `POST /v1/collections`, a collection export) one client gets back per minute; 429 with `Retry-After` when it has none (0: no limit) |
@@ -204,8 +204,8 @@ pub struct Settings {
     #[arg(long, env = "BAROQUE_JOB_LEASE_SECONDS", default_value_t = 15,
           value_parser = clap::value_parser!(u64).range(1..=3_600), value_name = "S")]
     pub job_lease_seconds: u64,
-    /// Threads a generation job runs on this replica, wherever it was started (default: one per
-    /// CPU core).
+    /// Threads a generation job runs on this replica, wherever it was started (default: as
+    /// many as `--solve-threads`, one per CPU core unless set).
     #[arg(long, env = "BAROQUE_JOB_THREADS", value_parser = clap::value_parser!(u64).range(1..=256), value_name = "N")]
     pub job_threads: Option<u64>,
     /// This replica's name in the jobs it runs (their `workers`): default the host's name and
@@ -527,8 +527,9 @@ impl From<&Settings> for Limits {
             proof_cache_bytes: usize::try_from(s.proof_cache_mib << 20).unwrap_or(usize::MAX),
             job_max_seconds: s.job_max_seconds,
             job_max_count: s.job_max_count,
+            // As many as a search's, unless set: jobs ran on `--solve-threads` before.
             job_threads: s.job_threads.map_or_else(
-                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                || SolveLimits::from(s).threads,
                 |n| usize::try_from(n).unwrap_or(1),
             ),
         }

@@ -168,8 +168,9 @@ impl Application {
     }
 }
 
-/// Listens for SIGTERM and SIGINT (Ctrl-C) from the call on (their default action, which ends the
-/// process at once, is replaced before this returns), and waits for either; its name. Call it
+/// Listens for SIGTERM and SIGINT (Ctrl-C) from the call on (on Unix their default action, which
+/// ends the process at once, is replaced before this returns; elsewhere Ctrl-C is listened for
+/// from the first poll), and waits for either; its name. Call it
 /// inside the runtime before saying that the server listens: a signal sent as soon as the server
 /// answers is then a graceful stop, not a kill.
 pub fn shutdown_signal() -> impl std::future::Future<Output = &'static str> {

@@ -260,18 +260,17 @@ impl Jobs {
     /// Hands this replica's jobs over (at shutdown), and claims no more: each run stops within
     /// its current candidate, records its progress and gives up its lease at once, so that another
     /// replica (or this one started again) takes the job over at its next round and goes on from
-    /// the puzzles stored. The jobs stay `running`; a job a client cancelled meanwhile ends
-    /// `stopped`, and one that finished ends `done`.
+    /// the puzzles stored. The jobs stay `running`; a job a client cancelled through this replica
+    /// ends `stopped` here, one cancelled through another ends `stopped` when the next runner
+    /// claims it, and one that finished ends `done`.
     pub fn hand_over_all(&self) {
+        // Under the lock of the runs, so that a run added after it (a job started by a request
+        // in flight, or claimed by a round under way) sees it: `spawn` hands it over at once.
+        let local = self.local.lock().unwrap_or_else(|e| e.into_inner());
         self.stopping.store(true, Ordering::Release);
-        for l in self.locals() {
+        for l in local.values() {
             l.cancel.cancel();
         }
-    }
-
-    fn locals(&self) -> Vec<Arc<Local>> {
-        let local = self.local.lock().unwrap_or_else(|e| e.into_inner());
-        local.values().cloned().collect()
     }
 
     fn take_slot(&self) -> bool {
@@ -352,10 +351,14 @@ impl Jobs {
             cancelled: AtomicBool::new(false),
             view: Mutex::new(view),
         });
-        self.local
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id, Arc::clone(&local));
+        {
+            let mut runs = self.local.lock().unwrap_or_else(|e| e.into_inner());
+            if self.stopping.load(Ordering::Acquire) {
+                // Started or claimed as this replica stops: handed over at once.
+                local.cancel.cancel();
+            }
+            runs.insert(id, Arc::clone(&local));
+        }
         let jobs = Arc::clone(self);
         let span = tracing::Span::current();
         std::thread::Builder::new()
@@ -396,20 +399,21 @@ impl Jobs {
         let slot = AtomicBool::new(true);
         // The slot is free before the job says it ended: a client that sees the end may start
         // another.
-        let release = || {
+        let free_slot_once = || {
             if slot.swap(false, Ordering::AcqRel) {
                 self.free_slot();
                 metrics::gauge!("baroque_jobs_running").decrement(1.0);
             }
         };
         let finish = |state: &str, summary: &serde_json::Value| -> Result<(), StoreError> {
-            release();
+            free_slot_once();
             let mut view = local.view.lock().unwrap_or_else(|e| e.into_inner()).clone();
             if let Ok(p) = serde_json::from_value(summary["progress"].clone()) {
                 view.progress = p;
             }
             view.stop = serde_json::from_value(summary["stop"].clone()).ok();
-            let handed_over = view.stop == Some(Stop::Cancelled)
+            let handed_over = state == "stopped"
+                && view.stop == Some(Stop::Cancelled)
                 && self.stopping.load(Ordering::Acquire)
                 && !local.cancelled.load(Ordering::Acquire);
             if handed_over {
@@ -454,7 +458,7 @@ impl Jobs {
                 &finish,
             )
         }));
-        release();
+        free_slot_once();
         match run {
             Ok(Ok(_)) => {}
             // The run recorded its end when it could; a job whose store failed before that is
@@ -564,6 +568,10 @@ impl Jobs {
     /// One round of the supervisor: renews the leases of this replica's jobs (stopping those asked
     /// to stop, or lost to another runner), then claims abandoned jobs while slots are free.
     fn tick(self: &Arc<Self>) {
+        if self.stopping.load(Ordering::Acquire) {
+            // Every run is handing itself over: nothing to renew or claim.
+            return;
+        }
         let locals: Vec<(i64, Arc<Local>)> = {
             let local = self.local.lock().unwrap_or_else(|e| e.into_inner());
             local.iter().map(|(id, l)| (*id, Arc::clone(l))).collect()

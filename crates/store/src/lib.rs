@@ -400,7 +400,8 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     fn job(&self, id: i64) -> Result<Option<JobRow>>;
 
     /// Extends `owner`'s lease on a running job and records its view: `Some(cancel asked)`, or
-    /// `None` when the job is no longer `owner`'s (another runner took it over, or it ended).
+    /// `None` when the job is no longer `owner`'s (another runner took it over, or it ended) or
+    /// its lease was released (a release is never undone by a renewal that raced it).
     fn renew_job(&self, id: i64, owner: &str, lease: Duration, view: &Json)
         -> Result<Option<bool>>;
 

@@ -18,7 +18,7 @@ use super::{
     decode, game_name, json_text, rules_columns, After, Backend, Columns, Filter, Readiness,
     StoreError, StoredPuzzle, TlsState, VerifiedPuzzle, POOL_SIZE,
 };
-use crate::postgres_pool::{AtomicU64, Manager, Sql, Tx};
+use crate::postgres_pool::{Manager, Sql, Tx};
 use crate::tls::{self, MakeRustlsConnect};
 use crate::Json;
 use crate::Result;
@@ -27,6 +27,7 @@ use postgres::error::SqlState;
 use postgres::types::ToSql;
 use r2d2_postgres::PostgresConnectionManager;
 use std::str::FromStr;
+use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
 /// How long connecting to the server may take.
@@ -754,7 +755,8 @@ impl Backend for PgStore {
     ) -> Result<Option<bool>> {
         let sql = format!(
             "UPDATE jobs SET lease_until = {NOW_MS} + $3, view = $4
-             WHERE id = $1 AND owner = $2 AND state = 'running' RETURNING cancel"
+             WHERE id = $1 AND owner = $2 AND state = 'running' AND lease_until > 0
+             RETURNING cancel"
         );
         Ok(self
             .conn()?

@@ -16,8 +16,7 @@ use postgres::types::ToSql;
 use postgres::{GenericClient, Row, Statement};
 use r2d2_postgres::PostgresConnectionManager;
 use std::collections::HashMap;
-pub use std::sync::atomic::AtomicU64;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// The most statements one connection keeps.
@@ -140,13 +139,16 @@ impl Conn {
     }
 }
 
-/// Whether a statement's error says it must be prepared again.
+/// Whether a statement's error says it must be prepared again: the server knows no statement of
+/// its name (a pooler's `DISCARD ALL`), or its plan's result changed (a column's type changed by
+/// a migration). Told by the error's code and the server's routine, never by its words, which
+/// the server's `lc_messages` may translate.
 fn stale(e: &postgres::Error) -> bool {
     match e.code() {
         Some(c) if *c == SqlState::INVALID_SQL_STATEMENT_NAME => true,
         Some(c) if *c == SqlState::FEATURE_NOT_SUPPORTED => e
             .as_db_error()
-            .is_some_and(|d| d.message().starts_with("cached plan must not change")),
+            .is_some_and(|d| d.routine() == Some("RevalidateCachedQuery")),
         _ => false,
     }
 }
@@ -161,6 +163,21 @@ impl Tx<'_> {
     /// Commits the transaction.
     pub fn commit(self) -> Result<(), postgres::Error> {
         self.tx.commit()
+    }
+
+    /// Runs `call` with the statement of `sql`. A stale statement is forgotten (the transaction
+    /// has failed with it: the next use prepares it again), not retried.
+    fn with<R>(
+        &mut self,
+        sql: &str,
+        call: impl FnOnce(&mut postgres::Transaction<'_>, &Statement) -> Result<R, postgres::Error>,
+    ) -> Result<R, postgres::Error> {
+        let statement = self.statements.get(&mut self.tx, sql)?;
+        let result = call(&mut self.tx, &statement);
+        if result.as_ref().is_err_and(stale) {
+            self.statements.forget(sql);
+        }
+        result
     }
 }
 
@@ -177,36 +194,33 @@ pub trait Sql {
     fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<u64, postgres::Error>;
 }
 
-impl Sql for Conn {
-    fn query(&mut self, sql: &str, params: Params<'_>) -> Result<Vec<Row>, postgres::Error> {
-        self.with(sql, |c, s| c.query(s, params))
-    }
-    fn query_one(&mut self, sql: &str, params: Params<'_>) -> Result<Row, postgres::Error> {
-        self.with(sql, |c, s| c.query_one(s, params))
-    }
-    fn query_opt(&mut self, sql: &str, params: Params<'_>) -> Result<Option<Row>, postgres::Error> {
-        self.with(sql, |c, s| c.query_opt(s, params))
-    }
-    fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<u64, postgres::Error> {
-        self.with(sql, |c, s| c.execute(s, params))
-    }
+/// [`Sql`] for a type with a `with(sql, call)` that runs `call` on its client and the statement.
+macro_rules! sql_through_with {
+    ($type:ty) => {
+        impl Sql for $type {
+            fn query(
+                &mut self,
+                sql: &str,
+                params: Params<'_>,
+            ) -> Result<Vec<Row>, postgres::Error> {
+                self.with(sql, |c, s| c.query(s, params))
+            }
+            fn query_one(&mut self, sql: &str, params: Params<'_>) -> Result<Row, postgres::Error> {
+                self.with(sql, |c, s| c.query_one(s, params))
+            }
+            fn query_opt(
+                &mut self,
+                sql: &str,
+                params: Params<'_>,
+            ) -> Result<Option<Row>, postgres::Error> {
+                self.with(sql, |c, s| c.query_opt(s, params))
+            }
+            fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<u64, postgres::Error> {
+                self.with(sql, |c, s| c.execute(s, params))
+            }
+        }
+    };
 }
 
-impl Sql for Tx<'_> {
-    fn query(&mut self, sql: &str, params: Params<'_>) -> Result<Vec<Row>, postgres::Error> {
-        let s = self.statements.get(&mut self.tx, sql)?;
-        self.tx.query(&s, params)
-    }
-    fn query_one(&mut self, sql: &str, params: Params<'_>) -> Result<Row, postgres::Error> {
-        let s = self.statements.get(&mut self.tx, sql)?;
-        self.tx.query_one(&s, params)
-    }
-    fn query_opt(&mut self, sql: &str, params: Params<'_>) -> Result<Option<Row>, postgres::Error> {
-        let s = self.statements.get(&mut self.tx, sql)?;
-        self.tx.query_opt(&s, params)
-    }
-    fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<u64, postgres::Error> {
-        let s = self.statements.get(&mut self.tx, sql)?;
-        self.tx.execute(&s, params)
-    }
-}
+sql_through_with!(Conn);
+sql_through_with!(Tx<'_>);

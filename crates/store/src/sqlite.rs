@@ -548,7 +548,8 @@ impl Backend for SqliteStore {
             .query_row(
                 &format!(
                     "UPDATE jobs SET lease_until = {NOW_MS} + ?3, view = ?4
-                     WHERE id = ?1 AND owner = ?2 AND state = 'running' RETURNING cancel"
+                     WHERE id = ?1 AND owner = ?2 AND state = 'running' AND lease_until > 0
+                     RETURNING cancel"
                 ),
                 params![id, owner, millis(lease), view.to_string()],
                 |r| r.get::<_, i64>(0),
