@@ -1440,7 +1440,11 @@ mod tests {
             let cut = generate::<Position>(&opts, &cancel, keep).unwrap();
             timer.join().unwrap();
             let taken = fens(&cut);
-            assert_eq!(taken[..], whole[..taken.len()], "cancelled after {millis} ms");
+            assert_eq!(
+                taken[..],
+                whole[..taken.len()],
+                "cancelled after {millis} ms"
+            );
         }
     }
 
