@@ -127,9 +127,11 @@ impl Application {
         stop: impl std::future::Future<Output = &'static str> + 'static,
     ) -> io::Result<()> {
         let limits = Limits::from(&self.settings);
-        let replica = self.settings.replica_name.clone().unwrap_or_else(|| {
-            format!("{}:{}", crate::store::collections::host_name(), self.port())
-        });
+        let replica = self
+            .settings
+            .replica_name
+            .clone()
+            .unwrap_or_else(|| crate::app::jobs::default_replica_name(self.port()));
         let jobs = web::Data::from(self.library.start_jobs(crate::app::jobs::JobsConfig {
             max_running: limits.max_jobs,
             lease: std::time::Duration::from_secs(self.settings.job_lease_seconds),

@@ -178,6 +178,12 @@ pub struct JobsConfig {
     pub replica: String,
 }
 
+/// A replica's name when `--replica-name` is not given: the host's name and the port it
+/// listens on (`db-1:8080`).
+pub fn default_replica_name(port: u16) -> String {
+    format!("{}:{port}", crate::store::collections::host_name())
+}
+
 /// Why a job did not start.
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
