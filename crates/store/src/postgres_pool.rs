@@ -9,7 +9,8 @@
 //! (a fixed set: every value is a bound parameter) and is emptied, should it ever pass
 //! [`MAX_STATEMENTS`]. A statement the server no longer knows or can no longer run as prepared
 //! (a `DISCARD ALL` by a connection pooler, a column's type changed by a later release's
-//! migration) is prepared again once, outside a transaction.
+//! migration) is prepared again once outside a transaction, and forgotten inside one (the
+//! transaction has failed; the next use prepares it again).
 
 use postgres::error::SqlState;
 use postgres::types::ToSql;

@@ -76,14 +76,6 @@ impl SslMode {
         }
     }
 
-    /// Whether a connection in the clear is refused.
-    pub fn requires_tls(self) -> bool {
-        matches!(
-            self,
-            SslMode::Require | SslMode::VerifyCa | SslMode::VerifyFull
-        )
-    }
-
     /// The `postgres` crate's mode: the verifying modes are `require` to it.
     fn client_mode(self) -> postgres::config::SslMode {
         match self {
