@@ -12,37 +12,8 @@ seconds=${1:-10}
 connections=${2:-8}
 cargo build --release --quiet
 bin=$PWD/target/release/baroque
-work=$(mktemp -d /tmp/baroque-load.XXXXXX)
-chmod 755 "$work"
-pgbin=$(pg_config --bindir 2>/dev/null || ls -d /usr/lib/postgresql/*/bin | tail -1)
-as_pg=()
-[ "$(id -u)" = 0 ] && as_pg=(runuser -u postgres --)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  "${as_pg[@]}" "$pgbin/pg_ctl" -D "$work/pg" stop -m fast >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-mkdir "$work/pg"
-[ "$(id -u)" = 0 ] && chown postgres "$work/pg"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"${as_pg[@]}" "$pgbin/initdb" -D "$work/pg" -A trust -U postgres >/dev/null
-"${as_pg[@]}" "$pgbin/pg_ctl" -D "$work/pg" -l "$work/pg/log" -w \
-  -o "-p $port -k $work/pg -c listen_addresses=127.0.0.1" start >/dev/null
-psql_url() { echo "postgres://postgres@127.0.0.1:$port/$1"; }
-createdb() { "${as_pg[@]}" "$pgbin/createdb" -h 127.0.0.1 -p "$port" -U postgres "$1"; }
-
-serve() { # serve DB PORT
-  BAROQUE_WRITE_TOKEN=load-test-token BAROQUE_RATE_LIMIT_PER_MINUTE=0 RUST_LOG=warn \
-    "$bin" serve --addr "127.0.0.1:$2" --db "$1" >"$work/serve-$2.log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 100); do
-    curl -sf "http://127.0.0.1:$2/ready" >/dev/null && return
-    sleep 0.2
-  done
-  echo "the server on port $2 did not start" >&2; cat "$work/serve-$2.log" >&2; exit 1
-}
+# shellcheck source=scripts/lib/cluster.sh
+. scripts/lib/cluster.sh
 
 summary() { # summary LABEL FILES...: requests/s summed, the worst p99
   local label=$1; shift

@@ -552,41 +552,16 @@ pub fn generate_prepared<P: GamePosition, X: Send>(
     mut take: impl FnMut(&Progress, Option<(&Generated<P>, X)>) -> Take,
 ) -> Result<Report<P>, OptionsError> {
     opts.validate()?;
-    let start = Instant::now();
-    let threads = opts.threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .ok();
-    let batch = (threads * 128) as u64;
+    let screener = Screener::new(opts, cancel);
     let epoch = opts.steer_epoch;
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut report = Report {
-        puzzles: Vec::new(),
-        progress: Progress::default(),
-        stop: Stop::Done,
-    };
-    // The variety rules: each key kind's count against its cap, and the puzzles whose defender
-    // keeps its pieces against the number needed.
-    let cap = opts.variety.key_cap(opts.count);
-    let needed = opts.variety.defenders_needed(opts.count);
-    let mut keys: BTreeMap<Role, usize> = BTreeMap::new();
-    let mut met = 0usize;
+    let mut assembly = Assembly::new(opts);
+    let mut puzzles: Vec<Generated<P>> = Vec::new();
+    let mut stop = Stop::Done;
     let mut steer = Steer::default();
-    // Set when the run must end: a cancel, or the time limit reached inside a batch.
-    let halted = || cancel.is_cancelled() || start.elapsed() >= opts.max_time;
     let mut next = 0u64;
-    'run: while report.puzzles.len() < opts.count {
-        if cancel.is_cancelled() {
-            report.stop = Stop::Cancelled;
-            break;
-        }
-        if next >= opts.max_candidates {
-            report.stop = Stop::CandidateLimit;
-            break;
-        }
-        if start.elapsed() >= opts.max_time {
-            report.stop = Stop::TimeLimit;
+    'run: while !assembly.complete() {
+        if let Some(why) = screener.stopped(next) {
+            stop = why;
             break;
         }
         // Candidates are steered by what the puzzles kept before their epoch (a run of `epoch`
@@ -594,49 +569,12 @@ pub fn generate_prepared<P: GamePosition, X: Send>(
         // any number of threads: once every remaining puzzle must keep the defender's pieces,
         // every candidate is made with them.
         if next % epoch == 0 {
-            let kept = report.puzzles.len();
-            steer = Steer {
-                all_keep_defenders: needed > 0 && met + (opts.count - kept) <= needed,
-                capped: keys
-                    .iter()
-                    .filter(|&(_, &n)| n >= cap)
-                    .map(|(&k, _)| k)
-                    .collect(),
-            };
+            steer = assembly.steer();
         }
-        let end = (next + batch)
+        let end = (next + screener.batch())
             .min(opts.max_candidates)
             .min((next / epoch + 1) * epoch);
-        // Each candidate's search stops at the run's deadline or its cancel too.
-        let screen_one = |i: u64| {
-            let left = opts.max_time.saturating_sub(start.elapsed());
-            (!halted()).then(|| {
-                let mut screened = screen_candidate::<P>(opts, i, left, cancel, &steer);
-                let prepared = match &mut screened.verdict {
-                    Verdict::Sound(found) => {
-                        let prepared = prepare(found);
-                        // The screening's table is for the preparation only.
-                        found.proven = None;
-                        Some(prepared)
-                    }
-                    _ => None,
-                };
-                (screened, prepared)
-            })
-        };
-        let results: Vec<Option<(Screened<P>, Option<X>)>> = match &pool {
-            Some(pool) => pool.install(|| {
-                // One candidate a task: a sound one costs a hundred times a rejected one, and
-                // the batch waits for its slowest thread.
-                (next..end)
-                    .collect::<Vec<u64>>()
-                    .into_par_iter()
-                    .with_max_len(1)
-                    .map(screen_one)
-                    .collect()
-            }),
-            None => (next..end).map(screen_one).collect(),
-        };
+        let results = screener.screen::<P, X>(next..end, &steer, &prepare);
         next = end;
         for r in results {
             // A cancel during the batch may have cut any of its searches short (a sound
@@ -647,68 +585,310 @@ pub fn generate_prepared<P: GamePosition, X: Send>(
                 continue 'run;
             }
             // A candidate skipped by a halt: the checks at the top of the loop say why.
-            let Some((r, prepared)) = r else {
+            let Some(r) = r else {
                 continue 'run;
             };
-            report.progress.tried += 1;
-            report.progress.nodes += r.nodes;
-            // (A sound puzzle is always prepared: `screen_one` prepares every one.)
-            match (r.verdict, prepared) {
-                (Verdict::Rejected, _) | (Verdict::Sound(_), None) => {}
-                (Verdict::Varied, _) => report.progress.varied += 1,
-                (Verdict::Unsettled, _) => report.progress.unsettled += 1,
-                (Verdict::Sound(found), Some(prepared)) => {
-                    let key = GeneratorSetup::canonical_key(&found.position);
-                    if seen.contains(&key) {
-                        report.progress.duplicates += 1;
-                        continue;
-                    }
-                    // Passed over (and not remembered: a mirror image may come when it fits):
-                    // a key kind at its cap, or a defender without its pieces when every
-                    // remaining puzzle must have them.
-                    let kept = report.puzzles.len();
-                    let keeps = found.defenders >= opts.variety.min_defenders;
-                    let full = found
-                        .key
-                        .is_some_and(|k| keys.get(&k).copied().unwrap_or(0) >= cap);
-                    if full || (!keeps && met + (opts.count - kept - 1) < needed) {
-                        report.progress.varied += 1;
-                        continue;
-                    }
-                    seen.insert(key);
-                    report.progress.millis = start.elapsed().as_millis() as u64;
-                    match take(&report.progress, Some((&found, prepared))) {
-                        Take::Kept => {
-                            report.progress.found += 1;
-                            if let Some(k) = found.key {
-                                *keys.entry(k).or_default() += 1;
-                            }
-                            met += usize::from(keeps);
-                            report.puzzles.push(*found);
-                            if report.puzzles.len() == opts.count {
-                                break 'run;
-                            }
-                        }
-                        Take::Skipped => {}
-                        Take::Stop => {
-                            report.stop = Stop::Cancelled;
-                            break 'run;
-                        }
-                    }
+            assembly.progress.millis = screener.millis();
+            let flow = assembly.offer(r, |progress, (found, prepared)| {
+                let taken = take(progress, Some((&found, prepared)));
+                if taken == Take::Kept {
+                    puzzles.push(*found);
+                }
+                taken
+            });
+            match flow {
+                Flow::Go => {}
+                Flow::Complete => break 'run,
+                Flow::Stop => {
+                    stop = Stop::Cancelled;
+                    break 'run;
                 }
             }
         }
-        report.progress.millis = start.elapsed().as_millis() as u64;
-        if take(&report.progress, None) == Take::Stop {
-            report.stop = Stop::Cancelled;
+        assembly.progress.millis = screener.millis();
+        if take(&assembly.progress, None) == Take::Stop {
+            stop = Stop::Cancelled;
             break;
         }
     }
-    report.progress.millis = start.elapsed().as_millis() as u64;
-    if report.puzzles.len() == opts.count {
-        report.stop = Stop::Done;
+    assembly.progress.millis = screener.millis();
+    if assembly.complete() {
+        stop = Stop::Done;
     }
-    Ok(report)
+    Ok(Report {
+        puzzles,
+        progress: assembly.progress,
+        stop,
+    })
+}
+
+/// A sound puzzle as the assembly of a run sees it (see [`Assembly::offer`]): what tells
+/// near-duplicates apart, its key kind and the defender's pieces, with the caller's `puzzle`.
+#[derive(Clone, Debug)]
+pub struct Sound<T> {
+    /// The position's canonical key ([`crate::rules::GeneratorSetup::canonical_key`]): the same
+    /// for all its mirror images.
+    pub canonical: String,
+    pub key: Option<Role>,
+    pub defenders: usize,
+    pub puzzle: T,
+}
+
+/// What the screening of one candidate found.
+#[derive(Clone, Debug)]
+pub enum Verdict<T> {
+    Rejected,
+    /// Dropped before its full screening for a key of a kind at its cap: were it sound, it would
+    /// be passed over.
+    Varied,
+    Unsettled,
+    Sound(T),
+}
+
+/// One candidate's verdict and the solver nodes it took.
+#[derive(Clone, Debug)]
+pub struct Screened<T> {
+    pub verdict: Verdict<T>,
+    pub nodes: u64,
+}
+
+/// A sound puzzle screened by a [`Screener`], with what `prepare` made of it.
+pub type Prepared<P, X> = Sound<(Box<Generated<P>>, X)>;
+
+/// Screens ranges of a run's candidates on the run's threads, within its time limit and until
+/// its cancel.
+pub struct Screener<'a> {
+    opts: &'a GenerateOptions,
+    cancel: &'a Cancel,
+    pool: Option<rayon::ThreadPool>,
+    start: Instant,
+}
+
+impl<'a> Screener<'a> {
+    /// A screener for a run of `opts` starting now.
+    pub fn new(opts: &'a GenerateOptions, cancel: &'a Cancel) -> Self {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.threads.max(1))
+            .build()
+            .ok();
+        Screener {
+            opts,
+            cancel,
+            pool,
+            start: Instant::now(),
+        }
+    }
+
+    /// The candidates of one batch: enough to keep every thread busy.
+    pub fn batch(&self) -> u64 {
+        (self.opts.threads.max(1) * 128) as u64
+    }
+
+    /// Milliseconds since the run started.
+    pub fn millis(&self) -> u64 {
+        u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Why a run whose next candidate is `next` must stop: a cancel, the candidate limit or the
+    /// time limit.
+    pub fn stopped(&self, next: u64) -> Option<Stop> {
+        if self.cancel.is_cancelled() {
+            Some(Stop::Cancelled)
+        } else if next >= self.opts.max_candidates {
+            Some(Stop::CandidateLimit)
+        } else if self.start.elapsed() >= self.opts.max_time {
+            Some(Stop::TimeLimit)
+        } else {
+            None
+        }
+    }
+
+    fn halted(&self) -> bool {
+        self.cancel.is_cancelled() || self.start.elapsed() >= self.opts.max_time
+    }
+
+    /// Screens candidates `range` under `steer`, in parallel, each under the run's deadline and
+    /// cancel; `prepare` is run on each sound one on the thread that screened it. In candidate
+    /// order; `None` for a candidate skipped because the run halted.
+    #[allow(clippy::type_complexity)]
+    pub fn screen<P: GamePosition, X: Send>(
+        &self,
+        range: std::ops::Range<u64>,
+        steer: &Steer,
+        prepare: &(impl Fn(&Generated<P>) -> X + Sync),
+    ) -> Vec<Option<Screened<Prepared<P, X>>>> {
+        let opts = self.opts;
+        let screen_one = |i: u64| {
+            let left = opts.max_time.saturating_sub(self.start.elapsed());
+            (!self.halted()).then(|| {
+                let screened = screen_candidate::<P>(opts, i, left, self.cancel, steer);
+                let verdict = match screened.verdict {
+                    Verdict::Sound(mut found) => {
+                        let prepared = prepare(&found);
+                        // The screening's table is for the preparation only.
+                        found.proven = None;
+                        Verdict::Sound(Sound {
+                            canonical: GeneratorSetup::canonical_key(&found.position),
+                            key: found.key,
+                            defenders: found.defenders,
+                            puzzle: (found, prepared),
+                        })
+                    }
+                    Verdict::Rejected => Verdict::Rejected,
+                    Verdict::Varied => Verdict::Varied,
+                    Verdict::Unsettled => Verdict::Unsettled,
+                };
+                Screened {
+                    verdict,
+                    nodes: screened.nodes,
+                }
+            })
+        };
+        match &self.pool {
+            Some(pool) => pool.install(|| {
+                // One candidate a task: a sound one costs a hundred times a rejected one, and
+                // the batch waits for its slowest thread.
+                range
+                    .collect::<Vec<u64>>()
+                    .into_par_iter()
+                    .with_max_len(1)
+                    .map(screen_one)
+                    .collect()
+            }),
+            None => range.map(screen_one).collect(),
+        }
+    }
+}
+
+/// What a run's [`Assembly::offer`] says next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Offer the next candidate.
+    Go,
+    /// The collection has its count.
+    Complete,
+    /// The caller asked to stop.
+    Stop,
+}
+
+/// The assembly of a run: screened candidates offered in candidate order, near-duplicates
+/// dropped, the variety rules applied, the progress counted, and the steering of the next epoch
+/// told. What it keeps depends only on what it was offered, in that order: a run whose
+/// candidates were screened by several processes, in any order, keeps what one run keeps.
+#[derive(Clone, Debug)]
+pub struct Assembly {
+    count: usize,
+    min_defenders: usize,
+    /// Each key kind's cap, and the puzzles whose defender must keep its pieces.
+    cap: usize,
+    needed: usize,
+    seen: HashSet<String>,
+    keys: BTreeMap<Role, usize>,
+    /// The puzzles kept whose defender keeps `min_defenders` pieces.
+    met: usize,
+    kept: usize,
+    /// The run's progress (its `millis` set by the caller).
+    pub progress: Progress,
+}
+
+impl Assembly {
+    /// The assembly of a run of `opts`, before any candidate.
+    pub fn new(opts: &GenerateOptions) -> Assembly {
+        Assembly {
+            count: opts.count,
+            min_defenders: opts.variety.min_defenders,
+            cap: opts.variety.key_cap(opts.count),
+            needed: opts.variety.defenders_needed(opts.count),
+            seen: HashSet::new(),
+            keys: BTreeMap::new(),
+            met: 0,
+            kept: 0,
+            progress: Progress::default(),
+        }
+    }
+
+    /// Whether the collection has its count.
+    pub fn complete(&self) -> bool {
+        self.kept >= self.count
+    }
+
+    /// The puzzles kept.
+    pub fn kept(&self) -> usize {
+        self.kept
+    }
+
+    /// How an epoch starting now is steered: every candidate keeps the defender's pieces once
+    /// every remaining puzzle must keep them (from then on, always), and a candidate whose key
+    /// kind has its cap is dropped early (the kinds capped only grow).
+    pub fn steer(&self) -> Steer {
+        Steer {
+            all_keep_defenders: self.needed > 0
+                && self.met + (self.count - self.kept.min(self.count)) <= self.needed,
+            capped: self
+                .keys
+                .iter()
+                .filter(|&(_, &n)| n >= self.cap)
+                .map(|(&k, _)| k)
+                .collect(),
+        }
+    }
+
+    /// Offers the next candidate's screening; `take` is handed a sound puzzle that is new and
+    /// fits the variety rules, and says whether it was kept.
+    pub fn offer<T>(
+        &mut self,
+        screened: Screened<Sound<T>>,
+        take: impl FnOnce(&Progress, T) -> Take,
+    ) -> Flow {
+        let p = &mut self.progress;
+        p.tried += 1;
+        p.nodes += screened.nodes;
+        let sound = match screened.verdict {
+            Verdict::Rejected => return Flow::Go,
+            Verdict::Varied => {
+                p.varied += 1;
+                return Flow::Go;
+            }
+            Verdict::Unsettled => {
+                p.unsettled += 1;
+                return Flow::Go;
+            }
+            Verdict::Sound(sound) => sound,
+        };
+        if self.seen.contains(&sound.canonical) {
+            p.duplicates += 1;
+            return Flow::Go;
+        }
+        // Passed over (and not remembered: a mirror image may come when it fits): a key kind at
+        // its cap, or a defender without its pieces when every remaining puzzle must have them.
+        let keeps = sound.defenders >= self.min_defenders;
+        let full = sound
+            .key
+            .is_some_and(|k| self.keys.get(&k).copied().unwrap_or(0) >= self.cap);
+        let left = self.count.saturating_sub(self.kept + 1);
+        if full || (!keeps && self.met + left < self.needed) {
+            p.varied += 1;
+            return Flow::Go;
+        }
+        self.seen.insert(sound.canonical);
+        match take(p, sound.puzzle) {
+            Take::Kept => {
+                p.found += 1;
+                if let Some(k) = sound.key {
+                    *self.keys.entry(k).or_default() += 1;
+                }
+                self.met += usize::from(keeps);
+                self.kept += 1;
+                if self.complete() {
+                    Flow::Complete
+                } else {
+                    Flow::Go
+                }
+            }
+            Take::Skipped => Flow::Go,
+            Take::Stop => Flow::Stop,
+        }
+    }
 }
 
 /// The default [`GenerateOptions::steer_epoch`]. Each batch of candidates ends within an epoch,
@@ -728,20 +908,6 @@ pub struct Steer {
     pub capped: Vec<Role>,
 }
 
-enum Verdict<P: GamePosition> {
-    Rejected,
-    /// Dropped before its full screening for a key of a kind at its cap: were it sound, it would
-    /// be passed over.
-    Varied,
-    Unsettled,
-    Sound(Box<Generated<P>>),
-}
-
-struct Screened<P: GamePosition> {
-    verdict: Verdict<P>,
-    nodes: u64,
-}
-
 /// Makes candidate `index` and screens it, within `left` of the run's time and until `cancel`.
 fn screen_candidate<P: GamePosition>(
     opts: &GenerateOptions,
@@ -749,7 +915,7 @@ fn screen_candidate<P: GamePosition>(
     left: Duration,
     cancel: &Cancel,
     steer: &Steer,
-) -> Screened<P> {
+) -> Screened<Box<Generated<P>>> {
     let rejected = Screened {
         verdict: Verdict::Rejected,
         nodes: 0,

@@ -406,3 +406,67 @@ fn a_job_is_followed_and_cancelled_through_the_other_replica() {
     assert_eq!(send(&b, "DELETE", &job_url, None).unwrap().0, 200);
     assert_eq!(b.get("/v1/jobs/999").0, 404);
 }
+
+/// One collection, two replicas: a job started on one is screened by both (each with one job
+/// thread), shard by shard, and its collection is the one a single replica makes.
+#[test]
+fn two_replicas_screen_the_shards_of_one_job() {
+    if !pg::here_or_skip() {
+        return;
+    }
+    let request =
+        json!({"name": "shared", "mate_in": 2, "count": 150, "seed": 11, "max_pieces": 8});
+    let reference = reference_run(&request);
+    assert_eq!(reference.len(), 150);
+    let url = pg::cluster().fresh_database();
+    let start = |name: &str| {
+        Served::start_at(
+            &url,
+            &[
+                "--job-lease-seconds",
+                "2",
+                "--rate-limit-per-minute",
+                "0",
+                "--replica-name",
+                name,
+                "--job-threads",
+                "1",
+            ],
+            &[("BAROQUE_WRITE_TOKEN", TOKEN)],
+            tempfile::tempdir().unwrap(),
+        )
+    };
+    let (a, b) = (start("a"), start("b"));
+    let (status, job) = send(&a, "POST", "/v1/collections", Some(&request)).unwrap();
+    assert_eq!(status, 202, "{job}");
+    let job_url = job["url"].as_str().unwrap().to_string();
+    // While it runs, the job says where its shards are, through either replica.
+    wait_for("a shard done", Duration::from_secs(300), || {
+        let (_, j) = b.get(&job_url);
+        j["shards"]["done"].as_u64().unwrap_or(0) > 0 || j["state"] != "running"
+    });
+    wait_for("the end of the job", Duration::from_secs(300), || {
+        b.get(&job_url).1["state"] != "running"
+    });
+    let (_, j) = b.get(&job_url);
+    assert_eq!(j["state"], "done", "{j}");
+    assert_eq!(j["attempts"], 1, "{j}");
+    assert_eq!(j["puzzle_ids"].as_array().unwrap().len(), 150, "{j}");
+    let shards = &j["shards"];
+    let (total, done) = (
+        shards["total"].as_u64().unwrap(),
+        shards["done"].as_u64().unwrap(),
+    );
+    assert!(done >= 2 && total >= done, "{j}");
+    // Both replicas screened shards of it: the one that started it and the other.
+    let workers = j["workers"].as_object().unwrap();
+    for name in ["a", "b"] {
+        assert!(
+            workers.get(name).and_then(Value::as_u64).unwrap_or(0) > 0,
+            "{name} screened nothing: {j}"
+        );
+    }
+    let (_, c) = a.get("/v1/collections/shared");
+    assert_eq!(c["state"], "done", "{c}");
+    assert_eq!(fens(&c), reference);
+}

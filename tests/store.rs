@@ -708,3 +708,212 @@ fn postgres_prepares_each_statement_once_per_connection() {
         "{prepared} statements prepared for {rounds} rounds"
     );
 }
+
+/// A job's shards on `store`: made once each, claimed by one runner at a time (the job's own
+/// runner never claims through `claim_any_shard`), renewed, finished, released, reset, counted,
+/// and dropped with the job's end; every answer as a line, to compare the backends.
+fn shards(store: &Store) -> Vec<String> {
+    let mut out = Vec::new();
+    let new = NewCollection {
+        game: baroque::rules::GameKind::Baroque,
+        rules: "abbott".into(),
+        stipulation: baroque::solver::Stipulation::Mate(2),
+        seed: 3,
+        max_pieces: 7,
+        count: 3,
+    };
+    assert!(store.create_collection("sharded", &new).unwrap());
+    let doc = |v: serde_json::Value| baroque::app::document(&v);
+    let id = store
+        .create_job(&baroque::store::NewJob {
+            collection: "sharded",
+            request: &doc(serde_json::json!({})),
+            view: &doc(serde_json::json!({})),
+            owner: "runner",
+            lease: Duration::from_secs(60),
+        })
+        .unwrap();
+    let lease = Duration::from_secs(60);
+    let steer = doc(serde_json::json!({"all_keep_defenders": false}));
+    store.add_shards(id, 0, 3, &steer).unwrap();
+    // Made once: adding again keeps what is there.
+    store
+        .add_shards(id, 1, 4, &doc(serde_json::json!({"other": 1})))
+        .unwrap();
+    let show = |r: Option<baroque::store::ShardRow>| {
+        r.map(|r| {
+            format!(
+                "{} {} {} {} {:?} {:?}",
+                r.job == id,
+                r.index,
+                r.state,
+                r.steer.get(),
+                r.owner,
+                r.result.map(|j| j.get().to_string())
+            )
+        })
+    };
+    for k in 0..5 {
+        out.push(format!("{:?}", show(store.shard(id, k).unwrap())));
+    }
+    // The runner claims shard 0; a helper never claims from its own job's runner's name.
+    out.push(format!(
+        "{:?}",
+        show(store.claim_shard(id, 0, "runner", "r", lease).unwrap())
+    ));
+    out.push(format!(
+        "{:?}",
+        show(store.claim_shard(id, 0, "helper", "h", lease).unwrap())
+    ));
+    out.push(format!(
+        "{:?}",
+        show(store.claim_any_shard("runner", "r", lease).unwrap())
+    ));
+    out.push(format!(
+        "{:?}",
+        show(store.claim_any_shard("helper", "h", lease).unwrap())
+    ));
+    out.push(format!(
+        "{:?}",
+        show(store.claim_any_shard("other", "o", lease).unwrap())
+    ));
+    out.push(format!(
+        "{:?}",
+        store.renew_shard(id, 1, "helper", lease).unwrap()
+    ));
+    out.push(format!(
+        "{:?}",
+        store.renew_shard(id, 1, "other", lease).unwrap()
+    ));
+    let result = doc(serde_json::json!({"verdicts": "rrs"}));
+    out.push(format!(
+        "{:?}",
+        store.finish_shard(id, 1, "other", 3, &result).unwrap()
+    ));
+    out.push(format!(
+        "{:?}",
+        store.finish_shard(id, 1, "helper", 256, &result).unwrap()
+    ));
+    out.push(format!(
+        "{:?}",
+        store.finish_shard(id, 0, "runner", 100, &result).unwrap()
+    ));
+    store.release_shard(id, 2, "other").unwrap();
+    out.push(format!("{:?}", store.shard_counts(id).unwrap()));
+    // A lease that ran out lets another claim it; a released one is pending at once.
+    store.renew_shard(id, 2, "other", Duration::ZERO).unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    out.push(format!(
+        "{:?}",
+        show(store.claim_shard(id, 2, "helper", "h", lease).unwrap())
+    ));
+    out.push(format!(
+        "{:?}",
+        store.renew_shard(id, 2, "other", lease).unwrap()
+    ));
+    store.release_shard(id, 2, "helper").unwrap();
+    out.push(format!("{:?}", show(store.shard(id, 2).unwrap())));
+    // The runner's steering changes: pending ones take it, a done one is reset to it, a held
+    // one is left to its holder.
+    let keep = doc(serde_json::json!({"all_keep_defenders": true}));
+    store.steer_pending_shards(id, 2, &keep).unwrap();
+    store.reset_shard(id, 1, &keep).unwrap();
+    store.claim_shard(id, 3, "helper", "h", lease).unwrap();
+    store.reset_shard(id, 3, &keep).unwrap();
+    for k in 0..4 {
+        out.push(format!("{:?}", show(store.shard(id, k).unwrap())));
+    }
+    // A cancel: renewals fail, nothing more is claimed.
+    store.cancel_job(id).unwrap();
+    out.push(format!(
+        "{:?}",
+        store.renew_shard(id, 3, "helper", lease).unwrap()
+    ));
+    out.push(format!(
+        "{:?}",
+        show(store.claim_any_shard("helper", "h", lease).unwrap())
+    ));
+    out.push(format!("{:?}", store.shard_counts(id).unwrap()));
+    // The job's end drops its shards.
+    let end = baroque::store::JobEnd {
+        state: "stopped",
+        view: &doc(serde_json::json!({})),
+        summary: &doc(serde_json::json!({})),
+    };
+    out.push(format!(
+        "{:?}",
+        store.finish_job(id, "runner", &end).unwrap()
+    ));
+    out.push(format!("{:?}", store.shard_counts(id).unwrap()));
+    out
+}
+
+/// Many helpers claiming the shards of one job at once: each shard goes to one of them.
+fn one_claimer_a_shard(store: &Store) {
+    let new = NewCollection {
+        game: baroque::rules::GameKind::Baroque,
+        rules: "abbott".into(),
+        stipulation: baroque::solver::Stipulation::Mate(2),
+        seed: 3,
+        max_pieces: 7,
+        count: 3,
+    };
+    assert!(store.create_collection("claimed", &new).unwrap());
+    let doc = |v: serde_json::Value| baroque::app::document(&v);
+    let id = store
+        .create_job(&baroque::store::NewJob {
+            collection: "claimed",
+            request: &doc(serde_json::json!({})),
+            view: &doc(serde_json::json!({})),
+            owner: "runner",
+            lease: Duration::from_secs(60),
+        })
+        .unwrap();
+    store
+        .add_shards(id, 0, 40, &doc(serde_json::json!({})))
+        .unwrap();
+    let claimed: Vec<i64> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8)
+            .map(|t| {
+                s.spawn(move || {
+                    let mut mine = Vec::new();
+                    let name = format!("helper-{t}");
+                    while let Some(r) = store
+                        .claim_any_shard(&name, &name, Duration::from_secs(60))
+                        .unwrap()
+                    {
+                        mine.push(r.index);
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    let mut sorted = claimed.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..40).collect::<Vec<i64>>());
+    let counts = store.shard_counts(id).unwrap();
+    assert_eq!((counts.total, counts.done, counts.running), (40, 0, 40));
+}
+
+#[test]
+fn both_backends_keep_shards_the_same_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite = Store::open(&dir.path().join("s.db")).unwrap();
+    let a = shards(&sqlite);
+    one_claimer_a_shard(&sqlite);
+    // What SQLite answers, checked here; PostgreSQL must answer the same.
+    assert!(a[0].contains("0 pending"), "{a:?}");
+    assert_eq!(a[4], "None", "{a:?}");
+    if !pg::here_or_skip() {
+        return;
+    }
+    let postgres = postgres_store();
+    let b = shards(&postgres);
+    one_claimer_a_shard(&postgres);
+    assert_eq!(a, b);
+}

@@ -114,7 +114,10 @@ const BUCKETS: [(&str, u8); 5] = [
 impl Distributions {
     /// The distributions of stored puzzles, each with its key piece kind and the defender's pieces
     /// besides its King, under the variety rules of `opts`.
-    fn of(opts: &GenerateOptions, puzzles: &[(StoredPuzzle, Option<String>, usize)]) -> Self {
+    pub(crate) fn of(
+        opts: &GenerateOptions,
+        puzzles: &[(StoredPuzzle, Option<String>, usize)],
+    ) -> Self {
         let v = opts.variety;
         let mut key_pieces = BTreeMap::new();
         let mut themes = BTreeMap::new();
@@ -319,6 +322,21 @@ fn fill_with<P: GamePosition>(
         stop: run.stop,
         distributions: Distributions::of(opts, &kept),
     };
+    record_end(summary, failure, opts, finish)
+}
+
+/// Records how a run ended through `finish` (`failed` when the store failed, `done` when the
+/// collection is complete, else `stopped`), with the collection's summary; the run's summary, or
+/// the store's failure.
+///
+/// # Errors
+/// The store's failure during the run, or in recording its end.
+pub(crate) fn record_end(
+    summary: RunSummary,
+    failure: Option<StoreError>,
+    opts: &GenerateOptions,
+    finish: Finish<'_>,
+) -> Result<RunSummary, CollectionError> {
     let state = match (&failure, summary.stop) {
         (Some(_), _) => "failed",
         (None, Stop::Done) => "done",
@@ -346,7 +364,7 @@ fn fill_with<P: GamePosition>(
 
 /// The puzzle a generated one is stored as: its claim (the key, or the helpmate's one line) for
 /// the full solve to confirm, and where it came from.
-fn new_puzzle<P: GamePosition>(
+pub(crate) fn new_puzzle<P: GamePosition>(
     name: &str,
     opts: &GenerateOptions,
     found: &Generated<P>,

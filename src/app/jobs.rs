@@ -10,10 +10,12 @@
 //! runner that still holds the lease.
 
 use crate::app::collections::{create_collection, fill_collection_then};
+use crate::app::shards::{fill_sharded, Help, Screening};
 use crate::generate::{GenerateOptions, Progress, Stop, Variety};
 use crate::rules::{GameKind, Rules, Variant};
 use crate::solver::{Cancel, Limits, SolveOptions, Stipulation};
 use crate::store::jobs::JobRow;
+use crate::store::ShardRow;
 use crate::store::{JobEnd, NewJob, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -41,6 +43,22 @@ pub struct JobView {
     /// runs (absent from the views of jobs stored before it was recorded).
     #[serde(default)]
     pub workers: BTreeMap<String, u64>,
+    /// Where a sharded job's shards are (absent for a job of a release before shards).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shards: Option<ShardsView>,
+}
+
+/// Where a sharded job's shards are: made so far, done, and held by a runner now.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(as = JobShards, examples(json!({"total": 12, "done": 9, "running": 2})))]
+pub struct ShardsView {
+    /// Shards made so far: each a range of `steer_epoch` candidates (256 by default); the job's
+    /// runner makes them a few ahead of the one it assembles next.
+    pub total: u64,
+    /// Shards screened.
+    pub done: u64,
+    /// Shards a replica screens now.
+    pub running: u64,
 }
 
 /// A job as read: its id, state, view and how many runners have held it.
@@ -84,6 +102,11 @@ struct Plan {
     /// fully, whatever `focus` said.
     #[serde(default)]
     focus_helpmates: bool,
+    /// Whether the job is cut into shards that any replica screens (see
+    /// [`crate::app::shards`]). Absent (false) from the plans of jobs stored before shards: those
+    /// run on one replica at a time, as they did.
+    #[serde(default)]
+    shards: bool,
 }
 
 /// The steering epoch of the runs whose plans do not record it.
@@ -116,6 +139,7 @@ impl Plan {
             focus: o.focus,
             steer_epoch: o.steer_epoch,
             focus_helpmates: true,
+            shards: true,
         }
     }
 
@@ -200,6 +224,10 @@ pub enum StartError {
 /// A job this replica runs: its cancel flag and its view as the run goes.
 struct Local {
     cancel: Cancel,
+    /// Whether the job is cut into shards (its plan says).
+    sharded: bool,
+    /// The shard this runner screens now, for the supervisor to renew.
+    held: Mutex<Option<(i64, i64)>>,
     /// Whether a client cancelled it (through any replica), rather than this replica stopping.
     cancelled: AtomicBool,
     view: Mutex<JobView>,
@@ -221,7 +249,18 @@ pub struct Jobs {
     owner: String,
     running: AtomicUsize,
     local: Mutex<BTreeMap<i64, Arc<Local>>>,
+    /// This replica's runs that screen shards of other replicas' jobs, by number.
+    helpers: Mutex<BTreeMap<u64, Arc<Helper>>>,
+    helper_numbers: std::sync::atomic::AtomicU64,
     stopping: AtomicBool,
+}
+
+/// A run of this replica that screens shards of another replica's job: the cancel of the shard
+/// it screens now, and that shard.
+#[derive(Default)]
+struct Helper {
+    cancel: Mutex<Cancel>,
+    held: Mutex<Option<(i64, i64)>>,
 }
 
 /// The error of a job that failed on the store or a bug: the cause is logged, not shown.
@@ -237,6 +276,8 @@ impl Jobs {
             config,
             running: AtomicUsize::new(0),
             local: Mutex::new(BTreeMap::new()),
+            helpers: Mutex::new(BTreeMap::new()),
+            helper_numbers: std::sync::atomic::AtomicU64::new(0),
             stopping: AtomicBool::new(false),
         });
         let weak = Arc::downgrade(&jobs);
@@ -258,9 +299,11 @@ impl Jobs {
         self.running.load(Ordering::Acquire)
     }
 
-    /// The jobs of this replica that have not recorded their end yet.
+    /// The jobs of this replica that have not recorded their end yet, and its runs screening
+    /// shards of other replicas' jobs.
     pub fn active(&self) -> usize {
         self.local.lock().unwrap_or_else(|e| e.into_inner()).len()
+            + self.helpers.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     /// Hands this replica's jobs over (at shutdown), and claims no more: each run stops within
@@ -276,6 +319,15 @@ impl Jobs {
         self.stopping.store(true, Ordering::Release);
         for l in local.values() {
             l.cancel.cancel();
+        }
+        drop(local);
+        for h in self
+            .helpers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+        {
+            h.cancel.lock().unwrap_or_else(|e| e.into_inner()).cancel();
         }
     }
 
@@ -336,7 +388,7 @@ impl Jobs {
             owner: &self.owner,
             lease: self.config.lease,
         })?;
-        self.spawn(id, view.clone(), opts.clone())?;
+        self.spawn(id, view.clone(), opts.clone(), true)?;
         Ok(JobRecord {
             id,
             state: "running".into(),
@@ -351,9 +403,12 @@ impl Jobs {
         id: i64,
         view: JobView,
         opts: GenerateOptions,
+        sharded: bool,
     ) -> Result<(), StartError> {
         let local = Arc::new(Local {
             cancel: Cancel::new(),
+            sharded,
+            held: Mutex::new(None),
             cancelled: AtomicBool::new(false),
             view: Mutex::new(view),
         });
@@ -413,6 +468,10 @@ impl Jobs {
         };
         let finish = |state: &str, summary: &serde_json::Value| -> Result<(), StoreError> {
             free_slot_once();
+            if local.sharded {
+                // Counted before the end, which drops the job's shards.
+                self.count_shards(id, local)?;
+            }
             let mut view = local.view.lock().unwrap_or_else(|e| e.into_inner()).clone();
             if let Ok(p) = serde_json::from_value(summary["progress"].clone()) {
                 view.progress = p;
@@ -439,30 +498,54 @@ impl Jobs {
             }
             self.end(id, state, &view, summary)
         };
+        let observe = |progress: &Progress, stored: Option<&crate::store::StoredPuzzle>| {
+            let mut view = local.view.lock().unwrap_or_else(|e| e.into_inner());
+            view.progress = progress.clone();
+            // A sharded job's workers are counted from its shards (`count_shards`).
+            if !local.sharded {
+                view.workers.insert(
+                    self.config.replica.clone(),
+                    screened_before + progress.tried,
+                );
+            }
+            if let Some(p) = stored {
+                metrics::counter!("baroque_puzzles_stored_total").increment(1);
+                if !view.puzzle_ids.contains(&p.id) {
+                    view.puzzle_ids.push(p.id);
+                }
+            }
+            true
+        };
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            fill_collection_then(
-                &self.store,
-                &name,
-                opts,
-                &self.config.solve,
-                &local.cancel,
-                |progress, stored| {
-                    let mut view = local.view.lock().unwrap_or_else(|e| e.into_inner());
-                    view.progress = progress.clone();
-                    view.workers.insert(
-                        self.config.replica.clone(),
-                        screened_before + progress.tried,
-                    );
-                    if let Some(p) = stored {
-                        metrics::counter!("baroque_puzzles_stored_total").increment(1);
-                        if !view.puzzle_ids.contains(&p.id) {
-                            view.puzzle_ids.push(p.id);
-                        }
-                    }
-                    true
-                },
-                &finish,
-            )
+            if local.sharded {
+                let at = Screening {
+                    store: &self.store,
+                    job: id,
+                    collection: &name,
+                    owner: &self.owner,
+                    replica: &self.config.replica,
+                    lease: self.config.lease,
+                    held: &local.held,
+                };
+                fill_sharded(
+                    &at,
+                    opts,
+                    &self.config.solve,
+                    &local.cancel,
+                    observe,
+                    &finish,
+                )
+            } else {
+                fill_collection_then(
+                    &self.store,
+                    &name,
+                    opts,
+                    &self.config.solve,
+                    &local.cancel,
+                    observe,
+                    &finish,
+                )
+            }
         }));
         free_slot_once();
         match run {
@@ -480,6 +563,22 @@ impl Jobs {
                 }
             }
         }
+    }
+
+    /// Records in the view of sharded job `id` where its shards are, and the candidates each
+    /// replica screened in them.
+    fn count_shards(&self, id: i64, local: &Local) -> Result<(), StoreError> {
+        let counts = self.store.shard_counts(id)?;
+        let mut view = local.view.lock().unwrap_or_else(|e| e.into_inner());
+        view.shards = Some(ShardsView {
+            total: counts.total,
+            done: counts.done,
+            running: counts.running,
+        });
+        for (replica, screened) in counts.screened {
+            view.workers.insert(replica, screened);
+        }
+        Ok(())
     }
 
     /// Gives up the lease of job `id` with its view, for another runner to take it over.
@@ -583,6 +682,22 @@ impl Jobs {
             local.iter().map(|(id, l)| (*id, Arc::clone(l))).collect()
         };
         for (id, l) in locals {
+            if l.sharded {
+                if let Err(e) = self.count_shards(id, &l) {
+                    tracing::warn!(job = id, error = %e, "cannot count the job's shards");
+                }
+            }
+            let held = *l.held.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((job, index)) = held {
+                match self
+                    .store
+                    .renew_shard(job, index, &self.owner, self.config.lease)
+                {
+                    Ok(true) => {}
+                    Ok(false) => tracing::warn!(job, shard = index, "the shard's lease was lost"),
+                    Err(e) => tracing::warn!(job, error = %e, "cannot renew the shard's lease"),
+                }
+            }
             let view = serde_json::to_value(&*l.view.lock().unwrap_or_else(|e| e.into_inner()))
                 .unwrap_or_default();
             match self
@@ -596,6 +711,29 @@ impl Jobs {
                     l.cancel.cancel();
                 }
                 Err(e) => tracing::warn!(job = id, error = %e, "cannot renew the job's lease"),
+            }
+        }
+        let helpers: Vec<Arc<Helper>> = self
+            .helpers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect();
+        for h in helpers {
+            let held = *h.held.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((job, index)) = held {
+                match self
+                    .store
+                    .renew_shard(job, index, &self.owner, self.config.lease)
+                {
+                    Ok(true) => {}
+                    // The job ended, was cancelled, or the shard was taken over: stop it.
+                    Ok(false) => {
+                        h.cancel.lock().unwrap_or_else(|e| e.into_inner()).cancel();
+                    }
+                    Err(e) => tracing::warn!(job, error = %e, "cannot renew the shard's lease"),
+                }
             }
         }
         while !self.stopping.load(Ordering::Acquire) && self.take_slot() {
@@ -612,6 +750,123 @@ impl Jobs {
                 }
             }
         }
+        // Free slots help the running jobs of other replicas with their shards.
+        while !self.stopping.load(Ordering::Acquire) && self.take_slot() {
+            match self
+                .store
+                .claim_any_shard(&self.owner, &self.config.replica, self.config.lease)
+            {
+                Ok(Some(row)) => self.help(row),
+                Ok(None) => {
+                    self.free_slot();
+                    break;
+                }
+                Err(e) => {
+                    self.free_slot();
+                    tracing::warn!(error = %e, "cannot look for shards to screen");
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Screens shards of other replicas' jobs on a thread of its own, from the one claimed,
+    /// while there are any to claim (the slot is taken; given back at the end).
+    fn help(self: &Arc<Self>, first: ShardRow) {
+        let helper = Arc::new(Helper::default());
+        let number = self.helper_numbers.fetch_add(1, Ordering::AcqRel);
+        self.helpers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(number, Arc::clone(&helper));
+        let jobs = Arc::clone(self);
+        let spawned = std::thread::Builder::new()
+            .name(format!("job-{}-help", first.job))
+            .spawn(move || {
+                super::lower_priority();
+                let mut next = Some(first);
+                while let Some(row) = next.take() {
+                    let cancel = Cancel::new();
+                    *helper.cancel.lock().unwrap_or_else(|e| e.into_inner()) = cancel.clone();
+                    *helper.held.lock().unwrap_or_else(|e| e.into_inner()) =
+                        Some((row.job, row.index));
+                    if jobs.stopping.load(Ordering::Acquire) {
+                        cancel.cancel();
+                    }
+                    if let Err(e) = jobs.help_one(&helper, &row, &cancel) {
+                        tracing::warn!(job = row.job, shard = row.index, error = %e,
+                            "cannot screen a shard");
+                        let _ = jobs.store.release_shard(row.job, row.index, &jobs.owner);
+                    }
+                    *helper.held.lock().unwrap_or_else(|e| e.into_inner()) = None;
+                    if jobs.stopping.load(Ordering::Acquire) {
+                        break;
+                    }
+                    next = jobs
+                        .store
+                        .claim_any_shard(&jobs.owner, &jobs.config.replica, jobs.config.lease)
+                        .unwrap_or_else(|e| {
+                            tracing::warn!(error = %e, "cannot look for shards to screen");
+                            None
+                        });
+                }
+                jobs.helpers
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(&number);
+                jobs.free_slot();
+            });
+        if let Err(e) = spawned {
+            tracing::error!(error = %e, "cannot start a thread to screen shards");
+            self.helpers
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&number);
+            self.free_slot();
+        }
+    }
+
+    /// Screens one claimed shard of another replica's job, and records its result (or gives it
+    /// back when stopped).
+    fn help_one(&self, helper: &Helper, row: &ShardRow, cancel: &Cancel) -> Result<(), String> {
+        let job = self
+            .store
+            .job(row.job)
+            .map_err(|e| e.to_string())?
+            .ok_or("the job is gone")?;
+        let plan: Plan = serde_json::from_str(job.request.get()).map_err(|e| e.to_string())?;
+        let opts = GenerateOptions {
+            threads: self.config.threads,
+            ..plan.options()?
+        };
+        let at = Screening {
+            store: &self.store,
+            job: row.job,
+            collection: &job.collection,
+            owner: &self.owner,
+            replica: &self.config.replica,
+            lease: self.config.lease,
+            held: &helper.held,
+        };
+        let started = std::time::Instant::now();
+        opts.variant
+            .start()
+            .visit(Help {
+                at: &at,
+                index: row.index,
+                steer: &row.steer,
+                opts: &opts,
+                solve: &self.config.solve,
+                cancel,
+            })
+            .map_err(|e| e.to_string())?;
+        tracing::debug!(
+            job = row.job,
+            shard = row.index,
+            millis = started.elapsed().as_millis() as u64,
+            "screened a shard of another replica's job"
+        );
+        Ok(())
     }
 
     /// Goes on with a job claimed from a runner that died (the slot is taken).
@@ -626,6 +881,7 @@ impl Jobs {
         let view: JobView = serde_json::from_str(row.view.get()).unwrap_or_default();
         let plan: Result<Plan, String> =
             serde_json::from_str(row.request.get()).map_err(|e| e.to_string());
+        let sharded = plan.as_ref().is_ok_and(|p| p.shards);
         let opts = plan.and_then(|p| p.options());
         let ended = |mut view: JobView, state: &str, stop: Option<Stop>, error: Option<String>| {
             self.free_slot();
@@ -646,7 +902,7 @@ impl Jobs {
             // Cancelled while nobody ran it: it ends as a cancelled run does.
             Ok(_) if row.cancel => ended(view, "stopped", Some(Stop::Cancelled), None),
             Ok(opts) => {
-                if let Err(e) = self.spawn(id, view, opts) {
+                if let Err(e) = self.spawn(id, view, opts, sharded) {
                     self.free_slot();
                     tracing::error!(job = id, error = %e, "cannot take over a job");
                 }
@@ -692,6 +948,90 @@ mod tests {
         let then = old.options().unwrap();
         assert_eq!((then.focus, then.steer_epoch), (0, 64));
         assert_eq!((then.seed, then.count), (9, 12));
+    }
+
+    /// A job stored by a release before shards (its plan says nothing of them), left running
+    /// by a runner that died, is taken over and run as that release ran it: on one replica, no
+    /// shard made, its collection the one an unsharded run makes. A job of this release is
+    /// sharded, and makes the same collection.
+    #[test]
+    fn a_job_of_a_release_before_shards_runs_unsharded_and_makes_the_same_collection() {
+        use crate::app::collections::create_collection;
+        use crate::app::Library;
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("t.db")).unwrap();
+        let opts = GenerateOptions {
+            stipulation: Stipulation::Mate(2),
+            count: 6,
+            seed: 4,
+            max_pieces: 7,
+            threads: 1,
+            ..GenerateOptions::default()
+        };
+        let solve = SolveOptions::default();
+        Library::from(store.clone())
+            .generate("plain", &opts, &solve, &Cancel::new(), |_, _| true)
+            .unwrap();
+        let fens = |name: &str| -> Vec<String> {
+            let (_, puzzles) = store.collection(name).unwrap().unwrap();
+            puzzles.into_iter().map(|p| p.fen).collect()
+        };
+        let mut plan = serde_json::to_value(Plan::of(&opts)).unwrap();
+        plan.as_object_mut().unwrap().remove("shards");
+        assert!(!serde_json::from_value::<Plan>(plan.clone()).unwrap().shards);
+        assert!(create_collection(&store, "old", &opts).unwrap());
+        let view = JobView {
+            collection: "old".into(),
+            count: 6,
+            seed: 4,
+            ..JobView::default()
+        };
+        let id = store
+            .create_job(&NewJob {
+                collection: "old",
+                request: &super::super::document(&plan),
+                view: &super::super::document(&serde_json::to_value(&view).unwrap()),
+                owner: "a process that died",
+                lease: Duration::ZERO,
+            })
+            .unwrap();
+        let jobs = Jobs::start(
+            store.clone(),
+            JobsConfig {
+                max_running: 2,
+                lease: Duration::from_millis(400),
+                solve: solve.clone(),
+                threads: 1,
+                replica: "here".into(),
+            },
+        );
+        let wait = |id: i64| {
+            let deadline = std::time::Instant::now() + Duration::from_secs(120);
+            loop {
+                let job = jobs.get(id).unwrap().unwrap();
+                if job.state != "running" {
+                    return job;
+                }
+                assert!(std::time::Instant::now() < deadline, "still running");
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        };
+        let old = wait(id);
+        assert_eq!((old.state.as_str(), old.attempts), ("done", 2));
+        assert_eq!(old.view.shards, None);
+        assert_eq!(store.shard_counts(id).unwrap().total, 0);
+        assert_eq!(fens("old"), fens("plain"));
+        // A job of this release: sharded, the same collection.
+        let new = jobs.begin("new", &opts).unwrap();
+        let new = wait(new.id);
+        assert_eq!(new.state, "done");
+        let shards = new.view.shards.expect("a sharded job counts its shards");
+        assert!(
+            shards.done >= 1 && shards.total >= shards.done,
+            "{shards:?}"
+        );
+        assert_eq!(new.view.workers.get("here"), Some(&new.view.progress.tried));
+        assert_eq!(fens("new"), fens("plain"));
     }
 
     /// A helpmate plan stored before helpmates had a narrowed search screens every candidate

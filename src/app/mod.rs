@@ -12,6 +12,7 @@ pub mod jobs;
 pub mod library;
 pub mod proofs;
 pub mod seed;
+pub mod shards;
 pub mod views;
 
 use crate::puzzle::{verify, NewPuzzle, VerifyError};

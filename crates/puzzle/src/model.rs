@@ -142,6 +142,90 @@ pub struct VerifiedPuzzle {
     pub content_hash: String,
 }
 
+/// A verified puzzle as JSON (every field; the outcome as the store keeps it), for a process
+/// that stores it later than it was verified: a shard of a generation job screened by another
+/// replica ([`VerifiedPuzzle::to_json`], [`VerifiedPuzzle::from_json`]).
+#[derive(Serialize, Deserialize)]
+struct VerifiedJson {
+    kind: Kind,
+    game: String,
+    fen: String,
+    rules: String,
+    title: Option<String>,
+    source: Option<String>,
+    caption: Option<String>,
+    tags: Vec<String>,
+    moves: Vec<String>,
+    captures: Vec<SquarePiece>,
+    mate_in: Option<u32>,
+    stipulation: Option<String>,
+    outcome: String,
+    difficulty: Option<u8>,
+    fixture: Option<String>,
+    content_hash: String,
+}
+
+impl VerifiedPuzzle {
+    /// The puzzle as JSON, read back by [`VerifiedPuzzle::from_json`].
+    pub fn to_json(&self) -> serde_json::Value {
+        let json = VerifiedJson {
+            kind: self.kind,
+            game: self.game.name().into(),
+            fen: self.fen.clone(),
+            rules: self.rules.to_string(),
+            title: self.title.clone(),
+            source: self.source.clone(),
+            caption: self.caption.clone(),
+            tags: self.tags.clone(),
+            moves: self.moves.clone(),
+            captures: self.captures.clone(),
+            mate_in: self.mate_in,
+            stipulation: self.stipulation.map(|s| s.to_string()),
+            outcome: self.outcome.to_json(),
+            difficulty: self.difficulty,
+            fixture: self.fixture.clone(),
+            content_hash: self.content_hash.clone(),
+        };
+        serde_json::to_value(json).unwrap_or_default()
+    }
+
+    /// A puzzle written by [`VerifiedPuzzle::to_json`].
+    ///
+    /// # Errors
+    /// The JSON is not such a puzzle (which field does not read).
+    pub fn from_json(json: &serde_json::Value) -> Result<VerifiedPuzzle, String> {
+        let j = VerifiedJson::deserialize(json).map_err(|e| e.to_string())?;
+        let game = GameKind::parse(&j.game).ok_or(format!("game `{}`", j.game))?;
+        let rules = j
+            .rules
+            .parse::<Rules>()
+            .map_err(|e| format!("rules `{}`: {e}", j.rules))?;
+        let stipulation = match &j.stipulation {
+            Some(s) => Some(Stipulation::parse(s).ok_or(format!("stipulation `{s}`"))?),
+            None => None,
+        };
+        let outcome = PuzzleOutcome::read(stipulation, &j.outcome).map_err(|e| e.to_string())?;
+        Ok(VerifiedPuzzle {
+            kind: j.kind,
+            game,
+            fen: j.fen,
+            rules,
+            title: j.title,
+            source: j.source,
+            caption: j.caption,
+            tags: j.tags,
+            moves: j.moves,
+            captures: j.captures,
+            mate_in: j.mate_in,
+            stipulation,
+            outcome,
+            difficulty: j.difficulty,
+            fixture: j.fixture,
+            content_hash: j.content_hash,
+        })
+    }
+}
+
 /// Why a puzzle was not stored.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum VerifyError {

@@ -54,7 +54,7 @@ use baroque_solver::Stipulation;
 use collections::{Collection, NewCollection};
 pub use database::Database;
 use jobs::JobRow;
-pub use jobs::{JobEnd, NewJob};
+pub use jobs::{JobEnd, NewJob, ShardCounts, ShardRow};
 pub use sqlite::{BUSY_TIMEOUT, POOL_SIZE};
 use std::path::Path;
 use std::sync::Arc;
@@ -422,6 +422,61 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     /// Claims the oldest running job whose lease ran out, for `owner`, for `lease`: another
     /// runner waiting on the same job skips it (`FOR UPDATE SKIP LOCKED` on PostgreSQL).
     fn claim_job(&self, owner: &str, lease: Duration) -> Result<Option<JobRow>>;
+
+    /// Makes shards `from..to` of job `job`, pending, with `steer`, where absent.
+    fn add_shards(&self, job: i64, from: i64, to: i64, steer: &Json) -> Result<()>;
+
+    /// Sets the steer of job `job`'s pending shards from `from` on.
+    fn steer_pending_shards(&self, job: i64, from: i64, steer: &Json) -> Result<()>;
+
+    /// Makes shard `index` of job `job` pending again with `steer`, its result dropped, unless a
+    /// runner holds it under a lease that has not run out.
+    fn reset_shard(&self, job: i64, index: i64, steer: &Json) -> Result<()>;
+
+    /// Shard `index` of job `job`.
+    fn shard(&self, job: i64, index: i64) -> Result<Option<ShardRow>>;
+
+    /// Where job `job`'s shards are.
+    fn shard_counts(&self, job: i64) -> Result<ShardCounts>;
+
+    /// Claims shard `index` of job `job` for `owner` (named `replica`) for `lease`, when it is
+    /// pending or its lease ran out.
+    fn claim_shard(
+        &self,
+        job: i64,
+        index: i64,
+        owner: &str,
+        replica: &str,
+        lease: Duration,
+    ) -> Result<Option<ShardRow>>;
+
+    /// Claims, for `owner` (named `replica`) for `lease`, the first claimable shard (pending, or
+    /// its lease ran out) of the oldest running job, not cancelled, whose runner is alive and is
+    /// not `owner`: another claimer skips it (`FOR UPDATE SKIP LOCKED` on PostgreSQL).
+    fn claim_any_shard(
+        &self,
+        owner: &str,
+        replica: &str,
+        lease: Duration,
+    ) -> Result<Option<ShardRow>>;
+
+    /// Extends `owner`'s lease on a shard it holds; `false` when it no longer holds it, or its
+    /// job is no longer running or was cancelled.
+    fn renew_shard(&self, job: i64, index: i64, owner: &str, lease: Duration) -> Result<bool>;
+
+    /// Records the result of a shard `owner` holds, with the candidates it screened: the shard
+    /// is done; `false` (and nothing written) when it no longer holds it.
+    fn finish_shard(
+        &self,
+        job: i64,
+        index: i64,
+        owner: &str,
+        screened: u64,
+        result: &Json,
+    ) -> Result<bool>;
+
+    /// Gives up `owner`'s lease on a shard at once: pending again, for any runner.
+    fn release_shard(&self, job: i64, index: i64, owner: &str) -> Result<()>;
 }
 
 /// A collection's puzzles in order, a page at a time ([`Backend::collection_page`]): each item a

@@ -11,7 +11,7 @@ pub(crate) enum Dialect {
 
 /// The migrations in order, with `{id}` (a row id that numbers itself), `{int}` (a 64-bit integer)
 /// and `{compact}` (a table keyed by its primary key alone) to render per dialect.
-const MIGRATIONS: [&str; 10] = [
+const MIGRATIONS: [&str; 11] = [
     "CREATE TABLE puzzles (
         id {id},
         kind TEXT NOT NULL CHECK (kind IN ('diagram', 'mate')),
@@ -96,6 +96,21 @@ const MIGRATIONS: [&str; 10] = [
     // A puzzle's revision, raised by every change of a stored row (its outcome, difficulty,
     // content hash, tags), so that a collection's version is known from its rows alone.
     "ALTER TABLE puzzles ADD COLUMN revision {int} NOT NULL DEFAULT 0;",
+    // The shards of a generation job (see `crate::jobs`): ranges of its candidates that any
+    // replica screens under a lease of its own; leases in milliseconds since 1970.
+    "CREATE TABLE job_shards (
+        job {int} NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+        idx {int} NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'running', 'done')),
+        steer TEXT NOT NULL,
+        owner TEXT,
+        replica TEXT,
+        lease_until {int} NOT NULL DEFAULT 0,
+        screened {int} NOT NULL DEFAULT 0,
+        result TEXT,
+        PRIMARY KEY (job, idx)
+    );
+    CREATE INDEX job_shards_claim ON job_shards (state, lease_until);",
 ];
 
 /// Every migration, in order, in `dialect`.

@@ -8,7 +8,9 @@
 
 use super::collections::read_collection;
 use super::collections::{self, Collection, NewCollection};
-use super::jobs::{read_job, JobRow, JOB_COLUMNS};
+use super::jobs::{
+    count_shards, read_job, read_shard, JobRow, ShardCounts, ShardRow, JOB_COLUMNS, SHARD_COLUMNS,
+};
 use super::{
     decode, game_name, json_text, rules_columns, After, Backend, Columns, Filter, Readiness,
     StoreError, StoredPuzzle, VerifiedPuzzle,
@@ -581,6 +583,7 @@ impl Backend for SqliteStore {
                  WHERE name = (SELECT collection FROM jobs WHERE id = ?1)",
                 params![id, end.state, end.summary.to_string()],
             )?;
+            tx.execute("DELETE FROM job_shards WHERE job = ?1", [id])?;
         }
         tx.commit()?;
         Ok(ended == 1)
@@ -609,6 +612,149 @@ impl Backend for SqliteStore {
             Some(r) => read_job(r).map(Some),
             None => Ok(None),
         }
+    }
+
+    fn add_shards(&self, job: i64, from: i64, to: i64, steer: &Json) -> Result<()> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        for index in from..to {
+            tx.execute(
+                "INSERT INTO job_shards (job, idx, state, steer) VALUES (?1, ?2, 'pending', ?3)
+                 ON CONFLICT DO NOTHING",
+                params![job, index, steer.to_string()],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn steer_pending_shards(&self, job: i64, from: i64, steer: &Json) -> Result<()> {
+        self.pool.get()?.execute(
+            "UPDATE job_shards SET steer = ?3 WHERE job = ?1 AND idx >= ?2 AND state = 'pending'",
+            params![job, from, steer.to_string()],
+        )?;
+        Ok(())
+    }
+
+    fn reset_shard(&self, job: i64, index: i64, steer: &Json) -> Result<()> {
+        self.pool.get()?.execute(
+            &format!(
+                "UPDATE job_shards SET state = 'pending', steer = ?3, result = NULL, owner = NULL,
+                     replica = NULL, screened = 0, lease_until = 0
+                 WHERE job = ?1 AND idx = ?2 AND (state <> 'running' OR lease_until < {NOW_MS})"
+            ),
+            params![job, index, steer.to_string()],
+        )?;
+        Ok(())
+    }
+
+    fn shard(&self, job: i64, index: i64) -> Result<Option<ShardRow>> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {SHARD_COLUMNS} FROM job_shards WHERE job = ?1 AND idx = ?2"
+        ))?;
+        let mut rows = stmt.query(params![job, index])?;
+        match rows.next()? {
+            Some(r) => read_shard(r).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn shard_counts(&self, job: i64) -> Result<ShardCounts> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT state, lease_until > {NOW_MS}, replica, screened FROM job_shards WHERE job = ?1"
+        ))?;
+        let rows = stmt
+            .query_map([job], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<std::result::Result<Vec<(String, bool, Option<String>, i64)>, _>>()?;
+        Ok(count_shards(rows.into_iter()))
+    }
+
+    fn claim_shard(
+        &self,
+        job: i64,
+        index: i64,
+        owner: &str,
+        replica: &str,
+        lease: Duration,
+    ) -> Result<Option<ShardRow>> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare_cached(&format!(
+            "UPDATE job_shards SET state = 'running', owner = ?3, replica = ?4,
+                 lease_until = {NOW_MS} + ?5
+             WHERE job = ?1 AND idx = ?2
+               AND (state = 'pending' OR (state = 'running' AND lease_until < {NOW_MS}))
+             RETURNING {SHARD_COLUMNS}"
+        ))?;
+        let mut rows = stmt.query(params![job, index, owner, replica, millis(lease)])?;
+        match rows.next()? {
+            Some(r) => read_shard(r).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn claim_any_shard(
+        &self,
+        owner: &str,
+        replica: &str,
+        lease: Duration,
+    ) -> Result<Option<ShardRow>> {
+        let conn = self.pool.get()?;
+        // One statement: SQLite runs writers one at a time, so two claimers never take one shard.
+        let mut stmt = conn.prepare_cached(&format!(
+            "UPDATE job_shards SET state = 'running', owner = ?1, replica = ?2,
+                 lease_until = {NOW_MS} + ?3
+             WHERE (job, idx) = (
+                 SELECT s.job, s.idx FROM job_shards s JOIN jobs j ON j.id = s.job
+                 WHERE j.state = 'running' AND j.cancel = 0 AND j.lease_until > {NOW_MS}
+                   AND j.owner <> ?1
+                   AND (s.state = 'pending' OR (s.state = 'running' AND s.lease_until < {NOW_MS}))
+                 ORDER BY s.job, s.idx LIMIT 1)
+             RETURNING {SHARD_COLUMNS}"
+        ))?;
+        let mut rows = stmt.query(params![owner, replica, millis(lease)])?;
+        match rows.next()? {
+            Some(r) => read_shard(r).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn renew_shard(&self, job: i64, index: i64, owner: &str, lease: Duration) -> Result<bool> {
+        Ok(self.pool.get()?.execute(
+            &format!(
+                "UPDATE job_shards SET lease_until = {NOW_MS} + ?4
+                 WHERE job = ?1 AND idx = ?2 AND owner = ?3 AND state = 'running'
+                   AND EXISTS (SELECT 1 FROM jobs WHERE id = ?1 AND state = 'running'
+                               AND cancel = 0)"
+            ),
+            params![job, index, owner, millis(lease)],
+        )? == 1)
+    }
+
+    fn finish_shard(
+        &self,
+        job: i64,
+        index: i64,
+        owner: &str,
+        screened: u64,
+        result: &Json,
+    ) -> Result<bool> {
+        let screened = i64::try_from(screened).unwrap_or(i64::MAX);
+        Ok(self.pool.get()?.execute(
+            "UPDATE job_shards SET state = 'done', result = ?5, screened = ?4, lease_until = 0
+             WHERE job = ?1 AND idx = ?2 AND owner = ?3 AND state = 'running'",
+            params![job, index, owner, screened, result.to_string()],
+        )? == 1)
+    }
+
+    fn release_shard(&self, job: i64, index: i64, owner: &str) -> Result<()> {
+        self.pool.get()?.execute(
+            "UPDATE job_shards SET state = 'pending', owner = NULL, lease_until = 0
+             WHERE job = ?1 AND idx = ?2 AND owner = ?3 AND state = 'running'",
+            params![job, index, owner],
+        )?;
+        Ok(())
     }
 }
 

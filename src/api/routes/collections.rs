@@ -12,7 +12,7 @@ use crate::api::routes::puzzles::Puzzle;
 use crate::api::routes::solve::SearchLimits;
 use crate::api::work::Slots;
 use crate::app::export::Export;
-use crate::app::jobs::{JobRecord, Jobs, StartError};
+use crate::app::jobs::{JobRecord, Jobs, ShardsView, StartError};
 use crate::app::library::{valid_name, Collection, StoreError};
 use crate::app::Library;
 use crate::formats::Format;
@@ -126,7 +126,8 @@ pub enum JobState {
         "key_pieces": {"immobilizer": 2, "long-leaper": 2, "chameleon": 1}, "themes": {"mate-in-2": 5, "quiet-key": 4, "key-captures-1": 1},
         "difficulty": {"min": 34, "median": 55, "max": 67, "buckets": {"0-19": 0, "20-39": 1, "40-59": 2, "60-79": 2, "80-100": 0}},
         "focus": 2},
-    "error": null, "attempts": 1, "workers": {"replica-1:8080": 170}})))]
+    "error": null, "attempts": 1, "workers": {"replica-1:8080": 170},
+    "shards": {"total": 17, "done": 1, "running": 0}})))]
 pub struct Job {
     pub id: u64,
     pub url: String,
@@ -161,6 +162,12 @@ pub struct Job {
     /// (`--replica-name`; default the host's name and port).
     #[schema(example = json!({"db-1:8080": 170}))]
     pub workers: std::collections::BTreeMap<String, u64>,
+    /// Where the job's shards are: ranges of `steer_epoch` candidates (256 by default) that
+    /// any replica with a free generation slot screens. `total` are made so far (a few ahead of
+    /// the one assembled next), `done` screened, `running` screened by a replica now. Absent from
+    /// a job stored by a release before shards (it runs on one replica at a time).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shards: Option<ShardsView>,
 }
 
 impl From<JobRecord> for Job {
@@ -188,6 +195,7 @@ impl From<JobRecord> for Job {
             error: v.error,
             attempts: r.attempts,
             workers: v.workers,
+            shards: v.shards,
         }
     }
 }
