@@ -163,6 +163,29 @@ fn play_passes_between_the_series_moves() {
     );
     assert_eq!(help["first_illegal"], Value::Null, "{help}");
     assert_eq!(help["verdict"], "solved", "{help}");
+    // A shorter line plays move by move too, in both games: White mates before Black's Nth move
+    // (White does not pass when the next move sent is its own).
+    for (fen, game) in [
+        ("8/8/8/8/8/1k1K1p2/2M5/8 b 0", "baroque"),
+        ("10/10/10/10/4I5/7K2/10/5k4/10/10 b 0 -", "rococo"),
+    ] {
+        let s = solve(
+            &app,
+            json!({"fen": fen, "game": game, "stipulation": "ser-h#2"}),
+        );
+        let short = lines(&s["short_solutions"]);
+        assert!(!short.is_empty(), "{s}");
+        for line in short {
+            assert_eq!(line.len(), 2, "{line:?}");
+            let moves: Vec<&str> = line.iter().map(String::as_str).collect();
+            let r = play(fen, game, "ser-h#2", &moves);
+            assert_eq!(r["first_illegal"], Value::Null, "{moves:?}: {r}");
+            assert_eq!(r["verdict"], "solved", "{moves:?}: {r}");
+            assert_eq!(r["status"], "checkmate", "{moves:?}: {r}");
+            let first = play(fen, game, "ser-h#2", &moves[..1]);
+            assert_eq!(first["verdict"], "correct", "{moves:?}: {first}");
+        }
+    }
 }
 
 #[test]

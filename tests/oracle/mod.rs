@@ -85,7 +85,7 @@ pub fn every_uci_names_one_move<P: GamePosition>(
         }
         let texts = [uci.clone()];
         let (response, played) =
-            baroque::api::routes::verify::verify_line_moves(p, naming, texts.iter(), &[], |a| a);
+            baroque::api::routes::verify::verify_line_moves(p, naming, texts.iter(), &[], |a, _| a);
         prop_assert!(
             response.first_illegal.is_none(),
             "`{}` in {}",
@@ -145,7 +145,7 @@ fn replays_to_goal<P: GamePosition>(
         at = at.play(m);
     }
     let (response, played) =
-        baroque::api::routes::verify::verify_line_moves(p, naming, texts.iter(), &[], |a| a);
+        baroque::api::routes::verify::verify_line_moves(p, naming, texts.iter(), &[], |a, _| a);
     let what = format!("{} from {}", texts.join(" "), p.fen(naming));
     prop_assert!(response.first_illegal.is_none(), "{}", what);
     prop_assert_eq!(&played, &line.to_vec(), "{}", what);

@@ -616,6 +616,7 @@ impl<P: GamePosition> SeriesJudge<'_, P> {
         m: &P::Move,
         mut walk: SeriesLine,
         left: u32,
+        next_move: Option<&P::Move>,
     ) -> Result<(Option<u32>, P, SeriesLine), Stopped> {
         let after = before.play(m);
         if walk.is_over() {
@@ -623,7 +624,7 @@ impl<P: GamePosition> SeriesJudge<'_, P> {
             let mates = matches!(self.stipulation, Stipulation::SeriesHelpMate(_)) && after.lost();
             return Ok((mates.then_some(0), after, walk));
         }
-        let next = walk.step(after);
+        let next = walk.step_before(after, next_move);
         if let Some(known) = self.proof.lookup(line, left) {
             return Ok((known, next, walk));
         }
@@ -640,6 +641,9 @@ impl<P: GamePosition> SeriesJudge<'_, P> {
             Some(0)
         } else if walk.is_over() {
             (help && ends_series(self.stipulation, &after)).then_some(1)
+        } else if help && ends_series(self.stipulation, &after) {
+            // White may mate at once: a shorter line (the series goes on when White passes).
+            Some(1)
         } else {
             let series_left = self.stipulation.moves() - walk.played();
             shortest_series(
@@ -669,7 +673,7 @@ impl<P: GamePosition> SeriesJudge<'_, P> {
         }
         for (n, m) in ordered_moves(pos) {
             line.push(n);
-            let w = self.wins(line, pos, &m, walk, left - 1);
+            let w = self.wins(line, pos, &m, walk, left - 1, None);
             line.pop();
             if let (Some(k), _, _) = w? {
                 found.push((m, k));
@@ -718,7 +722,7 @@ impl<P: GamePosition> SeriesJudge<'_, P> {
                 // A move beyond the stipulation.
                 (None, before.play(m), walk)
             } else {
-                self.wins(&names, &before, m, walk, left - 1)?
+                self.wins(&names, &before, m, walk, left - 1, line.get(i + 1))?
             };
             match w {
                 None => {

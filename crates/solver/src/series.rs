@@ -364,11 +364,23 @@ impl SeriesLine {
     /// The position after a move of the line, `after` being the one the move leaves: after the
     /// other side's pass when the series goes on.
     pub fn step<P: GamePosition>(&mut self, after: P) -> P {
+        self.step_before(after, None)
+    }
+
+    /// [`SeriesLine::step`], knowing the line's next move: when it is the other side's (legal
+    /// in `after` as it stands) in a form where the other side ends the line (`ser-h#N`,
+    /// `ser-s#N`), the series ends here, shorter than N, and the other side does not pass: a
+    /// shorter solution, played move by move.
+    pub fn step_before<P: GamePosition>(&mut self, after: P, next: Option<&P::Move>) -> P {
         if self.over {
             return after;
         }
         self.played += 1;
-        if self.played < self.stipulation.moves() {
+        let other_ends = matches!(
+            self.stipulation,
+            Stipulation::SeriesHelpMate(_) | Stipulation::SeriesSelfMate(_)
+        ) && next.is_some_and(|m| after.legal_moves().contains(m));
+        if self.played < self.stipulation.moves() && !other_ends {
             if let Some(passed) = pass(&after) {
                 return passed;
             }

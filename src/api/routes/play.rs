@@ -313,9 +313,14 @@ pub fn play_query(q: &PlayQuery, proof: &dyn Proof, search: bool, cancel: &Cance
     let naming = q.position.naming;
     // A series mover's other side passes between the series' moves.
     let mut series = crate::solver::series::SeriesLine::new(q.stipulation);
-    let step = |after: crate::rules::VariantPosition| {
+    // The other side does not pass when the line's next move is its own (a shorter `ser-h#N`
+    // or `ser-s#N`).
+    let step = |after: crate::rules::VariantPosition, next: Option<&String>| {
         if q.stipulation.is_series() {
-            series.step(after)
+            let next = next
+                .and_then(|t| crate::cases::play_text(&after, t, naming).ok())
+                .map(|(m, _, _)| m);
+            series.step_before(after, next.as_ref())
         } else {
             after
         }
@@ -335,7 +340,11 @@ pub fn play_query(q: &PlayQuery, proof: &dyn Proof, search: bool, cancel: &Cance
     // The position after the line, the passes of a series mover included.
     let at = if q.stipulation.is_series() {
         let mut series = crate::solver::series::SeriesLine::new(q.stipulation);
-        line.iter().fold(*start, |p, m| series.step(p.play(m)))
+        let mut p = *start;
+        for (i, m) in line.iter().enumerate() {
+            p = series.step_before(p.play(m), line.get(i + 1));
+        }
+        p
     } else {
         line.iter().fold(*start, |p, m| p.play(m))
     };

@@ -247,7 +247,7 @@ pub fn verify_line<'a, P: GamePosition>(
     texts: impl Iterator<Item = &'a String>,
     warnings: &[Warning],
 ) -> VerifyResponse {
-    verify_line_moves(start, naming, texts, warnings, |after| after).0
+    verify_line_moves(start, naming, texts, warnings, |after, _| after).0
 }
 
 /// [`verify_line`], with the legal moves played (those before the first illegal one); `step`
@@ -258,7 +258,7 @@ pub fn verify_line_moves<'a, P: GamePosition>(
     naming: Naming,
     texts: impl Iterator<Item = &'a String>,
     warnings: &[Warning],
-    mut step: impl FnMut(P) -> P,
+    mut step: impl FnMut(P, Option<&String>) -> P,
 ) -> (VerifyResponse, Vec<P::Move>) {
     let mut pos = *start;
     let mut line = Vec::new();
@@ -266,7 +266,8 @@ pub fn verify_line_moves<'a, P: GamePosition>(
     let mut first_illegal = None;
     // Set once a move ended the game (in Rococo, took the King).
     let mut final_status = None;
-    for (index, text) in texts.enumerate() {
+    let mut texts = texts.enumerate().peekable();
+    while let Some((index, text)) = texts.next() {
         if final_status.is_some() {
             let (m, i) = illegal(
                 index,
@@ -292,7 +293,7 @@ pub fn verify_line_moves<'a, P: GamePosition>(
                 });
                 moves.push(m);
                 line.push(mv);
-                pos = step(after);
+                pos = step(after, texts.peek().map(|&(_, t)| t));
             }
             Err(e) => {
                 let (m, i) = illegal(index, text, e.kind.into(), e.message, e.candidates);
