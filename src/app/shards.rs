@@ -495,13 +495,57 @@ fn fill_with<P: GamePosition>(
             store.steer_pending_shards(at.job, k, &steer_doc)?;
             written = Some(steer.clone());
         }
-        // Made a few ahead, for other replicas to claim (each once: `made` are made already).
-        let ahead = (k + LOOKAHEAD).min(last);
-        if made < ahead {
+        // Made a few ahead, for other replicas to claim: half the lookahead at a time (`made`
+        // are made already).
+        if made < (k + LOOKAHEAD / 2).min(last) {
+            let ahead = (k + LOOKAHEAD).min(last);
             store.add_shards(at.job, made.max(k), ahead, &steer_doc)?;
             made = ahead;
         }
-        // Shard k screened already: by another replica, ahead, or by a run before a takeover.
+        // Shard k is the next to assemble: screened here when nobody holds it or screened it,
+        // each batch offered as it comes, so that the run stops where the collection is complete
+        // (one claim, no read, on a replica running alone).
+        if at.claim(k)? {
+            let range = range_of(opts, k);
+            let mut result = ShardResult::new(&steer, at.replica, range.start);
+            let prepare = |found: &Generated<P>| entry_of(name, opts, &solve, found);
+            let mut next = range.start;
+            while next < range.end {
+                let end = (next + screener.batch()).min(range.end);
+                for s in screener.screen::<P, Entry>(next..end, &steer, &prepare) {
+                    // A cancel during the batch may have cut any of its searches short: the
+                    // shard is given back unfinished, for a run that goes on after a hand-over.
+                    let Some(s) = s.filter(|_| !cancel.is_cancelled()) else {
+                        at.release(k)?;
+                        continue 'run;
+                    };
+                    let s = as_entry::<P>(s);
+                    result.push(&s);
+                    assembly.progress.millis = screener.millis();
+                    match assembly.offer(s, &mut take) {
+                        Flow::Go => {}
+                        Flow::Complete => {
+                            at.finish(k, &result)?;
+                            break 'run Stop::Done;
+                        }
+                        Flow::Stop => {
+                            at.release(k)?;
+                            break 'run Stop::Cancelled;
+                        }
+                    }
+                }
+                next = end;
+            }
+            at.finish(k, &result)?;
+            k += 1;
+            assembly.progress.millis = screener.millis();
+            if !(observe.borrow_mut())(&assembly.progress, None) {
+                break Stop::Cancelled;
+            }
+            continue;
+        }
+        // Shard k could not be claimed: screened already (by another replica, ahead, or by a
+        // run before a takeover), or held by another replica.
         if let Some(row) = store.shard(at.job, k)? {
             if row.state == "done" {
                 let range = range_of(opts, k);
@@ -545,48 +589,8 @@ fn fill_with<P: GamePosition>(
                 // pieces meanwhile), or unreadable: nothing of it was offered; screened again.
                 tracing::info!(job = at.job, shard = k, "a shard is screened again");
                 store.reset_shard(at.job, k, &steer_doc)?;
+                continue;
             }
-        }
-        // Shard k is the next to assemble: screened here when nobody holds it, each batch
-        // offered as it comes, so that the run stops where the collection is complete.
-        if at.claim(k)? {
-            let range = range_of(opts, k);
-            let mut result = ShardResult::new(&steer, at.replica, range.start);
-            let prepare = |found: &Generated<P>| entry_of(name, opts, &solve, found);
-            let mut next = range.start;
-            while next < range.end {
-                let end = (next + screener.batch()).min(range.end);
-                for s in screener.screen::<P, Entry>(next..end, &steer, &prepare) {
-                    // A cancel during the batch may have cut any of its searches short: the
-                    // shard is given back unfinished, for a run that goes on after a hand-over.
-                    let Some(s) = s.filter(|_| !cancel.is_cancelled()) else {
-                        at.release(k)?;
-                        continue 'run;
-                    };
-                    let s = as_entry::<P>(s);
-                    result.push(&s);
-                    assembly.progress.millis = screener.millis();
-                    match assembly.offer(s, &mut take) {
-                        Flow::Go => {}
-                        Flow::Complete => {
-                            at.finish(k, &result)?;
-                            break 'run Stop::Done;
-                        }
-                        Flow::Stop => {
-                            at.release(k)?;
-                            break 'run Stop::Cancelled;
-                        }
-                    }
-                }
-                next = end;
-            }
-            at.finish(k, &result)?;
-            k += 1;
-            assembly.progress.millis = screener.millis();
-            if !(observe.borrow_mut())(&assembly.progress, None) {
-                break Stop::Cancelled;
-            }
-            continue;
         }
         // Shard k is held by another replica: screen one ahead meanwhile, under the steering
         // known now.

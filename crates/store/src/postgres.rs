@@ -817,14 +817,12 @@ impl Backend for PgStore {
     }
 
     fn add_shards(&self, job: i64, from: i64, to: i64, steer: &Json) -> Result<()> {
-        let mut conn = self.conn()?;
-        for index in from..to {
-            conn.execute(
-                "INSERT INTO job_shards (job, idx, state, steer) VALUES ($1, $2, 'pending', $3)
-                 ON CONFLICT DO NOTHING",
-                &[&job, &index, &steer.to_string()],
-            )?;
-        }
+        self.conn()?.execute(
+            "INSERT INTO job_shards (job, idx, state, steer)
+             SELECT $1, i, 'pending', $4 FROM generate_series($2::BIGINT, $3::BIGINT - 1) AS i
+             ON CONFLICT DO NOTHING",
+            &[&job, &from, &to, &steer.to_string()],
+        )?;
         Ok(())
     }
 

@@ -615,16 +615,15 @@ impl Backend for SqliteStore {
     }
 
     fn add_shards(&self, job: i64, from: i64, to: i64, steer: &Json) -> Result<()> {
-        let mut conn = self.pool.get()?;
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        for index in from..to {
-            tx.execute(
-                "INSERT INTO job_shards (job, idx, state, steer) VALUES (?1, ?2, 'pending', ?3)
-                 ON CONFLICT DO NOTHING",
-                params![job, index, steer.to_string()],
-            )?;
-        }
-        tx.commit()?;
+        // (`WHERE true`: SQLite's parser needs it before an upsert's ON CONFLICT.)
+        self.pool.get()?.execute(
+            "WITH RECURSIVE i(n) AS (SELECT ?2 WHERE ?2 < ?3
+                                     UNION ALL SELECT n + 1 FROM i WHERE n + 1 < ?3)
+             INSERT INTO job_shards (job, idx, state, steer)
+             SELECT ?1, n, 'pending', ?4 FROM i WHERE true
+             ON CONFLICT DO NOTHING",
+            params![job, from, to, steer.to_string()],
+        )?;
         Ok(())
     }
 
