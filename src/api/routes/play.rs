@@ -47,8 +47,8 @@ pub struct PlayRequest {
     /// The stipulation, as for `/v1/solve`: `#N`, `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N`,
     /// `h=N.5`, `r#N`, `semi-r#N`, `ser-#N`, `ser-=N`, `ser-s#N` or `ser-h#N`. In a series mover
     /// every move sent is the series side's (and, in `ser-h#N`, White's mate after it): the
-    /// other side passes between them, unless the move is the Nth or leaves the other side in
-    /// check (which cannot pass).
+    /// other side passes between them, unless the move is the Nth, leaves the other side in
+    /// check (which cannot pass), or the next move sent is the other side's (a shorter line).
     #[serde(default)]
     #[schema(example = "#2")]
     pub stipulation: Option<String>,
