@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | `POST` | `/v1/analyze` | a position's legal moves, status and frozen pieces |
 //! | `POST` | `/v1/verify` | plays a list of moves, stopping at the first illegal one |
-//! | `POST` | `/v1/solve` | proves "mate in N": keys, cooks, short solutions, soundness, the solution tree |
+//! | `POST` | `/v1/solve` | solves a puzzle of any stipulation: keys, cooks, tries, short solutions, soundness, the solution tree or lines |
 //! | `POST` | `/v1/puzzles` | verifies and stores a puzzle, or the games of a PGN body (bearer token) |
 //! | `GET` | `/v1/puzzles` | lists stored puzzles, filtered, a page at a time |
 //! | `GET`, `DELETE` | `/v1/puzzles/{id}` | one puzzle (its outcome with `?include=outcome`); removes one (bearer token) |
@@ -12,7 +12,7 @@
 //! | `POST` | `/v1/puzzles/{id}/play` | judges a line of a stored puzzle |
 //! | `GET` | `/v1/diagram.svg` | a position (FEN) as an SVG image with marks and arrows |
 //! | `GET` | `/v1/puzzles/{id}/diagram.svg` | a stored puzzle's position as an SVG image |
-//! | `POST` | `/v1/collections` | starts a job generating a collection of sound mate puzzles (bearer token) |
+//! | `POST` | `/v1/collections` | starts a job generating a collection of sound puzzles of any stipulation (bearer token) |
 //! | `GET`, `DELETE` | `/v1/jobs/{id}` | a generation job's progress; asks it to stop (bearer token) |
 //! | `GET` | `/v1/collections` | the collections |
 //! | `GET` | `/v1/collections/{name}` | one collection and its puzzles in order |

@@ -16,14 +16,16 @@ use utoipa_actix_web::AppExt;
                        relative Rococo (`\"game\": \"rococo\"`, squares optionally in the Rococo \
                        page's names with `\"coords\": \"page\"`): the legal moves of a \
                        position, whether a line of moves is legal with what each move captures, and \
-                       whether a mate-in-N puzzle is sound. \
+                       and the solution and soundness of a puzzle of any stipulation problemists use; \
+                       it stores verified puzzles, generates collections, lets a site play a puzzle \
+                       move by move and draws diagrams. \
                        Every error is an RFC 9457 `application/problem+json` document (schema `Problem`)."
     ),
     tags(
         (name = "positions", description = "Analyse a position; verify a line of moves"),
-        (name = "solver", description = "Prove mate-in-N puzzles: keys, cooks, short solutions, soundness, the solution tree"),
-        (name = "puzzles", description = "The puzzle store: verified diagrams and mates; writes need a bearer token"),
-        (name = "collections", description = "Generated collections of sound mate puzzles: start a generation job (bearer token), follow it, list and export collections"),
+        (name = "solver", description = "Solve puzzles of every stipulation (direct mates, selfmates, helpmates, stalemates, reflexmates, series movers): keys, cooks, tries, threats, short solutions, set play, twins, soundness, the solution tree, plain text in problem notation"),
+        (name = "puzzles", description = "The puzzle store: verified diagrams and puzzles of every stipulation, their outcomes and difficulty; writes need a bearer token"),
+        (name = "collections", description = "Generated collections of sound puzzles of any stipulation: start a generation job (bearer token), follow it, list and export collections (JSON lines, PGN, CSV)"),
         (name = "diagrams", description = "Positions and stored puzzles drawn as SVG images"),
         (name = "rules", description = "The rule presets and options"),
         (name = "player", description = "The puzzle player sites embed in an iframe: an HTML page that plays through this API"),

@@ -206,3 +206,47 @@ fn every_error_response_has_examples_of_its_own_problems() {
         assert!(seen.contains(kind), "{kind} in no example: {seen:?}");
     }
 }
+
+/// The summaries and tag descriptions say what the endpoints do today: an operation that takes a
+/// `stipulation` (in its body or its query) says so in its summary, and nothing is described as
+/// taking only "mate in N".
+#[test]
+fn summaries_name_the_stipulation_wherever_one_is_taken() {
+    let doc: Value = serde_json::from_str(&committed()).unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let takes_stipulation = |op: &Value| {
+        let in_query = op["parameters"]
+            .as_array()
+            .is_some_and(|ps| ps.iter().any(|p| p["name"] == "stipulation"));
+        let body = &op["requestBody"]["content"]["application/json"]["schema"]["$ref"];
+        let in_body = body.as_str().is_some_and(|r| {
+            let name = r.rsplit('/').next().unwrap();
+            !schemas[name]["properties"]["stipulation"].is_null()
+        });
+        in_query || in_body
+    };
+    let stale = |text: &str| {
+        let t = text.to_lowercase();
+        t.contains("mate in n\"") || t.contains("mate-in-n") || t.contains("\"mate in n")
+    };
+    let mut taking = 0;
+    for (path, ops) in doc["paths"].as_object().unwrap() {
+        for (method, op) in ops.as_object().unwrap() {
+            let summary = op["summary"].as_str().unwrap_or_default();
+            assert!(!stale(summary), "{method} {path}: {summary}");
+            if takes_stipulation(op) {
+                taking += 1;
+                assert!(
+                    summary.contains("stipulation"),
+                    "{method} {path} takes a stipulation, its summary does not say so: {summary}"
+                );
+            }
+        }
+    }
+    // `/v1/solve`, `/v1/play`, `POST` and `GET /v1/puzzles`, `POST /v1/collections`.
+    assert!(taking >= 5, "{taking}");
+    for tag in doc["tags"].as_array().unwrap() {
+        let text = tag["description"].as_str().unwrap();
+        assert!(!stale(text), "{text}");
+    }
+}

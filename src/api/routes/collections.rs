@@ -283,12 +283,13 @@ pub struct CollectionPuzzles {
     pub items: Vec<Puzzle>,
 }
 
-/// Generate a collection
+/// Generate a collection of puzzles of any stipulation
 ///
 /// Starts a job that generates sound puzzles of a stipulation (`#N` by default with `mate_in`;
-/// `s#N`, `h#N`, `h#N.5` with `stipulation`) and stores them, in order, in a new collection. A
-/// direct mate or selfmate is sound with exactly one key and no shorter solution, a helpmate with
-/// exactly one solution and no shorter helpmate; the side to move is the one the stipulation
+/// any other `/v1/solve` takes with `stipulation`: `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N`,
+/// `r#N`, the series movers) and stores them, in order, in a new collection. A puzzle with a key
+/// is sound with exactly one key and no shorter solution, one of solution lines (a helpmate, a
+/// series mover) with exactly one line and no shorter one; the side to move is the one the stipulation
 /// starts with, and not in check unless `allow_check`. 202
 /// with the job (its URL also in `Location`); follow it with `GET /v1/jobs/{id}`. Candidates are
 /// random placements within `max_pieces` and positions of random play-outs; near-duplicates (the

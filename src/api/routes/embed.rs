@@ -327,7 +327,7 @@ pub async fn embed_stored(
     ))
 }
 
-/// The player of any position
+/// The player of any position and stipulation
 ///
 /// The page of `/embed/puzzles/{id}` for a position and a stipulation given in the query, played
 /// through `/v1/play`.

@@ -447,7 +447,7 @@ const PLAY_422: &str = "More moves than the limit (`too-many-moves`), an unreada
     an impossible position (`impossible-position`), or `coords: page` with Baroque, `rules` with \
     Rococo, a Rococo position without both Kings (`not-applicable`, with `field`)";
 
-/// Play a puzzle move by move
+/// Play a puzzle of any stipulation move by move
 ///
 /// The call a puzzle site makes after each move of a person solving a puzzle. `moves` are the
 /// moves played so far by both sides: the solver's (White's, the side to move, for `#N` and

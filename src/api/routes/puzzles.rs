@@ -680,7 +680,7 @@ pub enum PuzzleAnswer {
     Results(PgnResults),
 }
 
-/// Store a puzzle
+/// Store a diagram, or a puzzle of any stipulation
 ///
 /// Verifies the puzzle and stores it: a diagram is replayed with the rules engine (every move but
 /// the last must be legal; the last must be legal or not as `legal` says, capture exactly
@@ -880,7 +880,7 @@ async fn store_games(
     Ok(answer)
 }
 
-/// List puzzles
+/// List puzzles by kind, game, rules, stipulation, tag or difficulty
 ///
 /// The stored puzzles by increasing id, filtered by `kind`, `game`, `rules` (a Baroque preset),
 /// `mate_in`, `stipulation` (URL-encoded: `%232` for `#2`), `tag`, `source`, `difficulty_min` and

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 position_request! {
-/// `POST /v1/solve`: a position and the stipulation "mate in N" for the side to move.
+/// `POST /v1/solve`: a position and a stipulation (`#N`, "mate in N", by default).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(examples(json!({
@@ -607,7 +607,7 @@ pub struct IntendedKey {
     pub mate_in: Option<u32>,
 }
 
-/// `POST /v1/solve`: what is proven of "mate in N".
+/// `POST /v1/solve`: what is proven of the stipulation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[schema(examples(examples::solve_response, examples::solve_response_rococo))]
 pub struct SolveResponse {
@@ -967,10 +967,13 @@ impl SolveResponse {
         }
     }
 }
-/// Solve "mate in N"
+/// Solve a puzzle of any stipulation
 ///
-/// Proves whether the side to move forces checkmate with its Nth move at the latest against every
-/// defence (stalemate counts only under `stalemate: loss`). `result` is `mate` or `no_mate`, both
+/// Solves `stipulation`: `#N` (the default, with `mate_in`), `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`,
+/// `h=N`, `h=N.5`, `r#N`, `semi-r#N`, `ser-#N`, `ser-=N`, `ser-s#N` or `ser-h#N`, with `tries`,
+/// `threats`, `set_play` and `twins` on request; a helpmate or a series mover answers every
+/// solution line. For `#N` it proves whether the side to move forces checkmate with its Nth move at
+/// the latest against every defence (stalemate counts only under `stalemate: loss`). `result` is `mate` or `no_mate`, both
 /// proven, or `unknown` when the node or time budget ran out first (with `proven_no_mate_within`,
 /// the part that was proven). The answer lists every key (every first move that forces mate within
 /// N, each with its exact length), the `cooks` (other first moves mating in N, besides the
