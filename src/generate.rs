@@ -703,7 +703,8 @@ impl<'a> Screener<'a> {
         }
     }
 
-    fn halted(&self) -> bool {
+    /// Whether the run must stop at once: its cancel, or its time limit.
+    pub fn halted(&self) -> bool {
         self.cancel.is_cancelled() || self.start.elapsed() >= self.opts.max_time
     }
 

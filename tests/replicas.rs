@@ -445,9 +445,20 @@ fn two_replicas_screen_the_shards_of_one_job() {
         let (_, j) = b.get(&job_url);
         j["shards"]["done"].as_u64().unwrap_or(0) > 0 || j["state"] != "running"
     });
+    // A job started on the helping replica takes its one slot back from the helper at once.
+    let first_running = b.get(&job_url).1["state"] == "running";
+    let second = json!({"name": "second", "mate_in": 2, "count": 2, "seed": 5, "max_pieces": 8});
+    let (status, other) = send(&b, "POST", "/v1/collections", Some(&second)).unwrap();
+    assert_eq!(status, 202, "{other}");
+    let other_url = other["url"].as_str().unwrap().to_string();
     wait_for("the end of the job", Duration::from_secs(300), || {
-        b.get(&job_url).1["state"] != "running"
+        b.get(&job_url).1["state"] != "running" && b.get(&other_url).1["state"] != "running"
     });
+    assert_eq!(b.get(&other_url).1["state"], "done");
+    assert!(
+        first_running,
+        "the first job ended before the second started"
+    );
     let (_, j) = b.get(&job_url);
     assert_eq!(j["state"], "done", "{j}");
     assert_eq!(j["attempts"], 1, "{j}");

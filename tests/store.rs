@@ -756,15 +756,17 @@ fn shards(store: &Store) -> Vec<String> {
     for k in 0..5 {
         out.push(format!("{:?}", show(store.shard(id, k).unwrap())));
     }
-    // The runner claims shard 0; a helper never claims from its own job's runner's name.
-    out.push(format!(
-        "{:?}",
-        show(store.claim_shard(id, 0, "runner", "r", lease).unwrap())
-    ));
-    out.push(format!(
-        "{:?}",
-        show(store.claim_shard(id, 0, "helper", "h", lease).unwrap())
-    ));
+    // The runner claims shard 0 (the first claimable of 0..2); through `claim_any_shard` it never
+    // claims from its own job; helpers claim from the last shard made.
+    let claim = |job_range: std::ops::Range<i64>, owner: &str| {
+        show(
+            store
+                .claim_shard(id, job_range, owner, owner, lease)
+                .unwrap(),
+        )
+    };
+    out.push(format!("{:?}", claim(0..2, "runner")));
+    out.push(format!("{:?}", claim(0..1, "helper")));
     out.push(format!(
         "{:?}",
         show(store.claim_any_shard("runner", "r", lease).unwrap())
@@ -779,20 +781,20 @@ fn shards(store: &Store) -> Vec<String> {
     ));
     out.push(format!(
         "{:?}",
-        store.renew_shard(id, 1, "helper", lease).unwrap()
+        store.renew_shard(id, 3, "helper", lease).unwrap()
     ));
     out.push(format!(
         "{:?}",
-        store.renew_shard(id, 1, "other", lease).unwrap()
+        store.renew_shard(id, 3, "other", lease).unwrap()
     ));
     let result = doc(serde_json::json!({"verdicts": "rrs"}));
     out.push(format!(
         "{:?}",
-        store.finish_shard(id, 1, "other", 3, &result).unwrap()
+        store.finish_shard(id, 3, "other", 3, &result).unwrap()
     ));
     out.push(format!(
         "{:?}",
-        store.finish_shard(id, 1, "helper", 256, &result).unwrap()
+        store.finish_shard(id, 3, "helper", 256, &result).unwrap()
     ));
     out.push(format!(
         "{:?}",
@@ -801,12 +803,10 @@ fn shards(store: &Store) -> Vec<String> {
     store.release_shard(id, 2, "other").unwrap();
     out.push(format!("{:?}", store.shard_counts(id).unwrap()));
     // A lease that ran out lets another claim it; a released one is pending at once.
+    out.push(format!("{:?}", claim(2..3, "other")));
     store.renew_shard(id, 2, "other", Duration::ZERO).unwrap();
     std::thread::sleep(Duration::from_millis(20));
-    out.push(format!(
-        "{:?}",
-        show(store.claim_shard(id, 2, "helper", "h", lease).unwrap())
-    ));
+    out.push(format!("{:?}", claim(2..3, "helper")));
     out.push(format!(
         "{:?}",
         store.renew_shard(id, 2, "other", lease).unwrap()
@@ -817,9 +817,9 @@ fn shards(store: &Store) -> Vec<String> {
     // one is left to its holder.
     let keep = doc(serde_json::json!({"all_keep_defenders": true}));
     store.steer_pending_shards(id, 2, &keep).unwrap();
-    store.reset_shard(id, 1, &keep).unwrap();
-    store.claim_shard(id, 3, "helper", "h", lease).unwrap();
     store.reset_shard(id, 3, &keep).unwrap();
+    store.claim_shard(id, 1..2, "helper", "h", lease).unwrap();
+    store.reset_shard(id, 1, &keep).unwrap();
     for k in 0..4 {
         out.push(format!("{:?}", show(store.shard(id, k).unwrap())));
     }
@@ -845,6 +845,11 @@ fn shards(store: &Store) -> Vec<String> {
         store.finish_job(id, "runner", &end).unwrap()
     ));
     out.push(format!("{:?}", store.shard_counts(id).unwrap()));
+    // Shards made after the job ended (by a runner that lost it and has not noticed yet) are
+    // dropped by the cleanup, once.
+    store.add_shards(id, 0, 2, &steer).unwrap();
+    out.push(format!("{:?}", store.drop_ended_shards().unwrap()));
+    out.push(format!("{:?}", store.drop_ended_shards().unwrap()));
     out
 }
 
@@ -909,6 +914,17 @@ fn both_backends_keep_shards_the_same_way() {
     // What SQLite answers, checked here; PostgreSQL must answer the same.
     assert!(a[0].contains("0 pending"), "{a:?}");
     assert_eq!(a[4], "None", "{a:?}");
+    assert!(
+        a[5].contains(" 0 running") && a[5].contains("runner"),
+        "{a:?}"
+    );
+    assert_eq!((a[6].as_str(), a[7].as_str()), ("None", "None"), "{a:?}");
+    assert!(
+        a[8].contains(" 3 running"),
+        "helpers claim from the end: {a:?}"
+    );
+    assert!(a[9].contains(" 2 running"), "{a:?}");
+    assert_eq!(a[a.len() - 2..], ["2", "0"], "{a:?}");
     if !pg::here_or_skip() {
         return;
     }

@@ -249,18 +249,52 @@ pub struct Jobs {
     owner: String,
     running: AtomicUsize,
     local: Mutex<BTreeMap<i64, Arc<Local>>>,
-    /// This replica's runs that screen shards of other replicas' jobs, by number.
+    /// This replica's runs that screen shards of other replicas' jobs, by number. They use the
+    /// slots no job uses: a job started or taken over here makes one give its slot back.
     helpers: Mutex<BTreeMap<u64, Arc<Helper>>>,
     helper_numbers: std::sync::atomic::AtomicU64,
+    /// The helpers running (their slots).
+    helping: AtomicUsize,
+    /// Supervisor rounds, for what is done every so many.
+    rounds: std::sync::atomic::AtomicU64,
     stopping: AtomicBool,
 }
 
-/// A run of this replica that screens shards of another replica's job: the cancel of the shard
-/// it screens now, and that shard.
+/// A run of this replica that screens shards of other replicas' jobs: the shard it screens now
+/// (job, index) with that shard's cancel, and whether it was asked to give its slot back.
 #[derive(Default)]
 struct Helper {
-    cancel: Mutex<Cancel>,
-    held: Mutex<Option<(i64, i64)>>,
+    current: Mutex<Option<(i64, i64, Cancel)>>,
+    shed: AtomicBool,
+}
+
+impl Helper {
+    /// Stops the shard it screens now, if it is still `(job, index)` (any, with `None`).
+    fn stop(&self, shard: Option<(i64, i64)>) {
+        let current = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((job, index, cancel)) = &*current {
+            if shard.is_none_or(|s| s == (*job, *index)) {
+                cancel.cancel();
+            }
+        }
+    }
+}
+
+/// Ends a helper's run however its thread ends (a panic included): forgotten, its slot free.
+struct HelperEnd {
+    jobs: Arc<Jobs>,
+    number: u64,
+}
+
+impl Drop for HelperEnd {
+    fn drop(&mut self) {
+        self.jobs
+            .helpers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.number);
+        self.jobs.helping.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// The error of a job that failed on the store or a bug: the cause is logged, not shown.
@@ -278,6 +312,8 @@ impl Jobs {
             local: Mutex::new(BTreeMap::new()),
             helpers: Mutex::new(BTreeMap::new()),
             helper_numbers: std::sync::atomic::AtomicU64::new(0),
+            helping: AtomicUsize::new(0),
+            rounds: std::sync::atomic::AtomicU64::new(0),
             stopping: AtomicBool::new(false),
         });
         let weak = Arc::downgrade(&jobs);
@@ -327,8 +363,32 @@ impl Jobs {
             .unwrap_or_else(|e| e.into_inner())
             .values()
         {
-            h.cancel.lock().unwrap_or_else(|e| e.into_inner()).cancel();
+            h.stop(None);
         }
+    }
+
+    /// Makes helpers give their slots back (each gives its shard back) until the jobs and the
+    /// helpers together take at most `max_running` slots.
+    fn shed_helpers(&self) {
+        let helpers = self.helpers.lock().unwrap_or_else(|e| e.into_inner());
+        let mut active: Vec<&Arc<Helper>> = helpers
+            .values()
+            .filter(|h| !h.shed.load(Ordering::Acquire))
+            .collect();
+        while self.running() + active.len() > self.config.max_running {
+            let Some(h) = active.pop() else { break };
+            h.shed.store(true, Ordering::Release);
+            h.stop(None);
+        }
+    }
+
+    /// Takes a slot for a helper, if neither the jobs nor the other helpers take it.
+    fn take_help_slot(&self) -> bool {
+        self.helping
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (self.running() + n < self.config.max_running).then_some(n + 1)
+            })
+            .is_ok()
     }
 
     fn take_slot(&self) -> bool {
@@ -357,6 +417,8 @@ impl Jobs {
         if !self.take_slot() {
             return Err(StartError::Busy(self.config.max_running));
         }
+        // A helper using the slot gives it back.
+        self.shed_helpers();
         let started = self.create(name, opts);
         if started.is_err() {
             self.free_slot();
@@ -575,9 +637,7 @@ impl Jobs {
             done: counts.done,
             running: counts.running,
         });
-        for (replica, screened) in counts.screened {
-            view.workers.insert(replica, screened);
-        }
+        view.workers = counts.screened.into_iter().collect();
         Ok(())
     }
 
@@ -721,17 +781,21 @@ impl Jobs {
             .cloned()
             .collect();
         for h in helpers {
-            let held = *h.held.lock().unwrap_or_else(|e| e.into_inner());
+            let held = h
+                .current
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .as_ref()
+                .map(|(job, index, _)| (*job, *index));
             if let Some((job, index)) = held {
                 match self
                     .store
                     .renew_shard(job, index, &self.owner, self.config.lease)
                 {
                     Ok(true) => {}
-                    // The job ended, was cancelled, or the shard was taken over: stop it.
-                    Ok(false) => {
-                        h.cancel.lock().unwrap_or_else(|e| e.into_inner()).cancel();
-                    }
+                    // The job ended, was cancelled, or the shard was taken over: stop it (if
+                    // the helper has not gone on to another shard meanwhile).
+                    Ok(false) => h.stop(Some((job, index))),
                     Err(e) => tracing::warn!(job, error = %e, "cannot renew the shard's lease"),
                 }
             }
@@ -750,19 +814,28 @@ impl Jobs {
                 }
             }
         }
+        // Jobs first: helpers give back the slots the jobs claimed took.
+        self.shed_helpers();
+        if self.rounds.fetch_add(1, Ordering::AcqRel) % 16 == 0 {
+            match self.store.drop_ended_shards() {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(shards = n, "dropped the shards of jobs that ended"),
+                Err(e) => tracing::warn!(error = %e, "cannot drop the shards of ended jobs"),
+            }
+        }
         // Free slots help the running jobs of other replicas with their shards.
-        while !self.stopping.load(Ordering::Acquire) && self.take_slot() {
+        while !self.stopping.load(Ordering::Acquire) && self.take_help_slot() {
             match self
                 .store
                 .claim_any_shard(&self.owner, &self.config.replica, self.config.lease)
             {
                 Ok(Some(row)) => self.help(row),
                 Ok(None) => {
-                    self.free_slot();
+                    self.helping.fetch_sub(1, Ordering::AcqRel);
                     break;
                 }
                 Err(e) => {
-                    self.free_slot();
+                    self.helping.fetch_sub(1, Ordering::AcqRel);
                     tracing::warn!(error = %e, "cannot look for shards to screen");
                     break;
                 }
@@ -770,8 +843,10 @@ impl Jobs {
         }
     }
 
-    /// Screens shards of other replicas' jobs on a thread of its own, from the one claimed,
-    /// while there are any to claim (the slot is taken; given back at the end).
+    /// Screens shards of other replicas' jobs on a thread of its own, from the one claimed, while
+    /// there are any to claim and its slot is not needed (the helper's slot is taken; given back
+    /// at the end). A panic while screening a shard (a bug) gives the shard back, and the run
+    /// goes on.
     fn help(self: &Arc<Self>, first: ShardRow) {
         let helper = Arc::new(Helper::default());
         let number = self.helper_numbers.fetch_add(1, Ordering::AcqRel);
@@ -779,27 +854,51 @@ impl Jobs {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(number, Arc::clone(&helper));
-        let jobs = Arc::clone(self);
+        let end = HelperEnd {
+            jobs: Arc::clone(self),
+            number,
+        };
+        let (job, index) = (first.job, first.index);
         let spawned = std::thread::Builder::new()
             .name(format!("job-{}-help", first.job))
             .spawn(move || {
+                let jobs = Arc::clone(&end.jobs);
                 super::lower_priority();
                 let mut next = Some(first);
                 while let Some(row) = next.take() {
                     let cancel = Cancel::new();
-                    *helper.cancel.lock().unwrap_or_else(|e| e.into_inner()) = cancel.clone();
-                    *helper.held.lock().unwrap_or_else(|e| e.into_inner()) =
-                        Some((row.job, row.index));
-                    if jobs.stopping.load(Ordering::Acquire) {
+                    *helper.current.lock().unwrap_or_else(|e| e.into_inner()) =
+                        Some((row.job, row.index, cancel.clone()));
+                    let quit = || {
+                        jobs.stopping.load(Ordering::Acquire) || helper.shed.load(Ordering::Acquire)
+                    };
+                    if quit() {
                         cancel.cancel();
                     }
-                    if let Err(e) = jobs.help_one(&helper, &row, &cancel) {
-                        tracing::warn!(job = row.job, shard = row.index, error = %e,
-                            "cannot screen a shard");
+                    let screened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        jobs.help_one(&row, &cancel)
+                    }));
+                    *helper.current.lock().unwrap_or_else(|e| e.into_inner()) = None;
+                    let failed = match screened {
+                        Ok(Ok(())) => false,
+                        Ok(Err(e)) => {
+                            tracing::warn!(job = row.job, shard = row.index, error = %e,
+                                "cannot screen a shard");
+                            true
+                        }
+                        Err(_) => {
+                            tracing::error!(
+                                job = row.job,
+                                shard = row.index,
+                                "screening a shard panicked"
+                            );
+                            true
+                        }
+                    };
+                    if failed {
                         let _ = jobs.store.release_shard(row.job, row.index, &jobs.owner);
                     }
-                    *helper.held.lock().unwrap_or_else(|e| e.into_inner()) = None;
-                    if jobs.stopping.load(Ordering::Acquire) {
+                    if quit() {
                         break;
                     }
                     next = jobs
@@ -810,25 +909,18 @@ impl Jobs {
                             None
                         });
                 }
-                jobs.helpers
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .remove(&number);
-                jobs.free_slot();
+                drop(end);
             });
         if let Err(e) = spawned {
+            // The closure, with `end`, was dropped: the helper is forgotten and its slot free.
             tracing::error!(error = %e, "cannot start a thread to screen shards");
-            self.helpers
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&number);
-            self.free_slot();
+            let _ = self.store.release_shard(job, index, &self.owner);
         }
     }
 
     /// Screens one claimed shard of another replica's job, and records its result (or gives it
     /// back when stopped).
-    fn help_one(&self, helper: &Helper, row: &ShardRow, cancel: &Cancel) -> Result<(), String> {
+    fn help_one(&self, row: &ShardRow, cancel: &Cancel) -> Result<(), String> {
         let job = self
             .store
             .job(row.job)
@@ -846,7 +938,8 @@ impl Jobs {
             owner: &self.owner,
             replica: &self.config.replica,
             lease: self.config.lease,
-            held: &helper.held,
+            // (Its lease is renewed through the helper's `current`.)
+            held: &Mutex::new(None),
         };
         let started = std::time::Instant::now();
         opts.variant

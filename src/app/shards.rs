@@ -15,7 +15,8 @@
 //! candidate keeps the defender's pieces, and which key kinds have their cap). A shard screened
 //! ahead is screened under the steering known when it was made; when the runner reaches it and
 //! finds that every candidate had to keep the defender's pieces meanwhile, the shard is screened
-//! again under the right steering (this happens at most once a run). The capped kinds only grow,
+//! again under the right steering (this happens once a run at most, to the shards screened ahead
+//! when every candidate came to keep the defender's pieces). The capped kinds only grow,
 //! and a sound puzzle of a capped kind is passed over by the assembly anyway: a stale list costs
 //! screening, never a different collection.
 //!
@@ -83,7 +84,7 @@ pub struct Entry {
     pub defenders: usize,
     /// The puzzle as the full solve verified it ([`VerifiedPuzzle::to_json`]); absent when the
     /// full solve did not confirm the screening (it never should), with `error` saying why.
-    pub puzzle: Option<serde_json::Value>,
+    pub puzzle: Option<Box<serde_json::value::RawValue>>,
     pub error: Option<String>,
 }
 
@@ -201,14 +202,14 @@ impl Screening<'_> {
         *self.held.lock().unwrap_or_else(|e| e.into_inner()) = index.map(|i| (self.job, i));
     }
 
-    /// Claims shard `index`, and holds it.
-    fn claim(&self, index: i64) -> Result<bool, StoreError> {
+    /// Claims the first claimable shard of `indices`, and holds it; its index.
+    fn claim(&self, indices: std::ops::Range<i64>) -> Result<Option<i64>, StoreError> {
         let claimed = self
             .store
-            .claim_shard(self.job, index, self.owner, self.replica, self.lease)?
-            .is_some();
-        if claimed {
-            self.hold(Some(index));
+            .claim_shard(self.job, indices, self.owner, self.replica, self.lease)?
+            .map(|row| row.index);
+        if claimed.is_some() {
+            self.hold(claimed);
         }
         Ok(claimed)
     }
@@ -248,7 +249,10 @@ fn entry_of<P: GamePosition>(
         ..solve.clone()
     };
     let (puzzle, error) = match verify(new, &solve) {
-        Ok(v) => (Some(v.to_json()), None),
+        Ok(v) => (
+            serde_json::value::RawValue::from_string(v.to_json()).ok(),
+            None,
+        ),
         Err(e) => (None, Some(e.to_string())),
     };
     Entry {
@@ -287,7 +291,8 @@ fn as_entry<P: GamePosition>(
     }
 }
 
-/// Screens shard `index` whole under `steer`: its result, or `None` when the run halted first.
+/// Screens shard `index` whole under `steer`: its result, or `None` when the run halted (its
+/// cancel, or its time limit, which may have cut a search short) before it was done.
 fn screen_shard<P: GamePosition>(
     screener: &Screener<'_>,
     at: &Screening<'_>,
@@ -307,12 +312,13 @@ fn screen_shard<P: GamePosition>(
         }
         next = end;
     }
-    Some(result)
+    (!screener.halted()).then_some(result)
 }
 
-/// Screens shards of job `at.job` (a replica helping another's job): the shard claimed first,
-/// then any other it can claim, until none is left, `cancel` is raised or the store fails. The
-/// plan's options are `opts` (with this replica's threads).
+/// Screens shard `first` of job `at.job`, claimed by a replica helping another's job, under the
+/// steering it was made with, and records its result; gives it back when `cancel` is raised or
+/// the shard's time ran out first. The plan's options are `opts` (with this replica's threads);
+/// each puzzle found is confirmed with `solve` (this replica's budget), stopped by `cancel` too.
 ///
 /// # Errors
 /// When the store fails.
@@ -326,8 +332,12 @@ pub fn help_with<P: GamePosition>(
 ) -> Result<(), StoreError> {
     let steer: SteerJson = serde_json::from_str(steer.get()).unwrap_or_default();
     let screener = Screener::new(opts, cancel);
+    let solve = SolveOptions {
+        cancel: cancel.clone(),
+        ..solve.clone()
+    };
     at.hold(Some(first));
-    match screen_shard::<P>(&screener, at, opts, solve, first, &steer.steer()) {
+    match screen_shard::<P>(&screener, at, opts, &solve, first, &steer.steer()) {
         Some(result) if !cancel.is_cancelled() => {
             at.finish(first, &result)?;
         }
@@ -425,14 +435,16 @@ fn fill_with<P: GamePosition>(
         .unwrap_or_default();
     // The confirming solves stop with the run too: at its cancel, and at its time limit.
     let deadline = std::time::Instant::now() + opts.max_time;
-    let left = deadline.saturating_duration_since(std::time::Instant::now());
-    let solve = SolveOptions {
-        cancel: cancel.clone(),
-        limits: crate::solver::Limits {
-            time: solve.limits.time.min(left),
-            ..solve.limits
-        },
-        ..solve.clone()
+    let solve_until = || {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        SolveOptions {
+            cancel: cancel.clone(),
+            limits: crate::solver::Limits {
+                time: solve.limits.time.min(left),
+                ..solve.limits
+            },
+            ..solve.clone()
+        }
     };
     let screener = Screener::new(opts, cancel);
     let mut assembly = Assembly::new(opts);
@@ -443,7 +455,7 @@ fn fill_with<P: GamePosition>(
     let mut take = |progress: &Progress, entry: Entry| -> Take {
         let stored = match (stored_before.remove(&entry.fen), &entry.puzzle) {
             (Some(p), _) => Ok(Some(p)),
-            (None, Some(json)) => match VerifiedPuzzle::from_json(json) {
+            (None, Some(json)) => match VerifiedPuzzle::from_json(json.get()) {
                 Ok(verified) => store.append_to_collection(name, &verified).map(Some),
                 Err(e) => Err(StoreError::Corrupt(format!(
                     "job {}: the puzzle of candidate {} does not read: {e}",
@@ -482,6 +494,8 @@ fn fill_with<P: GamePosition>(
     let mut k: i64 = 0;
     let mut written: Option<Steer> = None;
     let mut made: i64 = 0;
+    // How many times in a row the runner found nothing to screen (its wait doubles each time).
+    let mut waited = 0u32;
     let stop = 'run: loop {
         if assembly.complete() {
             break Stop::Done;
@@ -505,10 +519,10 @@ fn fill_with<P: GamePosition>(
         // Shard k is the next to assemble: screened here when nobody holds it or screened it,
         // each batch offered as it comes, so that the run stops where the collection is complete
         // (one claim, no read, on a replica running alone).
-        if at.claim(k)? {
+        if at.claim(k..k + 1)?.is_some() {
             let range = range_of(opts, k);
             let mut result = ShardResult::new(&steer, at.replica, range.start);
-            let prepare = |found: &Generated<P>| entry_of(name, opts, &solve, found);
+            let prepare = |found: &Generated<P>| entry_of(name, opts, &solve_until(), found);
             let mut next = range.start;
             while next < range.end {
                 let end = (next + screener.batch()).min(range.end);
@@ -536,7 +550,14 @@ fn fill_with<P: GamePosition>(
                 }
                 next = end;
             }
+            // The time limit came during the shard (a search may have been cut short): the run
+            // ends here, and the shard is left for none to take as it is.
+            if screener.halted() {
+                at.release(k)?;
+                continue;
+            }
             at.finish(k, &result)?;
+            waited = 0;
             k += 1;
             assembly.progress.millis = screener.millis();
             if !(observe.borrow_mut())(&assembly.progress, None) {
@@ -578,6 +599,7 @@ fn fill_with<P: GamePosition>(
                         )));
                         break Stop::Cancelled;
                     }
+                    waited = 0;
                     k += 1;
                     assembly.progress.millis = screener.millis();
                     if !(observe.borrow_mut())(&assembly.progress, None) {
@@ -592,23 +614,19 @@ fn fill_with<P: GamePosition>(
                 continue;
             }
         }
-        // Shard k is held by another replica: screen one ahead meanwhile, under the steering
-        // known now.
-        let mut screened_ahead = false;
-        for j in k + 1..(k + LOOKAHEAD).min(last) {
-            if at.claim(j)? {
-                match screen_shard::<P>(&screener, at, opts, &solve, j, &steer) {
-                    Some(result) if !cancel.is_cancelled() => {
-                        at.finish(j, &result)?;
-                    }
-                    _ => at.release(j)?,
+        // Shard k is held by another replica: screen the first free one ahead meanwhile, under
+        // the steering known now; or wait for it, longer each time (up to a third of a second).
+        if let Some(j) = at.claim(k + 1..(k + LOOKAHEAD).min(last))? {
+            match screen_shard::<P>(&screener, at, opts, &solve_until(), j, &steer) {
+                Some(result) if !cancel.is_cancelled() => {
+                    at.finish(j, &result)?;
                 }
-                screened_ahead = true;
-                break;
+                _ => at.release(j)?,
             }
-        }
-        if !screened_ahead {
-            std::thread::sleep(Duration::from_millis(20));
+            waited = 0;
+        } else {
+            std::thread::sleep(Duration::from_millis(10 << waited));
+            waited = (waited + 1).min(5);
         }
     };
     let failure = failure.into_inner();
@@ -721,7 +739,7 @@ mod tests {
             let steer = SteerJson::of(&Steer::default()).document();
             store.add_shards(id, 0, 4, &steer).unwrap();
             for k in 1..4 {
-                assert!(helper.claim(k).unwrap());
+                assert_eq!(helper.claim(k..k + 1).unwrap(), Some(k));
                 help_with::<crate::rules::Position>(
                     &helper,
                     k,

@@ -166,8 +166,8 @@ struct VerifiedJson {
 }
 
 impl VerifiedPuzzle {
-    /// The puzzle as JSON, read back by [`VerifiedPuzzle::from_json`].
-    pub fn to_json(&self) -> serde_json::Value {
+    /// The puzzle as JSON text, read back by [`VerifiedPuzzle::from_json`].
+    pub fn to_json(&self) -> String {
         let json = VerifiedJson {
             kind: self.kind,
             game: self.game.name().into(),
@@ -186,15 +186,16 @@ impl VerifiedPuzzle {
             fixture: self.fixture.clone(),
             content_hash: self.content_hash.clone(),
         };
-        serde_json::to_value(json).unwrap_or_default()
+        // Strings, numbers, booleans and sequences only: serialising cannot fail.
+        serde_json::to_string(&json).unwrap_or_default()
     }
 
     /// A puzzle written by [`VerifiedPuzzle::to_json`].
     ///
     /// # Errors
     /// The JSON is not such a puzzle (which field does not read).
-    pub fn from_json(json: &serde_json::Value) -> Result<VerifiedPuzzle, String> {
-        let j = VerifiedJson::deserialize(json).map_err(|e| e.to_string())?;
+    pub fn from_json(json: &str) -> Result<VerifiedPuzzle, String> {
+        let j: VerifiedJson = serde_json::from_str(json).map_err(|e| e.to_string())?;
         let game = GameKind::parse(&j.game).ok_or(format!("game `{}`", j.game))?;
         let rules = j
             .rules

@@ -439,20 +439,23 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     /// Where job `job`'s shards are.
     fn shard_counts(&self, job: i64) -> Result<ShardCounts>;
 
-    /// Claims shard `index` of job `job` for `owner` (named `replica`) for `lease`, when it is
-    /// pending or its lease ran out.
+    /// Claims the first shard of `indices` of job `job` that is pending or whose lease ran out,
+    /// for `owner` (named `replica`) for `lease`: another claimer skips it (`FOR UPDATE SKIP
+    /// LOCKED` on PostgreSQL).
     fn claim_shard(
         &self,
         job: i64,
-        index: i64,
+        indices: std::ops::Range<i64>,
         owner: &str,
         replica: &str,
         lease: Duration,
     ) -> Result<Option<ShardRow>>;
 
-    /// Claims, for `owner` (named `replica`) for `lease`, the first claimable shard (pending, or
-    /// its lease ran out) of the oldest running job, not cancelled, whose runner is alive and is
-    /// not `owner`: another claimer skips it (`FOR UPDATE SKIP LOCKED` on PostgreSQL).
+    /// Claims, for `owner` (named `replica`) for `lease`, the last claimable shard (pending, or
+    /// its lease ran out) made so far of the oldest running job, not cancelled, whose runner is
+    /// alive and is not `owner` (the runner screens the shards in order from the first: a helper
+    /// works from the other end): another claimer skips it (`FOR UPDATE SKIP LOCKED` on
+    /// PostgreSQL).
     fn claim_any_shard(
         &self,
         owner: &str,
@@ -477,6 +480,10 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
 
     /// Gives up `owner`'s lease on a shard at once: pending again, for any runner.
     fn release_shard(&self, job: i64, index: i64, owner: &str) -> Result<()>;
+
+    /// Drops the shards of jobs that are no longer running (left by a runner that lost its job,
+    /// or by a release that did not know shards); how many.
+    fn drop_ended_shards(&self) -> Result<usize>;
 }
 
 /// A collection's puzzles in order, a page at a time ([`Backend::collection_page`]): each item a

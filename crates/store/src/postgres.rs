@@ -868,20 +868,24 @@ impl Backend for PgStore {
     fn claim_shard(
         &self,
         job: i64,
-        index: i64,
+        indices: std::ops::Range<i64>,
         owner: &str,
         replica: &str,
         lease: Duration,
     ) -> Result<Option<ShardRow>> {
         let sql = format!(
-            "UPDATE job_shards SET state = 'running', owner = $3, replica = $4,
-                 lease_until = {NOW_MS} + $5
-             WHERE job = $1 AND idx = $2
-               AND (state = 'pending' OR (state = 'running' AND lease_until < {NOW_MS}))
+            "UPDATE job_shards SET state = 'running', owner = $4, replica = $5,
+                 lease_until = {NOW_MS} + $6
+             WHERE (job, idx) = (
+                 SELECT job, idx FROM job_shards
+                 WHERE job = $1 AND idx >= $2 AND idx < $3
+                   AND (state = 'pending' OR (state = 'running' AND lease_until < {NOW_MS}))
+                 ORDER BY idx LIMIT 1 FOR UPDATE SKIP LOCKED)
              RETURNING {SHARD_COLUMNS}"
         );
+        let (from, to) = (indices.start, indices.end);
         self.conn()?
-            .query_opt(&sql, &[&job, &index, &owner, &replica, &millis(lease)])?
+            .query_opt(&sql, &[&job, &from, &to, &owner, &replica, &millis(lease)])?
             .as_ref()
             .map(read_shard)
             .transpose()
@@ -901,7 +905,7 @@ impl Backend for PgStore {
                  WHERE j.state = 'running' AND j.cancel = 0 AND j.lease_until > {NOW_MS}
                    AND j.owner <> $1
                    AND (s.state = 'pending' OR (s.state = 'running' AND s.lease_until < {NOW_MS}))
-                 ORDER BY s.job, s.idx LIMIT 1 FOR UPDATE OF s SKIP LOCKED)
+                 ORDER BY s.job, s.idx DESC LIMIT 1 FOR UPDATE OF s SKIP LOCKED)
              RETURNING {SHARD_COLUMNS}"
         );
         self.conn()?
@@ -946,5 +950,13 @@ impl Backend for PgStore {
             &[&job, &index, &owner],
         )?;
         Ok(())
+    }
+
+    fn drop_ended_shards(&self) -> Result<usize> {
+        Ok(self.conn()?.execute(
+            "DELETE FROM job_shards
+             WHERE job IN (SELECT id FROM jobs WHERE state <> 'running')",
+            &[],
+        )? as usize)
     }
 }

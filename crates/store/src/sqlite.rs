@@ -673,20 +673,30 @@ impl Backend for SqliteStore {
     fn claim_shard(
         &self,
         job: i64,
-        index: i64,
+        indices: std::ops::Range<i64>,
         owner: &str,
         replica: &str,
         lease: Duration,
     ) -> Result<Option<ShardRow>> {
         let conn = self.pool.get()?;
         let mut stmt = conn.prepare_cached(&format!(
-            "UPDATE job_shards SET state = 'running', owner = ?3, replica = ?4,
-                 lease_until = {NOW_MS} + ?5
-             WHERE job = ?1 AND idx = ?2
-               AND (state = 'pending' OR (state = 'running' AND lease_until < {NOW_MS}))
+            "UPDATE job_shards SET state = 'running', owner = ?4, replica = ?5,
+                 lease_until = {NOW_MS} + ?6
+             WHERE (job, idx) = (
+                 SELECT job, idx FROM job_shards
+                 WHERE job = ?1 AND idx >= ?2 AND idx < ?3
+                   AND (state = 'pending' OR (state = 'running' AND lease_until < {NOW_MS}))
+                 ORDER BY idx LIMIT 1)
              RETURNING {SHARD_COLUMNS}"
         ))?;
-        let mut rows = stmt.query(params![job, index, owner, replica, millis(lease)])?;
+        let mut rows = stmt.query(params![
+            job,
+            indices.start,
+            indices.end,
+            owner,
+            replica,
+            millis(lease)
+        ])?;
         match rows.next()? {
             Some(r) => read_shard(r).map(Some),
             None => Ok(None),
@@ -709,7 +719,7 @@ impl Backend for SqliteStore {
                  WHERE j.state = 'running' AND j.cancel = 0 AND j.lease_until > {NOW_MS}
                    AND j.owner <> ?1
                    AND (s.state = 'pending' OR (s.state = 'running' AND s.lease_until < {NOW_MS}))
-                 ORDER BY s.job, s.idx LIMIT 1)
+                 ORDER BY s.job, s.idx DESC LIMIT 1)
              RETURNING {SHARD_COLUMNS}"
         ))?;
         let mut rows = stmt.query(params![owner, replica, millis(lease)])?;
@@ -754,6 +764,14 @@ impl Backend for SqliteStore {
             params![job, index, owner],
         )?;
         Ok(())
+    }
+
+    fn drop_ended_shards(&self) -> Result<usize> {
+        Ok(self.pool.get()?.execute(
+            "DELETE FROM job_shards
+             WHERE job IN (SELECT id FROM jobs WHERE state <> 'running')",
+            [],
+        )?)
     }
 }
 
