@@ -898,16 +898,24 @@ impl Jobs {
                     if failed {
                         let _ = jobs.store.release_shard(row.job, row.index, &jobs.owner);
                     }
-                    if quit() {
-                        break;
+                    // The next shard, waiting a second at most (longer each time) for the runners
+                    // to make more: a job's runner makes them a few at a time.
+                    for wait in 0..8u32 {
+                        if quit() {
+                            break;
+                        }
+                        next = jobs
+                            .store
+                            .claim_any_shard(&jobs.owner, &jobs.config.replica, jobs.config.lease)
+                            .unwrap_or_else(|e| {
+                                tracing::warn!(error = %e, "cannot look for shards to screen");
+                                None
+                            });
+                        if next.is_some() {
+                            break;
+                        }
+                        std::thread::sleep(Duration::from_millis(10 << wait.min(5)));
                     }
-                    next = jobs
-                        .store
-                        .claim_any_shard(&jobs.owner, &jobs.config.replica, jobs.config.lease)
-                        .unwrap_or_else(|e| {
-                            tracing::warn!(error = %e, "cannot look for shards to screen");
-                            None
-                        });
                 }
                 drop(end);
             });

@@ -509,9 +509,8 @@ fn fill_with<P: GamePosition>(
             store.steer_pending_shards(at.job, k, &steer_doc)?;
             written = Some(steer.clone());
         }
-        // Made a few ahead, for other replicas to claim: half the lookahead at a time (`made`
-        // are made already).
-        if made < (k + LOOKAHEAD / 2).min(last) {
+        // Made a few ahead, for other replicas to claim (`made` are made already).
+        if made < (k + LOOKAHEAD).min(last) {
             let ahead = (k + LOOKAHEAD).min(last);
             store.add_shards(at.job, made.max(k), ahead, &steer_doc)?;
             made = ahead;

@@ -222,6 +222,21 @@ impl PgStore {
         Ok(self.pool().get()?)
     }
 
+    /// Runs one statement of a job's shards in a transaction whose commit does not wait for the
+    /// disk (`synchronous_commit` off): a shard's row lost in a crash is only made, claimed or
+    /// screened again (the collection's puzzles are written durably, as every other row).
+    fn unsynced<T>(
+        &self,
+        statement: impl FnOnce(&mut Tx<'_>) -> std::result::Result<T, postgres::Error>,
+    ) -> Result<T> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction()?;
+        tx.execute("SET LOCAL synchronous_commit TO OFF", &[])?;
+        let answer = statement(&mut tx)?;
+        tx.commit()?;
+        Ok(answer)
+    }
+
     /// How many statements the pool's connections have prepared, over their lives: each
     /// statement the store uses is prepared once per connection, so this stops growing once every
     /// connection has run each.
@@ -817,20 +832,25 @@ impl Backend for PgStore {
     }
 
     fn add_shards(&self, job: i64, from: i64, to: i64, steer: &Json) -> Result<()> {
-        self.conn()?.execute(
-            "INSERT INTO job_shards (job, idx, state, steer)
-             SELECT $1, i, 'pending', $4 FROM generate_series($2::BIGINT, $3::BIGINT - 1) AS i
-             ON CONFLICT DO NOTHING",
-            &[&job, &from, &to, &steer.to_string()],
-        )?;
+        self.unsynced(|c| {
+            c.execute(
+                "INSERT INTO job_shards (job, idx, state, steer)
+                 SELECT $1, i, 'pending', $4 FROM generate_series($2::BIGINT, $3::BIGINT - 1) AS i
+                 ON CONFLICT DO NOTHING",
+                &[&job, &from, &to, &steer.to_string()],
+            )
+        })?;
         Ok(())
     }
 
     fn steer_pending_shards(&self, job: i64, from: i64, steer: &Json) -> Result<()> {
-        self.conn()?.execute(
-            "UPDATE job_shards SET steer = $3 WHERE job = $1 AND idx >= $2 AND state = 'pending'",
-            &[&job, &from, &steer.to_string()],
-        )?;
+        self.unsynced(|c| {
+            c.execute(
+                "UPDATE job_shards SET steer = $3
+                 WHERE job = $1 AND idx >= $2 AND state = 'pending'",
+                &[&job, &from, &steer.to_string()],
+            )
+        })?;
         Ok(())
     }
 
@@ -840,8 +860,7 @@ impl Backend for PgStore {
                  replica = NULL, screened = 0, lease_until = 0
              WHERE job = $1 AND idx = $2 AND (state <> 'running' OR lease_until < {NOW_MS})"
         );
-        self.conn()?
-            .execute(&sql, &[&job, &index, &steer.to_string()])?;
+        self.unsynced(|c| c.execute(&sql, &[&job, &index, &steer.to_string()]))?;
         Ok(())
     }
 
@@ -884,8 +903,7 @@ impl Backend for PgStore {
              RETURNING {SHARD_COLUMNS}"
         );
         let (from, to) = (indices.start, indices.end);
-        self.conn()?
-            .query_opt(&sql, &[&job, &from, &to, &owner, &replica, &millis(lease)])?
+        self.unsynced(|c| c.query_opt(&sql, &[&job, &from, &to, &owner, &replica, &millis(lease)]))?
             .as_ref()
             .map(read_shard)
             .transpose()
@@ -908,8 +926,7 @@ impl Backend for PgStore {
                  ORDER BY s.job, s.idx DESC LIMIT 1 FOR UPDATE OF s SKIP LOCKED)
              RETURNING {SHARD_COLUMNS}"
         );
-        self.conn()?
-            .query_opt(&sql, &[&owner, &replica, &millis(lease)])?
+        self.unsynced(|c| c.query_opt(&sql, &[&owner, &replica, &millis(lease)]))?
             .as_ref()
             .map(read_shard)
             .transpose()
@@ -921,10 +938,7 @@ impl Backend for PgStore {
              WHERE job = $1 AND idx = $2 AND owner = $3 AND state = 'running'
                AND EXISTS (SELECT 1 FROM jobs WHERE id = $1 AND state = 'running' AND cancel = 0)"
         );
-        Ok(self
-            .conn()?
-            .execute(&sql, &[&job, &index, &owner, &millis(lease)])?
-            == 1)
+        Ok(self.unsynced(|c| c.execute(&sql, &[&job, &index, &owner, &millis(lease)]))? == 1)
     }
 
     fn finish_shard(
@@ -936,19 +950,24 @@ impl Backend for PgStore {
         result: &Json,
     ) -> Result<bool> {
         let screened = i64::try_from(screened).unwrap_or(i64::MAX);
-        Ok(self.conn()?.execute(
-            "UPDATE job_shards SET state = 'done', result = $5, screened = $4, lease_until = 0
-             WHERE job = $1 AND idx = $2 AND owner = $3 AND state = 'running'",
-            &[&job, &index, &owner, &screened, &result.to_string()],
-        )? == 1)
+        let done = self.unsynced(|c| {
+            c.execute(
+                "UPDATE job_shards SET state = 'done', result = $5, screened = $4, lease_until = 0
+                 WHERE job = $1 AND idx = $2 AND owner = $3 AND state = 'running'",
+                &[&job, &index, &owner, &screened, &result.to_string()],
+            )
+        })?;
+        Ok(done == 1)
     }
 
     fn release_shard(&self, job: i64, index: i64, owner: &str) -> Result<()> {
-        self.conn()?.execute(
-            "UPDATE job_shards SET state = 'pending', owner = NULL, lease_until = 0
-             WHERE job = $1 AND idx = $2 AND owner = $3 AND state = 'running'",
-            &[&job, &index, &owner],
-        )?;
+        self.unsynced(|c| {
+            c.execute(
+                "UPDATE job_shards SET state = 'pending', owner = NULL, lease_until = 0
+                 WHERE job = $1 AND idx = $2 AND owner = $3 AND state = 'running'",
+                &[&job, &index, &owner],
+            )
+        })?;
         Ok(())
     }
 

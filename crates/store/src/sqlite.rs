@@ -104,6 +104,21 @@ fn latest_schema_version() -> i64 {
 }
 
 impl SqliteStore {
+    /// Runs one statement of a job's shards on a connection whose commit does not wait for the
+    /// disk (`synchronous = NORMAL`, in WAL mode): a shard's row lost in a crash is only made,
+    /// claimed or screened again (the collection's puzzles are written durably, as every other
+    /// row). The connection goes back to `FULL` before it returns to the pool.
+    fn unsynced<T>(
+        &self,
+        statement: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<T>,
+    ) -> Result<T> {
+        let conn = self.pool.get()?;
+        conn.execute_batch("PRAGMA synchronous = NORMAL")?;
+        let answer = statement(&conn);
+        conn.execute_batch("PRAGMA synchronous = FULL")?;
+        Ok(answer?)
+    }
+
     /// Opens (creating if needed) the database at `path`, switches it to WAL and applies the
     /// migrations. Connections run with `synchronous = FULL`: a commit returns once the WAL is on
     /// disk, so a write the service acknowledged survives a killed process and a power cut.
@@ -616,34 +631,37 @@ impl Backend for SqliteStore {
 
     fn add_shards(&self, job: i64, from: i64, to: i64, steer: &Json) -> Result<()> {
         // (`WHERE true`: SQLite's parser needs it before an upsert's ON CONFLICT.)
-        self.pool.get()?.execute(
-            "WITH RECURSIVE i(n) AS (SELECT ?2 WHERE ?2 < ?3
-                                     UNION ALL SELECT n + 1 FROM i WHERE n + 1 < ?3)
-             INSERT INTO job_shards (job, idx, state, steer)
-             SELECT ?1, n, 'pending', ?4 FROM i WHERE true
-             ON CONFLICT DO NOTHING",
-            params![job, from, to, steer.to_string()],
-        )?;
+        self.unsynced(|c| {
+            c.execute(
+                "WITH RECURSIVE i(n) AS (SELECT ?2 WHERE ?2 < ?3
+                                         UNION ALL SELECT n + 1 FROM i WHERE n + 1 < ?3)
+                 INSERT INTO job_shards (job, idx, state, steer)
+                 SELECT ?1, n, 'pending', ?4 FROM i WHERE true
+                 ON CONFLICT DO NOTHING",
+                params![job, from, to, steer.to_string()],
+            )
+        })?;
         Ok(())
     }
 
     fn steer_pending_shards(&self, job: i64, from: i64, steer: &Json) -> Result<()> {
-        self.pool.get()?.execute(
-            "UPDATE job_shards SET steer = ?3 WHERE job = ?1 AND idx >= ?2 AND state = 'pending'",
-            params![job, from, steer.to_string()],
-        )?;
+        self.unsynced(|c| {
+            c.execute(
+                "UPDATE job_shards SET steer = ?3
+                 WHERE job = ?1 AND idx >= ?2 AND state = 'pending'",
+                params![job, from, steer.to_string()],
+            )
+        })?;
         Ok(())
     }
 
     fn reset_shard(&self, job: i64, index: i64, steer: &Json) -> Result<()> {
-        self.pool.get()?.execute(
-            &format!(
-                "UPDATE job_shards SET state = 'pending', steer = ?3, result = NULL, owner = NULL,
-                     replica = NULL, screened = 0, lease_until = 0
-                 WHERE job = ?1 AND idx = ?2 AND (state <> 'running' OR lease_until < {NOW_MS})"
-            ),
-            params![job, index, steer.to_string()],
-        )?;
+        let sql = format!(
+            "UPDATE job_shards SET state = 'pending', steer = ?3, result = NULL, owner = NULL,
+                 replica = NULL, screened = 0, lease_until = 0
+             WHERE job = ?1 AND idx = ?2 AND (state <> 'running' OR lease_until < {NOW_MS})"
+        );
+        self.unsynced(|c| c.execute(&sql, params![job, index, steer.to_string()]))?;
         Ok(())
     }
 
@@ -678,8 +696,7 @@ impl Backend for SqliteStore {
         replica: &str,
         lease: Duration,
     ) -> Result<Option<ShardRow>> {
-        let conn = self.pool.get()?;
-        let mut stmt = conn.prepare_cached(&format!(
+        let sql = format!(
             "UPDATE job_shards SET state = 'running', owner = ?4, replica = ?5,
                  lease_until = {NOW_MS} + ?6
              WHERE (job, idx) = (
@@ -688,19 +705,16 @@ impl Backend for SqliteStore {
                    AND (state = 'pending' OR (state = 'running' AND lease_until < {NOW_MS}))
                  ORDER BY idx LIMIT 1)
              RETURNING {SHARD_COLUMNS}"
-        ))?;
-        let mut rows = stmt.query(params![
+        );
+        let args = params![
             job,
             indices.start,
             indices.end,
             owner,
             replica,
             millis(lease)
-        ])?;
-        match rows.next()? {
-            Some(r) => read_shard(r).map(Some),
-            None => Ok(None),
-        }
+        ];
+        self.unsynced(|c| claimed(c, &sql, args))
     }
 
     fn claim_any_shard(
@@ -709,9 +723,8 @@ impl Backend for SqliteStore {
         replica: &str,
         lease: Duration,
     ) -> Result<Option<ShardRow>> {
-        let conn = self.pool.get()?;
         // One statement: SQLite runs writers one at a time, so two claimers never take one shard.
-        let mut stmt = conn.prepare_cached(&format!(
+        let sql = format!(
             "UPDATE job_shards SET state = 'running', owner = ?1, replica = ?2,
                  lease_until = {NOW_MS} + ?3
              WHERE (job, idx) = (
@@ -721,24 +734,17 @@ impl Backend for SqliteStore {
                    AND (s.state = 'pending' OR (s.state = 'running' AND s.lease_until < {NOW_MS}))
                  ORDER BY s.job, s.idx DESC LIMIT 1)
              RETURNING {SHARD_COLUMNS}"
-        ))?;
-        let mut rows = stmt.query(params![owner, replica, millis(lease)])?;
-        match rows.next()? {
-            Some(r) => read_shard(r).map(Some),
-            None => Ok(None),
-        }
+        );
+        self.unsynced(|c| claimed(c, &sql, params![owner, replica, millis(lease)]))
     }
 
     fn renew_shard(&self, job: i64, index: i64, owner: &str, lease: Duration) -> Result<bool> {
-        Ok(self.pool.get()?.execute(
-            &format!(
-                "UPDATE job_shards SET lease_until = {NOW_MS} + ?4
-                 WHERE job = ?1 AND idx = ?2 AND owner = ?3 AND state = 'running'
-                   AND EXISTS (SELECT 1 FROM jobs WHERE id = ?1 AND state = 'running'
-                               AND cancel = 0)"
-            ),
-            params![job, index, owner, millis(lease)],
-        )? == 1)
+        let sql = format!(
+            "UPDATE job_shards SET lease_until = {NOW_MS} + ?4
+             WHERE job = ?1 AND idx = ?2 AND owner = ?3 AND state = 'running'
+               AND EXISTS (SELECT 1 FROM jobs WHERE id = ?1 AND state = 'running' AND cancel = 0)"
+        );
+        Ok(self.unsynced(|c| c.execute(&sql, params![job, index, owner, millis(lease)]))? == 1)
     }
 
     fn finish_shard(
@@ -750,19 +756,24 @@ impl Backend for SqliteStore {
         result: &Json,
     ) -> Result<bool> {
         let screened = i64::try_from(screened).unwrap_or(i64::MAX);
-        Ok(self.pool.get()?.execute(
-            "UPDATE job_shards SET state = 'done', result = ?5, screened = ?4, lease_until = 0
-             WHERE job = ?1 AND idx = ?2 AND owner = ?3 AND state = 'running'",
-            params![job, index, owner, screened, result.to_string()],
-        )? == 1)
+        let done = self.unsynced(|c| {
+            c.execute(
+                "UPDATE job_shards SET state = 'done', result = ?5, screened = ?4, lease_until = 0
+                 WHERE job = ?1 AND idx = ?2 AND owner = ?3 AND state = 'running'",
+                params![job, index, owner, screened, result.to_string()],
+            )
+        })?;
+        Ok(done == 1)
     }
 
     fn release_shard(&self, job: i64, index: i64, owner: &str) -> Result<()> {
-        self.pool.get()?.execute(
-            "UPDATE job_shards SET state = 'pending', owner = NULL, lease_until = 0
-             WHERE job = ?1 AND idx = ?2 AND owner = ?3 AND state = 'running'",
-            params![job, index, owner],
-        )?;
+        self.unsynced(|c| {
+            c.execute(
+                "UPDATE job_shards SET state = 'pending', owner = NULL, lease_until = 0
+                 WHERE job = ?1 AND idx = ?2 AND owner = ?3 AND state = 'running'",
+                params![job, index, owner],
+            )
+        })?;
         Ok(())
     }
 
@@ -783,6 +794,27 @@ fn id_of_hash(conn: &rusqlite::Connection, hash: &str) -> Result<Option<i64>> {
             |r| r.get(0),
         )
         .optional()?)
+}
+
+/// The shard a claiming statement (`sql`, with `args`) took, if any.
+fn claimed(
+    conn: &rusqlite::Connection,
+    sql: &str,
+    args: &[&dyn rusqlite::ToSql],
+) -> rusqlite::Result<Option<ShardRow>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let mut rows = stmt.query(args)?;
+    match rows.next()? {
+        // A row that does not read is reported as the store's error by the caller.
+        Some(r) => Ok(Some(read_shard(r).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(
+                0,
+                rusqlite::types::Type::Text,
+                Box::new(std::io::Error::other(e.to_string())),
+            )
+        })?)),
+        None => Ok(None),
+    }
 }
 
 /// The database's clock, in milliseconds since 1970.
