@@ -532,7 +532,9 @@ impl Jobs {
             free_slot_once();
             if local.sharded {
                 // Counted before the end, which drops the job's shards.
-                self.count_shards(id, local)?;
+                if let Err(e) = self.count_shards(id, local) {
+                    tracing::warn!(job = id, error = %e, "cannot count the job's shards");
+                }
             }
             let mut view = local.view.lock().unwrap_or_else(|e| e.into_inner()).clone();
             if let Ok(p) = serde_json::from_value(summary["progress"].clone()) {

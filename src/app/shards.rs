@@ -550,7 +550,8 @@ fn fill_with<P: GamePosition>(
                 next = end;
             }
             // The time limit came during the shard (a search may have been cut short): the run
-            // ends here, and the shard is left for none to take as it is.
+            // ends here, and the shard is given back unrecorded, for a run that goes on to
+            // screen again.
             if screener.halted() {
                 at.release(k)?;
                 continue;
