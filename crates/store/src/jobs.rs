@@ -5,7 +5,7 @@
 //! reads) and decides nothing about it.
 //!
 //! A job may be split into shards: numbered ranges of its candidates, each a row of its own that
-//! any replica claims (the first pending one, or one whose lease ran out), screens under a lease
+//! a replica claims (one pending, or one whose lease ran out), screens under a lease
 //! of its own, and finishes with its result (JSON, again the application layer's). The job's
 //! runner reads the results in order and makes the collection from them.
 
