@@ -241,24 +241,9 @@ fn fill_with<P: GamePosition>(
     finish: Finish<'_>,
 ) -> Result<RunSummary, CollectionError> {
     let mut failure: Option<StoreError> = None;
-    // What an earlier run of this collection stored, by position.
-    let mut stored_before: std::collections::HashMap<String, StoredPuzzle> = store
-        .collection(name)?
-        .map(|(_, puzzles)| puzzles.into_iter().map(|p| (p.fen.clone(), p)).collect())
-        .unwrap_or_default();
-    // The confirming solves stop with the run too: at its cancel, and at its time limit.
+    let mut stored_before = stored_by_fen(store, name)?;
     let deadline = std::time::Instant::now() + opts.max_time;
-    let solve_until = |solve: &SolveOptions| {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        SolveOptions {
-            cancel: cancel.clone(),
-            limits: crate::solver::Limits {
-                time: solve.limits.time.min(left),
-                ..solve.limits
-            },
-            ..solve.clone()
-        }
-    };
+    let solve_until = |solve: &SolveOptions| confirming(solve, cancel, deadline);
     let mut ids = Vec::new();
     let mut kept: Vec<(StoredPuzzle, Option<String>, usize)> = Vec::new();
     let go_on = |b: bool| if b { Take::Kept } else { Take::Stop };
@@ -323,6 +308,39 @@ fn fill_with<P: GamePosition>(
         distributions: Distributions::of(opts, &kept),
     };
     record_end(summary, failure, opts, finish)
+}
+
+/// What an earlier run of collection `name` stored, by position (a run taken over goes on from
+/// them).
+///
+/// # Errors
+/// When the store fails.
+pub(crate) fn stored_by_fen(
+    store: &Store,
+    name: &str,
+) -> Result<std::collections::HashMap<String, StoredPuzzle>, StoreError> {
+    Ok(store
+        .collection(name)?
+        .map(|(_, puzzles)| puzzles.into_iter().map(|p| (p.fen.clone(), p)).collect())
+        .unwrap_or_default())
+}
+
+/// The options of a confirming solve of a run: `solve`, stopped by the run's `cancel` and by its
+/// `deadline` (the time left now).
+pub(crate) fn confirming(
+    solve: &SolveOptions,
+    cancel: &Cancel,
+    deadline: std::time::Instant,
+) -> SolveOptions {
+    let left = deadline.saturating_duration_since(std::time::Instant::now());
+    SolveOptions {
+        cancel: cancel.clone(),
+        limits: crate::solver::Limits {
+            time: solve.limits.time.min(left),
+            ..solve.limits
+        },
+        ..solve.clone()
+    }
 }
 
 /// Records how a run ended through `finish` (`failed` when the store failed, `done` when the

@@ -24,7 +24,9 @@
 //! as it is screened (so a single replica stops at the puzzle that completes the collection, as
 //! an unsharded run does), and screens a shard ahead while another replica holds the next.
 
-use crate::app::collections::{new_puzzle, record_end, CollectionError, Finish, RunSummary};
+use crate::app::collections::{
+    confirming, new_puzzle, record_end, stored_by_fen, CollectionError, Finish, RunSummary,
+};
 use crate::generate::{
     slug, Assembly, Flow, GenerateOptions, Generated, Progress, Screened, Screener, Sound, Steer,
     Stop, Take, Verdict,
@@ -428,24 +430,10 @@ fn fill_with<P: GamePosition>(
     let observe = std::cell::RefCell::new(observe);
     opts.validate().map_err(CollectionError::from)?;
     let (store, name) = (at.store, at.collection);
-    // What an earlier run of this collection stored, by position.
-    let mut stored_before: std::collections::HashMap<String, StoredPuzzle> = store
-        .collection(name)?
-        .map(|(_, puzzles)| puzzles.into_iter().map(|p| (p.fen.clone(), p)).collect())
-        .unwrap_or_default();
+    let mut stored_before = stored_by_fen(store, name)?;
     // The confirming solves stop with the run too: at its cancel, and at its time limit.
     let deadline = std::time::Instant::now() + opts.max_time;
-    let solve_until = || {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        SolveOptions {
-            cancel: cancel.clone(),
-            limits: crate::solver::Limits {
-                time: solve.limits.time.min(left),
-                ..solve.limits
-            },
-            ..solve.clone()
-        }
-    };
+    let solve_until = || confirming(solve, cancel, deadline);
     let screener = Screener::new(opts, cancel);
     let mut assembly = Assembly::new(opts);
     let mut ids = Vec::new();
