@@ -198,7 +198,7 @@ proptest! {
             }
         }
         // What the selfmate search asks: every move dropped leaves the opponent a legal move that
-        // gives no check (the replies tried first: the opponent's moves of this position and of
+        // gives no check (and so stalemates nobody, what the stalemate searches ask) (the replies tried first: the opponent's moves of this position and of
         // the position after our first move).
         use baroque::rules::SearchHooks;
         let mut like: Vec<Option<Move>> = them.legal_moves().into_iter().take(2).map(Some).collect();

@@ -531,7 +531,9 @@ pub trait SearchHooks: GameRules {
     /// has a search move that gives no check, shown without making them; `like`: moves of the
     /// opponent (of other positions) to try as that move first. What spares most of the last
     /// moves of a selfmate where [`SearchHooks::only_checks_mate`]: each of those leaves the
-    /// opponent a move that does not mate. The default drops none.
+    /// opponent a move that does not mate; and of the last moves of a stalemate (`=N`, `h=N`,
+    /// `ser-=N`), where a move that leaves the opponent a move does not stalemate it. The default
+    /// drops none.
     fn drop_moves_leaving_a_quiet_reply(
         &self,
         moves: &mut Vec<Self::Move>,

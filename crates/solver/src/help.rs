@@ -211,6 +211,10 @@ impl<'a, P: GamePosition> Lines<'a, P> {
                 _ => pos.search_moves(&mut moves),
             }
         }
+        if plies == 1 {
+            // `h=N`: the last moves that surely leave the other side a move, not made.
+            self.searcher.drop_unstalemating(pos, 0, &mut moves);
+        }
         let r = self.search_moves(pos, &moves, plies, all_check);
         self.bufs[plies as usize] = moves;
         let any = r?;

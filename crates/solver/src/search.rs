@@ -24,7 +24,8 @@
 //! that goal with the same nodes, its last test being [`baroque_rules::SearchHooks::stalemated`],
 //! and none of the mate-only prunings: a stalemating move gives no check, a King's capture
 //! stalemates nobody, and a defender's move that leaves its King capturable may escape a
-//! stalemate.
+//! stalemate. Its own pruning is at the last move: a move after which the defender surely still
+//! has a move (shown without making it) is not tried.
 //!
 //! A selfmate counts every move: there a defender's move that leaves its King capturable is a
 //! defence (the attacker may take it and is then not mated), and an attacker's may be a key.
@@ -353,6 +354,9 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         }
         // A direct mate: the attacker's moves that lose at once never win (see the module's doc).
         self.drop_losing(pos, &mut moves);
+        if n == 1 {
+            self.drop_unstalemating(pos, ply, &mut moves);
+        }
         let result = self.attack_moves(pos, &moves, n, ply, all_check);
         self.give_buf(ply, moves);
         let wins = result?;
@@ -421,6 +425,17 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             }
         }
         Ok(false)
+    }
+
+    /// Where a stalemate is the goal, drops from `moves` (the last moves of the side to move in
+    /// `pos`) those after which the other side surely still has a move, shown without making
+    /// them ([`baroque_rules::SearchHooks::drop_moves_leaving_a_quiet_reply`]): none of them
+    /// stalemates it. The other side's refutations at `ply + 1` are tried first as that move.
+    /// The answer is the same; most last moves of `=N`, `h=N` and `ser-=N` are never made.
+    pub(crate) fn drop_unstalemating(&self, pos: &P, ply: usize, moves: &mut Vec<P::Move>) {
+        if self.target == Target::Stalemate {
+            pos.drop_moves_leaving_a_quiet_reply(moves, &self.killers_at(ply + 1));
+        }
     }
 
     /// Notes `m` as the winning first move when `ply` is the root's; true.

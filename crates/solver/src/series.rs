@@ -122,6 +122,10 @@ impl<'a, P: GamePosition> Series<'a, P> {
         } else {
             pos.search_moves(&mut moves);
         }
+        if left == 1 && self.last == Last::Goal(Target::Stalemate) {
+            // `ser-=N`: the last moves that surely leave Black a move, not made.
+            pos.drop_moves_leaving_a_quiet_reply(&mut moves, &[]);
+        }
         let r = self.search_moves(pos, &moves, left, all_check);
         self.bufs[left as usize] = moves;
         let any = r?;

@@ -285,7 +285,9 @@ impl<'a, P: GamePosition> Builder<'a, P> {
     /// The attacker moves of `pos` that may reach the goal within `within` moves, in the order of
     /// [`baroque_rules::SearchHooks::search_moves`]: all of them, but in a direct mate not those that lose at
     /// once (they never mate in time, see `search`'s doc), and at its last move where only a
-    /// check can mate, only those that may give check (the others cannot mate in one).
+    /// check can mate, only those that may give check (the others cannot mate in one); in a
+    /// direct stalemate's last move, not those that surely leave the defender a move (they
+    /// stalemate nobody).
     fn replies_of(&self, pos: &P, within: u32) -> Vec<P::Move> {
         let mut moves = moves_of(pos);
         if self.goal.drops_losing() {
@@ -293,6 +295,9 @@ impl<'a, P: GamePosition> Builder<'a, P> {
             if within == 1 && pos.only_checks_mate() {
                 pos.retain_possible_checks(&mut moves);
             }
+        }
+        if within == 1 && self.goal == Goal::Stalemate {
+            pos.drop_moves_leaving_a_quiet_reply(&mut moves, &[]);
         }
         moves
     }
