@@ -154,8 +154,8 @@ pub enum Command {
         /// Print JSON instead of text.
         #[arg(long, conflicts_with = "text")]
         json: bool,
-        /// Print the solution as problem magazines print it (the README's "The solution in
-        /// problem notation"): the key with `!`, the threat in parentheses, defences and replies,
+        /// Print the solution as problem magazines print it (the book's "The solution in
+        /// problem notation", docs/src/api/solving.md): the key with `!`, the threat in parentheses, defences and replies,
         /// duals, tries with `?` and their refutations with `!`, numbered lines.
         #[arg(long)]
         text: bool,

@@ -566,7 +566,7 @@ fn a_database_url_password_is_never_shown() {
     }
 }
 
-/// `solve --text` prints the solution in problem notation (the README's layout): the key with
+/// `solve --text` prints the solution in problem notation (the layout of docs/src/api/solving.md): the key with
 /// `!` and its threat, the defences and replies, tries with `?` and refutations with `!`, set
 /// play first, twins under their labels, figurines with `--notation figurine`; `--notation`
 /// needs `--text`, and `--text` and `--json` exclude each other.

@@ -359,7 +359,7 @@ fn bad_input_gets_a_message_and_an_exit_code() {
 fn a_selfmate_is_written_with_black_mating_and_read_back() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("s.db");
-    // The selfmate of the README: the White Chameleon offered on e2 must be taken, and mates.
+    // The selfmate of docs/src/api/solving.md: the White Chameleon offered on e2 must be taken, and mates.
     let file = dir.path().join("s.pgn");
     std::fs::write(
         &file,

@@ -266,7 +266,7 @@ pub enum ApiError {
 
 impl ApiError {
     /// One error of every kind the API sends, with realistic details: the examples of the OpenAPI
-    /// document's error responses (and the list the README's problem types are checked against).
+    /// document's error responses (and the table of problem types of docs/src/api.md is checked against them).
     pub fn samples() -> Vec<ApiError> {
         use crate::rules::{Position, Rules};
         let fen_error = Position::from_fen("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K8 w 0", Rules::default())

@@ -69,7 +69,7 @@ pub struct Puzzle {
     /// the same puzzle is stored once.
     pub content_hash: String,
     /// Mate: how hard it is, 0 to 100, from what its proof shows (length, defences, tries, the
-    /// kind of key, pieces on the board; the formula is in the README); null for a diagram.
+    /// kind of key, pieces on the board; the formula is in docs/src/api/store.md); null for a diagram.
     #[schema(example = 43, minimum = 0, maximum = 100)]
     pub difficulty: Option<u8>,
     /// The verified outcome (in single-puzzle answers, not in listings): for a diagram `legal`,

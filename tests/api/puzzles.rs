@@ -649,7 +649,7 @@ fn mates_are_listed_and_filtered_by_difficulty() {
         .iter()
         .all(|p| p["kind"] == "mate"));
     // A posted mate gets its difficulty too: a helpmate in 1 (two half-moves) with one solution
-    // and three pieces, 12 + 10 + 0 by the README's formula.
+    // and three pieces, 12 + 10 + 0 by the formula of docs/src/api/store.md.
     let r = post(
         &app,
         &json!({"kind": "mate", "fen": "8/8/8/8/1K6/1M1k4/8/8 b 0", "stipulation": "h#1"}),

@@ -150,7 +150,7 @@ fn an_unknown_stipulation_lists_the_known_forms() {
         .problem(422, "/problems/invalid-mate-in");
 }
 
-/// The selfmate of the README as a reflexmate: Black, able to mate in one after any Bishop move,
+/// The selfmate of docs/src/api/solving.md as a reflexmate: Black, able to mate in one after any Bishop move,
 /// must, so every one of them is a key (`s#1` has one); `semi-r#1` the same.
 #[test]
 fn a_reflexmate_binds_black_to_mate() {

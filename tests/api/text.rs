@@ -1,5 +1,5 @@
 //! The solution in problem notation over HTTP (`"format": "text"`, `Accept: text/plain`): the
-//! text says what the JSON answer of the same request says, laid out as the README describes
+//! text says what the JSON answer of the same request says, laid out as docs/src/api/solving.md describes
 //! (key `!`, threat in parentheses, defences and replies, duals, tries `?` with refutations `!`,
 //! set play first, numbered lines, twins under `a)`, `b)`), in both games; figurines; the choice
 //! of the answer's form by `format` and by `Accept`.
@@ -345,7 +345,7 @@ fn series_lines_are_numbered_as_problemists_number_them() {
     );
 }
 
-/// The exact text of a small problem with twins, as the README prints it.
+/// The exact text of a small problem with twins, as docs/src/api/solving.md prints it.
 #[test]
 fn twins_are_printed_under_their_labels() {
     let app = spawn_app();

@@ -115,7 +115,7 @@ pub struct SolveRequest {
     /// `json` (the default) or `text`: the solution as problem magazines print it (the key with
     /// `!`, the threat in parentheses, defences and replies, duals, tries with `?` and their
     /// refutations with `!`, set play first, numbered lines for helpmates and series movers,
-    /// twins under `a)`, `b)`; the README's "The solution in problem notation"), answered as
+    /// twins under `a)`, `b)`; docs/src/api/solving.md, "The solution in problem notation"), answered as
     /// `text/plain`. Without it, `Accept: text/plain` asks for the text too.
     #[serde(default)]
     pub format: Option<SolveFormat>,
@@ -1299,7 +1299,7 @@ pub(crate) mod examples {
         }
     }
 
-    /// The text answer of a `=1` with a twin: the problem notation of the README.
+    /// The text answer of a `=1` with a twin: the problem notation of docs/src/api/solving.md.
     pub fn solve_text() -> String {
         let request = super::SolveRequest {
             stipulation: Some("=1".into()),
