@@ -216,6 +216,25 @@ proptest! {
         }
     }
 
+    /// The quiet replies the stalemate and selfmate searches try when they know none: legal
+    /// moves that give no check, of two different pieces, neither an Immobilizer nor a Chameleon,
+    /// and the second only with the first.
+    #[test]
+    fn quiet_moves_of_two_pieces_are_legal_quiet_and_of_two_pieces(pos in any_position()) {
+        let [a, b] = pos.legal_quiet_moves_of_two_pieces();
+        prop_assert!(a.is_some() || b.is_none());
+        let legal = pos.legal_moves();
+        for m in [a, b].into_iter().flatten() {
+            let what = format!("{} in {}", pos.move_name(&m, Letters::Chess), pos.fen(Letters::Chess));
+            prop_assert!(legal.contains(&m), "not legal: {}", what);
+            prop_assert!(!pos.after(&m).is_check(), "check: {}", what);
+            prop_assert!(!matches!(m.role, Role::Immobilizer | Role::Chameleon), "{}", what);
+        }
+        if let (Some(a), Some(b)) = (a, b) {
+            prop_assert_ne!(a.from, b.from, "one piece in {}", pos.fen(Letters::Chess));
+        }
+    }
+
     #[test]
     fn the_check_filter_keeps_every_move_that_gives_check(pos in any_position()) {
         // The opponent is not in check (as in every position that can arise with us to move).

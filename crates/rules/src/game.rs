@@ -764,14 +764,21 @@ impl SearchHooks for Position {
         self.generate_legal_checks(out);
     }
     fn drop_moves_leaving_a_quiet_reply(&self, moves: &mut Vec<Move>, like: &[Option<Move>]) {
-        // Up to two replies: the opponent moves `like` first, else a quiet move of its own.
+        // Up to two replies: the opponent moves `like` first, else quiet moves of its own by two
+        // pieces (a move of ours seldom touches both).
         let mut replies = like.iter().flatten().filter_map(|k| self.quiet_reply(k));
-        let first = replies.next().or_else(|| {
-            let q = self.null_move()?.legal_quiet_move()?;
-            self.quiet_reply(&q)
-        });
+        let [first, second] = match replies.next() {
+            Some(first) => [Some(first), replies.next()],
+            None => {
+                let own = self
+                    .null_move()
+                    .map_or([None; 2], |them| them.legal_quiet_moves_of_two_pieces());
+                let mut own = own.iter().flatten().filter_map(|q| self.quiet_reply(q));
+                [own.next(), own.next()]
+            }
+        };
         let Some(first) = first else { return };
-        match replies.next() {
+        match second {
             Some(second) => moves.retain(|m| {
                 !self.keeps_quiet_reply(&first, m) && !self.keeps_quiet_reply(&second, m)
             }),

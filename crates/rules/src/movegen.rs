@@ -366,6 +366,39 @@ impl Position {
         sink.found
     }
 
+    /// Legal moves that cannot give check (as [`Position::legal_quiet_move`] finds them) of up to
+    /// two pieces other than Immobilizers and Chameleons, one move each: the replies
+    /// [`Position::quiet_reply`] can take, by two pieces so that a move of the opponent seldom
+    /// touches both.
+    pub fn legal_quiet_moves_of_two_pieces(&self) -> [Option<Move>; 2] {
+        let mut found = [None; 2];
+        let Some(relevant) = self.check_squares() else {
+            return found;
+        };
+        let b = &self.board;
+        let others = b.pieces(self.turn, Role::Immobilizer) | b.pieces(self.turn, Role::Chameleon);
+        let mut sink = QuietLegal {
+            pos: self,
+            relevant,
+            guard: None,
+            found: None,
+        };
+        let mut slots = found.iter_mut();
+        let mut slot = slots.next();
+        for s in (self.movers() & !relevant & !others).squares() {
+            self.generate_pseudo(Bits::bit(s), &mut sink);
+            if let Some(m) = sink.found.take() {
+                let Some(place) = slot else { break };
+                *place = Some(m);
+                slot = slots.next();
+                if slot.is_none() {
+                    break;
+                }
+            }
+        }
+        found
+    }
+
     /// The legal moves that give check. Only the pseudo-legal moves that may give check (see
     /// [`Position::retain_possible_checks`]) are made, and each is tested for check before its
     /// legality: most give none, and the guard legality needs is worked out only when one does.
