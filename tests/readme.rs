@@ -98,6 +98,107 @@ fn the_endpoint_table_lists_every_operation() {
     );
 }
 
+/// The query parameters (`?a=&b=`) and the request body's fields (the keys of a `{"a", "b": ...}`
+/// written in code) that a cell of the endpoint table names.
+fn named_fields(cell: &str) -> (Vec<String>, Vec<String>) {
+    let mut query = Vec::new();
+    let mut body = Vec::new();
+    for code in cell.split('`').skip(1).step_by(2) {
+        if let Some(q) = code.strip_prefix('?') {
+            query.extend(
+                q.split('&')
+                    .filter_map(|p| p.split_once('=').map(|(n, _)| n.to_string())),
+            );
+        }
+        // The keys at the first level of braces: quoted names not after a colon.
+        let mut depth = 0;
+        let mut after_colon = false;
+        let mut chars = code.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '{' => {
+                    depth += 1;
+                    after_colon = false;
+                }
+                '}' => depth -= 1,
+                ':' => after_colon = true,
+                ',' => after_colon = false,
+                '"' => {
+                    let name: String = chars.by_ref().take_while(|&c| c != '"').collect();
+                    if depth == 1 && !after_colon {
+                        body.push(name);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    (query, body)
+}
+
+#[test]
+fn the_endpoint_table_names_only_real_fields_and_every_stipulation_field() {
+    let doc: serde_json::Value = serde_json::from_str(&baroque::api::openapi_json()).unwrap();
+    let schema = |s: &serde_json::Value| -> serde_json::Value {
+        match s["$ref"].as_str() {
+            Some(r) => doc["components"]["schemas"][r.rsplit('/').next().unwrap()].clone(),
+            None => s.clone(),
+        }
+    };
+    let mut checked = 0;
+    for row in table_rows(&read("docs/src/api.md")) {
+        let (Some(method), Some(path)) = (unquote(&row[0]), row.get(1).and_then(|c| unquote(c)))
+        else {
+            continue;
+        };
+        let op = &doc["paths"][path][method.to_lowercase()];
+        if op.is_null() {
+            continue;
+        }
+        let params: BTreeSet<String> = op["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|p| p["in"] == "query")
+            .map(|p| p["name"].as_str().unwrap().to_string())
+            .collect();
+        let body = schema(&op["requestBody"]["content"]["application/json"]["schema"]);
+        let fields: BTreeSet<String> = body["properties"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, _)| k.clone())
+            .collect();
+        let what = &row[2];
+        let (query, keys) = named_fields(what);
+        for q in &query {
+            assert!(
+                params.contains(q),
+                "{method} {path}: no query parameter `{q}` ({params:?})"
+            );
+        }
+        if !fields.is_empty() {
+            for k in &keys {
+                assert!(
+                    fields.contains(k),
+                    "{method} {path}: no body field `{k}` ({fields:?})"
+                );
+            }
+        }
+        if params.contains("stipulation") || fields.contains("stipulation") {
+            assert!(
+                what.contains("stipulation"),
+                "{method} {path} takes a stipulation, its row does not say so: {what}"
+            );
+        }
+        checked += query.len() + keys.len();
+    }
+    assert!(
+        checked > 50,
+        "only {checked} fields named in the endpoint table"
+    );
+}
+
 #[test]
 fn the_problem_types_are_all_listed() {
     let text = read("docs/src/api.md");
