@@ -250,6 +250,61 @@ fn the_configuration_table_has_every_flag_of_serve() {
         table, flags,
         "the configuration table of docs/src/operations.md against `baroque serve --help`"
     );
+    // Each flag's variable and default, as the help prints them under it (`[env: NAME=]`,
+    // `[default: VALUE]`): the table's second and third cells. A flag without a default shows
+    // words (`none`, `one per CPU core`) or the flag it follows, not a value in code.
+    let mut help_of: BTreeMap<String, (Option<String>, Option<String>)> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in help.lines().map(str::trim) {
+        if line.starts_with("--") || (line.starts_with('-') && line.contains(", --")) {
+            current = line
+                .split_whitespace()
+                .find(|w| w.starts_with("--"))
+                .map(|w| w.split('<').next().unwrap().to_string());
+            if let Some(flag) = &current {
+                help_of.insert(flag.clone(), (None, None));
+            }
+        } else if let (Some(flag), Some(inner)) = (
+            &current,
+            line.strip_prefix('[').and_then(|l| l.strip_suffix(']')),
+        ) {
+            let entry = help_of.get_mut(flag).unwrap();
+            if let Some(env) = inner.strip_prefix("env: ") {
+                entry.0 = Some(env.split('=').next().unwrap().to_string());
+            } else if let Some(default) = inner.strip_prefix("default: ") {
+                entry.1 = Some(default.to_string());
+            }
+        }
+    }
+    let mut compared = 0;
+    for row in table_rows(&text) {
+        let Some(flag) = unquote(&row[0]) else {
+            continue;
+        };
+        if !(flag.starts_with("--") && row.len() == 4) {
+            continue;
+        }
+        let (env, default) = &help_of[flag];
+        assert_eq!(
+            unquote(&row[1]),
+            env.as_deref(),
+            "{flag}: the variable in docs/src/operations.md against `baroque serve --help`"
+        );
+        match default {
+            Some(d) => assert_eq!(
+                unquote(&row[2]),
+                Some(d.as_str()),
+                "{flag}: the default in docs/src/operations.md against `baroque serve --help`"
+            ),
+            None => assert!(
+                !row[2].starts_with('`') || row[2].starts_with("`--"),
+                "{flag}: `baroque serve --help` gives no default, the table gives {}",
+                row[2]
+            ),
+        }
+        compared += 1;
+    }
+    assert_eq!(compared, flags.len());
 }
 
 /// A command of a console example and the output the document shows for it.
