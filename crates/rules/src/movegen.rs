@@ -355,6 +355,7 @@ impl Position {
             relevant,
             guard: None,
             found: None,
+            skip: None,
         };
         for s in (self.movers() & !relevant).squares() {
             self.generate_pseudo(Bits::bit(s), &mut sink);
@@ -366,10 +367,10 @@ impl Position {
         sink.found
     }
 
-    /// Legal moves that cannot give check (as [`Position::legal_quiet_move`] finds them) of up to
-    /// two pieces other than Immobilizers and Chameleons, one move each: the replies
-    /// [`Position::quiet_reply`] can take, by two pieces so that a move of the opponent seldom
-    /// touches both.
+    /// Two legal moves that cannot give check (as [`Position::legal_quiet_move`] finds them), by
+    /// pieces other than Immobilizers and Chameleons: the replies [`Position::quiet_reply`] can
+    /// take. By two pieces where two have one (a move of the opponent seldom touches both), else
+    /// two of the one piece that has one (a lone King's steps to two squares).
     pub fn legal_quiet_moves_of_two_pieces(&self) -> [Option<Move>; 2] {
         let mut found = [None; 2];
         let Some(relevant) = self.check_squares() else {
@@ -382,19 +383,24 @@ impl Position {
             relevant,
             guard: None,
             found: None,
+            skip: None,
         };
-        let mut slots = found.iter_mut();
-        let mut slot = slots.next();
-        for s in (self.movers() & !relevant & !others).squares() {
+        let pieces = self.movers() & !relevant & !others;
+        for s in pieces.squares() {
             self.generate_pseudo(Bits::bit(s), &mut sink);
             if let Some(m) = sink.found.take() {
-                let Some(place) = slot else { break };
-                *place = Some(m);
-                slot = slots.next();
-                if slot.is_none() {
-                    break;
+                if found[0].is_none() {
+                    found[0] = Some(m);
+                } else {
+                    found[1] = Some(m);
+                    return found;
                 }
             }
+        }
+        if let Some(first) = found[0] {
+            sink.skip = Some(first);
+            self.generate_pseudo(Bits::bit(first.from), &mut sink);
+            found[1] = sink.found;
         }
         found
     }
@@ -937,12 +943,14 @@ struct QuietLegal<'a> {
     /// The mover's King guard, made when the first quiet move is met.
     guard: Option<Guard>,
     found: Option<Move>,
+    /// A move not to find (one found before).
+    skip: Option<Move>,
 }
 
 impl Sink for QuietLegal<'_> {
     #[inline(always)]
     fn add(&mut self, m: Move) {
-        if self.found.is_some() || touches(&m, self.relevant) {
+        if self.found.is_some() || touches(&m, self.relevant) || self.skip == Some(m) {
             return;
         }
         let pos = self.pos;
