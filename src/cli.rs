@@ -190,8 +190,9 @@ pub enum Command {
     /// Writes a case file skeleton for a document: one case per diagram, its FEN and the moves its
     /// caption names, for the author to complete (`--merge` keeps an existing case file's cases).
     Extract(extract::ExtractArgs),
-    /// Generates sound mate-in-N puzzles into a new named collection of the puzzle store, with a
-    /// progress bar and a summary (exit 3 when a limit stopped it before `--count` puzzles).
+    /// Generates sound puzzles of any stipulation (`#N` by default; `--stipulation` for the others)
+    /// into a new named collection of the puzzle store, with a progress bar and a summary (exit 3
+    /// when a limit stopped it before `--count` puzzles).
     Generate(generate::GenerateArgs),
     /// Reads puzzles from PGN or Lichess's puzzle CSV into a collection of the puzzle store, each
     /// verified by the solver like a posted puzzle: a line per game or row and a summary (exit 1

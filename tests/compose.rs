@@ -315,6 +315,7 @@ fn the_mounted_nginx_configuration_balances_both_replicas() {
     // replica sees only its share of a client's requests); tests/nginx.rs runs it in nginx.
     for costly in [
         "\"~^POST /v1/solve$\" $binary_remote_addr;",
+        "\"~^POST /v1/play$\" $binary_remote_addr;",
         "\"~^POST /v1/puzzles$\" $binary_remote_addr;",
         "\"~^POST /v1/collections$\" $binary_remote_addr;",
         "\"~^(GET|HEAD) /v1/collections/[^/]+/export$\" $binary_remote_addr;",

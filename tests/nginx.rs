@@ -161,7 +161,7 @@ fn the_balancer_meters_costly_requests_per_client() {
     assert_eq!(kind.as_deref(), Some("application/problem+json"));
     assert_eq!(body["type"], "/problems/rate-limited");
     assert_eq!(body["status"], 429);
-    // A cheap request still passes; a solve is metered in the same bucket.
+    // A cheap request still passes; a solve and a play are metered in the same bucket.
     let r = agent
         .get(format!("{base}/v1/puzzles?limit=1"))
         .call()
@@ -172,6 +172,14 @@ fn the_balancer_meters_costly_requests_per_client() {
         .post(format!("{base}/v1/solve"))
         .header("content-type", "application/json")
         .send(solve.to_string().as_bytes())
+        .unwrap();
+    if started.elapsed() < Duration::from_secs(1) {
+        assert_eq!(r.status().as_u16(), 429);
+    }
+    let r = agent
+        .post(format!("{base}/v1/play"))
+        .header("content-type", "application/json")
+        .send(b"{}")
         .unwrap();
     if started.elapsed() < Duration::from_secs(1) {
         assert_eq!(r.status().as_u16(), 429);

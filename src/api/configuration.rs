@@ -1,40 +1,8 @@
 //! Typed configuration of the service: every setting has a flag and an environment variable.
 //!
-//! | flag | variable | default | meaning |
-//! |---|---|---|---|
-//! | `--addr` | `BAROQUE_ADDR` | `127.0.0.1:8080` | address to listen on (`HOST:PORT`; port 0 picks a free port) |
-//! | `--db` | `BAROQUE_DB` | `baroque.db` | the puzzle store: a SQLite file path (created when missing), or a `postgres://user:password@host:port/dbname` URL (also `postgresql://`) for a PostgreSQL database several replicas share; the password is never logged |
-//! | `--fixtures` | `BAROQUE_FIXTURES` | the fixtures built in | the directory whose `diagrams/` and `puzzles/` seed the store at start-up |
-//! | `--no-seed` | `BAROQUE_NO_SEED` | `false` | start without seeding the store |
-//! | `--write-token` | `BAROQUE_WRITE_TOKEN` | none | the bearer token of `POST`/`DELETE /v1/puzzles` (writes get 403 without one); prefer the variable |
-//! | `--max-body-bytes` | `BAROQUE_MAX_BODY_BYTES` | `65536` | largest request body accepted (413 above it) |
-//! | `--max-moves` | `BAROQUE_MAX_MOVES` | `500` | most moves in one `/v1/verify` request (422 above it) |
-//! | `--body-timeout-ms` | `BAROQUE_BODY_TIMEOUT_MS` | `10000` | time a request body may take to arrive (408 after it) |
-//! | `--analysis-concurrency` | `BAROQUE_ANALYSIS_CONCURRENCY` | `64` | Rococo analyses and verifications in flight (run by one thread per core, or waiting for one); one more gets 503 with `Retry-After` |
-//! | `--workers` | `BAROQUE_WORKERS` | one per CPU core | HTTP worker threads |
-//! | `--log-format` | `BAROQUE_LOG_FORMAT` | `text` | `text` or `json` (one line per event); `RUST_LOG` filters |
-//! | `--solve-max-nodes` | `BAROQUE_SOLVE_MAX_NODES` | `50000000` | most nodes one `/v1/solve` may visit (larger asks are clamped) |
-//! | `--solve-max-millis` | `BAROQUE_SOLVE_MAX_MILLIS` | `10000` | most milliseconds one `/v1/solve` may search (larger asks are clamped) |
-//! | `--solve-max-mate-in` | `BAROQUE_SOLVE_MAX_MATE_IN` | `8` | largest N of a `/v1/solve` (422 above; at most 12) |
-//! | `--solve-max-tree-nodes` | `BAROQUE_SOLVE_MAX_TREE_NODES` | `2000` | most moves in a solution tree (larger asks are clamped) |
-//! | `--solve-table-mib` | `BAROQUE_SOLVE_TABLE_MIB` | `64` | transposition table of each search, MiB (0: none) |
-//! | `--solve-concurrency` | `BAROQUE_SOLVE_CONCURRENCY` | `2` | searches at once; one more gets 503 with `Retry-After` |
-//! | `--max-jobs` | `BAROQUE_MAX_JOBS` | `1` | generation jobs (`POST /v1/collections`) this replica runs at once; one more gets 503 with `Retry-After` |
-//! | `--max-exports` | `BAROQUE_MAX_EXPORTS` | `4` | collection exports this replica streams at once; one more gets 503 `exports-busy` with `Retry-After` |
-//! | `--max-stored-plays` | `BAROQUE_MAX_STORED_PLAYS` | `16` | plays of stored puzzles (`POST /v1/puzzles/{id}/play`) judged at once; one more gets 503 `plays-busy` with `Retry-After` |
-//! | `--proof-cache-mib` | `BAROQUE_PROOF_CACHE_MIB` | `64` | memory for the parsed proofs of stored puzzles kept for stored play, MiB (0: none kept) |
-//! | `--job-max-seconds` | `BAROQUE_JOB_MAX_SECONDS` | `600` | longest run of one generation job |
-//! | `--job-lease-seconds` | `BAROQUE_JOB_LEASE_SECONDS` | `15` | how long a generation job's lease lasts unrenewed: a job whose replica died (or whose server was killed) is taken over by another replica, or by the server restarted, once it runs out |
-//! | `--job-max-count` | `BAROQUE_JOB_MAX_COUNT` | `200` | most puzzles one job may be asked for (422 above) |
-//! | `--job-threads` | `BAROQUE_JOB_THREADS` | `--solve-threads` | threads a generation job runs on this replica, whichever replica started it |
-//! | `--replica-name` | `BAROQUE_REPLICA_NAME` | host name and port | this replica's name in a job's `workers` (1 to 64 letters, digits, `.`, `-`, `_`, `:`) |
-//! | `--solve-threads` | `BAROQUE_SOLVE_THREADS` | one per CPU core | threads of one search (root split) |
-//! | `--rate-limit-per-minute` | `BAROQUE_RATE_LIMIT_PER_MINUTE` | `60` | costly requests (`/v1/solve`, a mate posted to `/v1/puzzles`, `POST /v1/collections`, a collection export) one client gets back per minute; 429 with `Retry-After` when it has none (0: no limit) |
-//! | `--rate-limit-burst` | `BAROQUE_RATE_LIMIT_BURST` | `10` | costly requests one client may send at once |
-//! | `--cors-allow-origin` | `BAROQUE_CORS_ALLOW_ORIGIN` | none | origins browsers may call from (repeatable; comma-separated in the variable); `*`: any origin, for the endpoints that need no token |
-//! | `--embed-frame-ancestors` | `BAROQUE_EMBED_FRAME_ANCESTORS` | `*` | the sites that may show the puzzle player (`/embed`) in a frame: the `frame-ancestors` of its Content-Security-Policy (`*` any site, `'none'` none, or origins separated by spaces) |
-//! | `--shutdown-timeout` | `BAROQUE_SHUTDOWN_TIMEOUT` | `30` | seconds in-flight requests get to finish (and running jobs to hand themselves over) after SIGTERM or SIGINT |
-//! | `--trust-forwarded-for` | `BAROQUE_TRUST_FORWARDED_FOR` | `false` | count requests against the last `X-Forwarded-For` address instead of the peer (only behind a proxy that sets it) |
+//! The table of every setting (flag, variable, default and meaning) is in the book's Operations
+//! chapter, `docs/src/operations.md` (its Configuration section); `baroque serve --help` lists
+//! them too.
 
 use crate::app::library::Database;
 
@@ -107,7 +75,10 @@ pub struct Settings {
     /// Address to listen on, as HOST:PORT (port 0 picks a free port).
     #[arg(long, env = "BAROQUE_ADDR", default_value = DEFAULT_ADDR, value_name = "HOST:PORT")]
     pub addr: String,
-    /// The SQLite puzzle store (created when missing; WAL, so `PATH-wal` and `PATH-shm` sit beside it).
+    /// The puzzle store: a SQLite file (created when missing; WAL, so `PATH-wal` and `PATH-shm`
+    /// sit beside it) or a `postgres://` URL (also `postgresql://`; TLS options in the URL:
+    /// `sslmode`, `sslrootcert`, `sslcert`, `sslkey`), for a database several replicas share; the
+    /// password is never logged.
     #[arg(long, env = "BAROQUE_DB", default_value = DEFAULT_DB, value_name = "PATH|URL", value_parser = DatabaseParser)]
     pub db: Database,
     /// A fixtures directory to seed the store from instead of the fixtures built in (this
@@ -220,8 +191,9 @@ pub struct Settings {
     /// Threads of one search, split at the root (default: one per CPU core).
     #[arg(long, env = "BAROQUE_SOLVE_THREADS", value_parser = clap::value_parser!(u64).range(1..=256), value_name = "N")]
     pub solve_threads: Option<u64>,
-    /// Costly requests (/v1/solve, a mate posted to /v1/puzzles) one client gets back per minute;
-    /// one beyond them gets 429 with Retry-After. 0 turns the limit off.
+    /// Costly requests one client gets back per minute: /v1/solve, /v1/play, a play of a stored
+    /// puzzle that needs a search, a mate posted to /v1/puzzles, POST /v1/collections and a
+    /// collection export. One beyond them gets 429 with Retry-After. 0 turns the limit off.
     #[arg(long, env = "BAROQUE_RATE_LIMIT_PER_MINUTE", default_value_t = DEFAULT_RATE_LIMIT_PER_MINUTE,
           value_parser = clap::value_parser!(u64).range(0..=1_000_000), value_name = "N")]
     pub rate_limit_per_minute: u64,

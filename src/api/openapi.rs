@@ -15,7 +15,7 @@ use utoipa_actix_web::AppExt;
         description = "Verifies positions and puzzles of Baroque chess (Ultima) and of its 10x10 \
                        relative Rococo (`\"game\": \"rococo\"`, squares optionally in the Rococo \
                        page's names with `\"coords\": \"page\"`): the legal moves of a \
-                       position, whether a line of moves is legal with what each move captures, and \
+                       position, whether a line of moves is legal with what each move captures, \
                        and the solution and soundness of a puzzle of any stipulation problemists use; \
                        it stores verified puzzles, generates collections, lets a site play a puzzle \
                        move by move and draws diagrams. \
@@ -29,7 +29,7 @@ use utoipa_actix_web::AppExt;
         (name = "diagrams", description = "Positions and stored puzzles drawn as SVG images"),
         (name = "rules", description = "The rule presets and options"),
         (name = "player", description = "The puzzle player sites embed in an iframe: an HTML page that plays through this API"),
-        (name = "service", description = "Health")
+        (name = "service", description = "The service itself: liveness (`/health`), readiness (`/ready`: the store answers) and Prometheus metrics (`/metrics`)")
     ),
     components(schemas(
         super::problem::Problem,

@@ -7,7 +7,7 @@
 //!
 //! What is costly is decided where the cost is known, so the set is easy to extend:
 //! - a whole endpoint: put the [`Metered`] extractor first among its handler's arguments (it
-//!   refuses before the body is read): `POST /v1/solve`, `POST /v1/collections`;
+//!   refuses before the body is read): `POST /v1/solve`, `POST /v1/play`, `POST /v1/collections`;
 //! - part of one: call [`RateLimiter::check`] once the request is known to be costly: `POST
 //!   /v1/puzzles` of a mate (which runs a search), not of a diagram (a replay of a few moves); a
 //!   collection export that streams a body (not one answered 304); a stored play that leaves its

@@ -57,7 +57,8 @@ pub struct ImportArgs {
     /// The file's format, whatever its extension.
     #[arg(long, value_enum)]
     pub format: Option<ImportFormat>,
-    /// The SQLite puzzle store (created when missing).
+    /// The puzzle store: a SQLite file (created when missing) or a `postgres://` URL (TLS options
+    /// in the URL: `sslmode`, `sslrootcert`, `sslcert`, `sslkey`).
     #[arg(long, env = "BAROQUE_DB", default_value = crate::app::database::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::app::database::DatabaseParser)]
     pub db: Database,
     /// The solver's node budget for each puzzle (a puzzle it cannot settle is rejected).
@@ -112,7 +113,8 @@ pub struct ExportArgs {
     /// The format: `jsonl` (the HTTP export's body), `pgn` or `csv`.
     #[arg(long, value_enum, default_value_t = ExportFormat::Jsonl)]
     pub format: ExportFormat,
-    /// The SQLite puzzle store (it must exist).
+    /// The puzzle store: a SQLite file (it must exist) or a `postgres://` URL (TLS options in the
+    /// URL: `sslmode`, `sslrootcert`, `sslcert`, `sslkey`).
     #[arg(long, env = "BAROQUE_DB", default_value = crate::app::database::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::app::database::DatabaseParser)]
     pub db: Database,
     /// Write to this file instead of standard output.

@@ -1,4 +1,5 @@
-//! `baroque generate`: fills a named collection of the puzzle store with sound mate puzzles.
+//! `baroque generate`: fills a named collection of the puzzle store with sound puzzles of a
+//! stipulation.
 
 use super::{fail, GameArg};
 use crate::app::collections::CollectionError;
@@ -48,23 +49,24 @@ pub struct GenerateArgs {
     /// The largest share of the puzzles whose key piece is of one kind: a fraction (0.4) or a
     /// percentage (40%); never exceeded, in collections of 10 puzzles or more (below 10 there
     /// is no limit). The key piece makes the key (a helpmate: the mating move). Default 0.4 for
-    /// `#N`, none (1) for selfmates and helpmates.
+    /// `#N`, none (1) for every other stipulation.
     #[arg(long, value_name = "SHARE", value_parser = crate::generate::parse_share)]
     pub max_key_share: Option<f64>,
     /// Pieces besides its King the defender (the side that answers the key; in a helpmate the
     /// side mated) keeps in at least --min-defenders-share of the puzzles (0: no such rule).
-    /// Default for `#N` 2, or max-pieces − 3 when that is less; 0 for selfmates and helpmates.
+    /// Default for `#N` 2, or max-pieces − 3 when that is less; 0 for every other stipulation.
     #[arg(long)]
     pub min_defenders: Option<usize>,
     /// The share of the puzzles whose defender keeps --min-defenders pieces: a fraction (0.8) or
     /// a percentage (80%).
     #[arg(long, value_name = "SHARE", value_parser = crate::generate::parse_share)]
     pub min_defenders_share: Option<f64>,
-    /// For `#N` and helpmates (`h#N`, `h#N.5`): screen fully only the candidates mated by a search whose moves before
-    /// the mating move land near the mated King, the first within this many King steps and the
-    /// later ones within one more (0: screen every candidate fully, so that puzzles whose
-    /// solution plays far from the King are found too, at a fraction of the speed). Selfmates
-    /// are always screened fully.
+    /// For `#N`, `=N` and the help stipulations (`h#N`, `h#N.5`, `h=N`, `h=N.5`): screen fully only
+    /// the candidates mated (or stalemated) by a search whose moves before the last land near the
+    /// King mated (or stalemated), the first within this many King steps and the later ones within
+    /// one more (0: screen every candidate fully, so that puzzles whose solution plays far from the
+    /// King are found too, at a fraction of the speed). Selfmates, selfstalemates, reflexmates and
+    /// series movers are always screened fully.
     #[arg(long, value_name = "STEPS", default_value_t = crate::generate::DEFAULT_FOCUS)]
     pub focus: u32,
     /// The solver's node budget for one candidate (a candidate it cannot settle is dropped).
@@ -83,7 +85,8 @@ pub struct GenerateArgs {
     /// Threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// The SQLite puzzle store (created when missing).
+    /// The puzzle store: a SQLite file (created when missing) or a `postgres://` URL (TLS options
+    /// in the URL: `sslmode`, `sslrootcert`, `sslcert`, `sslkey`).
     #[arg(long, env = "BAROQUE_DB", default_value = crate::app::database::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::app::database::DatabaseParser)]
     pub db: Database,
     /// Print the summary as JSON.

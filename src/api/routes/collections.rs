@@ -75,7 +75,7 @@ pub struct CollectionRequest {
     #[serde(default, deserialize_with = "crate::api::common::object_option")]
     pub candidate_limits: Option<SearchLimits>,
     /// The largest share of the puzzles whose key piece is of one kind (above 0, at most 1;
-    /// default 0.4 for `#N`, 1 for selfmates and helpmates). The key piece makes the key (a
+    /// default 0.4 for `#N`, 1 for every other stipulation). The key piece makes the key (a
     /// helpmate: the mating move). The share is never exceeded in collections of 10 puzzles or
     /// more; below 10 there is no limit.
     #[serde(default)]
@@ -83,7 +83,7 @@ pub struct CollectionRequest {
     pub max_key_share: Option<f64>,
     /// Pieces besides its King the defender (the side that answers the key; in a helpmate the
     /// side mated) keeps in at least `min_defenders_share` of the puzzles (0: no such rule;
-    /// default for `#N` 2, or `max_pieces` − 3 when that is less; 0 for selfmates and helpmates;
+    /// default for `#N` 2, or `max_pieces` − 3 when that is less; 0 for every other stipulation;
     /// at most `max_pieces` − 3).
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 2, minimum = 0, maximum = 29)]
@@ -92,11 +92,12 @@ pub struct CollectionRequest {
     #[serde(default)]
     #[schema(example = 0.8, minimum = 0.0, maximum = 1.0)]
     pub min_defenders_share: Option<f64>,
-    /// For `#N` and helpmates (`h#N`, `h#N.5`): only the candidates mated by a search whose moves before the mating
-    /// move land near the mated King are screened fully, the first move within `focus` King
-    /// steps and the later ones within one more (default 2). 0: every candidate is screened
-    /// fully, so that puzzles whose solution plays far from the King are found too, at a
-    /// fraction of the speed. Selfmates are always screened fully.
+    /// For `#N`, `=N` and the help stipulations (`h#N`, `h#N.5`, `h=N`, `h=N.5`): only the
+    /// candidates mated (or stalemated) by a search whose moves before the last land near the King
+    /// mated (or stalemated) are screened fully, the first move within `focus` King steps and the
+    /// later ones within one more (default 2). 0: every candidate is screened fully, so that
+    /// puzzles whose solution plays far from the King are found too, at a fraction of the speed.
+    /// Selfmates, selfstalemates, reflexmates and series movers are always screened fully.
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 2, minimum = 0, maximum = 16)]
     pub focus: Option<u32>,
@@ -285,19 +286,19 @@ pub struct CollectionPuzzles {
 
 /// Generate a collection of puzzles of any stipulation
 ///
-/// Starts a job that generates sound puzzles of a stipulation (`#N` by default with `mate_in`;
-/// any other `/v1/solve` takes with `stipulation`: `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N`,
-/// `r#N`, the series movers) and stores them, in order, in a new collection. A puzzle with a key
-/// is sound with exactly one key and no shorter solution, one of solution lines (a helpmate, a
-/// series mover) with exactly one line and no shorter one; the side to move is the one the stipulation
-/// starts with, and not in check unless `allow_check`. 202
-/// with the job (its URL also in `Location`); follow it with `GET /v1/jobs/{id}`. Candidates are
-/// random placements within `max_pieces` and positions of random play-outs; near-duplicates (the
-/// same position or a mirror image of one) are dropped. Each puzzle is confirmed by the full
-/// solver before it is stored, tagged with its themes (`key-chameleon`, `quiet-key`,
-/// `capture-withdrawal`, `mate-by-coordinator`, `mate-in-2`; `selfmate-in-2`; for helpmates
-/// `helpmate-in-2`, `h-solutions-1`, `h-moves-king`, `mate-capture-leap` or `quiet-mate`). The job runs on when the client
-/// leaves, within the server's job time limit. Needs `Authorization: Bearer <token>`.
+/// Starts a job that generates sound puzzles of a stipulation (`#N` by default with `mate_in`; any
+/// other `/v1/solve` takes with `stipulation`: `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N`, `h=N.5`,
+/// `r#N`, `semi-r#N`, `ser-#N`, `ser-=N`, `ser-s#N`, `ser-h#N`) and stores them, in order, in a new
+/// collection. A puzzle with a key is sound with exactly one key and no shorter solution, one of
+/// solution lines (a helpmate, a series mover) with exactly one line and no shorter one; the side
+/// to move is the one the stipulation starts with, and not in check unless `allow_check`. 202 with
+/// the job (its URL also in `Location`); follow it with `GET /v1/jobs/{id}`. Candidates are random
+/// placements within `max_pieces` and positions of random play-outs; near-duplicates (the same
+/// position or a mirror image of one) are dropped. Each puzzle is confirmed by the full solver
+/// before it is stored, tagged with its themes (`key-chameleon`, `quiet-key`, `capture-withdrawal`,
+/// `mate-by-coordinator`, `mate-in-2`; `selfmate-in-2`; for helpmates `helpmate-in-2`,
+/// `h-solutions-1`, `h-moves-king`, `mate-capture-leap` or `quiet-mate`). The job runs on when the
+/// client leaves, within the server's job time limit. Needs `Authorization: Bearer <token>`.
 #[utoipa::path(
     tag = "collections",
     request_body(content = CollectionRequest, description = "The collection to make"),
@@ -507,8 +508,8 @@ pub async fn cancel_job(
 
 /// List collections
 ///
-/// Every collection, by name, with how it was made (rules, N, seed, piece budget), its state and
-/// its number of puzzles.
+/// Every collection, by name, with how it was made (game, rules, stipulation, seed, piece budget),
+/// its state and its number of puzzles.
 #[utoipa::path(
     tag = "collections",
     responses((status = 200, description = "The collections", body = CollectionList))

@@ -112,7 +112,9 @@ pub async fn ready(library: web::Data<Library>) -> Result<web::Json<Ready>, ApiE
 ///
 /// The service's metrics in the Prometheus text format (version 0.0.4): requests by route
 /// template, method and status; latency histograms by route; solver searches by outcome and
-/// their nodes; generation jobs running; puzzles stored; store errors; rate-limit refusals.
+/// their nodes; moves judged by `/v1/play` and stored plays, by verdict
+/// (`baroque_play_moves_total{verdict}`); generation jobs running; puzzles stored; store errors;
+/// rate-limit refusals.
 #[utoipa::path(
     tag = "service",
     responses((status = 200, description = "The metrics", body = String, content_type = "text/plain; version=0.0.4",
