@@ -55,6 +55,10 @@ pub const METRICS: &[(&str, &str)] = &[
         "baroque_rate_limited_total",
         "costly requests refused by the rate limit (429)",
     ),
+    (
+        "baroque_play_moves_total",
+        "moves judged by /v1/play and by stored puzzles' play, by verdict",
+    ),
 ];
 
 /// Installs the global subscriber: `RUST_LOG` filters (default `info`); text or JSON lines on

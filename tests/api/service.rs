@@ -184,6 +184,12 @@ fn metrics_are_prometheus_text_and_move_with_the_requests() {
         &serde_json::json!({"fen": "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0", "mate_in": 2}),
     );
     assert_eq!(solve.status, 200, "{}", solve.body);
+    let play = app.post_json(
+        "/v1/play",
+        &serde_json::json!({"fen": "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0", "stipulation": "#2", "moves": ["Bg6xc6"]}),
+    );
+    assert_eq!(play.status, 200, "{}", play.body);
+    assert_eq!(play.json()["verdict"], "correct", "{}", play.body);
     let after = scrape();
     let health = ["route=\"/health\"", "method=\"GET\"", "status=\"200\""];
     let moved =
@@ -222,6 +228,14 @@ fn metrics_are_prometheus_text_and_move_with_the_requests() {
     assert!(moved("baroque_solver_nodes_total", &[]) >= nodes, "{after}");
     assert!(
         after.contains("# TYPE baroque_http_requests_total counter"),
+        "{after}"
+    );
+    assert!(
+        moved("baroque_play_moves_total", &["verdict=\"correct\""]) >= 1.0,
+        "{after}"
+    );
+    assert!(
+        after.contains("# HELP baroque_play_moves_total moves judged"),
         "{after}"
     );
 }
