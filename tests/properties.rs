@@ -197,9 +197,9 @@ proptest! {
                 prop_assert!(!after.after(&q).is_check(), "check: {}", what);
             }
         }
-        // What the selfmate search asks: every move dropped leaves the opponent a legal move that
-        // gives no check (and so stalemates nobody, what the stalemate searches ask) (the replies tried first: the opponent's moves of this position and of
-        // the position after our first move).
+        // What the selfmate and stalemate searches ask: every move dropped leaves the opponent a
+        // legal move that gives no check (so it stalemates nobody). The replies tried first: the
+        // opponent's moves of this position, then none (the opponent's own quiet moves).
         use baroque::rules::SearchHooks;
         let mut like: Vec<Option<Move>> = them.legal_moves().into_iter().take(2).map(Some).collect();
         for mut kept in [pos.legal_moves(), pos.legal_moves()] {
@@ -221,7 +221,7 @@ proptest! {
     /// the second only with the first.
     #[test]
     fn quiet_moves_of_two_pieces_are_legal_quiet_and_two(pos in any_position()) {
-        let [a, b] = pos.legal_quiet_moves_of_two_pieces();
+        let [a, b] = pos.two_legal_quiet_moves();
         prop_assert!(a.is_some() || b.is_none());
         let legal = pos.legal_moves();
         for m in [a, b].into_iter().flatten() {

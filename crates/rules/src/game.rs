@@ -772,7 +772,7 @@ impl SearchHooks for Position {
             None => {
                 let own = self
                     .null_move()
-                    .map_or([None; 2], |them| them.legal_quiet_moves_of_two_pieces());
+                    .map_or([None; 2], |them| them.two_legal_quiet_moves());
                 let mut own = own.iter().flatten().filter_map(|q| self.quiet_reply(q));
                 [own.next(), own.next()]
             }

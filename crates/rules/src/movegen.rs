@@ -367,11 +367,12 @@ impl Position {
         sink.found
     }
 
-    /// Two legal moves that cannot give check (as [`Position::legal_quiet_move`] finds them), by
-    /// pieces other than Immobilizers and Chameleons: the replies [`Position::quiet_reply`] can
-    /// take. By two pieces where two have one (a move of the opponent seldom touches both), else
-    /// two of the one piece that has one (a lone King's steps to two squares).
-    pub fn legal_quiet_moves_of_two_pieces(&self) -> [Option<Move>; 2] {
+    /// Two legal moves that cannot give check, as [`Position::legal_quiet_move`] tests them, by
+    /// pieces other than Immobilizers and Chameleons and no suicide: the replies
+    /// [`Position::quiet_reply`] can take. By two pieces where two have one (a move of the
+    /// opponent seldom touches both), else two of the one piece that has one (a lone King's steps
+    /// to two squares). None without an opponent King.
+    pub fn two_legal_quiet_moves(&self) -> [Option<Move>; 2] {
         let mut found = [None; 2];
         let Some(relevant) = self.check_squares() else {
             return found;
