@@ -764,8 +764,8 @@ impl SearchHooks for Position {
         self.generate_legal_checks(out);
     }
     fn drop_moves_leaving_a_quiet_reply(&self, moves: &mut Vec<Move>, like: &[Option<Move>]) {
-        // Up to two replies: the opponent moves `like` first, else quiet moves of its own by two
-        // pieces (a move of ours seldom touches both).
+        // Up to two replies: the opponent moves `like` first, else two quiet moves of its own, by
+        // two pieces where it can (a move of ours seldom touches both).
         let mut replies = like.iter().flatten().filter_map(|k| self.quiet_reply(k));
         let [first, second] = match replies.next() {
             Some(first) => [Some(first), replies.next()],
