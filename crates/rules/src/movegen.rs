@@ -350,13 +350,7 @@ impl Position {
         let Some(relevant) = self.check_squares() else {
             return self.legal_moves().first().copied();
         };
-        let mut sink = QuietLegal {
-            pos: self,
-            relevant,
-            guard: None,
-            found: None,
-            skip: None,
-        };
+        let mut sink = QuietLegal::new(self, relevant);
         for s in (self.movers() & !relevant).squares() {
             self.generate_pseudo(Bits::bit(s), &mut sink);
             if sink.found.is_some() {
@@ -379,13 +373,7 @@ impl Position {
         };
         let b = &self.board;
         let others = b.pieces(self.turn, Role::Immobilizer) | b.pieces(self.turn, Role::Chameleon);
-        let mut sink = QuietLegal {
-            pos: self,
-            relevant,
-            guard: None,
-            found: None,
-            skip: None,
-        };
+        let mut sink = QuietLegal::new(self, relevant);
         let pieces = self.movers() & !relevant & !others;
         for s in pieces.squares() {
             self.generate_pseudo(Bits::bit(s), &mut sink);
@@ -946,6 +934,19 @@ struct QuietLegal<'a> {
     found: Option<Move>,
     /// A move not to find (one found before).
     skip: Option<Move>,
+}
+
+impl<'a> QuietLegal<'a> {
+    /// A sink that keeps the first legal move of `pos` touching none of `relevant`.
+    fn new(pos: &'a Position, relevant: Bits) -> Self {
+        QuietLegal {
+            pos,
+            relevant,
+            guard: None,
+            found: None,
+            skip: None,
+        }
+    }
 }
 
 impl Sink for QuietLegal<'_> {
