@@ -216,6 +216,42 @@ proptest! {
         }
     }
 
+    /// What the stalemate searches ask of the reply hook: a quiet reply kept by a move (the
+    /// mover's King's moves included) is still a legal move after it, check or not, and every
+    /// move dropped leaves the opponent a legal move (so it stalemates nobody).
+    #[test]
+    fn a_reply_kept_by_a_move_is_still_legal_after_it(pos in any_position()) {
+        let Some(them) = pos.null_move() else { return Ok(()) };
+        for q in them.legal_moves() {
+            let Some(reply) = pos.quiet_reply(&q) else { continue };
+            for m in pos.legal_moves() {
+                if !pos.keeps_reply(&reply, &m) {
+                    continue;
+                }
+                prop_assert!(
+                    pos.after(&m).legal_moves().contains(&q),
+                    "not legal: {} then {} in {}",
+                    pos.move_name(&m, Letters::Chess),
+                    them.move_name(&q, Letters::Chess),
+                    pos.fen(Letters::Chess)
+                );
+            }
+        }
+        use baroque::rules::SearchHooks;
+        let mut like: Vec<Option<Move>> = them.legal_moves().into_iter().take(2).map(Some).collect();
+        for mut kept in [pos.legal_moves(), pos.legal_moves()] {
+            let all = kept.clone();
+            pos.drop_moves_leaving_a_reply(&mut kept, &like);
+            for m in all.iter().filter(|m| !kept.contains(m)) {
+                prop_assert!(
+                    pos.after(m).has_legal_move(),
+                    "{} leaves no reply in {}", pos.move_name(m, Letters::Chess), pos.fen(Letters::Chess)
+                );
+            }
+            like.clear();
+        }
+    }
+
     /// The quiet replies the stalemate and selfmate searches try when they know none: two
     /// different legal moves that give no check, neither by an Immobilizer nor a Chameleon, and
     /// the second only with the first.

@@ -18,6 +18,7 @@
 
 use super::bitset::BitSet;
 use super::fen::ParseFenError;
+use super::movegen::QuietReply;
 use super::notation::MoveError;
 use super::piece::{Color, Letters, Piece, Role};
 use super::position::{FenError, Move, MoveKind, Position, PositionError, Problem, Status};
@@ -531,15 +532,23 @@ pub trait SearchHooks: GameRules {
     /// has a search move that gives no check, shown without making them; `like`: moves of the
     /// opponent (of other positions) to try as that move first. What spares most of the last
     /// moves of a selfmate where [`SearchHooks::only_checks_mate`]: each of those leaves the
-    /// opponent a move that does not mate; and of the last moves of a stalemate (`=N`, `h=N`,
-    /// `ser-=N`), where a move that leaves the opponent a move does not stalemate it. The default
-    /// drops none.
+    /// opponent a move that does not mate (a stalemate asks less:
+    /// [`SearchHooks::drop_moves_leaving_a_reply`]). The default drops none.
     fn drop_moves_leaving_a_quiet_reply(
         &self,
         moves: &mut Vec<Self::Move>,
         like: &[Option<Self::Move>],
     ) {
         let _ = (moves, like);
+    }
+    /// Drops, of `moves` (search moves of this position), some after which the opponent surely
+    /// has a search move, check or not, shown without making them; `like` as for
+    /// [`SearchHooks::drop_moves_leaving_a_quiet_reply`]. What spares most of the last moves of a
+    /// stalemate (`=N`, `h=N`, `ser-=N`): a move that leaves the opponent a move stalemates
+    /// nobody. The default drops what
+    /// [`SearchHooks::drop_moves_leaving_a_quiet_reply`] drops (a quiet reply is a reply).
+    fn drop_moves_leaving_a_reply(&self, moves: &mut Vec<Self::Move>, like: &[Option<Self::Move>]) {
+        self.drop_moves_leaving_a_quiet_reply(moves, like);
     }
     /// The search moves that give check: [`SearchHooks::search_moves`] kept by
     /// [`SearchHooks::retain_possible_checks`] and [`GameRules::gives_check`] (a game may find
@@ -764,32 +773,43 @@ impl SearchHooks for Position {
         self.generate_legal_checks(out);
     }
     fn drop_moves_leaving_a_quiet_reply(&self, moves: &mut Vec<Move>, like: &[Option<Move>]) {
-        // Up to two replies: the opponent moves `like` first, else two quiet moves of its own, by
-        // two pieces where it can (a move of ours seldom touches both).
-        let mut replies = like.iter().flatten().filter_map(|k| self.quiet_reply(k));
-        let [first, second] = match replies.next() {
-            Some(first) => [Some(first), replies.next()],
-            None => {
-                let own = self
-                    .null_move()
-                    .map_or([None; 2], |them| them.two_legal_quiet_moves());
-                let mut own = own.iter().flatten().filter_map(|q| self.quiet_reply(q));
-                [own.next(), own.next()]
-            }
-        };
-        let Some(first) = first else { return };
-        match second {
-            Some(second) => moves.retain(|m| {
-                !self.keeps_quiet_reply(&first, m) && !self.keeps_quiet_reply(&second, m)
-            }),
-            None => moves.retain(|m| !self.keeps_quiet_reply(&first, m)),
-        }
+        drop_keeping(self, moves, like, Position::keeps_quiet_reply);
+    }
+    fn drop_moves_leaving_a_reply(&self, moves: &mut Vec<Move>, like: &[Option<Move>]) {
+        drop_keeping(self, moves, like, Position::keeps_reply);
     }
     fn quiet_search_move(&self) -> Option<Move> {
         self.legal_quiet_move()
     }
     fn null_move(&self) -> Option<Position> {
         Position::null_move(self)
+    }
+}
+
+/// Drops, of `moves` (moves of `pos`), those that `keeps` shows to keep one of up to two quiet
+/// replies of the opponent: the opponent moves `like` first, else two quiet moves of its own, by
+/// two pieces where it can (a move of ours seldom touches both).
+fn drop_keeping(
+    pos: &Position,
+    moves: &mut Vec<Move>,
+    like: &[Option<Move>],
+    keeps: fn(&Position, &QuietReply, &Move) -> bool,
+) {
+    let mut replies = like.iter().flatten().filter_map(|k| pos.quiet_reply(k));
+    let [first, second] = match replies.next() {
+        Some(first) => [Some(first), replies.next()],
+        None => {
+            let own = pos
+                .null_move()
+                .map_or([None; 2], |them| them.two_legal_quiet_moves());
+            let mut own = own.iter().flatten().filter_map(|q| pos.quiet_reply(q));
+            [own.next(), own.next()]
+        }
+    };
+    let Some(first) = first else { return };
+    match second {
+        Some(second) => moves.retain(|m| !keeps(pos, &first, m) && !keeps(pos, &second, m)),
+        None => moves.retain(|m| !keeps(pos, &first, m)),
     }
 }
 

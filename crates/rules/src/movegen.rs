@@ -886,6 +886,27 @@ impl Position {
     }
 }
 
+impl Position {
+    /// Whether the reply surely stays a legal move of the opponent after `m`, a legal move of
+    /// ours here, check or not: what a stalemate asks (the opponent is not stalemated after `m`).
+    /// [`Position::keeps_quiet_reply`] without what keeps the reply from giving check (our
+    /// King's guard), so that our King's moves are judged too.
+    ///
+    /// Why: as for [`Position::keeps_quiet_reply`], the reply can be made after `m`, and it is
+    /// legal exactly when, after the reply, `m` would give no check, which the squares a check
+    /// needs show from the squares `m` touches alone, whatever piece makes it (a King arriving
+    /// next to the opponent's King, or on its rank or file beside a Coordinator of ours, touches
+    /// them). Our King's safety is not the reply's legality, and our King freezes nothing.
+    pub fn keeps_reply(&self, reply: &QuietReply, m: &Move) -> bool {
+        let touched = Bits::bit(m.from) | Bits::bit(m.to) | m.captures;
+        m.kind == MoveKind::Normal
+            && m.captures & reply.cancellers == 0
+            && !(m.role == Role::Immobilizer && reply.around.has(m.to))
+            && touched & reply.deps == 0
+            && reply.checks.is_none_or(|c| touched & c == 0)
+    }
+}
+
 impl Sink for MoveList {
     #[inline(always)]
     fn add(&mut self, m: Move) {

@@ -429,12 +429,12 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
 
     /// Where a stalemate is the goal, drops from `moves` (the last moves of the side to move in
     /// `pos`) those after which the other side surely still has a move, shown without making
-    /// them ([`baroque_rules::SearchHooks::drop_moves_leaving_a_quiet_reply`]): none of them
+    /// them ([`baroque_rules::SearchHooks::drop_moves_leaving_a_reply`]): none of them
     /// stalemates it. The other side's refutations at `ply + 1` are tried first as that move.
     /// The answer is the same; most last moves of `=N`, `h=N` and `ser-=N` are never made.
     pub(crate) fn drop_unstalemating(&self, pos: &P, ply: usize, moves: &mut Vec<P::Move>) {
         if self.target == Target::Stalemate {
-            pos.drop_moves_leaving_a_quiet_reply(moves, &self.killers_at(ply + 1));
+            pos.drop_moves_leaving_a_reply(moves, &self.killers_at(ply + 1));
         }
     }
 

@@ -124,7 +124,7 @@ impl<'a, P: GamePosition> Series<'a, P> {
         }
         if left == 1 && self.last == Last::Goal(Target::Stalemate) {
             // `ser-=N`: the last moves that surely leave Black a move, not made.
-            pos.drop_moves_leaving_a_quiet_reply(&mut moves, &[]);
+            pos.drop_moves_leaving_a_reply(&mut moves, &[]);
         }
         let r = self.search_moves(pos, &moves, left, all_check);
         self.bufs[left as usize] = moves;

@@ -297,7 +297,7 @@ impl<'a, P: GamePosition> Builder<'a, P> {
             }
         }
         if within == 1 && self.goal == Goal::Stalemate {
-            pos.drop_moves_leaving_a_quiet_reply(&mut moves, &[]);
+            pos.drop_moves_leaving_a_reply(&mut moves, &[]);
         }
         moves
     }
