@@ -929,10 +929,18 @@ fn solve_with<P: GamePosition>(
         let mut s = Searcher::<P>::new(&table, &budget)
             .aiming(target)
             .bound(goal.duty());
+        // A key's tree holds its threat when it was built whole (the same moves, in the same
+        // order: see `tree`); the others are searched.
         let threats = keys
             .iter()
             .map_while(|k| {
-                tries::threat(&mut s, goal, pos, &k.mv, k.mate_in)
+                let in_tree = tree
+                    .iter()
+                    .find(|node| node.mv == k.mv)
+                    .and_then(|node| node.threat.clone());
+                in_tree
+                    .map(Ok)
+                    .unwrap_or_else(|| tries::threat(&mut s, goal, pos, &k.mv, k.mate_in))
                     .ok()
                     .map(|moves| Threat { key: k.mv, moves })
             })

@@ -25,7 +25,8 @@
 //! and none of the mate-only prunings: a stalemating move gives no check, a King's capture
 //! stalemates nobody, and a defender's move that leaves its King capturable may escape a
 //! stalemate. Its own pruning is at the last move: a move after which the defender surely still
-//! has a move (shown without making it) is not tried.
+//! has a move (shown without making it) is not tried, and the last move that stalemated at that
+//! ply before is tried first, before the others are generated.
 //!
 //! A selfmate counts every move: there a defender's move that leaves its King capturable is a
 //! defence (the attacker may take it and is then not mated), and an attacker's may be a key.
@@ -199,6 +200,9 @@ pub struct Searcher<'a, P: GamePosition> {
     quiet: Vec<Vec<P::Move>>,
     /// Per ply: the last defences that refuted there (killer moves), newest first.
     killers: Vec<[Option<P::Move>; 2]>,
+    /// Per ply: the attacker's last move that won there, tried first at the next last move of a
+    /// stalemate at that ply (see [`Searcher::winner_wins`]).
+    winners: Vec<Option<P::Move>>,
     /// When set, the attacker's moves before its last one only land near the defender's King:
     /// within this many King steps on its first move (see [`Searcher::focused`]).
     focus: Option<u32>,
@@ -221,6 +225,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             bufs: Vec::new(),
             quiet: Vec::new(),
             killers: Vec::new(),
+            winners: Vec::new(),
             focus: None,
             first_win: None,
             target: Target::Mate,
@@ -338,6 +343,10 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         if let Some(known) = self.table.probe(key).answer(n) {
             return Ok(known);
         }
+        if n == 1 && self.target == Target::Stalemate && self.winner_wins(pos, ply)? {
+            self.table.store(key, n, true);
+            return Ok(true);
+        }
         let mut moves = self.take_buf(ply);
         // The last move, where only one that gives check can mate: the checks alone.
         let all_check = n == 1 && self.only_checks(pos);
@@ -361,6 +370,30 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         self.give_buf(ply, moves);
         let wins = result?;
         self.table.store(key, n, wins);
+        Ok(wins)
+    }
+
+    /// Whether the attacker's last winning move of `ply`, made for `pos` (by
+    /// [`baroque_rules::SearchHooks::search_move_like`], a legal move of `pos`), is a last move
+    /// that reaches the goal here too: tried before the moves are generated, where the goal is a
+    /// stalemate (one stalemating move often answers many defences, and proving a stalemate
+    /// costs more than a mate: every last move is a candidate, not only the checks; measured on
+    /// mates, it cost more than it spared). Its "yes" is a win like any other move's (the focus,
+    /// which only narrows which moves are tried, does not bind it); its "no" leaves the node to
+    /// the full search.
+    fn winner_wins(&mut self, pos: &P, ply: usize) -> Result<bool, Stopped> {
+        let Some(like) = self.winners.get(ply).copied().flatten() else {
+            return Ok(false);
+        };
+        let Some(m) = pos.search_move_like(&like) else {
+            return Ok(false);
+        };
+        self.tick()?;
+        // A stalemating move gives no check (and is not even made when it does).
+        let wins = !pos.gives_check(&m) && reached_in(self.target, &pos.play(&m), false);
+        if wins {
+            self.wins_with(ply, &m);
+        }
         Ok(wins)
     }
 
@@ -438,11 +471,16 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         }
     }
 
-    /// Notes `m` as the winning first move when `ply` is the root's; true.
+    /// Notes `m` as the winning move of `ply` (and as the winning first move when `ply` is the
+    /// root's); true.
     fn wins_with(&mut self, ply: usize, m: &P::Move) -> bool {
         if ply == 0 {
             self.first_win = Some(*m);
         }
+        if self.winners.len() <= ply {
+            self.winners.resize(ply + 1, None);
+        }
+        self.winners[ply] = Some(*m);
         true
     }
 

@@ -39,6 +39,10 @@ pub fn threat<P: GamePosition>(
         // They never mate in time (see `search`'s doc).
         null.drop_moves_losing_at_once(&mut moves);
     }
+    if goal == Goal::Stalemate && length == 2 {
+        // A last move after which the defender surely has a move stalemates nobody.
+        null.drop_moves_leaving_a_reply(&mut moves, &[]);
+    }
     for m in moves {
         s.tick()?;
         if s.after_attack(goal, &null.play(&m), length - 2, 1)? {
