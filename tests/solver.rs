@@ -603,3 +603,72 @@ fn a_solve_from_a_screenings_table_answers_as_a_fresh_one() {
     assert!(sound >= 10, "{sound} sound screenings");
     assert_eq!(fewer, sound, "every sound screening spared nodes");
 }
+
+/// The threats a solve lists beside its keys (read from the keys' trees when those were built
+/// whole) are, key by key and in order, what [`baroque::solver::tries::threat`] finds searching
+/// alone with a fresh table, for every goal the threats are given for, in both games.
+#[test]
+fn the_listed_threats_are_those_a_search_alone_finds() {
+    use baroque::rules::rococo::{Coords, RococoPosition};
+    use baroque::rules::GamePosition;
+    use baroque::solver::search::{Goal, Searcher};
+    use baroque::solver::tt::Table;
+    use baroque::solver::{tries, Budget, Stipulation};
+
+    fn check<P: GamePosition>(pos: &P, stipulation: Stipulation) -> usize {
+        let limits = Limits {
+            nodes: u64::MAX,
+            time: Duration::from_secs(600),
+        };
+        let opts = SolveOptions {
+            stipulation,
+            max_refutations: 0,
+            threads: 1,
+            limits,
+            ..SolveOptions::default()
+        };
+        let s = solve(pos, &opts);
+        // (A tree cut short by its size leaves some keys' threats to the search.)
+        assert!(!s.budget_exhausted, "{stipulation:?}");
+        assert_eq!(s.threats.len(), s.keys.len(), "{stipulation:?}");
+        let goal = Goal::of(stipulation).unwrap();
+        let (table, budget) = (Table::new(16), Budget::new(limits));
+        let mut alone = Searcher::<P>::new(&table, &budget)
+            .aiming(goal.target())
+            .bound(goal.duty());
+        let mut moves = 0;
+        for (threat, key) in s.threats.iter().zip(&s.keys) {
+            assert_eq!(threat.key, key.mv);
+            let found = tries::threat(&mut alone, goal, pos, &key.mv, key.mate_in).unwrap();
+            assert_eq!(threat.moves, found, "{stipulation:?}, key {:?}", key.mv);
+            moves += found.len();
+        }
+        moves
+    }
+
+    let bench: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/bench/stipulations.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let mut moves = 0;
+    for fen in bench["direct_mates"].as_array().unwrap() {
+        let pos = Position::from_fen_validated(fen.as_str().unwrap(), Rules::default()).unwrap();
+        for st in ["#2", "=2", "s#2", "r#2", "semi-r#2", "s=2"] {
+            moves += check(&pos, Stipulation::parse(st).unwrap());
+        }
+    }
+    for fen in [
+        "10/10/2I7/10/10/3k6/1x4W3/1a8/3K6/10 w 0",
+        "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0",
+    ] {
+        let pos = RococoPosition::from_fen(fen, Coords::Standard).unwrap();
+        for st in ["#2", "=2", "s#2", "r#2"] {
+            moves += check(&pos, Stipulation::parse(st).unwrap());
+        }
+    }
+    assert!(moves > 20, "the threats compared hold only {moves} moves");
+}

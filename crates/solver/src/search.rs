@@ -471,16 +471,18 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         }
     }
 
-    /// Notes `m` as the winning move of `ply` (and as the winning first move when `ply` is the
-    /// root's); true.
+    /// Notes `m` as the winning first move when `ply` is the root's, and where the goal is a
+    /// stalemate as the winning move of `ply` ([`Searcher::winner_wins`]); true.
     fn wins_with(&mut self, ply: usize, m: &P::Move) -> bool {
         if ply == 0 {
             self.first_win = Some(*m);
         }
-        if self.winners.len() <= ply {
-            self.winners.resize(ply + 1, None);
+        if self.target == Target::Stalemate {
+            if self.winners.len() <= ply {
+                self.winners.resize(ply + 1, None);
+            }
+            self.winners[ply] = Some(*m);
         }
-        self.winners[ply] = Some(*m);
         true
     }
 
