@@ -875,18 +875,10 @@ impl Position {
     /// Kings are safe), show without making `m`, from the squares its changes touch and its kind
     /// alone.
     pub fn keeps_quiet_reply(&self, reply: &QuietReply, m: &Move) -> bool {
-        let touched = Bits::bit(m.from) | Bits::bit(m.to) | m.captures;
-        m.kind == MoveKind::Normal
-            && m.role != Role::King
-            && m.captures & reply.cancellers == 0
-            && !(m.role == Role::Immobilizer && reply.around.has(m.to))
-            && touched & reply.deps == 0
-            && reply.checks.is_none_or(|c| touched & c == 0)
-            && reply.guard.passes(m)
+        // The guard judges no move of our King.
+        m.role != Role::King && self.keeps_reply(reply, m) && reply.guard.passes(m)
     }
-}
 
-impl Position {
     /// Whether the reply surely stays a legal move of the opponent after `m`, a legal move of
     /// ours here, check or not: what a stalemate asks (the opponent is not stalemated after `m`).
     /// [`Position::keeps_quiet_reply`] without what keeps the reply from giving check (our
