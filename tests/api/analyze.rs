@@ -69,6 +69,7 @@ fn the_wikipedia_king_diagram_lists_the_mate_and_its_captures() {
         .post_json("/v1/analyze", &json!({"fen": fen, "rules": "abbott"}))
         .json();
     assert_eq!(body["status"], "check");
+    assert_eq!(body["in_check"], true, "{body}");
     assert_eq!(body["frozen"], json!([{"square": "e5", "piece": "k"}]));
     let find = |notation: &str| {
         moves(&body)
@@ -105,7 +106,29 @@ fn a_mated_side_has_no_moves_and_black_to_move_is_reported() {
         .json();
     assert_eq!(body["side_to_move"], "black");
     assert_eq!(body["status"], "checkmate");
+    assert_eq!(body["in_check"], true);
     assert_eq!(body["moves"], json!([]));
+    assert!(
+        body.get("can_keep_king").is_none(),
+        "Baroque has no `can_keep_king`: {body}"
+    );
+}
+
+#[test]
+fn a_stalemated_side_is_not_in_check() {
+    let app = spawn_app();
+    // The Immobilizer freezes the lone King in the corner: no move, and no check.
+    let body = app
+        .post_json("/v1/analyze", &json!({"fen": "7k/6M1/8/8/8/8/8/K7 b 0"}))
+        .json();
+    assert_eq!(body["status"], "stalemate", "{body}");
+    assert_eq!(body["in_check"], false);
+    assert_eq!(body["moves"], json!([]));
+    let body = app
+        .post_json("/v1/analyze", &json!({"fen": "7k/6M1/8/8/8/8/8/K7 w 0"}))
+        .json();
+    assert_eq!(body["status"], "ongoing", "{body}");
+    assert_eq!(body["in_check"], false);
 }
 
 #[test]

@@ -61,6 +61,7 @@ fn the_start_position_has_the_perft_1_count_of_moves() {
     assert_eq!(a["fen"], format!("{START} -"));
     assert_eq!(a["side_to_move"], "white");
     assert_eq!(a["status"], "ongoing");
+    assert_eq!(a["in_check"], false);
     assert_eq!(a["can_keep_king"], true);
     assert!(a["rules"].is_null(), "{a}");
     assert!(a.get("fen_baroque").is_none(), "{a}");
@@ -298,6 +299,7 @@ fn a_side_that_cannot_keep_its_king_is_checkmated_and_says_so() {
         )
         .json();
     assert_eq!(a["status"], "check", "{a}");
+    assert_eq!(a["in_check"], true);
     assert_eq!(a["can_keep_king"], true);
     // Frozen by an Immobilizer on d9 and with the Leaper in line, the King cannot keep itself:
     // Black's only moves are the Cannon Pawn's, and each leaves the King to be taken.
@@ -307,7 +309,33 @@ fn a_side_that_cannot_keep_its_king_is_checkmated_and_says_so() {
         .json();
     assert_eq!(a["can_keep_king"], false, "{a}");
     assert_eq!(a["status"], "checkmate");
+    assert_eq!(a["in_check"], true);
     assert_eq!(pieces(&a["frozen"]), set(&[("e8", "k")]));
+}
+
+/// A side with no move at all draws (`stalemate`), whether or not its King could be taken; the
+/// problem goal "stalemated" (`=N`) is only the first of the two, and `in_check` tells them apart.
+#[test]
+fn a_side_with_no_move_cannot_keep_its_king_and_says_whether_it_is_in_check() {
+    let app = spawn_app();
+    // White's King on c9 is frozen by the Immobilizer on d9, and the Withdrawer on c8 would take
+    // it by withdrawing to c7: no move at all, with the King capturable.
+    let fen = "10/1Ki7/1w8/10/10/10/10/10/5k4/10 w 0";
+    let a = app
+        .post_json("/v1/analyze", &json!({"fen": fen, "game": "rococo"}))
+        .json();
+    assert_eq!(a["status"], "stalemate", "{a}");
+    assert_eq!(a["moves"], json!([]));
+    assert_eq!(a["in_check"], true, "{a}");
+    assert_eq!(a["can_keep_king"], false, "{a}");
+    // Without the Withdrawer the King is frozen and safe: the goal of `=N` is reached.
+    let fen = "10/1Ki7/10/10/10/10/10/10/5k4/10 w 0";
+    let a = app
+        .post_json("/v1/analyze", &json!({"fen": fen, "game": "rococo"}))
+        .json();
+    assert_eq!(a["status"], "stalemate", "{a}");
+    assert_eq!(a["in_check"], false, "{a}");
+    assert_eq!(a["can_keep_king"], false, "{a}");
 }
 
 #[test]

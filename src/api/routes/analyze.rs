@@ -89,10 +89,17 @@ pub struct AnalyzeResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fen_baroque: Option<String>,
     pub side_to_move: Side,
-    /// See `GameStatus` for its meaning in each game.
+    /// See `GameStatus` for its meaning in each game. A status is the game's word for the
+    /// position, not a problem's goal: Rococo's `stalemate` (no move at all, a draw) is the goal
+    /// "stalemated" of `=N` only when `in_check` is false.
     pub status: GameStatus,
+    /// Whether the side to move's King could be captured now: in Baroque, in check; in Rococo, an
+    /// enemy move could take it. False when the side to move has no King.
+    pub in_check: bool,
     /// Rococo only: whether the side to move has a move that keeps its King (or takes the enemy
-    /// King); false exactly when `status` is `checkmate`.
+    /// King); false when `status` is `checkmate`, and when it is `stalemate`, since there is then
+    /// no move at all (the game is drawn, whether or not the King could be captured: see
+    /// `in_check`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub can_keep_king: Option<bool>,
     /// The rule set (null for Rococo, which has one).
@@ -116,7 +123,7 @@ pub struct AnalyzeResponse {
 ///
 /// With `"game": "rococo"` the FEN is a Rococo one (10x10) and the answer has the same members,
 /// plus `can_keep_king` (whether the side to move has a move that keeps its King: Rococo is won by
-/// capturing the King) and, on each move, its `kind` (`normal`, `swap`, `mutual_destruction`,
+/// capturing the King; false with no move at all) and, on each move, its `kind` (`normal`, `swap`, `mutual_destruction`,
 /// `suicide`) and any `promotion`. `status` is then `check` when the King could be captured now
 /// and some move saves it, `checkmate` when no move keeps it, `stalemate` when there is no move at
 /// all (a draw). Every move is listed, those that leave the King capturable too. Squares follow
@@ -237,7 +244,9 @@ pub fn analysis<P: GamePosition>(
         }),
         side_to_move: turn.into(),
         status: GameStatus::from(status),
-        can_keep_king: Variant::wins_by_king_capture(kind).then_some(status != Status::Checkmate),
+        in_check: pos.in_check(),
+        can_keep_king: Variant::wins_by_king_capture(kind)
+            .then_some(!matches!(status, Status::Checkmate | Status::Stalemate)),
         rules: pos.variant().rules().map(|r| ResolvedRules::from(&r)),
         frozen: square_pieces(pos, pos.frozen(), naming),
         warnings: warnings.to_vec(),
@@ -257,6 +266,7 @@ pub fn to_json(r: &AnalyzeResponse) -> Vec<u8> {
         fen_baroque: Option<&'a str>,
         side_to_move: crate::api::common::Side,
         status: GameStatus,
+        in_check: bool,
         #[serde(skip_serializing_if = "Option::is_none")]
         can_keep_king: Option<bool>,
         rules: Option<ResolvedRules>,
@@ -269,6 +279,7 @@ pub fn to_json(r: &AnalyzeResponse) -> Vec<u8> {
         fen_baroque: r.fen_baroque.as_deref(),
         side_to_move: r.side_to_move,
         status: r.status,
+        in_check: r.in_check,
         can_keep_king: r.can_keep_king,
         rules: r.rules,
         frozen: &r.frozen,
