@@ -341,16 +341,16 @@ pub fn server(
             .app_data(json)
             .app_data(web::Data::new(text.clone()))
             .app_data(ancestors.clone())
-            .service(
-                web::resource("/embed/player.js")
-                    .guard(guard::Get())
-                    .to(|| async { embed::asset(embed::SCRIPT, "text/javascript; charset=utf-8") }),
-            )
-            .service(
-                web::resource("/embed/player.css")
-                    .guard(guard::Get())
-                    .to(|| async { embed::asset(embed::STYLES, "text/css; charset=utf-8") }),
-            )
+            .service(web::resource("/embed/player.js").guard(guard::Get()).to(
+                |req: HttpRequest| async move {
+                    embed::asset(&req, embed::SCRIPT, "text/javascript; charset=utf-8")
+                },
+            ))
+            .service(web::resource("/embed/player.css").guard(guard::Get()).to(
+                |req: HttpRequest| async move {
+                    embed::asset(&req, embed::STYLES, "text/css; charset=utf-8")
+                },
+            ))
             .service(
                 web::resource("/openapi.json")
                     .guard(guard::Get())

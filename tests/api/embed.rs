@@ -90,6 +90,48 @@ fn a_stored_puzzle_gets_its_page_with_a_policy_that_lets_any_site_frame_it() {
     assert!(weight < 100_000, "{weight} bytes");
 }
 
+/// The page names its files by version: that version is cached for good, another is 404 and
+/// never stored (an old replica of a rolling deploy must not serve its files under the new
+/// version), and the bare path is revalidated by its tag.
+#[test]
+fn the_players_files_are_cached_under_their_own_version_only() {
+    let app = spawn_app();
+    let r = app.get(&format!("/embed?fen={}&stipulation=%232", query(CHAMELEON)));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let version = {
+        let at = r.body.find("/embed/player.js?v=").unwrap() + "/embed/player.js?v=".len();
+        let end = at + r.body[at..].find('"').unwrap();
+        r.body[at..end].to_string()
+    };
+    assert!(r.body.contains(&format!("/embed/player.css?v={version}")));
+    for (file, content_type) in [
+        ("player.js", "text/javascript; charset=utf-8"),
+        ("player.css", "text/css; charset=utf-8"),
+    ] {
+        let fresh = app.get(&format!("/embed/{file}?v={version}"));
+        assert_eq!(fresh.status, 200);
+        assert_eq!(fresh.content_type, content_type);
+        assert_eq!(
+            fresh.header("cache-control"),
+            Some("public, max-age=31536000, immutable")
+        );
+        for other in ["0", "deadbeef0000", "", "NEW"] {
+            let r = app.get(&format!("/embed/{file}?v={other}"));
+            let p = r.problem(404, "/problems/not-found");
+            assert_eq!(r.header("cache-control"), Some("no-store"), "{p}");
+        }
+        let bare = app.get(&format!("/embed/{file}"));
+        assert_eq!(bare.status, 200);
+        assert_eq!(bare.body, fresh.body);
+        assert_eq!(bare.header("cache-control"), Some("no-cache"));
+        let tag = bare.header("etag").unwrap().to_string();
+        assert_eq!(tag, format!("\"{version}\""));
+        let again = app.get_with(&format!("/embed/{file}"), &[("if-none-match", &tag)]);
+        assert_eq!(again.status, 304);
+        assert_eq!(again.body, "");
+    }
+}
+
 #[test]
 fn frame_ancestors_come_from_the_setting() {
     let app = spawn_app_with(Settings {

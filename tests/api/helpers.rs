@@ -167,6 +167,15 @@ impl TestApp {
         reply(self.agent.get(self.url(path)).call())
     }
 
+    /// GETs a path with headers.
+    pub fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
+        let mut req = self.agent.get(self.url(path));
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        reply(req.call())
+    }
+
     /// POSTs a JSON value as `application/json`.
     pub fn post_json(&self, path: &str, body: &Value) -> Reply {
         self.post_raw(path, Some("application/json"), body.to_string().as_bytes())

@@ -413,7 +413,7 @@ pub async fn embed(
 
 /// The version of the page's files, named in their URLs (`?v=`) so that a page never runs with
 /// the files of another build: the first 48 bits of the SHA-256 of both, in hexadecimal.
-fn asset_version() -> &'static str {
+pub fn asset_version() -> &'static str {
     static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     VERSION.get_or_init(|| {
         use sha2::{Digest, Sha256};
@@ -425,11 +425,54 @@ fn asset_version() -> &'static str {
     })
 }
 
-/// `GET /embed/player.js` and `/embed/player.css`: the page's files, cached for an hour.
-pub fn asset(body: &'static str, content_type: &'static str) -> HttpResponse {
+/// `GET /embed/player.js` and `/embed/player.css`: the page's files, by the version the page
+/// names (`?v=`, [`asset_version`]).
+///
+/// - The served build's version: cached for a year and never revalidated (`immutable`), since
+///   another build names other files.
+/// - Another version: 404 `not-found`, not to be stored (`no-store`). In a rolling deploy a page
+///   of the new build may ask an old replica for the new files: a cache must not keep the old
+///   files under the new name, and the page retries or fails whole rather than running with the
+///   files of another build.
+/// - No version (a hand-written link): answered, revalidated on each use (`no-cache`) by its
+///   `ETag`, 304 when `If-None-Match` names it.
+pub fn asset(
+    req: &actix_web::HttpRequest,
+    body: &'static str,
+    content_type: &'static str,
+) -> HttpResponse {
+    let asked =
+        web::Query::<std::collections::HashMap<String, String>>::from_query(req.query_string())
+            .ok()
+            .and_then(|q| q.0.get("v").cloned());
+    let version = asset_version();
+    let cache = match asked.as_deref() {
+        Some(v) if v == version => "public, max-age=31536000, immutable",
+        Some(v) => {
+            use actix_web::ResponseError;
+            let mut res = ApiError::NotFound {
+                path: format!("{}?v={}", req.path(), crate::api::echo::capped(v, 32)),
+            }
+            .error_response();
+            res.headers_mut().insert(
+                header::CACHE_CONTROL,
+                header::HeaderValue::from_static("no-store"),
+            );
+            return res;
+        }
+        None => "no-cache",
+    };
+    let tag = format!("\"{version}\"");
+    if crate::api::common::none_match(req, &tag) {
+        return HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag))
+            .insert_header((header::CACHE_CONTROL, cache))
+            .finish();
+    }
     HttpResponse::Ok()
         .content_type(content_type)
-        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .insert_header((header::CACHE_CONTROL, cache))
+        .insert_header((header::ETAG, tag))
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .body(body)
 }
