@@ -724,7 +724,7 @@ fn solve_one(
                 stipulation: opts.stipulation,
                 found: &found,
                 set_play: set.as_ref().map(Option::as_ref),
-                max_lines: show.max_solutions,
+                shown: text::Shown::each(show.max_solutions),
             },
             style,
         ));

@@ -78,8 +78,9 @@ pub struct SolveRequest {
     #[serde(default)]
     #[schema(example = "Xg6-e6-c6")]
     pub key: Option<String>,
-    /// Most moves in the solution tree (default and ceiling: the server's `--solve-max-tree-nodes`;
-    /// a larger value is clamped to it).
+    /// Most moves in the solution trees of the answer, the diagram's and its twins' together,
+    /// filled in that order (default and ceiling: the server's `--solve-max-tree-nodes`; a larger
+    /// value is clamped to it). A tree cut by it says `tree_truncated`.
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 500, minimum = 1, maximum = 9_223_372_036_854_775_807_u64)]
     pub max_tree_nodes: Option<u64>,
@@ -88,9 +89,12 @@ pub struct SolveRequest {
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 1, minimum = 0, maximum = 3)]
     pub max_refutations: Option<u32>,
-    /// For a helpmate: the most lines answered in `solutions`, and in `short_solutions` (default
-    /// 100, at most 10,000); `count` still says how many solutions there are, and
-    /// `solutions_truncated` that lines were left out.
+    /// For a helpmate or series mover: the most lines answered in `solutions`, and in
+    /// `short_solutions` and the set play's `solutions`, for the diagram and each twin (default
+    /// 100, at most 10,000). The whole answer holds at most 10,000 lines, its lists filled in
+    /// its order: the diagram's `solutions`, `short_solutions` and set play, then each twin's.
+    /// `count` still says how many solutions there are, and `solutions_truncated` that lines
+    /// were left out.
     #[serde(default, deserialize_with = "crate::api::whole::option")]
     #[schema(example = 100, minimum = 1, maximum = 10_000)]
     pub max_solutions: Option<u32>,
@@ -641,7 +645,8 @@ pub struct SolveResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<usize>,
     /// For a helpmate: whether `solutions` or `short_solutions` keep only the first lines of a
-    /// length (`max_solutions`, default 100; the search keeps at most 10,000).
+    /// length (`max_solutions`, default 100, and at most 10,000 lines in the whole answer, twins
+    /// and set play included; the search keeps at most 10,000).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solutions_truncated: Option<bool>,
     /// For a helpmate: the helpmates of this start searched to the end without a solution, up to
@@ -738,10 +743,15 @@ pub struct SetPlayView {
     /// stipulation within White's N - 1 moves (the reply the first; in `#2` the set mates), in
     /// canonical order, with those White moves; none for N = 1.
     pub defences: Vec<SetDefence>,
-    /// For a helpmate: the solutions of the shortened helpmate (at most `max_solutions`).
+    /// For a helpmate: the solutions of the shortened helpmate (at most `max_solutions`, and what
+    /// the answer's 10,000 lines leave).
     pub solutions: Vec<Vec<SolutionMove>>,
     /// For a helpmate: how many solutions the shortened helpmate has.
     pub count: usize,
+    /// Present (true) when `solutions` keeps only some of the lines found (`max_solutions`, or
+    /// the answer's 10,000 lines in all).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub solutions_truncated: bool,
     /// Whether every move was settled (false: the budget ran out first, and the lists may lack
     /// some).
     pub complete: bool,
@@ -790,6 +800,7 @@ impl SetPlayView {
                 defences: Vec::new(),
                 solutions: Vec::new(),
                 count: 0,
+                solutions_truncated: false,
                 complete: true,
             };
         };
@@ -827,6 +838,7 @@ impl SetPlayView {
                 .map(|l| l.iter().map(SolutionMove::from).collect())
                 .collect(),
             count: s.count,
+            solutions_truncated: s.solutions.len() > max_solutions,
             complete: s.complete,
         }
     }
@@ -847,13 +859,14 @@ impl SolveResponse {
     pub fn help(
         q: &SolveQuery,
         s: &crate::solver::help::HelpSolution<VariantMove>,
+        shown: crate::puzzle::formats::text::Shown,
     ) -> SolveResponse {
-        // At most `max_solutions` lines of each length are named and answered.
+        // The lines of each length that the request's share leaves are named and answered.
         let mut kept = s.clone();
-        let cut =
-            kept.solutions.len() > q.max_solutions || kept.short_solutions.len() > q.max_solutions;
-        kept.solutions.truncate(q.max_solutions);
-        kept.short_solutions.truncate(q.max_solutions);
+        let cut = kept.solutions.len() > shown.solutions
+            || kept.short_solutions.len() > shown.short_solutions;
+        kept.solutions.truncate(shown.solutions);
+        kept.short_solutions.truncate(shown.short_solutions);
         kept.lines_truncated |= cut;
         let named = kept.named(&q.position.position, q.position.naming);
         let lines = |v: &[Vec<crate::rules::MoveInfo>]| -> Vec<Vec<SolutionMove>> {
@@ -1119,11 +1132,62 @@ pub fn solve_query(query: &SolveQuery) -> SolveResponse {
     solve_with_text(query, None).0
 }
 
+/// The most solution lines one answer holds, all its lists together (the diagram's, its set
+/// play's and every twin's): as many as `max_solutions` allows one list.
+pub const ANSWER_MAX_LINES: usize = crate::solver::help::MAX_LINES;
+
+/// What is left of a request's answer for the lists still to fill, in the order of the answer
+/// (the diagram's solutions, short solutions and set play lines, then each twin's): at most
+/// [`ANSWER_MAX_LINES`] lines, `max_solutions` of each list, and one `max_tree_nodes` of tree moves
+/// for the whole request, so that twins and set play do not multiply its size.
+#[derive(Clone, Copy, Debug)]
+struct AnswerRoom {
+    lines: usize,
+    per_list: usize,
+    tree_nodes: usize,
+}
+
+impl AnswerRoom {
+    /// The lines shown of a list of `found`, taken from what is left.
+    fn take_lines(&mut self, found: usize) -> usize {
+        let n = found.min(self.per_list).min(self.lines);
+        self.lines -= n;
+        n
+    }
+}
+
+/// The moves of solution trees: each attacker and defender move.
+fn tree_moves(tree: &[AttackNode]) -> usize {
+    tree.iter()
+        .map(|a| {
+            1 + a
+                .defences
+                .iter()
+                .map(|d| 1 + tree_moves(&d.replies))
+                .sum::<usize>()
+        })
+        .sum()
+}
+
 /// Runs a parsed solve request, and prints it in problem notation when the query asks for the
 /// text (`label` heads a twin's block).
 fn solve_with_text(
     query: &SolveQuery,
     label: Option<(&str, &str)>,
+) -> (SolveResponse, Option<String>) {
+    let mut room = AnswerRoom {
+        lines: ANSWER_MAX_LINES,
+        per_list: query.max_solutions,
+        tree_nodes: query.options.max_tree_nodes,
+    };
+    solve_block(query, label, &mut room)
+}
+
+/// One position's part of a solve (the diagram with its twins, or a twin), within `room`.
+fn solve_block(
+    query: &SolveQuery,
+    label: Option<(&str, &str)>,
+    room: &mut AnswerRoom,
 ) -> (SolveResponse, Option<String>) {
     // With the set play or twins, every solve of the request shares its budget.
     let shared = (query.set_play || !query.twins.is_empty()).then(|| {
@@ -1135,20 +1199,25 @@ fn solve_with_text(
     });
     let options = crate::solver::SolveOptions {
         within: shared.clone().or_else(|| query.options.within.clone()),
+        max_tree_nodes: room.tree_nodes,
         ..query.options.clone()
     };
     let pos = &query.position.position;
     let naming = query.position.naming;
-    use crate::puzzle::formats::text::{self, Found};
+    use crate::puzzle::formats::text::{self, Found, Shown};
+    let mut shown = Shown::each(0);
     let (mut response, found) = if options.stipulation.lists_lines() {
         let solution = crate::solver::solve_lines_any(pos, &options, query.intended_solutions);
-        let response = SolveResponse::help(query, &solution);
-        // Every line named: the text shows `max_solutions` of each list and says how many more.
+        shown.solutions = room.take_lines(solution.solutions.len());
+        shown.short_solutions = room.take_lines(solution.short_solutions.len());
+        let response = SolveResponse::help(query, &solution, shown);
+        // Every line named: the text shows the lines the JSON answers and says how many more.
         let named = query.text.map(|_| solution.named(pos, naming));
         (response, named.map(Found::Lines))
     } else {
         let solution = crate::solver::solve_any(pos, &options);
         let response = SolveResponse::new(query, &solution);
+        room.tree_nodes = room.tree_nodes.saturating_sub(tree_moves(&response.tree));
         let named = query.text.map(|_| solution.named(pos, naming));
         (response, named.map(Found::Tree))
     };
@@ -1156,10 +1225,11 @@ fn solve_with_text(
         .set_play
         .then(|| crate::solver::set::set_play_any(pos, &options, naming));
     if let Some(set) = &set {
+        shown.set_play = room.take_lines(set.as_ref().map_or(0, |s| s.solutions.len()));
         response.set_play = Some(SetPlayView::of(
             options.stipulation,
             set.as_ref(),
-            query.max_solutions,
+            shown.set_play,
         ));
         if let Some(s) = set.as_ref().filter(|s| !s.complete) {
             response.budget_exhausted = true;
@@ -1177,7 +1247,7 @@ fn solve_with_text(
                 stipulation: options.stipulation,
                 found: &found,
                 set_play: set.as_ref().map(Option::as_ref),
-                max_lines: query.max_solutions,
+                shown,
             },
             style,
         )
@@ -1199,7 +1269,7 @@ fn solve_with_text(
             set_play: query.set_play && !twin.stipulation.is_series(),
             ..query.clone()
         };
-        let (answer, twin_text) = solve_with_text(&q, Some((&twin.label, &twin.text)));
+        let (answer, twin_text) = solve_block(&q, Some((&twin.label, &twin.text)), room);
         if let (Some(text), Some(more)) = (&mut text, twin_text) {
             text.push_str(&more);
         }

@@ -114,8 +114,30 @@ pub struct Block<'a> {
     pub found: &'a Found,
     /// The set play: `None` when not asked for, `Some(None)` when there is none.
     pub set_play: Option<Option<&'a NamedSetPlay>>,
-    /// For lines: how many are shown of each list (the request's `max_solutions`).
-    pub max_lines: usize,
+    /// For lines: how many are shown of each list.
+    pub shown: Shown,
+}
+
+/// How many lines of each list a block shows (the rest are counted in a note).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// Of the solutions.
+    pub solutions: usize,
+    /// Of the short solutions.
+    pub short_solutions: usize,
+    /// Of the set play's lines.
+    pub set_play: usize,
+}
+
+impl Shown {
+    /// `n` lines of each list.
+    pub fn each(n: usize) -> Shown {
+        Shown {
+            solutions: n,
+            short_solutions: n,
+            set_play: n,
+        }
+    }
 }
 
 /// The label of the diagram when there are twins.
@@ -137,11 +159,11 @@ pub fn block(b: &Block<'_>, style: Style) -> String {
     }
     w.line(0, &b.stipulation.to_string());
     if let Some(set) = b.set_play {
-        w.set_play(b.position, set, b.max_lines);
+        w.set_play(b.position, set, b.shown.set_play);
     }
     match b.found {
         Found::Tree(s) => w.tree(b.position, s, b.stipulation.moves()),
-        Found::Lines(s) => w.lines(b.position, s, b.max_lines),
+        Found::Lines(s) => w.lines(b.position, s, b.shown),
     }
     let notes = std::mem::take(&mut w.notes);
     for n in notes {
@@ -395,14 +417,14 @@ impl Writer {
     }
 
     /// A helpmate's or series mover's lines and notes.
-    fn lines(&mut self, pos: &VariantPosition, s: &NamedHelpSolution, max_lines: usize) {
-        for l in s.solutions.iter().take(max_lines) {
+    fn lines(&mut self, pos: &VariantPosition, s: &NamedHelpSolution, shown: Shown) {
+        for l in s.solutions.iter().take(shown.solutions) {
             let text = self.numbered_line(Some(pos), s.stipulation, l);
             self.line(0, &text);
         }
-        if !s.short_solutions.is_empty() {
+        if !s.short_solutions.is_empty() && shown.short_solutions > 0 {
             self.line(0, "short solutions:");
-            for l in s.short_solutions.iter().take(max_lines) {
+            for l in s.short_solutions.iter().take(shown.short_solutions) {
                 let text = self.numbered_line(Some(pos), s.stipulation, l);
                 self.line(1, &text);
             }
@@ -414,13 +436,13 @@ impl Writer {
             &mut self.notes,
             "solutions",
             s.count,
-            s.solutions.len().min(max_lines),
+            s.solutions.len().min(shown.solutions),
         );
         cut(
             &mut self.notes,
             "short solutions",
             s.short_solutions.len(),
-            max_lines,
+            shown.short_solutions,
         );
         if !s.complete {
             self.notes.push(match s.proven_no_solution_within {
@@ -525,7 +547,7 @@ mod tests {
                 stipulation,
                 found: &found,
                 set_play: None,
-                max_lines: 100,
+                shown: Shown::each(100),
             },
             style,
         )
