@@ -429,7 +429,13 @@ fn eight_exports_of_a_large_collection_stream_in_bounded_memory_and_a_304_is_at_
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("big.db");
     big_collection(&db, BIG);
-    let server = Served::start_at(&db, &["--max-exports", "8"], &[], dir);
+    // One client here: all eight slots are its share.
+    let server = Served::start_at(
+        &db,
+        &["--max-exports", "8", "--max-exports-per-client", "8"],
+        &[],
+        dir,
+    );
     let url = format!("{}/v1/collections/big/export", server.base);
     // The tag comes without the export: a matching `If-None-Match` is answered at once.
     let head = server.agent.get(&url).call().unwrap();
@@ -681,4 +687,284 @@ fn health_answers_at_once_while_stored_play_is_flooded() {
     assert!(statuses.get(&200).is_some_and(|&n| n > 100), "{statuses:?}");
     let grew = peak.saturating_sub(before) << 10;
     assert!(grew < 300 << 20, "memory grew by {} MiB", grew >> 20);
+}
+
+/// A connection to `addr` from the loopback address `from` (`127.0.0.2`: another client for the
+/// server), with a small receive buffer, so that an answer it does not read stays in the
+/// server's hands.
+#[cfg(target_os = "linux")]
+fn connect_from(from: std::net::Ipv4Addr, addr: &str) -> std::net::TcpStream {
+    use std::os::fd::FromRawFd;
+    let to: std::net::SocketAddrV4 = addr.parse().unwrap();
+    let sockaddr = |a: std::net::SocketAddrV4| libc::sockaddr_in {
+        sin_family: libc::AF_INET as libc::sa_family_t,
+        sin_port: a.port().to_be(),
+        sin_addr: libc::in_addr {
+            s_addr: u32::from_ne_bytes(a.ip().octets()),
+        },
+        sin_zero: [0; 8],
+    };
+    let len = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+    // SAFETY: plain socket calls on a descriptor made here and handed to the TcpStream.
+    unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        assert!(fd >= 0, "socket: {}", std::io::Error::last_os_error());
+        let small: libc::c_int = 4096;
+        libc::setsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            libc::SO_RCVBUF,
+            (&small as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        );
+        let local = sockaddr(std::net::SocketAddrV4::new(from, 0));
+        let r = libc::bind(fd, (&local as *const libc::sockaddr_in).cast(), len);
+        assert_eq!(r, 0, "bind {from}: {}", std::io::Error::last_os_error());
+        let remote = sockaddr(to);
+        let r = libc::connect(fd, (&remote as *const libc::sockaddr_in).cast(), len);
+        assert_eq!(r, 0, "connect: {}", std::io::Error::last_os_error());
+        std::net::TcpStream::from_raw_fd(fd)
+    }
+}
+
+/// Sends a GET of `path` on `s` and reads the answer's head (up to its blank line, or the first
+/// bytes): its status line.
+#[cfg(target_os = "linux")]
+fn head_of(s: &mut std::net::TcpStream, host: &str, path: &str) -> String {
+    write!(s, "GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n").unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") && head.len() < 4096 {
+        if s.read(&mut byte).unwrap() == 0 {
+            break;
+        }
+        head.push(byte[0]);
+    }
+    String::from_utf8_lossy(&head)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// One client cannot hold every export slot: six stalled exports from 127.0.0.2 hold its share
+/// (half the slots), the others are refused at once, and an export from 127.0.0.3 is answered
+/// whole.
+#[cfg(target_os = "linux")]
+#[test]
+fn one_client_holds_at_most_its_share_of_the_export_slots() {
+    let _alone = alone();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("big.db");
+    big_collection(&db, 5_000);
+    let server = Served::start_at(
+        &db,
+        &["--max-exports", "4", "--rate-limit-per-minute", "0"],
+        &[],
+        dir,
+    );
+    let path = "/v1/collections/big/export";
+    let a = std::net::Ipv4Addr::new(127, 0, 0, 2);
+    let mut held = Vec::new();
+    let mut statuses = Vec::new();
+    for _ in 0..6 {
+        let mut s = connect_from(a, &server.addr);
+        statuses.push(head_of(&mut s, &server.addr, path));
+        held.push(s);
+    }
+    let served = statuses.iter().filter(|s| s.contains(" 200 ")).count();
+    let refused = statuses.iter().filter(|s| s.contains(" 503 ")).count();
+    assert_eq!((served, refused), (2, 4), "{statuses:?}");
+    // A refusal names the client's share.
+    let mut s = connect_from(a, &server.addr);
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.addr
+    )
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(
+        answer.contains("\"type\":\"/problems/exports-busy\""),
+        "{answer}"
+    );
+    assert!(answer.contains("\"limit\":2"), "{answer}");
+    assert!(answer.contains("this client already streams 2"), "{answer}");
+    // Another client is served, whole, while the first one's exports stall.
+    let mut b = connect_from(std::net::Ipv4Addr::new(127, 0, 0, 3), &server.addr);
+    write!(
+        b,
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.addr
+    )
+    .unwrap();
+    b.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let mut whole = Vec::new();
+    b.read_to_end(&mut whole).unwrap();
+    let text = String::from_utf8_lossy(&whole);
+    assert!(
+        text.starts_with("HTTP/1.1 200"),
+        "{}",
+        &text[..200.min(text.len())]
+    );
+    let body = &text[text.find("\r\n\r\n").unwrap() + 4..];
+    // Chunked: each puzzle's line is whole, and the stream ends with its last chunk.
+    assert_eq!(body.matches("\"fen\":").count(), 5_000);
+    assert!(body.ends_with("0\r\n\r\n"), "the export ends whole");
+    drop(held);
+}
+
+/// A client that reads nothing of an export for `--write-timeout` is let go: its connection is
+/// closed before the end of the body, its slot is free again, and the metric counts it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_client_that_stops_reading_is_let_go_after_the_write_timeout() {
+    let _alone = alone();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("big.db");
+    big_collection(&db, 5_000);
+    let server = Served::start_at(
+        &db,
+        &[
+            "--max-exports",
+            "1",
+            "--write-timeout",
+            "1",
+            "--rate-limit-per-minute",
+            "0",
+        ],
+        &[],
+        dir,
+    );
+    let path = "/v1/collections/big/export";
+    let mut stalled = connect_from(std::net::Ipv4Addr::new(127, 0, 0, 2), &server.addr);
+    let status = head_of(&mut stalled, &server.addr, path);
+    assert!(status.contains(" 200 "), "{status}");
+    // The slot is held while the client reads nothing...
+    let (code, p) = server.get(path);
+    assert_eq!(code, 503, "{p}");
+    // ...and the connection is closed after the timeout: what the client then reads is the
+    // little the system had buffered, and the end (or a reset), not the whole export.
+    let t = Instant::now();
+    std::thread::sleep(Duration::from_millis(3_000));
+    stalled
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut got = 0usize;
+    let mut buf = vec![0u8; 64 * 1024];
+    let ended = loop {
+        match stalled.read(&mut buf) {
+            Ok(0) => break "end",
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break "still open",
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => break "still open",
+            Err(_) => break "reset",
+        }
+    };
+    assert_ne!(
+        ended,
+        "still open",
+        "after {:?} and {got} bytes",
+        t.elapsed()
+    );
+    assert!(got < 15_000_000, "{got} bytes: the whole export came");
+    // The slot is back (as soon as the server has dropped the export).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut res = loop {
+        let res = server
+            .agent
+            .get(format!("{}{path}?format=csv", server.base))
+            .call()
+            .unwrap();
+        if res.status() == 503 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
+        }
+        break res;
+    };
+    assert_eq!(res.status(), 200);
+    let (_, lines) = drain(&mut res);
+    assert_eq!(lines, 5_001);
+    let closed = write_timeouts(&server);
+    assert!(closed >= 1.0, "{closed}");
+}
+
+/// The count of connections closed by the write timeout, from `/metrics`.
+fn write_timeouts(server: &Served) -> f64 {
+    let metrics = server
+        .agent
+        .get(format!("{}/metrics", server.base))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_to_string()
+        .unwrap();
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("baroque_http_write_timeouts_total "))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0.0)
+}
+
+/// A large solve answer whose client reads nothing is let go after the write timeout, its
+/// connection closed before the end: the trees of a `#3` with 81 keys and its six twins, under a
+/// tree ceiling the operator raised (several megabytes, more than the system's socket buffers
+/// take).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_large_solve_answer_left_unread_is_let_go() {
+    let _alone = alone();
+    let server = Served::start(&[
+        "--write-timeout",
+        "1",
+        "--rate-limit-per-minute",
+        "0",
+        "--solve-max-tree-nodes",
+        "1000000",
+    ]);
+    let body = json!({"fen": "7k/8/8/8/8/8/8/RNBQKBNR w 0", "mate_in": 3,
+                      "max_tree_nodes": 1_000_000,
+                      "twins": ["rotate 90", "rotate 180", "rotate 270", "mirror a1<->h1",
+                                "mirror a1<->a8", "mirror a1<->h8"]})
+    .to_string();
+    let mut s = connect_from(std::net::Ipv4Addr::new(127, 0, 0, 2), &server.addr);
+    write!(
+        s,
+        "POST /v1/solve HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        server.addr,
+        body.len()
+    )
+    .unwrap();
+    // The answer starts (peeked at, not read), then nothing is read until the server lets go.
+    let mut first = [0u8; 16];
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let n = s.peek(&mut first).unwrap();
+    assert!(first[..n].starts_with(b"HTTP/1.1 200"), "{:?}", &first[..n]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while write_timeouts(&server) < 1.0 {
+        assert!(
+            Instant::now() < deadline,
+            "the stalled answer is still held"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // What the client can still read is the head and the little the system had buffered.
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut got = Vec::new();
+    let _ = s.read_to_end(&mut got);
+    let text = String::from_utf8_lossy(&got);
+    let length: usize = text
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length: "))
+        .and_then(|v| v.trim().parse().ok())
+        .expect("a sized answer");
+    assert!(length > 5_000_000, "an answer of {length} bytes");
+    let body_read = got.len() - (text.find("\r\n\r\n").unwrap() + 4);
+    assert!(
+        body_read < length,
+        "the whole answer came: {body_read} of {length}"
+    );
 }

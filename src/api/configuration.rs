@@ -45,6 +45,8 @@ pub const DEFAULT_SOLVE_CONCURRENCY: u64 = 2;
 
 /// The default most collection exports streamed at once.
 pub const DEFAULT_MAX_EXPORTS: u64 = 4;
+/// The default seconds a response waits for its client to read more of it.
+pub const DEFAULT_WRITE_TIMEOUT: u64 = 30;
 /// The default most plays of stored puzzles judged at once.
 pub const DEFAULT_MAX_STORED_PLAYS: u64 = 16;
 /// The default memory for parsed proofs of stored puzzles, in MiB.
@@ -156,6 +158,18 @@ pub struct Settings {
     #[arg(long, env = "BAROQUE_MAX_EXPORTS", default_value_t = DEFAULT_MAX_EXPORTS,
           value_parser = clap::value_parser!(u64).range(1..=1_024), value_name = "K")]
     pub max_exports: u64,
+    /// Collection exports one client (its address, or the last of X-Forwarded-For under
+    /// --trust-forwarded-for) may stream at once; one more gets 503 with Retry-After (default:
+    /// half of --max-exports, rounded up).
+    #[arg(long, env = "BAROQUE_MAX_EXPORTS_PER_CLIENT",
+          value_parser = clap::value_parser!(u64).range(1..=1_024), value_name = "K")]
+    pub max_exports_per_client: Option<u64>,
+    /// Seconds a response may wait for its client to read more of it: a connection whose client
+    /// has read nothing of a large answer or an export for that long is closed and the answer
+    /// freed.
+    #[arg(long, env = "BAROQUE_WRITE_TIMEOUT", default_value_t = DEFAULT_WRITE_TIMEOUT,
+          value_parser = clap::value_parser!(u64).range(1..=3_600), value_name = "S")]
+    pub write_timeout: u64,
     /// Plays of stored puzzles judged at once (POST /v1/puzzles/{id}/play); one more gets 503
     /// with Retry-After.
     #[arg(long, env = "BAROQUE_MAX_STORED_PLAYS", default_value_t = DEFAULT_MAX_STORED_PLAYS,
@@ -262,6 +276,8 @@ impl std::fmt::Debug for Settings {
             .field("solve_threads", &self.solve_threads)
             .field("max_jobs", &self.max_jobs)
             .field("max_exports", &self.max_exports)
+            .field("max_exports_per_client", &self.max_exports_per_client)
+            .field("write_timeout", &self.write_timeout)
             .field("max_stored_plays", &self.max_stored_plays)
             .field("proof_cache_mib", &self.proof_cache_mib)
             .field("job_max_seconds", &self.job_max_seconds)
@@ -302,6 +318,8 @@ impl Default for Settings {
             solve_threads: None,
             max_jobs: 1,
             max_exports: DEFAULT_MAX_EXPORTS,
+            max_exports_per_client: None,
+            write_timeout: DEFAULT_WRITE_TIMEOUT,
             max_stored_plays: DEFAULT_MAX_STORED_PLAYS,
             proof_cache_mib: DEFAULT_PROOF_CACHE_MIB,
             job_max_seconds: 600,
@@ -424,6 +442,10 @@ pub struct Limits {
     pub max_jobs: usize,
     /// Collection exports streamed at once.
     pub max_exports: usize,
+    /// Collection exports one client streams at once.
+    pub max_exports_per_client: usize,
+    /// How long a response waits for its client to read more of it.
+    pub write_timeout: std::time::Duration,
     /// Plays of stored puzzles judged at once.
     pub max_stored_plays: usize,
     /// The proof cache of stored play, in bytes.
@@ -495,6 +517,13 @@ impl From<&Settings> for Limits {
             solve: SolveLimits::from(s),
             max_jobs: usize::try_from(s.max_jobs).unwrap_or(1).max(1),
             max_exports: usize::try_from(s.max_exports).unwrap_or(1).max(1),
+            max_exports_per_client: usize::try_from(
+                s.max_exports_per_client
+                    .unwrap_or_else(|| s.max_exports.div_ceil(2)),
+            )
+            .unwrap_or(1)
+            .max(1),
+            write_timeout: std::time::Duration::from_secs(s.write_timeout.max(1)),
             max_stored_plays: usize::try_from(s.max_stored_plays).unwrap_or(1).max(1),
             proof_cache_bytes: usize::try_from(s.proof_cache_mib << 20).unwrap_or(usize::MAX),
             job_max_seconds: s.job_max_seconds,

@@ -43,6 +43,7 @@ pub mod startup;
 pub mod telemetry;
 pub mod whole;
 pub mod work;
+pub mod write_timeout;
 
 pub use configuration::Settings;
 pub use openapi::{openapi, openapi_json};

@@ -201,6 +201,9 @@ pub enum ApiError {
     /// As many collection exports as the server streams at once are streaming.
     #[error("{limit} collection exports are already streaming, the most this server streams at once; retry in {retry_after} s")]
     ExportsBusy { limit: u64, retry_after: u64 },
+    /// The client already streams as many collection exports as one client may.
+    #[error("this client already streams {limit} collection exports, the most one client streams at once (--max-exports-per-client); retry in {retry_after} s")]
+    ExportsBusyForClient { limit: u64, retry_after: u64 },
     /// As many stored plays as the server judges at once are being judged.
     #[error("{limit} plays of stored puzzles are already being judged, the most this server judges at once; retry in {retry_after} s")]
     PlaysBusy { limit: u64, retry_after: u64 },
@@ -325,6 +328,7 @@ impl ApiError {
             ApiError::InvalidCollection("`count` is 0: ask for 1 to 200 puzzles".into()),
             ApiError::JobsBusy { limit: 1, retry_after: 30 },
             ApiError::ExportsBusy { limit: 4, retry_after: 5 },
+            ApiError::ExportsBusyForClient { limit: 2, retry_after: 5 },
             ApiError::PlaysBusy { limit: 16, retry_after: 1 },
             ApiError::SolverBusy { limit: 2, retry_after: 10 },
             ApiError::AnalysisBusy { limit: 64 },
@@ -432,7 +436,7 @@ impl ApiError {
                 "Generation jobs busy",
                 StatusCode::SERVICE_UNAVAILABLE,
             ),
-            ApiError::ExportsBusy { .. } => (
+            ApiError::ExportsBusy { .. } | ApiError::ExportsBusyForClient { .. } => (
                 "/problems/exports-busy",
                 "Exports busy",
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -575,6 +579,7 @@ impl ApiError {
             | ApiError::TooManyMoves { limit, .. }
             | ApiError::SolverBusy { limit, .. }
             | ApiError::ExportsBusy { limit, .. }
+            | ApiError::ExportsBusyForClient { limit, .. }
             | ApiError::PlaysBusy { limit, .. }
             | ApiError::AnalysisBusy { limit } => {
                 p.limit = Some(*limit);
@@ -705,6 +710,7 @@ impl ResponseError for ApiError {
             ApiError::SolverBusy { retry_after, .. }
             | ApiError::JobsBusy { retry_after, .. }
             | ApiError::ExportsBusy { retry_after, .. }
+            | ApiError::ExportsBusyForClient { retry_after, .. }
             | ApiError::PlaysBusy { retry_after, .. }
             | ApiError::RateLimited { retry_after, .. } => Some(*retry_after),
             ApiError::StoreUnavailable(_) => Some(STORE_RETRY_AFTER),

@@ -312,9 +312,14 @@ pub fn server(
         limits.max_stored_plays,
         limits.proof_cache_bytes,
     ));
-    let exports = web::Data::new(crate::api::routes::collections::ExportSlots(
-        crate::api::work::Slots::new(limits.max_exports),
+    let exports = web::Data::new(crate::api::routes::collections::ExportSlots::new(
+        limits.max_exports,
+        limits.max_exports_per_client,
     ));
+    // One watchdog of the clients that stop reading.
+    let watchdog = web::Data::new(crate::api::write_timeout::Watchdog::start(
+        limits.write_timeout,
+    )?);
     // One set of rate limit buckets too.
     let limiter = web::Data::new(RateLimiter::new(RateLimit::from(settings)));
     let mut server = HttpServer::new(move || {
@@ -332,6 +337,7 @@ pub fn server(
             .app_data(body_timeout.clone())
             .app_data(jobs.clone())
             .app_data(exports.clone())
+            .app_data(watchdog.clone())
             .app_data(plays.clone())
             .app_data(limiter.clone())
             .app_data(library.clone())
@@ -380,6 +386,8 @@ pub fn server(
             ))
             .wrap(ErrorHandlers::new().default_handler(ensure_problem_json))
             .wrap(from_fn(telemetry::observe))
+            // Inside compression: a body is watched by the size it has before it.
+            .wrap(from_fn(crate::api::write_timeout::watch_writes))
             .wrap(Compress::default())
     })
     .on_connect(super::work::remember_peer)

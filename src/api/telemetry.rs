@@ -56,6 +56,10 @@ pub const METRICS: &[(&str, &str)] = &[
         "costly requests refused by the rate limit (429)",
     ),
     (
+        "baroque_http_write_timeouts_total",
+        "connections closed because their clients read nothing of an answer for --write-timeout",
+    ),
+    (
         "baroque_play_moves_total",
         "moves judged by /v1/play and by stored puzzles' play, by verdict",
     ),

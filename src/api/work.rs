@@ -55,6 +55,24 @@ impl FromRequest for Peer {
 }
 
 impl Peer {
+    /// A duplicate of the connection's socket (closed when dropped), or `None` when the socket is
+    /// not known or cannot be duplicated: shutting it down ends the connection, and it stays
+    /// this connection's even after actix closes its own descriptor.
+    pub fn duplicate(self) -> Option<std::os::fd::OwnedFd> {
+        #[cfg(unix)]
+        if let Some(fd) = self.0 {
+            use std::os::fd::FromRawFd;
+            // SAFETY: `fd` is the socket of the connection of the request being answered, open
+            // while its response is made; the duplicate is a new descriptor owned by the result.
+            let copy = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
+            if copy >= 0 {
+                // SAFETY: `copy` is a descriptor just made, owned by nothing else.
+                return Some(unsafe { std::os::fd::OwnedFd::from_raw_fd(copy) });
+            }
+        }
+        None
+    }
+
     /// Whether the client has closed the connection (its end of the stream, or a reset). Bytes
     /// waiting to be read (a pipelined request) are left where they are.
     fn gone(self) -> bool {

@@ -614,10 +614,11 @@ pub struct ExportQuery {
 /// `Content-Type: application/x-chess-pgn` and `baroque import` read them back.
 ///
 /// The export streams from the store a page at a time, so that its memory does not grow with the
-/// collection; at most `--max-exports` stream at once (one more gets 503 `exports-busy` with
-/// `Retry-After`), each counts as a costly request of its client (429 `rate-limited` when the
-/// client has none left; a 503 gives it back), and one whose client stops reading for 30 s is
-/// ended. A strong `ETag` comes with it, made from what the store records of the collection (its
+/// collection; at most `--max-exports` stream at once, and at most `--max-exports-per-client`
+/// (half of them by default) for one client (one more gets 503 `exports-busy` with
+/// `Retry-After`, and `limit` the cap it met), each counts as a costly request of its client (429
+/// `rate-limited` when the client has none left; a 503 gives it back), and one whose client reads
+/// nothing for `--write-timeout` (30 s by default) is ended and its connection closed. A strong `ETag` comes with it, made from what the store records of the collection (its
 /// puzzles, their positions and every change of one), the format and the server's build, without
 /// building the export: a request whose `If-None-Match` names it gets 304 at once, without a body
 /// (a collection still being filled changes its tag).
@@ -645,7 +646,7 @@ pub struct ExportQuery {
         (status = 400, description = "An unknown `format`, or an unknown parameter (`invalid-parameter`, naming it; `invalid-request`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such collection (`not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "The client has no costly request left (`rate-limited`, with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "As many exports as the server streams at once are streaming (`exports-busy`, with `Retry-After`), or the store is unavailable (`store-unavailable`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "As many exports as the server streams at once are streaming, or as many as one client may stream are this client's (`exports-busy`, with `limit` and `Retry-After`), or the store is unavailable (`store-unavailable`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/collections/{name}/export")]
@@ -684,10 +685,11 @@ pub async fn export(
     if let Some(limiter) = req.app_data::<web::Data<crate::api::ratelimit::RateLimiter>>() {
         limiter.check(&req)?;
     }
-    let slot = slots.0.try_acquire().ok_or(ApiError::ExportsBusy {
-        limit: slots.0.max() as u64,
-        retry_after: EXPORT_RETRY_AFTER,
-    })?;
+    let client = match req.app_data::<web::Data<crate::api::ratelimit::RateLimiter>>() {
+        Some(limiter) => limiter.client_of(&req),
+        None => req.peer_addr().map(|a| a.ip()),
+    };
+    let slot = slots.try_acquire(client)?;
     let opened = {
         let (library, name) = (library.get_ref().clone(), name.clone());
         web::block(move || library.export(&name, format, json_line)).await??
@@ -709,19 +711,98 @@ pub async fn export(
             .join(", ");
         res.insert_header((header::HeaderName::from_static(SKIPPED_HEADER), ids));
     }
-    Ok(res.streaming(stream(export, slot)))
+    let wait = req
+        .app_data::<web::Data<crate::api::configuration::Limits>>()
+        .map_or(EXPORT_SEND_WAIT, |l| l.write_timeout);
+    Ok(res.streaming(stream(export, slot, wait)))
 }
 
 /// Seconds a client refused for every export slot being taken is asked to wait.
 pub const EXPORT_RETRY_AFTER: u64 = 5;
 
 /// How long an export waits for its client to take the next chunk before it gives up (a client
-/// that stopped reading frees its slot).
-pub const EXPORT_SEND_WAIT: Duration = Duration::from_secs(30);
+/// that stopped reading frees its slot), when the server's `--write-timeout` is not known.
+pub const EXPORT_SEND_WAIT: Duration =
+    Duration::from_secs(crate::api::configuration::DEFAULT_WRITE_TIMEOUT);
 
-/// The export slots: at most `--max-exports` exports stream at once.
+/// The export slots: at most `--max-exports` exports stream at once, and at most
+/// `--max-exports-per-client` of one client, so that one client cannot hold them all.
 #[derive(Debug)]
-pub struct ExportSlots(pub Slots);
+pub struct ExportSlots {
+    slots: Slots,
+    per_client: usize,
+    clients: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>,
+}
+
+/// An export's slot and its client's share, given back when dropped (when the export ends, fails
+/// or its client leaves).
+#[derive(Debug)]
+pub struct ExportSlot {
+    _slot: crate::api::work::Slot,
+    client: Option<std::net::IpAddr>,
+    clients: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>,
+}
+
+impl Drop for ExportSlot {
+    fn drop(&mut self) {
+        let Some(client) = self.client else { return };
+        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        if let std::collections::hash_map::Entry::Occupied(mut e) = clients.entry(client) {
+            *e.get_mut() -= 1;
+            if *e.get() == 0 {
+                e.remove();
+            }
+        }
+    }
+}
+
+impl ExportSlots {
+    /// `max` slots in all, `per_client` of them at most for one client.
+    pub fn new(max: usize, per_client: usize) -> ExportSlots {
+        ExportSlots {
+            slots: Slots::new(max),
+            per_client: per_client.max(1),
+            clients: Default::default(),
+        }
+    }
+
+    /// Takes a slot for `client` (the rate limiter's client; `None`, unknown, has no share of
+    /// its own): refused when the client holds its share, or when every slot is taken.
+    ///
+    /// # Errors
+    /// [`ApiError::ExportsBusyForClient`] and [`ApiError::ExportsBusy`].
+    pub fn try_acquire(&self, client: Option<std::net::IpAddr>) -> Result<ExportSlot, ApiError> {
+        // The client's count is raised under the lock before the slot is taken, and lowered
+        // again if none is free: two exports of one client cannot both pass its share.
+        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = client {
+            let held = clients.get(&c).copied().unwrap_or(0);
+            if held >= self.per_client {
+                return Err(ApiError::ExportsBusyForClient {
+                    limit: self.per_client as u64,
+                    retry_after: EXPORT_RETRY_AFTER,
+                });
+            }
+        }
+        let slot = self.slots.try_acquire().ok_or(ApiError::ExportsBusy {
+            limit: self.slots.max() as u64,
+            retry_after: EXPORT_RETRY_AFTER,
+        })?;
+        if let Some(c) = client {
+            *clients.entry(c).or_insert(0) += 1;
+        }
+        Ok(ExportSlot {
+            _slot: slot,
+            client,
+            clients: std::sync::Arc::clone(&self.clients),
+        })
+    }
+
+    /// Slots taken now.
+    pub fn in_use(&self) -> usize {
+        self.slots.in_use()
+    }
+}
 
 /// The strong `ETag` of an export: of the collection's stored version
 /// ([`crate::app::Library::collection_version`]), the format and this build (an export's bytes
@@ -736,9 +817,13 @@ fn export_tag(name: &str, format: Format, version: &str) -> String {
 
 /// The body of a streamed export: its chunks are made on the blocking pool, one page at a time,
 /// and handed over through a channel of two, so that an export holds a few pages whatever its
-/// size; the slot is given back when the export ends, fails, or its client leaves.
-fn stream(mut work: Export, slot: crate::api::work::Slot) -> Chunks {
+/// size; the slot is given back when the export ends, fails, or its client leaves or takes
+/// nothing for `wait`. An export given up ends its response with an error (the connection is cut),
+/// never as if it were whole.
+fn stream(mut work: Export, slot: ExportSlot, wait: Duration) -> Chunks {
     let (tx, rx) = tokio::sync::mpsc::channel(2);
+    let whole = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let done = std::sync::Arc::clone(&whole);
     actix_web::rt::spawn(async move {
         let _slot = slot;
         loop {
@@ -754,24 +839,30 @@ fn stream(mut work: Export, slot: crate::api::work::Slot) -> Chunks {
             let item = match next {
                 Ok(Some(chunk)) if chunk.is_empty() => continue,
                 Ok(Some(chunk)) => Ok(web::Bytes::from(chunk)),
-                Ok(None) => break,
+                Ok(None) => {
+                    done.store(true, std::sync::atomic::Ordering::Release);
+                    break;
+                }
                 Err(e) => {
                     tracing::error!(error = %e, "an export failed; its response is cut short");
                     Err(std::io::Error::other(e))
                 }
             };
             let failed = item.is_err();
-            match actix_web::rt::time::timeout(EXPORT_SEND_WAIT, tx.send(item)).await {
+            match actix_web::rt::time::timeout(wait, tx.send(item)).await {
                 Ok(Ok(())) if !failed => {}
                 _ => break,
             }
         }
     });
-    Chunks(rx)
+    Chunks { rx, whole }
 }
 
-/// A response body fed by a channel.
-struct Chunks(tokio::sync::mpsc::Receiver<Result<web::Bytes, std::io::Error>>);
+/// A response body fed by a channel; `whole` is set once the export has sent its last chunk.
+struct Chunks {
+    rx: tokio::sync::mpsc::Receiver<Result<web::Bytes, std::io::Error>>,
+    whole: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
 
 impl futures_core::Stream for Chunks {
     type Item = Result<web::Bytes, std::io::Error>;
@@ -779,7 +870,17 @@ impl futures_core::Stream for Chunks {
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Option<Self::Item>> {
-        self.0.poll_recv(cx)
+        use std::task::Poll;
+        match self.rx.poll_recv(cx) {
+            Poll::Ready(None) if !self.whole.load(std::sync::atomic::Ordering::Acquire) => {
+                // Given up before its end: cut the response rather than end it as if whole.
+                self.whole.store(true, std::sync::atomic::Ordering::Release);
+                Poll::Ready(Some(Err(std::io::Error::other(
+                    "the export was given up before its end",
+                ))))
+            }
+            other => other,
+        }
     }
 }
 
