@@ -595,23 +595,13 @@ fn run_solve(
         Err(e) => return fail(e),
     };
     for t in &twins {
-        if t.stipulation.moves() < t.stipulation.least_moves()
-            || t.stipulation.moves() > crate::solver::MAX_MATE_IN
-        {
-            return fail(format!(
-                "twin {} `{}`: the N of {} must be between {} and {}",
-                t.label,
-                t.text,
-                t.stipulation,
-                t.stipulation.least_moves(),
-                crate::solver::MAX_MATE_IN
-            ));
-        }
-        if Variant::mate_needs_both_kings(variant.kind()) && !t.position.has_both_kings() {
-            return fail(format!(
-                "twin {} `{}`: a Rococo mate search needs both Kings on the board",
-                t.label, t.text
-            ));
+        // The twin's stipulation sets its side to move: its length and Kings are checked.
+        let checked = t
+            .stipulation
+            .check_length(crate::solver::MAX_MATE_IN)
+            .and_then(|()| t.stipulation.check_kings(&t.position));
+        if let Err(e) = checked {
+            return fail(format!("twin {} `{}`: {e}", t.label, t.text));
         }
     }
     // The diagram, its set play and its twins share one budget: `--nodes` and `--millis` bound
@@ -696,18 +686,8 @@ fn solve_one(
 ) -> ExitCode {
     let json = mode == Mode::Json;
     let pos = *pos;
-    let variant = pos.variant();
-    if Variant::mate_needs_both_kings(variant.kind()) && !pos.has_both_kings() {
-        return fail("a Rococo mate search needs both Kings on the board");
-    }
-    if let Some(side) = opts.stipulation.starts() {
-        if pos.turn() != side {
-            return fail(format!(
-                "{} starts with {side} to move, but the FEN has {} to move",
-                opts.stipulation,
-                pos.turn()
-            ));
-        }
+    if let Err(e) = opts.stipulation.check_position(&pos) {
+        return fail(e.to_string());
     }
     // The diagram first, then its set play (the order of /v1/solve, which matters when the
     // budget runs out); the set play is printed first, as problemists print it.

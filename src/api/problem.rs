@@ -699,6 +699,23 @@ pub fn path_error_handler(
     .into()
 }
 
+impl From<crate::solver::Inapplicable> for ApiError {
+    fn from(e: crate::solver::Inapplicable) -> ApiError {
+        use crate::solver::Inapplicable;
+        match e {
+            Inapplicable::Length { stipulation, max } => ApiError::InvalidMateIn {
+                mate_in: stipulation.moves(),
+                max,
+            },
+            Inapplicable::NeedsBothKings => ApiError::NotApplicable {
+                field: "fen",
+                detail: e.to_string(),
+            },
+            Inapplicable::WrongSide { .. } => ApiError::StipulationSide(e.to_string()),
+        }
+    }
+}
+
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         self.kind().2

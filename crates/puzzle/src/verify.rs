@@ -34,10 +34,8 @@ pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, Veri
     let (moves_key, outcome, captures) = match &p.claim {
         Claim::Diagram(d) => verify_diagram(d, &p, &pos)?,
         Claim::Mate(m) => {
-            if Variant::mate_needs_both_kings(game) && !pos.has_both_kings() {
-                return Err(contradicted(
-                    "a Rococo mate needs both Kings on the board: mate means forcing the capture of the enemy King",
-                ));
+            if let Err(e) = m.stipulation.check_kings(&pos) {
+                return Err(contradicted(e.to_string()));
             }
             verify_mate(m, &pos, solve)?
         }
@@ -339,22 +337,10 @@ pub fn check_mate(
     solve: &SolveOptions,
 ) -> Result<MateCheck, String> {
     let stipulation = claim.stipulation;
-    let n = stipulation.moves();
-    let least = stipulation.least_moves();
-    if n < least || n > crate::solver::MAX_MATE_IN {
-        return Err(format!(
-            "the N of {stipulation} is {n}; it must be between {least} and {}",
-            crate::solver::MAX_MATE_IN
-        ));
-    }
-    if let Some(side) = stipulation.starts() {
-        if pos.turn() != side {
-            return Err(format!(
-                "{stipulation} starts with {side} to move, but the FEN has {} to move",
-                pos.turn()
-            ));
-        }
-    }
+    stipulation
+        .check_length(crate::solver::MAX_MATE_IN)
+        .and_then(|()| stipulation.check_side(pos))
+        .map_err(|e| e.to_string())?;
     let opts = SolveOptions {
         stipulation,
         intended_key: None,

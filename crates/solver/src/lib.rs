@@ -55,7 +55,7 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-pub use stipulation::{Stipulation, StipulationError, Target};
+pub use stipulation::{Inapplicable, Stipulation, StipulationError, Target};
 use tt::Table;
 
 /// The largest N accepted.

@@ -18,7 +18,8 @@
 //! "Mate" is the game's own: checkmate in Baroque, the capture of the King (or a position where no
 //! move keeps it) in Rococo. "Stalemate" is a position, whatever the rule set makes of it.
 
-use crate::rules::Color;
+use crate::rules::prelude::*;
+use crate::rules::{Color, Variant};
 use std::fmt;
 
 /// The position a stipulation's play must end in, with the side that must be beaten to move.
@@ -356,7 +357,103 @@ pub enum StipulationError {
     Missing,
 }
 
+/// Why a stipulation cannot be solved from a position: the one check every edge (a request, a
+/// twin, a stored or imported puzzle, a fixture) makes before a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inapplicable {
+    /// N is below the stipulation's least (`h#0.5`'s half move) or above `max`.
+    Length { stipulation: Stipulation, max: u32 },
+    /// A game won by capturing the King needs both Kings: its mate is forcing that capture.
+    NeedsBothKings,
+    /// The side to move is not the one the stipulation starts with.
+    WrongSide {
+        stipulation: Stipulation,
+        starts: Color,
+        turn: Color,
+    },
+}
+
+impl std::fmt::Display for Inapplicable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Inapplicable::Length { stipulation, max } => write!(
+                f,
+                "the N of {stipulation} is {}; it must be between {} and {max}",
+                stipulation.moves(),
+                stipulation.least_moves()
+            ),
+            Inapplicable::NeedsBothKings => f.write_str(
+                "a Rococo mate needs both Kings on the board: mate means forcing the capture of \
+                 the enemy King",
+            ),
+            Inapplicable::WrongSide {
+                stipulation,
+                starts,
+                turn,
+            } => write!(
+                f,
+                "{stipulation} starts with {starts} to move, but the FEN has {turn} to move"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Inapplicable {}
+
 impl Stipulation {
+    /// Whether N is within the stipulation's least and `max`.
+    ///
+    /// # Errors
+    /// [`Inapplicable::Length`].
+    pub fn check_length(self, max: u32) -> Result<(), Inapplicable> {
+        let n = self.moves();
+        if n < self.least_moves() || n > max {
+            return Err(Inapplicable::Length {
+                stipulation: self,
+                max,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether the stipulation can be solved from `pos`: both Kings on the board where the game
+    /// needs them ([`Variant::mate_needs_both_kings`]), and the side to move the one the
+    /// stipulation starts with.
+    ///
+    /// # Errors
+    /// [`Inapplicable::NeedsBothKings`] (checked first) and [`Inapplicable::WrongSide`].
+    pub fn check_position<P: GamePosition>(self, pos: &P) -> Result<(), Inapplicable> {
+        self.check_kings(pos)?;
+        self.check_side(pos)
+    }
+
+    /// The side to move's half of [`Stipulation::check_position`].
+    ///
+    /// # Errors
+    /// [`Inapplicable::WrongSide`].
+    pub fn check_side<P: GamePosition>(self, pos: &P) -> Result<(), Inapplicable> {
+        match self.starts() {
+            Some(starts) if pos.turn() != starts => Err(Inapplicable::WrongSide {
+                stipulation: self,
+                starts,
+                turn: pos.turn(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The Kings' half of [`Stipulation::check_position`], for a position whose side to move
+    /// the stipulation sets (a twin's).
+    ///
+    /// # Errors
+    /// [`Inapplicable::NeedsBothKings`].
+    pub fn check_kings<P: GamePosition>(self, pos: &P) -> Result<(), Inapplicable> {
+        if Variant::mate_needs_both_kings(pos.variant().kind()) && !pos.has_both_kings() {
+            return Err(Inapplicable::NeedsBothKings);
+        }
+        Ok(())
+    }
+
     /// The stipulation of a request that may give a mate-in-N (`#N`), a stipulation's text, or
     /// both when they agree: what the command line and the API read.
     ///

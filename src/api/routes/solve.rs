@@ -8,7 +8,7 @@ use crate::api::problem::{ApiError, ClientClosedProblem, JsonBodyProblems, Probl
 use crate::api::ratelimit::Metered;
 use crate::api::work::{Peer, Searches};
 use crate::rules::prelude::*;
-use crate::rules::{Variant, VariantMove};
+use crate::rules::VariantMove;
 use actix_web::{post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -249,14 +249,7 @@ impl SolveQuery {
             });
         let stipulation =
             crate::solver::Stipulation::from_parts(r.mate_in, r.stipulation.as_deref())?;
-        let n = stipulation.moves();
-        let least = stipulation.least_moves();
-        if n < least || n > max.max_mate_in {
-            return Err(ApiError::InvalidMateIn {
-                mate_in: n,
-                max: max.max_mate_in,
-            });
-        }
+        stipulation.check_length(max.max_mate_in)?;
         let intended_solutions = match r.intended_solutions {
             Some(k) if !(1..=1000).contains(&k) => {
                 return Err(ApiError::InvalidStipulation(format!(
@@ -294,24 +287,7 @@ impl SolveQuery {
         let (applied, clamped) = Budgets::read(r.limits, r.max_tree_nodes, max)?;
         let (nodes, millis, tree) = (applied.nodes, applied.millis, applied.max_tree_nodes);
         let position = r.position()?;
-        if Variant::mate_needs_both_kings(position.position.kind())
-            && !position.position.has_both_kings()
-        {
-            return Err(ApiError::NotApplicable {
-                field: "fen",
-                detail: "a Rococo mate search needs both Kings on the board: mate means \
-                         forcing the capture of the enemy King"
-                    .into(),
-            });
-        }
-        if let Some(side) = stipulation.starts() {
-            let turn = position.position.turn();
-            if turn != side {
-                return Err(ApiError::StipulationSide(format!(
-                    "{stipulation} starts with {side} to move, but the FEN has {turn} to move"
-                )));
-            }
-        }
+        stipulation.check_position(&position.position)?;
         let key = match &r.key {
             None => None,
             Some(text) => Some(
@@ -354,17 +330,11 @@ impl SolveQuery {
                     message,
                 })
             };
-            let (n, s) = (t.stipulation.moves(), t.stipulation);
-            if n < s.least_moves() || n > max.max_mate_in {
-                return Err(refuse(format!(
-                    "the N of {s} must be between {} and {}",
-                    s.least_moves(),
-                    max.max_mate_in
-                )));
-            }
-            if Variant::mate_needs_both_kings(t.position.kind()) && !t.position.has_both_kings() {
-                return Err(refuse("a Rococo mate search needs both Kings".into()));
-            }
+            // The twin's stipulation sets its side to move: its length and Kings are checked.
+            t.stipulation
+                .check_length(max.max_mate_in)
+                .and_then(|()| t.stipulation.check_kings(&t.position))
+                .map_err(|e| refuse(e.to_string()))?;
         }
         Ok(SolveQuery {
             position,

@@ -561,18 +561,9 @@ fn read_puzzle(
     let played = play_line(&pos, moves).map_err(|(line, m)| (line, Part::Moves, m))?;
     let stipulation =
         stipulation_for(stated, &played, what).map_err(|m| (fen_line, Part::Stipulation, m))?;
-    if let Some(side) = stipulation.starts() {
-        if pos.turn() != side {
-            return Err((
-                fen_line,
-                Part::Stipulation,
-                format!(
-                    "{stipulation} starts with {side} to move, but the FEN has {} to move",
-                    pos.turn()
-                ),
-            ));
-        }
-    }
+    stipulation
+        .check_side(&pos)
+        .map_err(|e| (fen_line, Part::Stipulation, e.to_string()))?;
     full_line_mates(stipulation, &played).map_err(|m| (fen_line, Part::Moves, m))?;
     Ok(Reading {
         fen: pos.fen(Naming::default()),
