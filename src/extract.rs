@@ -144,16 +144,12 @@ fn case_of(d: &Diagram, document: &str, stem: &str, rules: Rules, file_game: Gam
 pub fn skeleton(document: &str, stem: &str, diagrams: &[Diagram], rules: Rules) -> CaseFile {
     let stem = slug(stem);
     // The game of most diagrams that read.
-    let placed = diagrams.iter().filter(|d| d.reading != Reading::Unplaced);
-    let rococo = placed
-        .clone()
-        .filter(|d| d.found.game == GameKind::Rococo)
-        .count();
-    let game = if rococo * 2 > placed.count() {
-        GameKind::Rococo
-    } else {
-        GameKind::Baroque
-    };
+    let game = GameKind::most_common(
+        diagrams
+            .iter()
+            .filter(|d| d.reading != Reading::Unplaced)
+            .map(|d| d.found.game),
+    );
     CaseFile {
         document: document.to_string(),
         game,

@@ -18,7 +18,7 @@
 //! the document's end leaves open is no element for a browser; one holding a `data-fen` is
 //! reported as unreadable, at the attribute.
 
-use super::{collapse, game_of_fen, Content, Found, Lines, Located, CAPTION_WINDOW};
+use super::{collapse, Content, Found, Lines, Located, CAPTION_WINDOW};
 use crate::rules::GameKind;
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
@@ -357,7 +357,7 @@ impl<'a> Reader<'a> {
             after: String::new(),
             game: attr("data-game")
                 .and_then(|g| GameKind::parse(g.trim()))
-                .unwrap_or_else(|| game_of_fen(fen)),
+                .unwrap_or_else(|| GameKind::of_fen(fen)),
             rules: attr("data-rules").map(|r| r.trim().to_string()),
             content,
         });

@@ -9,7 +9,7 @@
 //! A block's caption is the paragraph right after it (a caption under the diagram), or else the
 //! paragraph right before it, as plain text.
 
-use super::{collapse, game_of_fen, Content, Found, Lines, Located, Place};
+use super::{collapse, Content, Found, Lines, Located, Place};
 use crate::rules::GameKind;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
@@ -255,7 +255,7 @@ fn found(b: &Block, lines: &Lines<'_>) -> Found {
             }
         },
         None => match &content {
-            Ok(Content::Fen { text, .. }) => game_of_fen(text),
+            Ok(Content::Fen { text, .. }) => GameKind::of_fen(text),
             _ => GameKind::Baroque,
         },
     };

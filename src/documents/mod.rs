@@ -648,16 +648,6 @@ pub(crate) fn read_fen(
     }
 }
 
-/// The game a FEN's board belongs to: ten ranks are Rococo's.
-pub(crate) fn game_of_fen(fen: &str) -> GameKind {
-    let board = fen.split_whitespace().next().unwrap_or("");
-    if board.matches('/').count() == 9 {
-        GameKind::Rococo
-    } else {
-        GameKind::Baroque
-    }
-}
-
 /// Text with tags removed, the common entities decoded and white space collapsed.
 pub(crate) fn plain(html: &str) -> String {
     let mut out = String::with_capacity(html.len());

@@ -127,11 +127,7 @@ impl Grid {
                     (GameKind::Rococo, 'c') => 'x',
                     _ => c,
                 };
-                let set = match game {
-                    GameKind::Baroque => "KPQNRMBWLCIX",
-                    GameKind::Rococo => "KPIWALXSU",
-                };
-                if set.contains(c.to_ascii_uppercase()) {
+                if game.role_of_letter(c).is_some() {
                     Ok(c)
                 } else {
                     Err(Located::new(
@@ -139,7 +135,11 @@ impl Grid {
                         format!(
                             "`{c}` is not a {} piece (letters {})",
                             game.name(),
-                            set.chars().map(String::from).collect::<Vec<_>>().join(" ")
+                            game.letters()
+                                .chars()
+                                .map(String::from)
+                                .collect::<Vec<_>>()
+                                .join(" ")
                         ),
                     ))
                 }
@@ -441,15 +441,12 @@ fn board(text: &str, lines: &Lines, borders: &[Border], rows: &[Row]) -> Found {
     if !labelled {
         return found(Ok(Content::Grid(grid)));
     }
-    let game = match (grid.width, grid.height) {
-        (10, 10) => GameKind::Rococo,
-        (8, 8) => GameKind::Baroque,
-        (w, h) => {
-            return found(Err(Located::new(
-                at,
-                format!("a labelled board is 8x8 (Baroque) or 10x10 (Rococo); this one is {w}x{h}"),
-            )))
-        }
+    let Some(game) = GameKind::of_board(grid.width, grid.height) else {
+        let (w, h) = (grid.width, grid.height);
+        return found(Err(Located::new(
+            at,
+            format!("a labelled board is 8x8 (Baroque) or 10x10 (Rococo); this one is {w}x{h}"),
+        )));
     };
     let n = usize::from(game.files());
     let content = grid

@@ -114,6 +114,56 @@ impl GameKind {
         }
     }
 
+    /// The game whose board is `files` by `ranks` squares (8x8 Baroque, 10x10 Rococo).
+    pub fn of_board(files: usize, ranks: usize) -> Option<GameKind> {
+        GameKind::ALL
+            .into_iter()
+            .find(|g| usize::from(g.files()) == files && usize::from(g.files()) == ranks)
+    }
+
+    /// The game a FEN belongs to, read from its board's ranks: ten are Rococo's, anything else
+    /// is taken for Baroque (whose reading then says what is wrong).
+    pub fn of_fen(fen: &str) -> GameKind {
+        let board = fen.split_whitespace().next().unwrap_or("");
+        if board.split('/').count() == usize::from(GameKind::Rococo.files()) {
+            GameKind::Rococo
+        } else {
+            GameKind::Baroque
+        }
+    }
+
+    /// The role a FEN letter names in this game, in either case (Baroque reads both of its
+    /// letter sets).
+    pub fn role_of_letter(self, letter: char) -> Option<Role> {
+        match self {
+            GameKind::Baroque => Role::from_baroque_letter(letter),
+            GameKind::Rococo => Role::from_rococo_letter(letter),
+        }
+    }
+
+    /// Every upper-case letter [`GameKind::role_of_letter`] reads, in alphabetical order:
+    /// `BCIKLMNPQRWX` (both of Baroque's letter sets), `AIKLPSUWX`.
+    pub fn letters(self) -> String {
+        ('A'..='Z')
+            .filter(|&c| self.role_of_letter(c).is_some())
+            .collect()
+    }
+
+    /// The game of most of `games`: Rococo only when more than half are Rococo's (Baroque for
+    /// none).
+    pub fn most_common(games: impl IntoIterator<Item = GameKind>) -> GameKind {
+        let (mut rococo, mut all) = (0usize, 0usize);
+        for g in games {
+            all += 1;
+            rococo += usize::from(g == GameKind::Rococo);
+        }
+        if rococo * 2 > all {
+            GameKind::Rococo
+        } else {
+            GameKind::Baroque
+        }
+    }
+
     /// Whether a square is on the board's edge ring, where a piece may only pass or stop when it
     /// captures (Rococo's outer ring; Baroque has none).
     pub fn is_edge(self, square: u8) -> bool {
@@ -1414,6 +1464,29 @@ pub fn is_suicide(m: &Move) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_game_is_known_by_its_board_its_fen_and_its_letters() {
+        assert_eq!(GameKind::of_board(8, 8), Some(GameKind::Baroque));
+        assert_eq!(GameKind::of_board(10, 10), Some(GameKind::Rococo));
+        assert_eq!(GameKind::of_board(8, 10), None);
+        assert_eq!(GameKind::of_fen("k7/8/8/8/8/8/8/7K w 0"), GameKind::Baroque);
+        assert_eq!(
+            GameKind::of_fen("10/10/4k5/10/10/10/4L5/10/1K8/10 w 0"),
+            GameKind::Rococo
+        );
+        assert_eq!(GameKind::Baroque.letters(), "BCIKLMNPQRWX");
+        assert_eq!(GameKind::Rococo.letters(), "AIKLPSUWX");
+        assert_eq!(GameKind::Rococo.role_of_letter('p'), Some(Role::CannonPawn));
+        assert_eq!(
+            GameKind::Baroque.role_of_letter('q'),
+            Some(Role::Withdrawer)
+        );
+        use GameKind::{Baroque as B, Rococo as R};
+        assert_eq!(GameKind::most_common([]), B);
+        assert_eq!(GameKind::most_common([R, B]), B);
+        assert_eq!(GameKind::most_common([R, R, B]), R);
+    }
     use super::*;
 
     /// A move of the other game is a typed error from `try_play`, and a loud bug (a panic naming
