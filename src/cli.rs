@@ -629,7 +629,7 @@ fn run_solve(
             ..opts.clone()
         };
         let mut text = String::new();
-        let label = Some((t.label.as_str(), t.text.as_str()));
+        let label = Some((t.label.as_str(), t.notation.as_str()));
         // A twin that is a series mover has no set play.
         let set_play = set_play && !t.stipulation.is_series();
         let code = solve_one(
@@ -651,6 +651,7 @@ fn run_solve(
             let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
             doc["label"] = t.label.clone().into();
             doc["twin"] = t.text.clone().into();
+            doc["notation"] = t.notation.clone().into();
             doc["fen"] = fen.into();
             doc["stipulation"] = t.stipulation.to_string().into();
             docs.push(doc);

@@ -611,7 +611,7 @@ fn solve_prints_the_solution_in_problem_notation() {
             "a) diagram",
             "=1",
             "1.Me5-g7=!",
-            "b) move e5 f6",
+            "b) wMe5-->f6",
             "=1",
             "1.Mf6-g7=!",
             "c) stipulation h=1"

@@ -248,7 +248,7 @@ fn assert_text_follows(v: &Value, text: &str) {
         let label = format!(
             "{} {}",
             t["label"].as_str().unwrap(),
-            t["twin"].as_str().unwrap()
+            t["notation"].as_str().unwrap()
         );
         wanted.extend(expected(t, Some(label)));
     }
@@ -355,7 +355,7 @@ fn twins_are_printed_under_their_labels() {
     );
     assert_eq!(
         t,
-        "a) diagram\n=1\n1.Me5-g7=!\nb) move e5 f6\n=1\n1.Mf6-g7=!\nc) continued mirror a1<->h1\n=1\n1.Mc6-b7=!\n"
+        "a) diagram\n=1\n1.Me5-g7=!\nb) wMe5-->f6\n=1\n1.Mf6-g7=!\nc) continued mirror a1<->h1\n=1\n1.Mc6-b7=!\n"
     );
 }
 
@@ -530,7 +530,7 @@ fn notes_say_what_the_text_leaves_out() {
         "twins": ["remove a1"]}),
     );
     assert!(
-        t.ends_with("b) remove a1\n=1\n1.Me5-g7=!\n(warning: white has no King: that side is never in check and cannot be mated)\n"),
+        t.ends_with("b) -wKa1\n=1\n1.Me5-g7=!\n(warning: white has no King: that side is never in check and cannot be mated)\n"),
         "{t}"
     );
 }

@@ -33,6 +33,10 @@ pub struct Twin {
     pub label: String,
     /// The commands, as written.
     pub text: String,
+    /// The twin as problemists print it: pieces named by colour and the game's letter
+    /// (`wKc7-->d7`, `wKc6<-->bAe2`, `+wPa3`, `-bPa3`), the other commands as written
+    /// (`rotate 90`, `mirror a1<->h1`), several joined by `, `, `continued` kept in front.
+    pub notation: String,
     pub position: VariantPosition,
     pub stipulation: Stipulation,
 }
@@ -115,6 +119,57 @@ fn piece(pos: &VariantPosition, colour: char, letter: char) -> Result<Piece, Str
                 pos.variant().name()
             )
         })
+}
+
+/// A piece as problemists name it in a twin: colour, the game's letter, square (`wKc7`).
+fn named(pos: &VariantPosition, piece: Option<Piece>, square: usize, naming: Naming) -> String {
+    let name = pos.square_name(square as u8, naming);
+    match piece {
+        Some(p) => {
+            let colour = match p.color {
+                Color::White => 'w',
+                Color::Black => 'b',
+            };
+            let letter = pos
+                .piece_letter(Piece::new(Color::White, p.role), naming)
+                .to_ascii_uppercase();
+            format!("{colour}{letter}{name}")
+        }
+        None => name,
+    }
+}
+
+/// A command as problemists print it, read against `grid` as it stands before the command:
+/// `move` is `wKc7-->d7`, `exchange` `wKc6<-->bAe2`, `add` `+wPa3`, `remove` `-bPa3`; the others
+/// as written.
+fn notation(pos: &VariantPosition, grid: &Grid, command: &str, naming: Naming) -> String {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let at = |name: &str| square(pos, name, naming).ok();
+    let piece = |sq: usize| grid.squares.get(sq).copied().flatten();
+    match words.as_slice() {
+        ["move", from, to] => match (at(from), at(to)) {
+            (Some(f), Some(t)) => format!(
+                "{}-->{}",
+                named(pos, piece(f), f, naming),
+                pos.square_name(t as u8, naming)
+            ),
+            _ => command.to_string(),
+        },
+        ["exchange", a, b] => match (at(a), at(b)) {
+            (Some(a), Some(b)) => format!(
+                "{}<-->{}",
+                named(pos, piece(a), a, naming),
+                named(pos, piece(b), b, naming)
+            ),
+            _ => command.to_string(),
+        },
+        ["remove", sq] => match at(sq) {
+            Some(sq) => format!("-{}", named(pos, piece(sq), sq, naming)),
+            None => command.to_string(),
+        },
+        ["add", what] => format!("+{what}"),
+        _ => words.join(" "),
+    }
 }
 
 /// Applies one command to `grid` (squares named in `pos`); a new stipulation when it sets one.
@@ -248,14 +303,14 @@ pub fn derive(
             return Err(fail(format!("a diagram has at most {MAX_TWINS} twins")));
         }
         let body = text.trim();
-        let (from, from_stipulation, rest) = match body.strip_prefix("continued") {
+        let (from, from_stipulation, rest, continued) = match body.strip_prefix("continued") {
             Some(rest) => {
                 let prev = twins
                     .last()
                     .ok_or_else(|| fail("`continued` needs a twin before it".into()))?;
-                (prev.position, prev.stipulation, rest)
+                (prev.position, prev.stipulation, rest, true)
             }
-            None => (*diagram, stipulation, body),
+            None => (*diagram, stipulation, body, false),
         };
         let (mut grid, mut stip) = (Grid::of(&from), from_stipulation);
         let commands: Vec<&str> = rest
@@ -266,11 +321,17 @@ pub fn derive(
         if commands.is_empty() {
             return Err(fail("no command".into()));
         }
+        let mut named_commands = Vec::with_capacity(commands.len());
         for command in commands {
+            named_commands.push(notation(&from, &grid, command, naming));
             let (g, s) = apply(&from, grid, command, naming).map_err(&fail)?;
             grid = g;
             stip = s.unwrap_or(stip);
         }
+        let notation = match continued {
+            true => format!("continued {}", named_commands.join(", ")),
+            false => named_commands.join(", "),
+        };
         let turn = stip.starts().unwrap_or(from.turn());
         let pieces: Vec<(u8, Piece)> = grid
             .squares
@@ -290,6 +351,7 @@ pub fn derive(
         twins.push(Twin {
             label,
             text: text.clone(),
+            notation,
             position,
             stipulation: stip,
         });
@@ -318,6 +380,59 @@ mod tests {
                 })
                 .collect()
         })
+    }
+
+    #[test]
+    fn twins_are_named_as_problemists_print_them() {
+        let variant = Variant::default();
+        let fen = "7k/8/8/4M3/8/8/8/K7 w 0";
+        let (pos, _) = variant.position(fen, Naming::default()).unwrap();
+        let texts: Vec<String> = [
+            "move e5 d4",
+            "exchange a1 h8",
+            "exchange e5 e4",
+            "remove e5",
+            "add bPa3",
+            "rotate 90",
+            "mirror a1<->h1",
+            "move e5 d4; stipulation =1",
+            "continued move d4 c3",
+        ]
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+        let named: Vec<String> = derive(&pos, Stipulation::Mate(2), &texts, Naming::default())
+            .unwrap()
+            .into_iter()
+            .map(|t| format!("{} {}", t.label, t.notation))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                "b) wMe5-->d4",
+                "c) wKa1<-->bKh8",
+                "d) wMe5<-->e4",
+                "e) -wMe5",
+                "f) +bPa3",
+                "g) rotate 90",
+                "h) mirror a1<->h1",
+                "i) wMe5-->d4, stipulation =1",
+                "j) continued wMd4-->c3",
+            ]
+        );
+        // The game's letters: the Rococo Advancer is `A`.
+        let rococo = Variant::of(crate::rules::GameKind::Rococo, None).unwrap();
+        let (pos, _) = rococo
+            .position("10/10/4k5/10/10/10/4A5/10/1K8/10 w 0", Naming::default())
+            .unwrap();
+        let b = derive(
+            &pos,
+            Stipulation::Mate(2),
+            &["exchange b2 e4".into()],
+            Naming::default(),
+        )
+        .unwrap();
+        assert_eq!(b[0].notation, "wKb2<-->wAe4");
     }
 
     #[test]

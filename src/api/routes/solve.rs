@@ -684,6 +684,11 @@ pub struct TwinAnswer {
     /// The twin's commands, as sent.
     #[schema(example = "move e5 d4")]
     pub twin: String,
+    /// The twin as problemists print it (and the text answer shows it): pieces named by colour
+    /// and the game's letter (`wMe5-->d4`, `wKc6<-->bAe2`, `+wPa3`, `-bPa3`), the other commands
+    /// as sent, several joined by `, `.
+    #[schema(example = "wMe5-->d4")]
+    pub notation: String,
     /// The twin's position.
     #[schema(example = "7k/8/8/8/3M4/8/8/K7 w 0")]
     pub fen: String,
@@ -1239,13 +1244,14 @@ fn solve_block(
             set_play: query.set_play && !twin.stipulation.is_series(),
             ..query.clone()
         };
-        let (answer, twin_text) = solve_block(&q, Some((&twin.label, &twin.text)), room);
+        let (answer, twin_text) = solve_block(&q, Some((&twin.label, &twin.notation)), room);
         if let (Some(text), Some(more)) = (&mut text, twin_text) {
             text.push_str(&more);
         }
         response.twins.push(TwinAnswer {
             label: twin.label.clone(),
             twin: twin.text.clone(),
+            notation: twin.notation.clone(),
             fen: twin.position.fen(query.position.naming),
             answer,
         });
