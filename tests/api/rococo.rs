@@ -838,3 +838,75 @@ fn play_follows_a_helpmate_line_through_a_mated_white() {
         assert_eq!(p["verdict"], want, "{k} moves: {p}");
     }
 }
+
+/// Each threat of a key has its length, and the text prints only the shortest, as problemists do:
+/// after `1.Kg5-f4!` two moves threaten mate in one, two more mate in two. Each length is checked
+/// against a solve of the position after the key with Black passing.
+#[test]
+fn threats_carry_their_length_and_the_text_prints_the_shortest() {
+    let app = spawn_app();
+    let fen = "10/10/6A3/10/1W8/6K3/10/10/5k4/10 w 0";
+    let s = app
+        .post_json(
+            "/v1/solve",
+            &json!({"fen": fen, "game": "rococo", "mate_in": 3}),
+        )
+        .json();
+    let threat = s["threats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["key"]["notation"] == "Kg5-f4")
+        .unwrap_or_else(|| panic!("no threat of Kg5-f4 in {s}"));
+    let moves = threat["moves"].as_array().unwrap();
+    let length = |n: &str| {
+        moves
+            .iter()
+            .find(|m| m["notation"] == n)
+            .unwrap_or_else(|| panic!("{n} is not a threat: {threat}"))["mate_in"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(length("Wb6-e3"), 1, "{threat}");
+    assert_eq!(length("Ag8-g4"), 1, "{threat}");
+    assert_eq!(length("Kf4-e4"), 2, "{threat}");
+    assert_eq!(length("Ag8-d5"), 2, "{threat}");
+    // Each length is the threat's own: with Black passing after the key, the threat is a key of a
+    // mate in that many moves, of exactly that length.
+    let after = app
+        .post_json(
+            "/v1/verify",
+            &json!({"fen": fen, "game": "rococo", "moves": ["Kg5-f4"]}),
+        )
+        .json();
+    let passed = after["final_fen"]
+        .as_str()
+        .unwrap()
+        .replacen(" b ", " w ", 1);
+    for m in moves {
+        let k = m["mate_in"].as_u64().unwrap();
+        let solved = app
+            .post_json(
+                "/v1/solve",
+                &json!({"fen": passed, "game": "rococo", "mate_in": k, "key": m["notation"]}),
+            )
+            .json();
+        assert_eq!(solved["intended_key"]["mate_in"], k, "{m}: {solved}");
+    }
+    // The text: only the two threats of mate in one.
+    let text = app
+        .post_json(
+            "/v1/solve",
+            &json!({"fen": fen, "game": "rococo", "mate_in": 3, "format": "text"}),
+        )
+        .body;
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("1.Kg5-f4"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("(2.Wb6-e3# 2.Ag8-g4#)"), "{line}");
+    assert!(
+        !line.contains("Kf4-e4") && !line.contains("Ag8-d5"),
+        "{line}"
+    );
+}

@@ -376,6 +376,21 @@ pub struct Threat<M> {
     /// Every attacker move that would reach the goal within the key's length less one after a
     /// pass; empty when the key gives check (no pass is legal) or needs one move.
     pub moves: Vec<M>,
+    /// The length of each threat of `moves`, in its order: the attacker moves of its fastest
+    /// way to the goal after the pass, this one included (1: it mates at once).
+    pub lengths: Vec<u32>,
+}
+
+impl<M> Threat<M> {
+    /// The threats of the shortest length (problemists print only those), in their order.
+    pub fn shortest(&self) -> impl Iterator<Item = &M> {
+        let least = self.lengths.iter().copied().min().unwrap_or(0);
+        self.moves
+            .iter()
+            .zip(&self.lengths)
+            .filter(move |(_, &k)| k == least)
+            .map(|(m, _)| m)
+    }
 }
 
 /// A first move that is not a key and fails to at most the asked number of defences.
@@ -391,6 +406,21 @@ pub struct Try<M> {
 pub struct NamedThreat {
     pub key: MoveInfo,
     pub moves: Vec<MoveInfo>,
+    /// The length of each of `moves` (see [`Threat::lengths`]).
+    pub lengths: Vec<u32>,
+}
+
+impl NamedThreat {
+    /// The threats of the shortest length, in their order.
+    pub fn shortest(&self) -> Vec<MoveInfo> {
+        let least = self.lengths.iter().copied().min().unwrap_or(0);
+        self.moves
+            .iter()
+            .zip(&self.lengths)
+            .filter(|(_, &k)| k == least)
+            .map(|(m, _)| m.clone())
+            .collect()
+    }
 }
 
 /// A try, named.
@@ -494,6 +524,7 @@ impl<M: Copy> Solution<M> {
                 .map(|t| Threat {
                     key: f(&t.key),
                     moves: t.moves.iter().map(&f).collect(),
+                    lengths: t.lengths.clone(),
                 })
                 .collect(),
             tries: self
@@ -541,6 +572,7 @@ impl<M: Copy> Solution<M> {
                     NamedThreat {
                         key: pos.move_info(&t.key, naming),
                         moves: t.moves.iter().map(|m| null.move_info(m, naming)).collect(),
+                        lengths: t.lengths.clone(),
                     }
                 })
                 .collect(),
@@ -941,8 +973,16 @@ fn solve_with<P: GamePosition>(
                 in_tree
                     .map(Ok)
                     .unwrap_or_else(|| tries::threat(&mut s, goal, pos, &k.mv, k.mate_in))
+                    .and_then(|moves| {
+                        let lengths =
+                            tries::threat_lengths(&mut s, goal, pos, &k.mv, &moves, k.mate_in)?;
+                        Ok(Threat {
+                            key: k.mv,
+                            moves,
+                            lengths,
+                        })
+                    })
                     .ok()
-                    .map(|moves| Threat { key: k.mv, moves })
             })
             .collect();
         let _ = s.flush();

@@ -52,6 +52,40 @@ pub fn threat<P: GamePosition>(
     Ok(found)
 }
 
+/// The length of each of `threats`, threats of `key` in `pos` for `goal` in `length` moves (see
+/// [`threat`]): the fewest attacker moves, the threat included, in which it reaches the goal after
+/// the key and a pass. A threat reaches it within `length - 1`; the shorter lengths are probed
+/// from 1 up.
+///
+/// # Errors
+/// [`Stopped`] when the budget runs out.
+pub fn threat_lengths<P: GamePosition>(
+    s: &mut Searcher<'_, P>,
+    goal: Goal,
+    pos: &P,
+    key: &P::Move,
+    threats: &[P::Move],
+    length: u32,
+) -> Result<Vec<u32>, Stopped> {
+    let Some(null) = pos.play(key).null_move() else {
+        return Ok(vec![length.saturating_sub(1); threats.len()]);
+    };
+    let mut lengths = Vec::with_capacity(threats.len());
+    for m in threats {
+        let after = null.play(m);
+        let mut k = 1;
+        while k + 1 < length {
+            s.tick()?;
+            if s.after_attack(goal, &after, k - 1, 1)? {
+                break;
+            }
+            k += 1;
+        }
+        lengths.push(k);
+    }
+    Ok(lengths)
+}
+
 /// The refutations of first move `mv` in `pos` for `goal` in `n` moves, up to `max + 1` of
 /// them: the move is a try when there are from one to `max` (more: it is no try; none: a key, or a
 /// move that leaves the defender no move). `hints`: defences (moves of other positions, made for

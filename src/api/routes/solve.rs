@@ -548,9 +548,25 @@ pub struct Threat {
     /// The key.
     pub key: SolutionMove,
     /// Every attacker move that would reach the goal (mate; in a selfmate, being mated) within
-    /// the key's length less one, were the defender allowed to pass after the key. Empty when the
-    /// key gives check (no pass is legal then) or needs a single move.
-    pub moves: Vec<SolutionMove>,
+    /// the key's length less one, were the defender allowed to pass after the key, each with its
+    /// own length (`mate_in`: the text form prints only the shortest, as problemists do). Empty
+    /// when the key gives check (no pass is legal then) or needs a single move.
+    pub moves: Vec<ThreatMove>,
+}
+
+/// A threat of a key: the move, and its length.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"notation": "Bc6-c7", "uci": "c6c7", "captures": [], "mate_in": 1})))]
+pub struct ThreatMove {
+    #[schema(example = "Bc6-c7")]
+    pub notation: String,
+    #[schema(example = "c6c7")]
+    pub uci: String,
+    pub captures: Vec<SquarePiece>,
+    /// The attacker moves, this one included, of its fastest way to the goal after the pass
+    /// (1: it mates at once).
+    #[schema(example = 1)]
+    pub mate_in: u32,
 }
 
 /// A try: a first move that is not a key and fails to at most `max_refutations` defences.
@@ -923,7 +939,20 @@ impl SolveResponse {
                 .iter()
                 .map(|t| Threat {
                     key: SolutionMove::from(&t.key),
-                    moves: t.moves.iter().map(SolutionMove::from).collect(),
+                    moves: t
+                        .moves
+                        .iter()
+                        .zip(&t.lengths)
+                        .map(|(m, &mate_in)| {
+                            let m = SolutionMove::from(m);
+                            ThreatMove {
+                                notation: m.notation,
+                                uci: m.uci,
+                                captures: m.captures,
+                                mate_in,
+                            }
+                        })
+                        .collect(),
                 })
                 .collect(),
             tries: named

@@ -21,7 +21,7 @@
 //!   1...Kg5-g6!
 //! 1.Bf3-f5+?
 //!   1...Kg5xf5!
-//! 1.Nc7-h7! (2.Bf3-f5#)         the threat in parentheses
+//! 1.Nc7-h7! (2.Bf3-f5#)         the shortest threats in parentheses
 //!   1...Kg5-f6
 //!     2.Bf3-f5#
 //! ```
@@ -354,20 +354,28 @@ impl Writer {
         key: &crate::solver::NamedKey,
         depth: usize,
     ) {
+        // The key's threats of the shortest length, as problemists print them (the tree's
+        // threat lists every length).
+        let shortest = s
+            .threats
+            .iter()
+            .find(|t| t.key.uci == key.info.uci)
+            .map(crate::solver::NamedThreat::shortest);
         if let Some(node) = s.tree.iter().find(|n| n.info.uci == key.info.uci) {
-            self.attack(Some(pos), node, depth, 1, "!");
+            let mut node = node.clone();
+            if let (Some(threat), Some(shortest)) = (node.threat.as_mut(), shortest) {
+                *threat = shortest;
+            }
+            self.attack(Some(pos), &node, depth, 1, "!");
             return;
         }
         // A key the tree was cut before: its threat, when one is known (a key that gives check
         // or needs one move has none; one the budget cut short, none known).
         let (name, after) = self.name(Some(pos), &key.info);
         let quiet = !name.ends_with(['+', '#', '=']);
-        let threat = s
-            .threats
-            .iter()
-            .find(|t| t.key.uci == key.info.uci)
+        let threat = shortest
             .filter(|_| quiet && key.mate_in > 1)
-            .map(|t| self.threat(after.as_ref(), &t.moves, 2))
+            .map(|moves| self.threat(after.as_ref(), &moves, 2))
             .unwrap_or_default();
         self.line(depth, &format!("1.{name}!{threat}"));
     }
