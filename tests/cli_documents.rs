@@ -471,3 +471,55 @@ fn documents_that_only_mention_diagrams_pass() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("README.md: no diagram found"), "{out}");
 }
+
+/// Every report gives a diagram one line, its first: a GitHub annotation's `line` is the one its
+/// title names, and the JUnit test case's; a problem found further down says its own place in its
+/// message (`rules.md`'s diagram 2 starts on line 13, its FEN's bad letter is on line 14).
+#[test]
+fn a_diagram_has_one_line_in_every_report() {
+    for name in ["rules.wiki", "rules.md", "boards.txt", "rules.html"] {
+        let path = fixture(name);
+        let (_, out, _) = run(baroque().args(["check", "--report", "github"]).arg(&path));
+        let mut annotations = 0;
+        for line in out.lines().filter(|l| l.starts_with("::")) {
+            let at: &str = line
+                .split(",line=")
+                .nth(1)
+                .and_then(|r| r.split([',', ':']).next())
+                .unwrap_or_else(|| panic!("{line}"));
+            let named = line
+                .split("(line ")
+                .nth(1)
+                .and_then(|r| r.split(')').next())
+                .unwrap_or_else(|| panic!("{line}"));
+            assert_eq!(at, named, "{name}: {line}");
+            annotations += 1;
+        }
+        assert!(annotations > 0, "{name}: {out}");
+        let (_, xml, _) = run(baroque().args(["check", "--report", "junit"]).arg(&path));
+        for case in xml
+            .lines()
+            .filter(|l| l.contains("<testcase name=\"diagram"))
+        {
+            let named = case
+                .split("(line ")
+                .nth(1)
+                .unwrap()
+                .split(')')
+                .next()
+                .unwrap();
+            assert!(
+                case.contains(&format!(" line=\"{named}\"")),
+                "{name}: {case}"
+            );
+        }
+    }
+    let (_, out, _) = run(baroque()
+        .args(["check", "--report", "github"])
+        .arg(fixture("rules.md")));
+    assert!(
+        out.contains("line=13,col=1,title=baroque check%3A diagram 2 (line 13)::"),
+        "{out}"
+    );
+    assert!(out.contains("(at line 14, column 9)"), "{out}");
+}

@@ -387,13 +387,13 @@ fn text(items: &[Item]) {
                             .collect::<Vec<_>>()
                             .join("; ")
                     ),
-                    Reading::Unreadable(e) => out!(
-                        "FAIL {file}:{}:{} diagram {}: unreadable: {}",
-                        e.at.line,
-                        e.at.column,
-                        d.index,
-                        e.message
-                    ),
+                    Reading::Unreadable(e) => {
+                        let (line, col, message) = placed(d, e.at, e.message.clone());
+                        out!(
+                            "FAIL {file}:{line}:{col} diagram {}: unreadable: {message}",
+                            d.index
+                        )
+                    }
                 }
             }
             Item::Empty { file } => out!("note {file}: no diagram found"),
@@ -463,6 +463,22 @@ fn json(items: &[Item]) {
     }
 }
 
+/// Where a finding of `diagram` is reported: every report gives a diagram one line, its first
+/// (the one its title names); a finding there keeps its column, one elsewhere in the diagram (a
+/// FEN on a later line) says its own line and column in its message instead.
+fn placed(diagram: &Diagram, at: Place, message: String) -> (usize, usize, String) {
+    let line = diagram.at().line;
+    if at.line == line {
+        (line, at.column, message)
+    } else {
+        (
+            line,
+            1,
+            format!("{message} (at line {}, column {})", at.line, at.column),
+        )
+    }
+}
+
 /// The failure messages of an item, each with its place (`file:line[:column]: message`).
 fn failures(item: &Item) -> Vec<(usize, usize, String)> {
     match item {
@@ -478,13 +494,7 @@ fn failures(item: &Item) -> Vec<(usize, usize, String)> {
         Item::Diagram { diagram, .. } => findings(diagram)
             .into_iter()
             .filter(|f| f.error)
-            .map(|f| {
-                (
-                    f.at.line,
-                    f.at.column,
-                    format!("{} ({})", f.message, f.code),
-                )
-            })
+            .map(|f| placed(diagram, f.at, format!("{} ({})", f.message, f.code)))
             .collect(),
         Item::Empty { .. } => Vec::new(),
         Item::Unusable { line, message, .. } => vec![(*line, 1, message.clone())],
@@ -613,12 +623,12 @@ fn github(items: &[Item]) {
                 );
             }
             for f in findings(diagram).into_iter().filter(|f| !f.error) {
+                let (line, col, message) =
+                    placed(diagram, f.at, format!("{} ({})", f.message, f.code));
                 out!(
-                    "::warning file={file},line={},col={},title={}::{}",
-                    f.at.line,
-                    f.at.column,
+                    "::warning file={file},line={line},col={col},title={}::{}",
                     gh_property(&format!("baroque check: {}", item.name())),
-                    gh_data(&format!("{} ({})", f.message, f.code))
+                    gh_data(&message)
                 );
             }
         }
