@@ -116,3 +116,46 @@ fn a_helpmates_set_play_is_the_shortened_helpmate_and_a_series_has_none() {
         .problem(422, "/problems/invalid-stipulation");
     assert!(p["detail"].as_str().unwrap().contains("set_play"), "{p}");
 }
+
+/// Rococo's set play lists, by the rules, each Black move that leaves its King to be taken,
+/// answered by taking it (the JSON keeps them); the text leaves those out and counts them in a
+/// note, as a problemist would not print them.
+#[test]
+fn rococo_set_play_text_leaves_out_the_king_taking_answers() {
+    let app = spawn_app();
+    let body = json!({"fen": "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0", "game": "rococo",
+                      "mate_in": 2, "set_play": true});
+    let s = solve(&app, body.clone());
+    let defences = s["set_play"]["defences"].as_array().unwrap();
+    let takes_king = |d: &Value| {
+        d["replies"].as_array().unwrap().iter().any(|r| {
+            r["captures"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c["piece"] == "k")
+        })
+    };
+    let taken = defences.iter().filter(|d| takes_king(d)).count();
+    assert!(taken > 0, "{}", s["set_play"]);
+    let mut body = body;
+    body["format"] = json!("text");
+    let r = app.post_json("/v1/solve", &body);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let text = r.body;
+    for d in defences.iter().filter(|d| takes_king(d)) {
+        let name = d["notation"].as_str().unwrap();
+        assert!(!text.contains(&format!("1...{name}\n")), "{name}:\n{text}");
+    }
+    for d in defences.iter().filter(|d| !takes_king(d)) {
+        let name = d["notation"].as_str().unwrap();
+        assert!(text.contains(&format!("1...{name}")), "{name}:\n{text}");
+    }
+    let moves = if taken == 1 { "move" } else { "moves" };
+    assert!(
+        text.contains(&format!(
+            "({taken} Black {moves} leaving the King to be taken, each answered by taking it, left out of the set play)"
+        )),
+        "{text}"
+    );
+}

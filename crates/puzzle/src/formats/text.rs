@@ -53,7 +53,7 @@
 //! between runs of the same answer (no times, no node counts).
 
 use crate::rules::prelude::*;
-use crate::rules::{MoveInfo, Naming, Role, Status, VariantPosition};
+use crate::rules::{MoveInfo, Naming, Role, Status, Variant, VariantPosition};
 use crate::solver::help::NamedHelpSolution;
 use crate::solver::series::SeriesLine;
 use crate::solver::set::NamedSetPlay;
@@ -284,13 +284,31 @@ impl Writer {
                 s.solutions.len().min(max_lines),
             );
         } else {
+            // In a game won by taking the King, a Black move that leaves its King to be taken is
+            // answered by taking it: the rules' mate, but no set play a problemist prints. The
+            // JSON keeps them; the text counts them in a note.
+            let takes_king =
+                |m: &MoveInfo| m.captures.iter().any(|c| c.piece.eq_ignore_ascii_case("k"));
+            let by_capture = Variant::wins_by_king_capture(pos.variant().kind());
+            let mut left_out = 0;
             for (black, replies) in &s.defences {
+                if by_capture && replies.iter().any(|(white, _)| takes_king(white)) {
+                    left_out += 1;
+                    continue;
+                }
                 let (name, after) = self.name(start.as_ref(), black);
                 self.line(1, &format!("1...{name}"));
                 for (white, _) in replies {
                     let (name, _) = self.name(after.as_ref(), white);
                     self.line(2, &format!("2.{name}"));
                 }
+            }
+            if left_out > 0 {
+                self.notes.push(format!(
+                    "({left_out} Black {} leaving the King to be taken, each answered by taking \
+                     it, left out of the set play)",
+                    if left_out == 1 { "move" } else { "moves" }
+                ));
             }
         }
         if !s.complete {
