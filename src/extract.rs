@@ -41,6 +41,43 @@ pub fn moves_named(pos: &VariantPosition, text: &str) -> Vec<String> {
     out
 }
 
+/// The lines of moves `text` names for `pos` ([`moves_named`]'s words, in order): a word that is
+/// a legal move where its line stands continues the line; one that is not, but is a move of the
+/// diagram's side to move there (legal or not), is an alternative and starts a line of its own
+/// (`1.Qa5, 1.Qb5 or 1.Qc5`: three lines); any other word ends its line (a reply the text calls
+/// illegal).
+pub fn lines_named(pos: &VariantPosition, text: &str) -> Vec<Vec<String>> {
+    let mut lines: Vec<(Vec<String>, Option<VariantPosition>)> = Vec::new();
+    for word in moves_named(pos, text) {
+        if let Some((line, Some(at))) = lines.last_mut() {
+            if let Ok(mv) = at.parse_move(&word, Naming::default()) {
+                *at = at.play(&mv);
+                line.push(word);
+                continue;
+            }
+        }
+        let first_move = match pos.parse_move(&word, Naming::default()) {
+            Ok(_) => true,
+            Err(e) => e.kind != MoveErrorKind::NoPiece,
+        };
+        match lines.last_mut() {
+            Some((line, at)) if !first_move => {
+                // Played where it cannot be: the line's last word, after which nothing is played.
+                line.push(word);
+                *at = None;
+            }
+            _ => {
+                let at = pos
+                    .parse_move(&word, Naming::default())
+                    .ok()
+                    .map(|mv| pos.play(&mv));
+                lines.push((vec![word], at));
+            }
+        }
+    }
+    lines.into_iter().map(|(line, _)| line).collect()
+}
+
 /// A file-name stem as an id prefix: lower case letters, digits and `-`.
 fn slug(s: &str) -> String {
     let mut out = String::new();
@@ -59,11 +96,25 @@ fn slug(s: &str) -> String {
     }
 }
 
-/// The case skeleton of one diagram; `document` is how a case names the document, `stem` the id
-/// prefix, `file_game` the game of the case file (a diagram of another game is named by its
-/// `diagram`, not its FEN).
-fn case_of(d: &Diagram, document: &str, stem: &str, rules: Rules, file_game: GameKind) -> Case {
+/// The case skeletons of one diagram, one for each line of moves its text names (alternatives
+/// apart; one case when it names none): `document` is how a case names the document, `stem` the
+/// id prefix (the first case is `stem-N`, an alternative `stem-N-2`, ...), `file_game` the game
+/// of the case file (a diagram of another game is named by its `diagram`, not its FEN). A rule
+/// set the document names for the diagram (a fence's `rules=`) is the case's `rules`.
+fn cases_of(
+    d: &Diagram,
+    document: &str,
+    stem: &str,
+    rules: Rules,
+    file_game: GameKind,
+) -> Vec<Case> {
     let game = d.found.game;
+    let own = d
+        .found
+        .rules
+        .as_deref()
+        .and_then(|r| r.parse::<Rules>().ok());
+    let rules = own.unwrap_or(rules);
     let variant =
         Variant::of(game, Some(rules).filter(|_| Variant::has_rule_sets(game))).unwrap_or_default();
     let read = |fen: &str| variant.read_fen(fen, Naming::default()).ok();
@@ -114,29 +165,40 @@ fn case_of(d: &Diagram, document: &str, stem: &str, rules: Rules, file_game: Gam
     };
     let text = format!("{} {}", d.caption(), d.after());
     let caption = d.caption().chars().take(120).collect::<String>();
-    Case {
-        id: format!("{stem}-{}", d.index),
-        section: (!caption.is_empty()).then_some(caption),
-        title: None,
-        diagram: fen.is_empty().then(|| DiagramRef {
-            document: document.to_string(),
-            index: Some(d.index),
-            caption_contains: None,
-            format: None,
-        }),
-        fen,
-        placement: None,
-        rules: None,
-        moves: moves_named(&pos, &text),
-        legal: true,
-        reason: None,
-        captures: None,
-        status: None,
-        frozen: None,
-        destinations: None,
-        note,
-        marks: None,
+    let mut lines = lines_named(&pos, &text);
+    if lines.is_empty() {
+        lines.push(Vec::new());
     }
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, moves)| Case {
+            id: match i {
+                0 => format!("{stem}-{}", d.index),
+                _ => format!("{stem}-{}-{}", d.index, i + 1),
+            },
+            section: (!caption.is_empty()).then(|| caption.clone()),
+            title: None,
+            diagram: fen.is_empty().then(|| DiagramRef {
+                document: document.to_string(),
+                index: Some(d.index),
+                caption_contains: None,
+                format: None,
+            }),
+            fen: fen.clone(),
+            placement: None,
+            rules: d.found.rules.clone().map(crate::cases::RulesSpec::Name),
+            moves,
+            legal: true,
+            reason: None,
+            captures: None,
+            status: None,
+            frozen: None,
+            destinations: None,
+            note: note.clone(),
+            marks: None,
+        })
+        .collect()
 }
 
 /// The case file skeleton of a document's diagrams: `document` names it (the path a case's
@@ -155,7 +217,7 @@ pub fn skeleton(document: &str, stem: &str, diagrams: &[Diagram], rules: Rules) 
         game,
         cases: diagrams
             .iter()
-            .map(|d| case_of(d, document, &stem, rules, game))
+            .flat_map(|d| cases_of(d, document, &stem, rules, game))
             .collect(),
     }
 }
@@ -189,6 +251,28 @@ mod tests {
         let text = "The white king moves Kc4-d5 delivering checkmate (1.Kc4-d5). Not Kc4-d4, \
                     as the d-file and Kc4xd3 would stalemate; the f4 square, 2 Kings, h9.";
         assert_eq!(moves_named(&pos, text), ["Kc4-d5", "Kc4-d4", "Kc4xd3"]);
+    }
+
+    #[test]
+    fn alternatives_are_lines_of_their_own() {
+        let pos = Variant::default()
+            .read_fen("7k/8/8/3Qr3/8/8/8/K7 w 0", Naming::default())
+            .unwrap();
+        assert_eq!(
+            lines_named(&pos, "1.Qa5, 1.Qb5 or 1.Qc5 captures the black rook."),
+            [["Qa5"], ["Qb5"], ["Qc5"]]
+        );
+        // A reply continues its line; a move of the side not to move ends it.
+        assert_eq!(
+            lines_named(
+                &pos,
+                "1.Qa5 Kh8-g8 2.Qa5-a8, but not Kh8-h7 after 1.Qc5 Re5-e1"
+            ),
+            vec![
+                vec!["Qa5", "Kh8-g8", "Qa5-a8", "Kh8-h7"],
+                vec!["Qc5", "Re5-e1"]
+            ]
+        );
     }
 
     #[test]

@@ -395,11 +395,15 @@ fn extract_writes_a_case_per_diagram_with_the_moves_its_caption_names() {
     assert_eq!(code, 0, "{err}");
     let file: Value = serde_json::from_str(&out).unwrap();
     let cases = file["cases"].as_array().unwrap();
-    assert_eq!(cases.len(), 5);
+    assert_eq!(cases.len(), 6);
     assert_eq!(cases[0]["id"], "rules-1");
     assert_eq!(cases[0]["fen"], "8/8/8/4k3/2K2M2/3q4/8/8 w 0");
-    assert_eq!(cases[0]["moves"], serde_json::json!(["Kc4-d5", "Kc4-d4"]));
-    assert!(cases[2]["note"].as_str().unwrap().contains("misplaced row"));
+    // "Kc4-d5 delivering checkmate ... Not Kc4-d4": two first moves, two cases.
+    assert_eq!(cases[0]["moves"], serde_json::json!(["Kc4-d5"]));
+    assert_eq!(cases[1]["id"], "rules-1-2");
+    assert_eq!(cases[1]["fen"], cases[0]["fen"]);
+    assert_eq!(cases[1]["moves"], serde_json::json!(["Kc4-d4"]));
+    assert!(cases[3]["note"].as_str().unwrap().contains("misplaced row"));
 
     // --merge keeps what the case file claims and adds the diagrams it lacks.
     let mut first = cases[0].clone();
@@ -425,6 +429,53 @@ fn extract_writes_a_case_per_diagram_with_the_moves_its_caption_names() {
     std::fs::write(&case_file, &out).unwrap();
     let (_, out, _) = run(baroque().arg("check").arg(&case_file));
     assert!(out.starts_with("ok   rules-1\n"), "{out}");
+}
+
+/// A fence's options stay in the skeleton (`rules=vchess`), and moves the text gives as
+/// alternatives (`1.Qa5, 1.Qb5 or 1.Qc5`) are one case each, which check as they are.
+#[test]
+fn extract_keeps_fence_options_and_reads_alternatives_as_alternatives() {
+    let (code, out, err) = run(baroque().arg("extract").arg(fixture("rules.md")));
+    assert_eq!(code, 0, "{err}");
+    let file: Value = serde_json::from_str(&out).unwrap();
+    let cases = file["cases"].as_array().unwrap();
+    let withdrawer: Vec<&Value> = cases
+        .iter()
+        .filter(|c| c["fen"] == "7k/8/8/3Qr3/8/8/8/K7 w 0")
+        .collect();
+    let lines: Vec<&Value> = withdrawer.iter().map(|c| &c["moves"]).collect();
+    assert_eq!(
+        lines,
+        [
+            &serde_json::json!(["Qa5"]),
+            &serde_json::json!(["Qb5"]),
+            &serde_json::json!(["Qc5"])
+        ],
+        "{out}"
+    );
+    for c in &withdrawer {
+        assert_eq!(c["rules"], "vchess", "{c}");
+    }
+    let ids: Vec<&str> = withdrawer.iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["rules-1", "rules-1-2", "rules-1-3"]);
+    // Completed with what each move captures, the three cases check.
+    let dir = tempfile::tempdir().unwrap();
+    let mut completed = file.clone();
+    completed["cases"] = serde_json::Value::Array(
+        withdrawer
+            .iter()
+            .map(|c| {
+                let mut c = (*c).clone();
+                c["captures"] = serde_json::json!([{"square": "e5", "piece": "r"}]);
+                c
+            })
+            .collect(),
+    );
+    let path = dir.path().join("cases.json");
+    std::fs::write(&path, completed.to_string()).unwrap();
+    let (code, out, err) = run(baroque().arg("check").arg(&path));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("3 passed, 0 failed"), "{out}");
 }
 
 #[test]
