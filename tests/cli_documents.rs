@@ -456,7 +456,10 @@ fn extract_keeps_fence_options_and_reads_alternatives_as_alternatives() {
     for c in &withdrawer {
         assert_eq!(c["rules"], "vchess", "{c}");
     }
-    let ids: Vec<&str> = withdrawer.iter().map(|c| c["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = withdrawer
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, ["rules-1", "rules-1-2", "rules-1-3"]);
     // Completed with what each move captures, the three cases check.
     let dir = tempfile::tempdir().unwrap();
