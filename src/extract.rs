@@ -17,6 +17,17 @@ use crate::rules::{MoveErrorKind, Naming, Rules, Variant, VariantPosition};
 /// The words of `text` that read as moves of `pos`, in order, each once.
 pub fn moves_named(pos: &VariantPosition, text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    for word in move_words(pos, text) {
+        if !out.contains(&word) {
+            out.push(word);
+        }
+    }
+    out
+}
+
+/// The words of `text` that read as moves of `pos`, in order, each as often as it is named.
+fn move_words(pos: &VariantPosition, text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
     for word in text.split_whitespace() {
         let word = word.trim_matches(|c: char| ",;:!?()[]\"'".contains(c));
         let word = word.trim_end_matches('.');
@@ -34,21 +45,43 @@ pub fn moves_named(pos: &VariantPosition, text: &str) -> Vec<String> {
             Ok(_) => true,
             Err(e) => e.kind != MoveErrorKind::Unparsable,
         };
-        if reads && !out.iter().any(|w| w == word) {
+        if reads {
             out.push(word.to_string());
         }
     }
     out
 }
 
-/// The lines of moves `text` names for `pos` ([`moves_named`]'s words, in order): a word that is
-/// a legal move where its line stands continues the line; one that is not, but is a move of the
-/// diagram's side to move there (legal or not), is an alternative and starts a line of its own
-/// (`1.Qa5, 1.Qb5 or 1.Qc5`: three lines); any other word ends its line (a reply the text calls
-/// illegal).
+/// Whether `word` is a move of the side to move of `pos` (legal or not): it is one, or it names
+/// its from-square (`Kc4-d4`) and a piece of that side stands there.
+fn of_side_to_move(pos: &VariantPosition, word: &str) -> bool {
+    if pos.parse_move(word, Naming::default()).is_ok() {
+        return true;
+    }
+    // A long form: an optional piece letter, then the from-square, then `-`, `x`, `<` or `*`.
+    let rest = word.trim_start_matches(|c: char| c.is_ascii_uppercase());
+    let end = rest
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| !c.is_ascii_digit())
+        .map_or(rest.len(), |(i, _)| i);
+    let (from, after) = rest.split_at(end);
+    if !after.starts_with(['-', 'x', '<', '*']) {
+        return false;
+    }
+    pos.parse_square(from, Naming::default())
+        .and_then(|sq| pos.piece_at(sq))
+        .is_some_and(|p| p.color == pos.turn())
+}
+
+/// The lines of moves `text` names for `pos` (the words that read as moves, in order): a word
+/// that is a legal move where its line stands continues the line; one that is not, but is a move
+/// of the diagram's side to move there (legal, or a long form from a square of that side), is an
+/// alternative and starts a line of its own (`1.Qa5, 1.Qb5 or 1.Qc5`: three lines); any other
+/// word ends its line (a reply the text calls illegal). Repeated lines are kept once.
 pub fn lines_named(pos: &VariantPosition, text: &str) -> Vec<Vec<String>> {
     let mut lines: Vec<(Vec<String>, Option<VariantPosition>)> = Vec::new();
-    for word in moves_named(pos, text) {
+    for word in move_words(pos, text) {
         if let Some((line, Some(at))) = lines.last_mut() {
             if let Ok(mv) = at.parse_move(&word, Naming::default()) {
                 *at = at.play(&mv);
@@ -56,10 +89,7 @@ pub fn lines_named(pos: &VariantPosition, text: &str) -> Vec<Vec<String>> {
                 continue;
             }
         }
-        let first_move = match pos.parse_move(&word, Naming::default()) {
-            Ok(_) => true,
-            Err(e) => e.kind != MoveErrorKind::NoPiece,
-        };
+        let first_move = of_side_to_move(pos, &word);
         match lines.last_mut() {
             Some((line, at)) if !first_move => {
                 // Played where it cannot be: the line's last word, after which nothing is played.
@@ -75,7 +105,13 @@ pub fn lines_named(pos: &VariantPosition, text: &str) -> Vec<Vec<String>> {
             }
         }
     }
-    lines.into_iter().map(|(line, _)| line).collect()
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for (line, _) in lines {
+        if !out.contains(&line) {
+            out.push(line);
+        }
+    }
+    out
 }
 
 /// A file-name stem as an id prefix: lower case letters, digits and `-`.
@@ -109,11 +145,13 @@ fn cases_of(
     file_game: GameKind,
 ) -> Vec<Case> {
     let game = d.found.game;
+    // A rule set the document names for the diagram, where the game has rule sets.
     let own = d
         .found
         .rules
         .as_deref()
-        .and_then(|r| r.parse::<Rules>().ok());
+        .and_then(|r| r.parse::<Rules>().ok())
+        .filter(|_| Variant::has_rule_sets(game));
     let rules = own.unwrap_or(rules);
     let variant =
         Variant::of(game, Some(rules).filter(|_| Variant::has_rule_sets(game))).unwrap_or_default();
@@ -187,7 +225,7 @@ fn cases_of(
             }),
             fen: fen.clone(),
             placement: None,
-            rules: d.found.rules.clone().map(crate::cases::RulesSpec::Name),
+            rules: own.as_ref().map(crate::cases::RulesSpec::from_rules),
             moves,
             legal: true,
             reason: None,
@@ -272,6 +310,12 @@ mod tests {
                 vec!["Qa5", "Kh8-g8", "Qa5-a8", "Kh8-h7"],
                 vec!["Qc5", "Re5-e1"]
             ]
+        );
+        // A short-form reply of the side not to move continues its line too; an alternative
+        // keeps the words it shares with another line.
+        assert_eq!(
+            lines_named(&pos, "1.Qa5 Kg8, not 1...Kh7; or 1.Qb5 Kg8"),
+            vec![vec!["Qa5", "Kg8", "Kh7"], vec!["Qb5", "Kg8"]]
         );
     }
 

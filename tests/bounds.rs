@@ -968,3 +968,49 @@ fn a_large_solve_answer_left_unread_is_let_go() {
         "the whole answer came: {body_read} of {length}"
     );
 }
+
+/// A client that reads slowly but steadily is never cut, however long it takes: the watchdog
+/// sees its connection's send queue move even while the answer's body waits for room.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_slow_but_steady_reader_is_not_cut() {
+    let _alone = alone();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("big.db");
+    big_collection(&db, 1_000);
+    let server = Served::start_at(
+        &db,
+        &["--write-timeout", "1", "--rate-limit-per-minute", "0"],
+        &[],
+        dir,
+    );
+    let mut s = connect_from(std::net::Ipv4Addr::new(127, 0, 0, 2), &server.addr);
+    write!(
+        s,
+        "GET /v1/collections/big/export HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.addr
+    )
+    .unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    // 4 KiB every 300 ms (13 KB/s: the system frees room for the body more rarely than the
+    // write timeout) for five times the write timeout, then the rest at once.
+    let mut got = Vec::new();
+    let mut buf = vec![0u8; 4096];
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(5) {
+        let n = s.read(&mut buf).expect("the answer keeps coming");
+        assert!(n > 0, "the connection was cut after {} bytes", got.len());
+        got.extend_from_slice(&buf[..n]);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    s.read_to_end(&mut got).expect("the rest arrives");
+    let text = String::from_utf8_lossy(&got);
+    assert!(
+        text.starts_with("HTTP/1.1 200"),
+        "{}",
+        &text[..100.min(text.len())]
+    );
+    assert!(text.ends_with("0\r\n\r\n"), "the export ends whole");
+    assert_eq!(text.matches("\"fen\":").count(), 1_000);
+    assert_eq!(write_timeouts(&server), 0.0);
+}

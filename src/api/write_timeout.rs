@@ -4,17 +4,21 @@
 //! actix writes a response as fast as its client reads it, and while the client reads nothing the
 //! response waits, whole, for as long as the connection stays open: a 16 MB solve answer, or an
 //! export's pages. Every response body that is not small (more than [`WATCHED_ABOVE`] bytes, or
-//! of unknown size, as a streamed export) is handed out in slices of [`SLICE`] bytes by a
-//! [`Watched`] body, and each time the HTTP layer asks for the next slice (which it does only once
-//! the client has taken most of the last one) the body notes the time. A [`Watchdog`] thread looks
-//! at the watched bodies every quarter of the timeout (at most every second): one that was not
-//! asked for more for the whole timeout has its connection shut down
-//! (`shutdown(2)` of both directions). The HTTP layer then fails its next write, drops the
-//! connection and the body with it, and the process gives the freed memory back to the system.
+//! of unknown size, as a streamed export) is handed out in slices of at most [`SLICE`] bytes by a
+//! [`Watched`] body, which notes when it last handed one out (actix asks for the next once the
+//! system has taken what it holds). A [`Watchdog`] thread looks at the watched bodies every
+//! quarter of the timeout (at most every second). One that handed out nothing for the whole
+//! timeout is stalled only if the connection's own send queue has not moved either
+//! (`ioctl(TIOCOUTQ)`: a client that reads slowly but steadily drains it, even while the system
+//! waits for a third of its buffer to be free before it takes more); a stalled connection is
+//! reset (`SO_LINGER` 0, then `shutdown(2)` of both directions, so the system drops what it
+//! still holds for it). The HTTP layer then fails its next write, drops the connection and the
+//! body with it, and the process gives the freed memory back to the system.
 //!
-//! The watchdog shuts down a duplicate of the connection's socket ([`Peer::duplicate`]), taken
-//! when the body is watched and closed when the body is dropped: it never reaches a socket that a
-//! later connection got under the same number.
+//! The watchdog works on a duplicate of the connection's socket ([`Peer::duplicate`]), taken when
+//! the body is watched and closed when the body is dropped: it never reaches a socket that a
+//! later connection got under the same number. A body whose socket cannot be duplicated (the
+//! process out of descriptors) goes unwatched.
 
 use super::work::Peer;
 use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
@@ -33,8 +37,13 @@ use std::time::{Duration, Instant};
 /// whole, whether the client reads or not.
 pub const WATCHED_ABOVE: u64 = 64 * 1024;
 
-/// The most bytes a watched body hands out at once.
-pub const SLICE: usize = 16 * 1024;
+/// The most bytes a watched body hands out at once (compression, outside the watch, encodes each
+/// slice on its own).
+pub const SLICE: usize = 256 * 1024;
+
+/// The least time between two returns of freed memory to the system, unless a connection was
+/// closed.
+const TRIM_EVERY: Duration = Duration::from_secs(30);
 
 /// The watched bodies of one server, and the thread that closes the stalled ones.
 #[derive(Debug)]
@@ -57,7 +66,38 @@ struct Entry {
     socket: OwnedFd,
     /// Milliseconds since `start` when the body last handed out a slice, or [`WAITING`].
     asked: Arc<AtomicU64>,
+    /// `asked` when the watchdog last saw it change.
+    last_asked: u64,
+    /// The bytes of the connection's send queue then (or at the last renewal).
+    queued: Option<i32>,
     closed: bool,
+}
+
+/// The bytes the system still holds to send on `socket` (sent or not, not yet acknowledged).
+fn send_queue(socket: &OwnedFd) -> Option<i32> {
+    let mut bytes: libc::c_int = 0;
+    // SAFETY: TIOCOUTQ writes one int through the pointer, which points to `bytes`.
+    let r = unsafe { libc::ioctl(socket.as_raw_fd(), libc::TIOCOUTQ, &mut bytes) };
+    (r == 0).then_some(bytes)
+}
+
+/// Resets the connection of `socket`: what the system holds for it is dropped.
+fn reset(socket: &OwnedFd) {
+    let linger = libc::linger {
+        l_onoff: 1,
+        l_linger: 0,
+    };
+    // SAFETY: plain socket calls on a descriptor this entry owns; `linger` outlives the call.
+    unsafe {
+        libc::setsockopt(
+            socket.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_LINGER,
+            (&linger as *const libc::linger).cast(),
+            std::mem::size_of::<libc::linger>() as libc::socklen_t,
+        );
+        libc::shutdown(socket.as_raw_fd(), libc::SHUT_RDWR);
+    }
 }
 
 /// `asked` of a body that was asked for more and has none yet (an export waiting for its next page
@@ -98,6 +138,8 @@ impl Watchdog {
         let entry = Entry {
             socket,
             asked: Arc::clone(&asked),
+            last_asked: WAITING,
+            queued: None,
             closed: false,
         };
         self.shared
@@ -124,6 +166,7 @@ impl Watchdog {
 /// The watchdog's thread: every `every`, shuts down the connections of the bodies not asked for
 /// more within the timeout, and gives freed memory back to the system.
 fn watch(shared: &Weak<Shared>, every: Duration) {
+    let mut trimmed = Instant::now();
     loop {
         std::thread::sleep(every);
         let Some(shared) = shared.upgrade() else {
@@ -136,15 +179,32 @@ fn watch(shared: &Weak<Shared>, every: Duration) {
             let mut watched = shared.watched.lock().unwrap_or_else(|e| e.into_inner());
             for entry in watched.values_mut() {
                 let asked = entry.asked.load(Ordering::Relaxed);
-                if !entry.closed && asked != WAITING && now.saturating_sub(asked) >= timeout {
-                    // SAFETY: `socket` is this entry's own descriptor, open until the entry is
-                    // removed; shutting it down touches nothing but its connection.
-                    unsafe {
-                        libc::shutdown(entry.socket.as_raw_fd(), libc::SHUT_RDWR);
-                    }
-                    entry.closed = true;
-                    closed += 1;
+                if entry.closed || asked == WAITING {
+                    entry.last_asked = WAITING;
+                    continue;
                 }
+                if asked != entry.last_asked {
+                    // The body moved: the send queue is noted as it stands now.
+                    entry.last_asked = asked;
+                    entry.queued = send_queue(&entry.socket);
+                    continue;
+                }
+                if now.saturating_sub(asked) < timeout {
+                    continue;
+                }
+                // Nothing handed out for the timeout: stalled, unless the client took some of
+                // what the system holds since the body last moved (it reads, slowly: the
+                // timeout starts again).
+                let queued = send_queue(&entry.socket);
+                if queued.is_some() && queued != entry.queued {
+                    entry.asked.store(now, Ordering::Relaxed);
+                    entry.last_asked = now;
+                    entry.queued = queued;
+                    continue;
+                }
+                reset(&entry.socket);
+                entry.closed = true;
+                closed += 1;
             }
         }
         if closed > 0 {
@@ -155,8 +215,11 @@ fn watch(shared: &Weak<Shared>, every: Duration) {
                 "closed connections whose clients read nothing of their answers"
             );
         }
-        if shared.freed.swap(false, Ordering::AcqRel) {
+        if (closed > 0 || trimmed.elapsed() >= TRIM_EVERY)
+            && shared.freed.swap(false, Ordering::AcqRel)
+        {
             give_back_memory();
+            trimmed = Instant::now();
         }
     }
 }

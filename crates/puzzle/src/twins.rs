@@ -145,12 +145,12 @@ fn named(pos: &VariantPosition, piece: Option<Piece>, square: usize, naming: Nam
 fn notation(pos: &VariantPosition, grid: &Grid, command: &str, naming: Naming) -> String {
     let words: Vec<&str> = command.split_whitespace().collect();
     let at = |name: &str| square(pos, name, naming).ok();
-    let piece = |sq: usize| grid.squares.get(sq).copied().flatten();
+    let standing = |sq: usize| grid.squares.get(sq).copied().flatten();
     match words.as_slice() {
         ["move", from, to] => match (at(from), at(to)) {
             (Some(f), Some(t)) => format!(
                 "{}-->{}",
-                named(pos, piece(f), f, naming),
+                named(pos, standing(f), f, naming),
                 pos.square_name(t as u8, naming)
             ),
             _ => command.to_string(),
@@ -158,16 +158,26 @@ fn notation(pos: &VariantPosition, grid: &Grid, command: &str, naming: Naming) -
         ["exchange", a, b] => match (at(a), at(b)) {
             (Some(a), Some(b)) => format!(
                 "{}<-->{}",
-                named(pos, piece(a), a, naming),
-                named(pos, piece(b), b, naming)
+                named(pos, standing(a), a, naming),
+                named(pos, standing(b), b, naming)
             ),
             _ => command.to_string(),
         },
         ["remove", sq] => match at(sq) {
-            Some(sq) => format!("-{}", named(pos, piece(sq), sq, naming)),
+            Some(sq) => format!("-{}", named(pos, standing(sq), sq, naming)),
             None => command.to_string(),
         },
-        ["add", what] => format!("+{what}"),
+        ["add", what] => {
+            let mut chars = what.chars();
+            let placed = match (chars.next(), chars.next()) {
+                (Some(colour), Some(letter)) => piece(pos, colour, letter)
+                    .ok()
+                    .zip(at(chars.as_str()))
+                    .map(|(p, sq)| named(pos, Some(p), sq, naming)),
+                _ => None,
+            };
+            format!("+{}", placed.unwrap_or_else(|| what.to_string()))
+        }
         _ => words.join(" "),
     }
 }
@@ -392,7 +402,7 @@ mod tests {
             "exchange a1 h8",
             "exchange e5 e4",
             "remove e5",
-            "add bPa3",
+            "add bpa3",
             "rotate 90",
             "mirror a1<->h1",
             "move e5 d4; stipulation =1",

@@ -377,20 +377,9 @@ pub struct Threat<M> {
     /// pass; empty when the key gives check (no pass is legal) or needs one move.
     pub moves: Vec<M>,
     /// The length of each threat of `moves`, in its order: the attacker moves of its fastest
-    /// way to the goal after the pass, this one included (1: it mates at once).
-    pub lengths: Vec<u32>,
-}
-
-impl<M> Threat<M> {
-    /// The threats of the shortest length (problemists print only those), in their order.
-    pub fn shortest(&self) -> impl Iterator<Item = &M> {
-        let least = self.lengths.iter().copied().min().unwrap_or(0);
-        self.moves
-            .iter()
-            .zip(&self.lengths)
-            .filter(move |(_, &k)| k == least)
-            .map(|(m, _)| m)
-    }
+    /// way to the goal after the pass, this one included (1: it mates at once); `None` when the
+    /// budget ran out before they were known.
+    pub lengths: Option<Vec<u32>>,
 }
 
 /// A first move that is not a key and fails to at most the asked number of defences.
@@ -407,16 +396,20 @@ pub struct NamedThreat {
     pub key: MoveInfo,
     pub moves: Vec<MoveInfo>,
     /// The length of each of `moves` (see [`Threat::lengths`]).
-    pub lengths: Vec<u32>,
+    pub lengths: Option<Vec<u32>>,
 }
 
 impl NamedThreat {
-    /// The threats of the shortest length, in their order.
+    /// The threats of the shortest length, in their order (all of them when the lengths are not
+    /// known).
     pub fn shortest(&self) -> Vec<MoveInfo> {
-        let least = self.lengths.iter().copied().min().unwrap_or(0);
+        let Some(lengths) = &self.lengths else {
+            return self.moves.clone();
+        };
+        let least = lengths.iter().copied().min().unwrap_or(0);
         self.moves
             .iter()
-            .zip(&self.lengths)
+            .zip(lengths)
             .filter(|(_, &k)| k == least)
             .map(|(m, _)| m.clone())
             .collect()
@@ -973,16 +966,17 @@ fn solve_with<P: GamePosition>(
                 in_tree
                     .map(Ok)
                     .unwrap_or_else(|| tries::threat(&mut s, goal, pos, &k.mv, k.mate_in))
-                    .and_then(|moves| {
+                    .ok()
+                    .map(|moves| {
+                        // Lengths the budget cut short are unknown; the threat stays.
                         let lengths =
-                            tries::threat_lengths(&mut s, goal, pos, &k.mv, &moves, k.mate_in)?;
-                        Ok(Threat {
+                            tries::threat_lengths(&mut s, goal, pos, &k.mv, &moves, k.mate_in).ok();
+                        Threat {
                             key: k.mv,
                             moves,
                             lengths,
-                        })
+                        }
                     })
-                    .ok()
             })
             .collect();
         let _ = s.flush();

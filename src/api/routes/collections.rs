@@ -711,17 +711,21 @@ pub async fn export(
             .join(", ");
         res.insert_header((header::HeaderName::from_static(SKIPPED_HEADER), ids));
     }
+    // The write timeout's watchdog ends a stalled export's connection, and the export with it;
+    // this wait only frees the slot of one it could not watch (a slow reader's next chunk may
+    // come a whole system send buffer later, so it is long).
     let wait = req
         .app_data::<web::Data<crate::api::configuration::Limits>>()
-        .map_or(EXPORT_SEND_WAIT, |l| l.write_timeout);
+        .map_or(EXPORT_SEND_WAIT, |l| l.write_timeout)
+        * 10;
     Ok(res.streaming(stream(export, slot, wait)))
 }
 
 /// Seconds a client refused for every export slot being taken is asked to wait.
 pub const EXPORT_RETRY_AFTER: u64 = 5;
 
-/// How long an export waits for its client to take the next chunk before it gives up (a client
-/// that stopped reading frees its slot), when the server's `--write-timeout` is not known.
+/// The write timeout an export goes by when the server's `--write-timeout` is not known: it waits
+/// ten times that for its client to take the next chunk before it gives up and frees its slot.
 pub const EXPORT_SEND_WAIT: Duration =
     Duration::from_secs(crate::api::configuration::DEFAULT_WRITE_TIMEOUT);
 

@@ -91,7 +91,8 @@ pub struct SolveRequest {
     pub max_refutations: Option<u32>,
     /// For a helpmate or series mover: the most lines answered in `solutions`, and in
     /// `short_solutions` and the set play's `solutions`, for the diagram and each twin (default
-    /// 100, at most 10,000). The whole answer holds at most 10,000 lines, its lists filled in
+    /// 100, at most 10,000). The whole answer holds at most 10,000 lines of 60,000 moves in all,
+    /// its lists filled in
     /// its order: the diagram's `solutions`, `short_solutions` and set play, then each twin's.
     /// `count` still says how many solutions there are, and `solutions_truncated` that lines
     /// were left out.
@@ -564,9 +565,9 @@ pub struct ThreatMove {
     pub uci: String,
     pub captures: Vec<SquarePiece>,
     /// The attacker moves, this one included, of its fastest way to the goal after the pass
-    /// (1: it mates at once).
+    /// (1: it mates at once); null when the budget ran out before it was known.
     #[schema(example = 1)]
-    pub mate_in: u32,
+    pub mate_in: Option<u32>,
 }
 
 /// A try: a first move that is not a key and fails to at most `max_refutations` defences.
@@ -631,7 +632,8 @@ pub struct SolveResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<usize>,
     /// For a helpmate: whether `solutions` or `short_solutions` keep only the first lines of a
-    /// length (`max_solutions`, default 100, and at most 10,000 lines in the whole answer, twins
+    /// length (`max_solutions`, default 100, and at most 10,000 lines or 60,000 moves in the
+    /// whole answer, twins
     /// and set play included; the search keeps at most 10,000).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solutions_truncated: Option<bool>,
@@ -735,12 +737,12 @@ pub struct SetPlayView {
     /// canonical order, with those White moves; none for N = 1.
     pub defences: Vec<SetDefence>,
     /// For a helpmate: the solutions of the shortened helpmate (at most `max_solutions`, and what
-    /// the answer's 10,000 lines leave).
+    /// the answer's 10,000 lines and 60,000 moves leave).
     pub solutions: Vec<Vec<SolutionMove>>,
     /// For a helpmate: how many solutions the shortened helpmate has.
     pub count: usize,
     /// Present (true) when `solutions` keeps only some of the lines found (`max_solutions`, or
-    /// the answer's 10,000 lines in all).
+    /// the answer's 10,000 lines and 60,000 moves in all).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub solutions_truncated: bool,
     /// Whether every move was settled (false: the budget ran out first, and the lists may lack
@@ -829,7 +831,7 @@ impl SetPlayView {
                 .map(|l| l.iter().map(SolutionMove::from).collect())
                 .collect(),
             count: s.count,
-            solutions_truncated: s.solutions.len() > max_solutions,
+            solutions_truncated: s.solutions.len().max(s.count) > max_solutions,
             complete: s.complete,
         }
     }
@@ -942,14 +944,14 @@ impl SolveResponse {
                     moves: t
                         .moves
                         .iter()
-                        .zip(&t.lengths)
-                        .map(|(m, &mate_in)| {
+                        .enumerate()
+                        .map(|(i, m)| {
                             let m = SolutionMove::from(m);
                             ThreatMove {
                                 notation: m.notation,
                                 uci: m.uci,
                                 captures: m.captures,
-                                mate_in,
+                                mate_in: t.lengths.as_ref().and_then(|l| l.get(i).copied()),
                             }
                         })
                         .collect(),
@@ -1140,6 +1142,10 @@ pub fn solve_query(query: &SolveQuery) -> SolveResponse {
 /// play's and every twin's): as many as `max_solutions` allows one list.
 pub const ANSWER_MAX_LINES: usize = crate::solver::help::MAX_LINES;
 
+/// The most moves those lines hold together: 10,000 lines of an `h#3`, fewer of a longer
+/// stipulation (2,500 of an `h#12`), so that the answer's size does not grow with N.
+pub const ANSWER_MAX_MOVES: usize = 60_000;
+
 /// What is left of a request's answer for the lists still to fill, in the order of the answer
 /// (the diagram's solutions, short solutions and set play lines, then each twin's): at most
 /// [`ANSWER_MAX_LINES`] lines, `max_solutions` of each list, and one `max_tree_nodes` of tree moves
@@ -1147,15 +1153,24 @@ pub const ANSWER_MAX_LINES: usize = crate::solver::help::MAX_LINES;
 #[derive(Clone, Copy, Debug)]
 struct AnswerRoom {
     lines: usize,
+    moves: usize,
     per_list: usize,
     tree_nodes: usize,
 }
 
 impl AnswerRoom {
-    /// The lines shown of a list of `found`, taken from what is left.
-    fn take_lines(&mut self, found: usize) -> usize {
-        let n = found.min(self.per_list).min(self.lines);
-        self.lines -= n;
+    /// The lines shown of a list whose lines have `lengths` moves, taken from what is left: the
+    /// first ones, as many as `max_solutions`, the lines and the moves left allow.
+    fn take_lines(&mut self, lengths: impl Iterator<Item = usize>) -> usize {
+        let mut n = 0;
+        for length in lengths {
+            if n == self.per_list || self.lines == 0 || length > self.moves {
+                break;
+            }
+            n += 1;
+            self.lines -= 1;
+            self.moves -= length;
+        }
         n
     }
 }
@@ -1181,6 +1196,7 @@ fn solve_with_text(
 ) -> (SolveResponse, Option<String>) {
     let mut room = AnswerRoom {
         lines: ANSWER_MAX_LINES,
+        moves: ANSWER_MAX_MOVES,
         per_list: query.max_solutions,
         tree_nodes: query.options.max_tree_nodes,
     };
@@ -1212,8 +1228,8 @@ fn solve_block(
     let mut shown = Shown::each(0);
     let (mut response, found) = if options.stipulation.lists_lines() {
         let solution = crate::solver::solve_lines_any(pos, &options, query.intended_solutions);
-        shown.solutions = room.take_lines(solution.solutions.len());
-        shown.short_solutions = room.take_lines(solution.short_solutions.len());
+        shown.solutions = room.take_lines(solution.solutions.iter().map(Vec::len));
+        shown.short_solutions = room.take_lines(solution.short_solutions.iter().map(Vec::len));
         let response = SolveResponse::help(query, &solution, shown);
         // Every line named: the text shows the lines the JSON answers and says how many more.
         let named = query.text.map(|_| solution.named(pos, naming));
@@ -1229,7 +1245,11 @@ fn solve_block(
         .set_play
         .then(|| crate::solver::set::set_play_any(pos, &options, naming));
     if let Some(set) = &set {
-        shown.set_play = room.take_lines(set.as_ref().map_or(0, |s| s.solutions.len()));
+        shown.set_play = room.take_lines(
+            set.as_ref()
+                .into_iter()
+                .flat_map(|s| s.solutions.iter().map(Vec::len)),
+        );
         response.set_play = Some(SetPlayView::of(
             options.stipulation,
             set.as_ref(),

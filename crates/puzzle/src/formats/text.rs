@@ -21,7 +21,7 @@
 //!   1...Kg5-g6!
 //! 1.Bf3-f5+?
 //!   1...Kg5xf5!
-//! 1.Nc7-h7! (2.Bf3-f5#)         the shortest threats in parentheses
+//! 1.Nc7-h7! (2.Bf3-f5#)         a key's shortest threats in parentheses
 //!   1...Kg5-f6
 //!     2.Bf3-f5#
 //! ```
