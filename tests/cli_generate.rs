@@ -418,8 +418,13 @@ fn generated_puzzles_are_sound(
             );
             // The stored answer (its confirming solve started from the screening's table) is
             // the fresh solve's: keys, cooks, short solutions, the whole tree and the threats.
-            let fresh = serde_json::to_value(s.named(&pos, Naming::default())).unwrap();
+            let mut fresh = serde_json::to_value(s.named(&pos, Naming::default())).unwrap();
             assert_eq!(fresh["tree"].as_array().map(Vec::len), Some(1), "{}", p.fen);
+            // A stored outcome keeps the threats' moves, not their lengths (its format is that
+            // of every release).
+            for t in fresh["threats"].as_array_mut().into_iter().flatten() {
+                t.as_object_mut().unwrap().remove("lengths");
+            }
             for field in ["keys", "cooks", "short_solutions", "tree", "threats"] {
                 assert_eq!(outcome(p)[field], fresh[field], "{field} of {}", p.fen);
             }
