@@ -393,6 +393,15 @@ fn big_collection(db: &std::path::Path, n: usize) {
     assert_eq!(added, n);
 }
 
+/// `baroque serve` with `args` on a fresh store holding the collection `big` of `n` puzzles
+/// ([`big_collection`]).
+fn serving_big(n: usize, args: &[&str]) -> Served {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("big.db");
+    big_collection(&db, n);
+    Served::start_at(&db, args, &[], dir)
+}
+
 /// A field of `/proc/<pid>/status`, in KiB (`VmRSS`, `VmHWM`).
 #[cfg(target_os = "linux")]
 fn memory_kib(pid: u32, field: &str) -> u64 {
@@ -426,15 +435,10 @@ const BIG: usize = 12_000;
 #[test]
 fn eight_exports_of_a_large_collection_stream_in_bounded_memory_and_a_304_is_at_once() {
     let _alone = alone();
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("big.db");
-    big_collection(&db, BIG);
     // One client here: all eight slots are its share.
-    let server = Served::start_at(
-        &db,
+    let server = serving_big(
+        BIG,
         &["--max-exports", "8", "--max-exports-per-client", "8"],
-        &[],
-        dir,
     );
     let url = format!("{}/v1/collections/big/export", server.base);
     // The tag comes without the export: a matching `If-None-Match` is answered at once.
@@ -491,11 +495,8 @@ fn eight_exports_of_a_large_collection_stream_in_bounded_memory_and_a_304_is_at_
 #[test]
 fn exports_beyond_the_cap_get_503_and_keep_their_tokens() {
     let _alone = alone();
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("big.db");
-    big_collection(&db, 5_000);
-    let server = Served::start_at(
-        &db,
+    let server = serving_big(
+        5_000,
         &[
             "--max-exports",
             "1",
@@ -504,8 +505,6 @@ fn exports_beyond_the_cap_get_503_and_keep_their_tokens() {
             "--rate-limit-burst",
             "2",
         ],
-        &[],
-        dir,
     );
     // One export whose client reads its first bytes, then stops reading: it holds the slot.
     let mut holder = std::net::TcpStream::connect(&server.addr).unwrap();
@@ -755,14 +754,9 @@ fn head_of(s: &mut std::net::TcpStream, host: &str, path: &str) -> String {
 #[test]
 fn one_client_holds_at_most_its_share_of_the_export_slots() {
     let _alone = alone();
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("big.db");
-    big_collection(&db, 5_000);
-    let server = Served::start_at(
-        &db,
+    let server = serving_big(
+        5_000,
         &["--max-exports", "4", "--rate-limit-per-minute", "0"],
-        &[],
-        dir,
     );
     let path = "/v1/collections/big/export";
     let a = std::net::Ipv4Addr::new(127, 0, 0, 2);
@@ -823,11 +817,8 @@ fn one_client_holds_at_most_its_share_of_the_export_slots() {
 #[test]
 fn a_client_that_stops_reading_is_let_go_after_the_write_timeout() {
     let _alone = alone();
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("big.db");
-    big_collection(&db, 5_000);
-    let server = Served::start_at(
-        &db,
+    let server = serving_big(
+        5_000,
         &[
             "--max-exports",
             "1",
@@ -836,8 +827,6 @@ fn a_client_that_stops_reading_is_let_go_after_the_write_timeout() {
             "--rate-limit-per-minute",
             "0",
         ],
-        &[],
-        dir,
     );
     let path = "/v1/collections/big/export";
     let mut stalled = connect_from(std::net::Ipv4Addr::new(127, 0, 0, 2), &server.addr);
@@ -975,14 +964,9 @@ fn a_large_solve_answer_left_unread_is_let_go() {
 #[test]
 fn a_slow_but_steady_reader_is_not_cut() {
     let _alone = alone();
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("big.db");
-    big_collection(&db, 1_000);
-    let server = Served::start_at(
-        &db,
+    let server = serving_big(
+        1_000,
         &["--write-timeout", "1", "--rate-limit-per-minute", "0"],
-        &[],
-        dir,
     );
     let mut s = connect_from(std::net::Ipv4Addr::new(127, 0, 0, 2), &server.addr);
     write!(
