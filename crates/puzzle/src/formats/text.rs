@@ -380,11 +380,8 @@ impl Writer {
             .find(|t| t.key.uci == key.info.uci)
             .map(crate::solver::NamedThreat::shortest);
         if let Some(node) = s.tree.iter().find(|n| n.info.uci == key.info.uci) {
-            let mut node = node.clone();
-            if let (Some(threat), Some(shortest)) = (node.threat.as_mut(), shortest) {
-                *threat = shortest;
-            }
-            self.attack(Some(pos), &node, depth, 1, "!");
+            let threat = node.threat.as_ref().map(|t| shortest.as_ref().unwrap_or(t));
+            self.attack(Some(pos), node, threat, depth, 1, "!");
             return;
         }
         // A key the tree was cut before: its threat, when one is known (a key that gives check
@@ -398,19 +395,18 @@ impl Writer {
         self.line(depth, &format!("1.{name}!{threat}"));
     }
 
-    /// An attacker's move and what follows it.
+    /// An attacker's move, with `threat` (the node's, or the key's shortest), and what follows.
     fn attack(
         &mut self,
         pos: Option<&VariantPosition>,
         node: &NamedAttack,
+        threat: Option<&Vec<MoveInfo>>,
         depth: usize,
         number: u32,
         suffix: &str,
     ) {
         let (name, after) = self.name(pos, &node.info);
-        let threat = node
-            .threat
-            .as_ref()
+        let threat = threat
             .map(|t| self.threat(after.as_ref(), t, number + 1))
             .unwrap_or_default();
         self.line(depth, &format!("{number}.{name}{suffix}{threat}"));
@@ -423,7 +419,14 @@ impl Writer {
             let mut replies: Vec<_> = d.replies.iter().collect();
             replies.sort_by(|a, b| a.info.notation.cmp(&b.info.notation));
             for r in replies {
-                self.attack(below.as_ref(), r, depth + 2, number + 1, "");
+                self.attack(
+                    below.as_ref(),
+                    r,
+                    r.threat.as_ref(),
+                    depth + 2,
+                    number + 1,
+                    "",
+                );
             }
         }
     }
