@@ -293,29 +293,19 @@ pub struct Generated<P: GamePosition = Position> {
     pub proven: Option<std::sync::Arc<crate::solver::Proven>>,
 }
 
-/// How far a run (a generation job) has got.
-#[derive(
-    Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
-)]
-#[schema(as = JobProgress, examples(json!({"tried": 51, "found": 2, "duplicates": 0, "unsettled": 0, "varied": 0, "nodes": 68155, "millis": 23})))]
+/// How far a run (a generation job) has got: candidates `tried`, sound puzzles `found`, sound ones
+/// dropped as near-`duplicates` (the same position or a mirror image of one kept), candidates left
+/// `unsettled` by the candidate budget, puzzles passed over to keep the collection `varied` (with
+/// `focus`, candidates whose key would be of a kind that has its share count here before they are
+/// proven), solver `nodes` and `millis` spent.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Progress {
-    /// Candidates made and screened.
     pub tried: u64,
-    /// Sound puzzles kept.
     pub found: u64,
-    /// Sound puzzles dropped as near-duplicates (the same position or a mirror image of one kept).
     pub duplicates: u64,
-    /// Candidates the solver could not settle within the candidate budget.
     pub unsettled: u64,
-    /// Puzzles passed over to keep the collection varied (their key piece's kind had its share,
-    /// or the defender kept too few pieces when every remaining puzzle had to keep them). With
-    /// `focus`, a candidate whose key would be of a kind that has its share is dropped before it
-    /// is proven sound, and counted here too: it is sound or not, but would not be kept either
-    /// way.
     pub varied: u64,
-    /// Solver nodes spent.
     pub nodes: u64,
-    /// Milliseconds spent.
     pub millis: u64,
 }
 

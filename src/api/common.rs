@@ -15,7 +15,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use std::marker::PhantomData;
 use utoipa::ToSchema;
 
-pub use crate::app::views::{
+pub use crate::api::wire::{
     GameName, LeaperOption, PresetName, ResolvedRules, SquarePiece, StalemateOption, SuicideOption,
 };
 
@@ -581,7 +581,7 @@ pub mod examples {
 
     // The positions of the stored-puzzle examples are the views' (a stored puzzle's JSON is
     // theirs); the others are the requests'.
-    pub use crate::app::views::examples::{PAWN_FEN, ROCOCO_CHAMELEON_FEN};
+    pub use crate::api::wire::examples::{PAWN_FEN, ROCOCO_CHAMELEON_FEN};
     /// The Wikipedia King diagram: White to move, with the mate `Kc4-d5` among its moves.
     pub const KING_FEN: &str = "8/8/8/4k3/2K2M2/3q4/8/8 w 0";
     /// The vchess King diagram: `Ke5` would leave the White King capturable.

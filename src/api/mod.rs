@@ -42,6 +42,7 @@ pub mod routes;
 pub mod startup;
 pub mod telemetry;
 pub mod whole;
+pub mod wire;
 pub mod work;
 pub mod write_timeout;
 

@@ -48,16 +48,12 @@ pub struct JobView {
     pub shards: Option<ShardsView>,
 }
 
-/// Where a sharded job's shards are: made so far, done, and held by a runner now.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[schema(as = JobShards, examples(json!({"total": 12, "done": 9, "running": 2})))]
+/// Where a sharded job's shards are: made so far (`total`), screened (`done`) and held by a
+/// runner now (`running`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardsView {
-    /// Shards made so far: each a range of `steer_epoch` candidates (256 by default); the job's
-    /// runner makes them a few ahead of the one it assembles next.
     pub total: u64,
-    /// Shards screened.
     pub done: u64,
-    /// Shards a replica screens now.
     pub running: u64,
 }
 

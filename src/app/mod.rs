@@ -1,11 +1,9 @@
 //! The use cases, between the engine and the edges (HTTP, command line): verifying a puzzle and
 //! storing it, seeding the store from the fixtures, generating a collection, importing puzzles read
-//! from PGN or CSV; and the JSON documents of a stored puzzle (`views`), which the HTTP API answers
-//! and `baroque export` writes. They use the store to persist; the store itself only persists and
+//! from PGN or CSV, exporting them. They use the store to persist; the store itself only persists and
 //! reads.
 
 pub mod collections;
-pub mod database;
 pub mod export;
 pub mod import;
 pub mod jobs;
@@ -13,7 +11,6 @@ pub mod library;
 pub mod proofs;
 pub mod seed;
 pub mod shards;
-pub mod views;
 
 use crate::puzzle::{verify, NewPuzzle, VerifyError};
 use crate::solver::SolveOptions;

@@ -59,7 +59,7 @@ pub struct ImportArgs {
     pub format: Option<ImportFormat>,
     /// The puzzle store: a SQLite file (created when missing) or a `postgres://` URL (TLS options
     /// in the URL: `sslmode`, `sslrootcert`, `sslcert`, `sslkey`).
-    #[arg(long, env = "BAROQUE_DB", default_value = crate::app::database::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::app::database::DatabaseParser)]
+    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::api::configuration::DatabaseParser)]
     pub db: Database,
     /// The solver's node budget for each puzzle (a puzzle it cannot settle is rejected).
     #[arg(long, default_value_t = 50_000_000)]
@@ -115,7 +115,7 @@ pub struct ExportArgs {
     pub format: ExportFormat,
     /// The puzzle store: a SQLite file (it must exist) or a `postgres://` URL (TLS options in the
     /// URL: `sslmode`, `sslrootcert`, `sslcert`, `sslkey`).
-    #[arg(long, env = "BAROQUE_DB", default_value = crate::app::database::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::app::database::DatabaseParser)]
+    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::api::configuration::DatabaseParser)]
     pub db: Database,
     /// Write to this file instead of standard output.
     #[arg(long, value_name = "FILE")]
@@ -266,7 +266,7 @@ pub fn run_export(args: ExportArgs) -> ExitCode {
         Err(e) => return fail(format!("{}: {e}", args.db)),
     };
     let format = Format::from(args.format);
-    let json = crate::app::views::json_line;
+    let json = crate::api::wire::json_line;
     let mut export = match library.export(&args.collection, format, json) {
         Ok(Some(e)) => e,
         Ok(None) => {

@@ -87,7 +87,7 @@ pub struct GenerateArgs {
     pub threads: Option<usize>,
     /// The puzzle store: a SQLite file (created when missing) or a `postgres://` URL (TLS options
     /// in the URL: `sslmode`, `sslrootcert`, `sslcert`, `sslkey`).
-    #[arg(long, env = "BAROQUE_DB", default_value = crate::app::database::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::app::database::DatabaseParser)]
+    #[arg(long, env = "BAROQUE_DB", default_value = crate::api::configuration::DEFAULT_DB, value_name = "PATH|URL", value_parser = crate::api::configuration::DatabaseParser)]
     pub db: Database,
     /// Print the summary as JSON.
     #[arg(long)]

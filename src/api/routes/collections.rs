@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use utoipa::ToSchema;
 
-pub use crate::app::views::json_line;
+pub use crate::api::wire::json_line;
 
 /// A request to generate a collection.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -142,7 +142,7 @@ pub struct Job {
     pub stipulation: String,
     pub count: u32,
     pub seed: u64,
-    pub progress: Progress,
+    pub progress: JobProgress,
     /// Why the run stopped (`done`, `candidate_limit`, `time_limit`, `cancelled`); null while it runs.
     #[schema(value_type = Option<String>, example = "done")]
     pub stop: Option<Stop>,
@@ -168,7 +168,7 @@ pub struct Job {
     /// the one assembled next), `done` screened, `running` screened by a replica now. Absent from
     /// a job stored by a release before shards (it runs on one replica at a time).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub shards: Option<ShardsView>,
+    pub shards: Option<JobShards>,
 }
 
 impl From<JobRecord> for Job {
@@ -189,14 +189,89 @@ impl From<JobRecord> for Job {
             stipulation: v.stipulation,
             count: v.count,
             seed: v.seed,
-            progress: v.progress,
+            progress: v.progress.into(),
             stop: v.stop,
             puzzle_ids: v.puzzle_ids,
             summary: v.summary,
             error: v.error,
             attempts: r.attempts,
             workers: v.workers,
-            shards: v.shards,
+            shards: v.shards.map(Into::into),
+        }
+    }
+}
+
+/// How far a run (a generation job) has got.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"tried": 51, "found": 2, "duplicates": 0, "unsettled": 0, "varied": 0, "nodes": 68155, "millis": 23})))]
+pub struct JobProgress {
+    /// Candidates made and screened.
+    pub tried: u64,
+    /// Sound puzzles kept.
+    pub found: u64,
+    /// Sound puzzles dropped as near-duplicates (the same position or a mirror image of one kept).
+    pub duplicates: u64,
+    /// Candidates the solver could not settle within the candidate budget.
+    pub unsettled: u64,
+    /// Puzzles passed over to keep the collection varied (their key piece's kind had its share,
+    /// or the defender kept too few pieces when every remaining puzzle had to keep them). With
+    /// `focus`, a candidate whose key would be of a kind that has its share is dropped before it
+    /// is proven sound, and counted here too: it is sound or not, but would not be kept either
+    /// way.
+    pub varied: u64,
+    /// Solver nodes spent.
+    pub nodes: u64,
+    /// Milliseconds spent.
+    pub millis: u64,
+}
+
+/// Where a sharded job's shards are: made so far, done, and held by a runner now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(examples(json!({"total": 12, "done": 9, "running": 2})))]
+pub struct JobShards {
+    /// Shards made so far: each a range of `steer_epoch` candidates (256 by default); the job's
+    /// runner makes them a few ahead of the one it assembles next.
+    pub total: u64,
+    /// Shards screened.
+    pub done: u64,
+    /// Shards a replica screens now.
+    pub running: u64,
+}
+
+impl From<Progress> for JobProgress {
+    fn from(p: Progress) -> JobProgress {
+        let Progress {
+            tried,
+            found,
+            duplicates,
+            unsettled,
+            varied,
+            nodes,
+            millis,
+        } = p;
+        JobProgress {
+            tried,
+            found,
+            duplicates,
+            unsettled,
+            varied,
+            nodes,
+            millis,
+        }
+    }
+}
+
+impl From<ShardsView> for JobShards {
+    fn from(s: ShardsView) -> JobShards {
+        let ShardsView {
+            total,
+            done,
+            running,
+        } = s;
+        JobShards {
+            total,
+            done,
+            running,
         }
     }
 }

@@ -136,7 +136,7 @@ struct Config {
     fen: String,
     game: &'static str,
     /// The rule set as the API reads it back (an object of preset and options).
-    rules: Option<crate::app::views::ResolvedRules>,
+    rules: Option<crate::api::wire::ResolvedRules>,
     stipulation: String,
     #[serde(flatten)]
     look: Look,
@@ -380,7 +380,7 @@ pub async fn embed(
         )
     })?;
     let fen = pos.fen(look.naming());
-    let rules_view: Option<crate::app::views::ResolvedRules> = rules.map(|r| (&r).into());
+    let rules_view: Option<crate::api::wire::ResolvedRules> = rules.map(|r| (&r).into());
     // What /v1/play will say of every move, said now: the stipulation's side, its length, a
     // Rococo board without both Kings.
     let mut request = serde_json::json!({

@@ -22,7 +22,7 @@ use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-pub use crate::app::views::{Puzzle, PuzzleKind};
+pub use crate::api::wire::{Puzzle, PuzzleKind};
 
 position_request! {
 /// `POST /v1/puzzles`: a puzzle to verify and store. Whatever `coords` the request names squares
@@ -1161,7 +1161,7 @@ pub(crate) mod examples {
     use crate::rules::{Preset, Rules};
     use serde_json::Value;
 
-    pub use crate::app::views::examples::{chameleon_stored, puzzle};
+    pub use crate::api::wire::examples::{chameleon_stored, puzzle};
 
     /// The Chameleon mate in 2 as a PGN game.
     pub fn pgn_game() -> String {
