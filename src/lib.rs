@@ -7,24 +7,25 @@
 //! - [`cases`] (diagram case files), [`puzzle`] (what a puzzle claims and its one verification),
 //!   [`outcome`] (the typed outcome a verified puzzle stores),
 //!   [`difficulty`] (a mate puzzle's difficulty from its proof),
-//!   [`puzzles`] (mate puzzle files), [`generate`] (puzzle generation), [`diagram`] (SVG boards),
-//!   [`documents`] (diagrams read from rule documents: wiki, HTML, Markdown, text boards),
-//!   [`extract`] (case file skeletons from a document), [`formats`] (puzzles as PGN and Lichess's
-//!   puzzle CSV, and read back from them);
+//!   [`puzzles`] (mate puzzle files), [`formats`] (puzzles as PGN and Lichess's puzzle CSV, and
+//!   read back from them);
+//! - [`diagram`] (SVG boards, crate `baroque-diagram`), [`documents`] (diagrams read from rule
+//!   documents: wiki, HTML, Markdown, text boards) and [`extract`] (case file skeletons from a
+//!   document), both of crate `baroque-documents`;
 //! - [`store`]: persists puzzles, collections and jobs (SQLite or PostgreSQL) and reads them back,
 //!   nothing more;
-//! - [`app`]: the use cases (verify and store, seed, generate a collection, import, export), and
-//!   [`app::Library`], the edges' one door to the store;
+//! - [`app`] (crate `baroque-app`): the use cases (verify and store, seed, generate a collection
+//!   with [`generate`], import, export), and [`app::Library`], the edges' one door to the store;
 //! - [`api`] (the HTTP service) and the command line ([`cli`]), which reach the store only through
 //!   [`app`].
 
 pub mod api;
-pub mod app;
 pub mod cli;
-pub mod diagram;
-pub mod documents;
-pub mod extract;
-pub mod generate;
+pub use baroque_app as app;
+pub use baroque_app::generate;
+pub use baroque_diagram as diagram;
+pub use baroque_documents as documents;
+pub use baroque_documents::extract;
 pub use baroque_puzzle as puzzle;
 pub use baroque_puzzle::fixtures::{cases, puzzles};
 pub use baroque_puzzle::{difficulty, formats, outcome, play};

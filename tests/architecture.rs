@@ -162,6 +162,9 @@ fn the_service_is_built_on_the_engine_crates() {
         "baroque-solver",
         "baroque-puzzle",
         "baroque-store",
+        "baroque-app",
+        "baroque-documents",
+        "baroque-diagram",
     ] {
         assert!(deps.contains(layer), "baroque does not use {layer}");
     }
@@ -223,22 +226,26 @@ fn the_api_and_the_cli_reach_the_store_only_through_the_application_layer() {
     assert!(names_the_store("use crate::app::library::StoreError;").is_none());
 }
 
-/// The application layer and the command line's subcommands use no HTTP module: what both the
-/// service and the command line write (a stored puzzle as JSON) is in `app::views`. Only `cli.rs`
-/// names `api`, for `serve` and `openapi`.
+/// The command line's subcommands use no HTTP module but the two the edges share: the wire types
+/// ([`baroque::api::wire`]: what both the service and the command line write, such as a stored
+/// puzzle as JSON) and the configuration's `--db` flag. Only `cli.rs` names the rest, for `serve`
+/// and `openapi`.
 #[test]
-fn the_application_layer_and_the_subcommands_name_no_http_module() {
+fn the_subcommands_name_no_http_module_but_the_wire_types_and_the_configuration() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for layer in ["src/app", "src/cli"] {
-        non_test_code(&root.join(layer), &mut files);
-    }
-    assert!(files.len() >= 10, "{files:?}");
+    non_test_code(&root.join("src/cli"), &mut files);
+    assert!(files.len() >= 4, "{files:?}");
     let names_api = |code: &str| {
-        code.contains("crate::api")
-            || code.contains("baroque::api")
-            || code.contains("super::api")
-            || code.contains("actix")
+        let shared = ["crate::api::wire::", "crate::api::configuration::"];
+        let mut rest = code.to_string();
+        for s in shared {
+            rest = rest.replace(s, "");
+        }
+        rest.contains("crate::api")
+            || rest.contains("baroque::api")
+            || rest.contains("super::api")
+            || rest.contains("actix")
     };
     for (path, code) in &files {
         assert!(!names_api(code), "{} names the HTTP layer", path.display());
@@ -246,4 +253,56 @@ fn the_application_layer_and_the_subcommands_name_no_http_module() {
     assert!(names_api(
         "let json = crate::api::routes::collections::json_line;"
     ));
+    assert!(!names_api("let json = crate::api::wire::json_line;"));
+}
+
+/// The application layer and the crates it stands on hold no web, command-line or OpenAPI code:
+/// the edges adapt its typed requests and reports.
+#[test]
+fn the_application_layer_depends_on_no_web_command_line_or_schema_crate() {
+    let deps = dependencies("baroque-app");
+    assert_eq!(
+        workspace_crates(&deps),
+        [
+            "baroque-app",
+            "baroque-puzzle",
+            "baroque-rules",
+            "baroque-solver",
+            "baroque-store"
+        ]
+    );
+    for banned in [
+        "actix-web",
+        "actix-rt",
+        "actix-http",
+        "utoipa",
+        "clap",
+        "hyper",
+    ] {
+        assert!(!deps.contains(banned), "baroque-app depends on {banned}");
+    }
+}
+
+/// Reading rule documents and drawing diagrams need the games and the case files, nothing else of
+/// the workspace, and no web, database, async or command-line crate.
+#[test]
+fn the_documents_and_the_diagrams_stand_on_the_engine_alone() {
+    for (krate, inside) in [
+        ("baroque-diagram", vec!["baroque-diagram", "baroque-rules"]),
+        (
+            "baroque-documents",
+            vec![
+                "baroque-documents",
+                "baroque-puzzle",
+                "baroque-rules",
+                "baroque-solver",
+            ],
+        ),
+    ] {
+        let deps = dependencies(krate);
+        assert_eq!(workspace_crates(&deps), inside);
+        for banned in OUTSIDE_THE_ENGINE.iter().filter(|c| **c != "serde_json") {
+            assert!(!deps.contains(*banned), "{krate} depends on {banned}");
+        }
+    }
 }

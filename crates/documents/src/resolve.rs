@@ -1,5 +1,5 @@
 //! A diagram case's `diagram` resolved from its rule document: the position, its placement and
-//! its marks as claims (see [`crate::puzzle::fixtures::cases`]).
+//! its marks as claims (see [`baroque_puzzle::fixtures::cases`]).
 
 use crate::cases::{Case, Marks};
 use crate::rules::GameKind;
@@ -47,9 +47,9 @@ pub fn resolve(
     case: &Case,
     game: GameKind,
     base: &Path,
-    library: &mut crate::documents::Library,
+    library: &mut crate::Library,
 ) -> Result<Resolved, String> {
-    use crate::documents::{Content, Format, Reading};
+    use crate::{Content, Format, Reading};
     let Some(r) = &case.diagram else {
         return Ok(Resolved {
             case: case.clone(),
@@ -122,7 +122,7 @@ pub fn resolve(
         _ => (d.found.game, d.fen().unwrap_or_default().to_string(), None),
     };
     let mut fen = if exchange {
-        crate::documents::exchange_colours(&fen)
+        crate::exchange_colours(&fen)
     } else {
         fen
     };

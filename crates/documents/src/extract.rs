@@ -9,10 +9,10 @@
 //! letter and a digit.
 
 use crate::cases::{Case, CaseFile, DiagramRef};
-use crate::documents::{Content, Diagram, Reading};
 use crate::rules::prelude::*;
 use crate::rules::GameKind;
 use crate::rules::{MoveErrorKind, Naming, Rules, Variant, VariantPosition};
+use crate::{Content, Diagram, Reading};
 
 /// The words of `text` that read as moves of `pos`, in order, each once.
 pub fn moves_named(pos: &VariantPosition, text: &str) -> Vec<String> {

@@ -31,6 +31,7 @@
 use crate::rules::prelude::*;
 use crate::rules::rococo::Coords;
 use crate::rules::{Color, GameKind, Naming, Piece, Role, Variant, VariantPosition};
+use baroque_rules as rules;
 use std::fmt::Write;
 
 /// The smallest image, in pixels.

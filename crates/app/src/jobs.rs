@@ -9,10 +9,10 @@
 //! nothing more. The end of a job and of its collection is written in one transaction, by the
 //! runner that still holds the lease.
 
-use crate::app::collections::{create_collection, fill_collection_then};
-use crate::app::shards::{fill_sharded, Help, Screening};
+use crate::collections::{create_collection, fill_collection_then};
 use crate::generate::{GenerateOptions, Progress, Stop, Variety};
 use crate::rules::{GameKind, Rules, Variant};
+use crate::shards::{fill_sharded, Help, Screening};
 use crate::solver::{Cancel, Limits, SolveOptions, Stipulation};
 use crate::store::jobs::JobRow;
 use crate::store::ShardRow;
@@ -99,7 +99,7 @@ struct Plan {
     #[serde(default)]
     focus_helpmates: bool,
     /// Whether the job is cut into shards that any replica screens (see
-    /// [`crate::app::shards`]). Absent (false) from the plans of jobs stored before shards: those
+    /// [`crate::shards`]). Absent (false) from the plans of jobs stored before shards: those
     /// run on one replica at a time, as they did.
     #[serde(default)]
     shards: bool,
@@ -1055,8 +1055,8 @@ mod tests {
     /// sharded, and makes the same collection.
     #[test]
     fn a_job_of_a_release_before_shards_runs_unsharded_and_makes_the_same_collection() {
-        use crate::app::collections::create_collection;
-        use crate::app::Library;
+        use crate::collections::create_collection;
+        use crate::Library;
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("t.db")).unwrap();
         let opts = GenerateOptions {

@@ -269,7 +269,7 @@ fn wiki_plain(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::documents::Place;
+    use crate::Place;
 
     fn template(cells: &[&str]) -> String {
         format!(

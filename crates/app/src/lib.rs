@@ -5,12 +5,20 @@
 
 pub mod collections;
 pub mod export;
+pub mod generate;
 pub mod import;
 pub mod jobs;
 pub mod library;
 pub mod proofs;
 pub mod seed;
 pub mod shards;
+
+use baroque_puzzle as puzzle;
+use baroque_puzzle::fixtures::{cases, puzzles};
+use baroque_puzzle::{difficulty, formats, outcome, play};
+use baroque_rules as rules;
+use baroque_solver as solver;
+use baroque_store as store;
 
 use crate::puzzle::{verify, NewPuzzle, VerifyError};
 use crate::solver::SolveOptions;

@@ -449,8 +449,8 @@ fn store_verified<P: GamePosition>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::Library;
     use crate::solver::Limits;
+    use crate::Library;
     use std::time::Duration;
 
     fn options(seed: u64, count: usize) -> GenerateOptions {
@@ -488,7 +488,7 @@ mod tests {
             (c.state.as_str(), c.puzzles, c.seed, c.mate_in),
             ("done", 3, 11, 2)
         );
-        assert_eq!(crate::app::value(&c.summary)["stop"], "done");
+        assert_eq!(crate::value(&c.summary)["stop"], "done");
         assert_eq!(puzzles.iter().map(|p| p.id).collect::<Vec<_>>(), seen);
         for p in &puzzles {
             assert_eq!(p.outcome.as_ref().unwrap().sound(), Some(true));

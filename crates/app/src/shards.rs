@@ -24,7 +24,7 @@
 //! as it is screened (so a single replica stops at the puzzle that completes the collection, as
 //! an unsharded run does), and screens a shard ahead while another replica holds the next.
 
-use crate::app::collections::{
+use crate::collections::{
     confirming, new_puzzle, record_end, stored_by_fen, CollectionError, Finish, RunSummary,
 };
 use crate::generate::{
@@ -373,7 +373,7 @@ impl Visit for Help<'_> {
 }
 
 /// Fills collection `name` of job `at.job` from its shards (see the module's doc), as
-/// [`crate::app::collections::fill_collection_then`] fills it from one run: `observe` sees the
+/// [`crate::collections::fill_collection_then`] fills it from one run: `observe` sees the
 /// progress and each puzzle stored, `finish` records the end however the run ends. A run taken
 /// over goes on from the shards done and the puzzles stored.
 ///
@@ -624,7 +624,7 @@ fn fill_with<P: GamePosition>(
         puzzle_ids: ids,
         progress: assembly.progress.clone(),
         stop,
-        distributions: crate::app::collections::Distributions::of(opts, &kept),
+        distributions: crate::collections::Distributions::of(opts, &kept),
     };
     record_end(summary, failure, opts, finish)
 }
@@ -632,11 +632,11 @@ fn fill_with<P: GamePosition>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::collections::create_collection;
-    use crate::app::Library;
+    use crate::collections::create_collection;
     use crate::generate::Variety;
     use crate::solver::{Limits, Stipulation};
     use crate::store::NewJob;
+    use crate::Library;
 
     fn options(seed: u64, count: usize, variety: Variety) -> GenerateOptions {
         GenerateOptions {
@@ -670,7 +670,7 @@ mod tests {
     /// A job row for collection `name` (made here), held by `owner`.
     fn job(store: &Store, name: &str, opts: &GenerateOptions, owner: &str) -> i64 {
         assert!(create_collection(store, name, opts).unwrap());
-        let doc = crate::app::document(&serde_json::json!({}));
+        let doc = crate::document(&serde_json::json!({}));
         store
             .create_job(&NewJob {
                 collection: name,

@@ -48,23 +48,23 @@ impl std::fmt::Display for Fixtures {
 pub const EMBEDDED: &[(&str, &str)] = &[
     (
         "diagrams/rococo.json",
-        include_str!("../../fixtures/diagrams/rococo.json"),
+        include_str!("../../../fixtures/diagrams/rococo.json"),
     ),
     (
         "diagrams/vchess.json",
-        include_str!("../../fixtures/diagrams/vchess.json"),
+        include_str!("../../../fixtures/diagrams/vchess.json"),
     ),
     (
         "diagrams/wikipedia.json",
-        include_str!("../../fixtures/diagrams/wikipedia.json"),
+        include_str!("../../../fixtures/diagrams/wikipedia.json"),
     ),
     (
         "puzzles/rococo.json",
-        include_str!("../../fixtures/puzzles/rococo.json"),
+        include_str!("../../../fixtures/puzzles/rococo.json"),
     ),
     (
         "puzzles/wikipedia.json",
-        include_str!("../../fixtures/puzzles/wikipedia.json"),
+        include_str!("../../../fixtures/puzzles/wikipedia.json"),
     ),
 ];
 
@@ -484,7 +484,7 @@ mod tests {
     use crate::rules::GameKind;
 
     fn fixtures_dir() -> Fixtures {
-        Fixtures::Dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"))
+        Fixtures::Dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures"))
     }
 
     fn solve() -> SolveOptions {
@@ -697,7 +697,7 @@ mod tests {
     /// byte, and verify as the directory does.
     #[test]
     fn the_fixtures_built_in_are_the_directory() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
         let mut on_disk = Vec::new();
         for sub in ["diagrams", "puzzles"] {
             for path in crate::cases::files_in(&root.join(sub)).unwrap() {
@@ -711,7 +711,7 @@ mod tests {
             .collect();
         assert_eq!(
             built_in, on_disk,
-            "src/app/seed.rs EMBEDDED lists every fixture file"
+            "crates/app/src/seed.rs EMBEDDED lists every fixture file"
         );
         let a = verified_fixtures(&Fixtures::Embedded, &solve()).unwrap();
         let b = verified_fixtures(&fixtures_dir(), &solve()).unwrap();

@@ -10,7 +10,7 @@
 //!
 //! | format | what is a diagram | its text |
 //! |---|---|---|
-//! | MediaWiki ([`Format::MediaWiki`]) | every `{{Chess diagram}}` and `{{Chess diagram small}}` template: alignment, title, 64 cells of two letters (piece `k q r b n p m`, then `l` White or `d` Black; `xx` and the like mark an empty square), caption | the caption; the text after the template up to the next template is kept for [`crate::documents::Diagram::after`] |
+//! | MediaWiki ([`Format::MediaWiki`]) | every `{{Chess diagram}}` and `{{Chess diagram small}}` template: alignment, title, 64 cells of two letters (piece `k q r b n p m`, then `l` White or `d` Black; `xx` and the like mark an empty square), caption | the caption; the text after the template up to the next template is kept for [`crate::Diagram::after`] |
 //! | HTML ([`Format::Html`]) | every element with a `data-fen` attribute, read by an HTML5 tokenizer (character references decoded; nothing in comments, `<script>`, `<style>`, `<textarea>` or `<template>`) | the `<figcaption>` of the element's `<figure>`, or else the paragraph before it |
 //! | Markdown ([`Format::Markdown`]) | every fenced code block whose info string is `fen` (one FEN; `rules=` and `game=` may follow on the info line), and every `data-fen` in inline HTML | the paragraph after the block, or else the one before it |
 //! | text ([`Format::Text`]) | every grid of `+---+` rows (also when rows were flattened onto one line), labelled (rank labels before the rows) or not | the section title before it (a line `![]() Name` or `# Name`) and the text after the grid on its last line |
@@ -20,6 +20,7 @@
 //! document says nothing of the side to move: it is White's turn (the FEN's `w`), as in every
 //! diagram of the seed documents.
 
+pub mod extract;
 mod html;
 mod markdown;
 mod mediawiki;
@@ -30,6 +31,8 @@ pub use text::{Cell, Grid, GridCell, Placed};
 
 use crate::rules::prelude::*;
 use crate::rules::{FenError, GameKind, Naming, Problem, Rules, Variant};
+use baroque_puzzle::fixtures::cases;
+use baroque_rules as rules;
 use serde::Serialize;
 use std::path::Path;
 

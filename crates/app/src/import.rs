@@ -231,7 +231,7 @@ mod tests {
         assert_eq!(seen[3].0, Some(4));
         let (c, puzzles) = store.collection("mine").unwrap().unwrap();
         assert_eq!((c.state.as_str(), c.puzzles), ("done", 1));
-        assert_eq!(crate::app::value(&c.summary)["source"], "import");
+        assert_eq!(crate::value(&c.summary)["source"], "import");
         assert_eq!(c.stipulation, "#2");
         assert_eq!(puzzles[0].title.as_deref(), Some("Chameleon"));
         assert!(matches!(

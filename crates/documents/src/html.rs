@@ -559,7 +559,7 @@ fn value_offset(text: &str, start: usize, end: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::documents::Place;
+    use crate::Place;
 
     fn fens(f: &[Found]) -> Vec<String> {
         f.iter()
