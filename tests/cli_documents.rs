@@ -1,7 +1,7 @@
 //! `baroque check` on rule documents, through the real binary: the project's test documents
 //! (fixtures/documents/) in the four formats, with every diagram's answer known, the case files
-//! that point at their diagrams, the four reports, bad input, and the seed documents when
-//! `../shared/seeds` exists.
+//! that point at their diagrams, the four reports, bad input, and the seed documents (their copies
+//! under `fixtures/documents/seeds`).
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -286,13 +286,12 @@ fn bad_input_gets_a_message_with_file_and_line_never_a_panic() {
     assert_eq!(err.lines().count(), 5, "{err}");
 }
 
-fn seeds() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");
-    dir.is_dir().then_some(dir)
+fn seeds() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/documents/seeds")
 }
 
 fn seed(prefix: &str) -> PathBuf {
-    let dir = seeds().unwrap();
+    let dir = seeds();
     std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(Result::ok)
@@ -306,9 +305,6 @@ fn seed(prefix: &str) -> PathBuf {
 
 #[test]
 fn the_seed_documents_are_read_where_they_live() {
-    if seeds().is_none() {
-        return;
-    }
     let (code, wiki, err) = report(&["--format-in", "mediawiki", seed("001_").to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(wiki.len(), 7);
@@ -360,9 +356,6 @@ fn the_seed_documents_are_read_where_they_live() {
 
 #[test]
 fn the_seed_cases_check_the_pages_marks_against_our_moves() {
-    if seeds().is_none() {
-        return;
-    }
     let (code, out, err) = run(baroque().arg("check").arg(fixture("seeds.json")));
     assert_eq!(code, 1, "{out}{err}");
     // Every mark of the Advancer, Long Leaper and Withdrawer illustrations is a move and every

@@ -9,6 +9,7 @@
 //! White move that mates. Each check counts the positions with a solution, so that one comparing
 //! only empty sets fails.
 
+#[path = "../crates/solver/tests/oracle/mod.rs"]
 mod oracle;
 
 use baroque::rules::prelude::*;

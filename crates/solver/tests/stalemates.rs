@@ -17,11 +17,11 @@
 
 mod oracle;
 
-use baroque::rules::prelude::*;
-use baroque::rules::rococo::{Coords, RococoPosition};
-use baroque::rules::{Color, Position, Rules};
-use baroque::solver::help::solve_help;
-use baroque::solver::{solve, SolveOptions, Stipulation};
+use baroque_rules::prelude::*;
+use baroque_rules::rococo::{Coords, RococoPosition};
+use baroque_rules::{Color, Position, Rules};
+use baroque_solver::help::solve_help;
+use baroque_solver::{solve, SolveOptions, Stipulation};
 use oracle::boards::{baroque, baroque_of, rococo, rococo_of, Walk};
 use std::collections::HashSet;
 

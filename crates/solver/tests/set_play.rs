@@ -9,10 +9,10 @@
 
 mod oracle;
 
-use baroque::rules::prelude::*;
-use baroque::rules::{Color, Naming};
-use baroque::solver::set::{set_play, SetLines};
-use baroque::solver::{SolveOptions, Stipulation};
+use baroque_rules::prelude::*;
+use baroque_rules::{Color, Naming};
+use baroque_solver::set::{set_play, SetLines};
+use baroque_solver::{SolveOptions, Stipulation};
 use oracle::boards::{baroque_of, rococo_of, Walk};
 use oracle::games::{playable, stalemated, Game, BAROQUE, ROCOCO};
 use std::collections::{BTreeMap, HashSet};
@@ -130,8 +130,8 @@ fn set_agrees<P: GamePosition>(game: &Game<P>, stipulation: Stipulation, p: &P) 
         SetLines::Help(h) => {
             let plies = got.stipulation.help_plies().unwrap();
             let mated = |q: &P| match stipulation.target() {
-                baroque::solver::Target::Mate => (game.lost)(q),
-                baroque::solver::Target::Stalemate => stalemated(game, q),
+                baroque_solver::Target::Mate => (game.lost)(q),
+                baroque_solver::Target::Stalemate => stalemated(game, q),
             };
             let want = oracle::help_lines(&set, plies, &playable, &mated);
             let mine: HashSet<Vec<P::Move>> = h.solutions.iter().cloned().collect();

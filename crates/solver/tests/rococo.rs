@@ -3,9 +3,9 @@
 
 mod oracle;
 
-use baroque::rules::prelude::*;
-use baroque::rules::rococo::{Coords, RococoKind, RococoMove, RococoPosition, ROCOCO_START_FEN};
-use baroque::rules::{BitSet, Status};
+use baroque_rules::prelude::*;
+use baroque_rules::rococo::{Coords, RococoKind, RococoMove, RococoPosition, ROCOCO_START_FEN};
+use baroque_rules::{BitSet, Status};
 
 fn pos(fen: &str) -> RococoPosition {
     RococoPosition::from_fen(fen, Coords::Standard).unwrap()
@@ -161,8 +161,8 @@ fn start_position_has_only_inner_moves() {
 
 mod properties {
     use super::*;
-    use baroque::rules::geometry::{Board10, Geometry};
-    use baroque::rules::{Board, Color, Piece, Role};
+    use baroque_rules::geometry::{Board10, Geometry};
+    use baroque_rules::{Board, Color, Piece, Role};
     use proptest::prelude::*;
 
     const ROLES: [Role; 9] = [
@@ -368,7 +368,7 @@ mod properties {
             p in prop_oneof![position_of(1..30), position_of(60..98)],
         ) {
             for coords in [Coords::Standard, Coords::Page] {
-                let naming = baroque::rules::Naming { coords, ..Default::default() };
+                let naming = baroque_rules::Naming { coords, ..Default::default() };
                 crate::oracle::every_uci_names_one_move(&p, naming)?;
             }
         }
@@ -388,9 +388,9 @@ mod mates {
     //! leaves the mover's King capturable too; a game is over once a King is taken; a side is
     //! mated when its King was taken or its status is `checkmate`.
     use super::*;
-    use baroque::rules::Color;
-    use baroque::solver::help::solve_help;
-    use baroque::solver::{solve, Outcome, SolveOptions, Stipulation};
+    use baroque_rules::Color;
+    use baroque_solver::help::solve_help;
+    use baroque_solver::{solve, Outcome, SolveOptions, Stipulation};
     use proptest::prelude::*;
     use std::collections::HashSet;
 
@@ -488,7 +488,7 @@ mod mates {
 
     /// The tries a solve reports, each with its refutations.
     fn reported_tries(
-        s: &baroque::solver::Solution<RococoMove>,
+        s: &baroque_solver::Solution<RococoMove>,
     ) -> HashSet<(RococoMove, Vec<RococoMove>)> {
         s.tries
             .iter()
@@ -496,7 +496,7 @@ mod mates {
             .collect()
     }
 
-    fn reported_keys(s: &baroque::solver::Solution<RococoMove>) -> HashSet<(RococoMove, u32)> {
+    fn reported_keys(s: &baroque_solver::Solution<RococoMove>) -> HashSet<(RococoMove, u32)> {
         s.keys.iter().map(|k| (k.mv, k.mate_in)).collect()
     }
 
@@ -511,11 +511,11 @@ mod mates {
     }
 
     /// Solves `#n` of `fen` and checks its keys against the definition.
-    fn check(fen: &str, n: u32) -> baroque::solver::NamedSolution {
+    fn check(fen: &str, n: u32) -> baroque_solver::NamedSolution {
         let p = pos(fen);
         let s = solve(&p, &options(Stipulation::Mate(n), 1));
         assert_eq!(reported_keys(&s), keys_by(&p, n, black_lost), "{fen} #{n}");
-        s.named(&p, baroque::rules::Naming::default())
+        s.named(&p, baroque_rules::Naming::default())
     }
 
     #[test]
@@ -550,7 +550,7 @@ mod mates {
         let fen = "10/5k4/2A7/4K5/10/10/10/10/6P3/10 w 0";
         let p = pos(fen);
         let s = solve(&p, &options(Stipulation::Mate(2), 2))
-            .named(&p, baroque::rules::Naming::default());
+            .named(&p, baroque_rules::Naming::default());
         let t = s
             .tries
             .iter()
@@ -576,7 +576,7 @@ mod mates {
             1,
         );
         let lines: HashSet<Vec<String>> = h
-            .named(&p, baroque::rules::Naming::default())
+            .named(&p, baroque_rules::Naming::default())
             .solutions
             .iter()
             .map(|l| l.iter().map(|m| m.notation.clone()).collect())
@@ -599,7 +599,7 @@ mod mates {
             ),
             1,
         )
-        .named(&p, baroque::rules::Naming::default());
+        .named(&p, baroque_rules::Naming::default());
         let lines: Vec<Vec<&str>> = h
             .solutions
             .iter()

@@ -1,6 +1,6 @@
 //! Property tests of the rules engine over random positions of every rule set.
 
-use baroque::rules::{
+use baroque_rules::{
     BitSet, Board, Board8, Color, Letters, Move, Piece, Position, Preset, Role, Rules,
 };
 use proptest::prelude::*;
@@ -157,7 +157,7 @@ proptest! {
         targets in any::<u64>(),
         king_steps in 0u32..4,
     ) {
-        use baroque::rules::SearchHooks;
+        use baroque_rules::SearchHooks;
         // Sets of every shape: random ones, and the squares near a King (the narrowed searches').
         let near = pos.board().king(pos.turn().other()).map_or(!0u64, |k| {
             (0u8..64)
@@ -200,7 +200,7 @@ proptest! {
         // What the selfmate and stalemate searches ask: every move dropped leaves the opponent a
         // legal move that gives no check (so it stalemates nobody). The replies tried first: the
         // opponent's moves of this position, then none (the opponent's own quiet moves).
-        use baroque::rules::SearchHooks;
+        use baroque_rules::SearchHooks;
         let mut like: Vec<Option<Move>> = them.legal_moves().into_iter().take(2).map(Some).collect();
         for mut kept in [pos.legal_moves(), pos.legal_moves()] {
             let all = kept.clone();
@@ -237,7 +237,7 @@ proptest! {
                 );
             }
         }
-        use baroque::rules::SearchHooks;
+        use baroque_rules::SearchHooks;
         let mut like: Vec<Option<Move>> = them.legal_moves().into_iter().take(2).map(Some).collect();
         for mut kept in [pos.legal_moves(), pos.legal_moves()] {
             let all = kept.clone();
@@ -341,7 +341,7 @@ proptest! {
         }
         // Made-up moves are legal only when listed.
         for role in Role::BAROQUE {
-            let m = Move { from, to, role, kind: baroque::rules::MoveKind::Normal, captures: 0 };
+            let m = Move { from, to, role, kind: baroque_rules::MoveKind::Normal, captures: 0 };
             prop_assert_eq!(pos.is_legal(&m), legal.contains(&m));
         }
     }
@@ -355,7 +355,7 @@ proptest! {
         // when there is none.
         let legal = pos.legal_moves();
         for role in Role::BAROQUE {
-            let like = Move { from, to, role, kind: baroque::rules::MoveKind::Normal, captures };
+            let like = Move { from, to, role, kind: baroque_rules::MoveKind::Normal, captures };
             let expected = legal
                 .iter()
                 .find(|m| m.from == from && m.to == to && m.role == role && m.kind == like.kind)
@@ -364,7 +364,7 @@ proptest! {
         }
         for m in &legal {
             let like = Move { captures: !m.captures, ..*m };
-            if m.kind == baroque::rules::MoveKind::Normal {
+            if m.kind == baroque_rules::MoveKind::Normal {
                 prop_assert_eq!(pos.legal_move_like(&like), Some(*m));
             }
         }
@@ -383,7 +383,7 @@ proptest! {
 
     #[test]
     fn every_uci_names_one_move_and_plays_back_through_verify(pos in any_position()) {
-        oracle::every_uci_names_one_move(&pos, baroque::rules::Naming::default())?;
+        oracle::every_uci_names_one_move(&pos, baroque_rules::Naming::default())?;
     }
 
     #[test]
@@ -407,7 +407,7 @@ proptest! {
 
     #[test]
     fn status_agrees_with_the_move_list(pos in any_position()) {
-        use baroque::rules::Status;
+        use baroque_rules::Status;
         let n = pos.legal_moves().len();
         let st = pos.status();
         let check = pos.is_check();

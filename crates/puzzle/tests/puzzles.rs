@@ -1,9 +1,9 @@
 //! The mate puzzles of fixtures/puzzles/: the solver confirms every claim (keys, short solutions,
 //! soundness), and a file with a wrong claim is caught.
 
-use baroque::puzzles::{read_file, Puzzle};
-use baroque::rules::GameKind;
-use baroque::solver::Limits;
+use baroque_puzzle::fixtures::puzzles::{read_file, Puzzle};
+use baroque_rules::GameKind;
+use baroque_solver::Limits;
 use std::path::Path;
 use std::time::Duration;
 
@@ -13,8 +13,8 @@ const BUDGET: Limits = Limits {
 };
 
 fn files() -> Vec<std::path::PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/puzzles");
-    baroque::cases::files_in(&dir).unwrap()
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/puzzles");
+    baroque_puzzle::fixtures::cases::files_in(&dir).unwrap()
 }
 
 #[test]
@@ -54,7 +54,7 @@ fn the_chameleon_key_captures_seven_pieces() {
         .iter()
         .find(|p| p.id == "wp-chameleon-mate-in-2")
         .unwrap();
-    let Some(baroque::puzzle::Solved::Keys(s)) = p.verify(file.game, BUDGET, 16, 2).solution else {
+    let Some(baroque_puzzle::Solved::Keys(s)) = p.verify(file.game, BUDGET, 16, 2).solution else {
         panic!("a direct mate's solve answers keys");
     };
     assert_eq!(s.keys.len(), 1);

@@ -1,12 +1,12 @@
 //! Every diagram case under fixtures/diagrams/ holds for the engine.
 
-use baroque::cases::{files_in, read_file};
+use baroque_puzzle::fixtures::cases::{files_in, read_file};
 use std::collections::HashSet;
 use std::path::Path;
 
 #[test]
 fn every_seed_diagram_case_holds() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/diagrams");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/diagrams");
     let files = files_in(&dir).unwrap();
     assert!(
         files.len() >= 2,

@@ -10,10 +10,10 @@
 
 mod oracle;
 
-use baroque::rules::prelude::*;
-use baroque::rules::{Board, Board8, Color, Move, Piece, Position, Role, Rules, Stalemate, Status};
-use baroque::solver::help::solve_help;
-use baroque::solver::{solve, Limits, SolveOptions, Stipulation};
+use baroque_rules::prelude::*;
+use baroque_rules::{Board, Board8, Color, Move, Piece, Position, Role, Rules, Stalemate, Status};
+use baroque_solver::help::solve_help;
+use baroque_solver::{solve, Limits, SolveOptions, Stipulation};
 use proptest::prelude::*;
 use std::collections::HashSet;
 
@@ -134,7 +134,7 @@ fn oracle_tries_two(p: &Position, max: usize) -> HashSet<(Move, Vec<Move>)> {
 }
 
 /// The tries a solve reports, refutations as sorted sets.
-fn reported_tries(s: &baroque::solver::Solution<Move>) -> HashSet<(Move, Vec<Move>)> {
+fn reported_tries(s: &baroque_solver::Solution<Move>) -> HashSet<(Move, Vec<Move>)> {
     s.tries
         .iter()
         .map(|t| {
@@ -227,7 +227,7 @@ fn oracle_tree(p: &Position, mv: &Move, within: u32) -> TreeNode {
 }
 
 /// A solve's tree node in the oracle's form.
-fn reported_tree(n: &baroque::solver::tree::AttackNode<Move>) -> TreeNode {
+fn reported_tree(n: &baroque_solver::tree::AttackNode<Move>) -> TreeNode {
     let mut defences: Vec<(Move, bool, Vec<TreeNode>)> = n
         .defences
         .iter()
@@ -287,7 +287,7 @@ proptest! {
             .into_iter()
             .filter(|(w, _)| !keys.contains(w))
             .collect();
-        prop_assert_eq!(reported_tries(&s), want, "{}", p.fen(baroque::rules::Letters::Chess));
+        prop_assert_eq!(reported_tries(&s), want, "{}", p.fen(baroque_rules::Letters::Chess));
         // A key's threat, by definition: after the key and a pass, White's mates in one.
         for (k, t) in s.keys.iter().zip(&s.threats) {
             prop_assert_eq!(k.mv, t.key);
@@ -359,7 +359,7 @@ proptest! {
         prop_assert!(help.complete);
         let got: HashSet<Vec<Move>> = help.solutions.iter().cloned().collect();
         prop_assert_eq!(got.len(), help.solutions.len(), "no line twice");
-        prop_assert_eq!(&got, &oracle_help_lines(&p, 1), "{}", p.fen(baroque::rules::Letters::Chess));
+        prop_assert_eq!(&got, &oracle_help_lines(&p, 1), "{}", p.fen(baroque_rules::Letters::Chess));
         // The direct mate in one finds the same moves.
         let direct = solve(&p, &options(Stipulation::Mate(1)));
         let keys: HashSet<Vec<Move>> = direct.keys.iter().map(|k| vec![k.mv]).collect();
@@ -371,7 +371,7 @@ proptest! {
         let help = solve_help(&p, &options(Stipulation::HelpMate { moves: 1, half: false }), 1);
         prop_assert!(help.complete);
         let got: HashSet<Vec<Move>> = help.solutions.iter().cloned().collect();
-        prop_assert_eq!(&got, &oracle_help_lines(&p, 2), "{}", p.fen(baroque::rules::Letters::Chess));
+        prop_assert_eq!(&got, &oracle_help_lines(&p, 2), "{}", p.fen(baroque_rules::Letters::Chess));
         // Every solution replays: legal moves, mate at the end and not before.
         for line in &help.solutions {
             let mut at = p;
@@ -390,7 +390,7 @@ proptest! {
     fn two_move_helpmates_are_every_cooperating_line(p in sparse(Color::Black, 4)) {
         let help = solve_help(&p, &options(Stipulation::HelpMate { moves: 2, half: false }), 1);
         prop_assert!(help.complete);
-        let fen = p.fen(baroque::rules::Letters::Chess);
+        let fen = p.fen(baroque_rules::Letters::Chess);
         let want = oracle_help_lines(&p, 4);
         // Past the first lines found, they are counted, not kept.
         let what = format!("h#2 of {fen}");
@@ -404,7 +404,7 @@ proptest! {
     fn one_and_a_half_move_helpmates_are_every_cooperating_line(p in sparse(Color::White, 3)) {
         let help = solve_help(&p, &options(Stipulation::HelpMate { moves: 1, half: true }), 1);
         prop_assert!(help.complete);
-        let fen = p.fen(baroque::rules::Letters::Chess);
+        let fen = p.fen(baroque_rules::Letters::Chess);
         let want = oracle_help_lines(&p, 3);
         let what = format!("h#1.5 of {fen}");
         oracle::same_lines(&help.solutions, help.count, help.lines_truncated, &want, &what)?;
@@ -416,7 +416,7 @@ proptest! {
     fn one_move_selfmates_leave_black_only_mating_moves(p in sparse(Color::White, 6)) {
         let s = solve(&p, &options(Stipulation::SelfMate(1)));
         let keys: HashSet<Move> = s.keys.iter().map(|k| k.mv).collect();
-        prop_assert_eq!(&keys, &oracle_self_one(&p), "{}", p.fen(baroque::rules::Letters::Chess));
+        prop_assert_eq!(&keys, &oracle_self_one(&p), "{}", p.fen(baroque_rules::Letters::Chess));
         prop_assert_eq!(s.sound, Some(keys.len() == 1));
     }
 
@@ -445,7 +445,7 @@ proptest! {
 fn the_trees_of_generated_mates_are_those_of_the_definition() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/fixtures/bench/stipulations.json"
+        "/../../fixtures/bench/stipulations.json"
     );
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -486,9 +486,9 @@ proptest! {
         p in sparse(Color::Black, 4),
         within in 1u32..=2,
     ) {
-        use baroque::solver::help::{focused_help, MAX_LINES};
-        use baroque::solver::Narrowed;
-        let fen = p.fen(baroque::rules::Letters::Chess);
+        use baroque_solver::help::{focused_help, MAX_LINES};
+        use baroque_solver::Narrowed;
+        let fen = p.fen(baroque_rules::Letters::Chess);
         let want: HashSet<Vec<Move>> = oracle_help_lines(&p, 4)
             .into_iter()
             .filter(|l| narrow_line(&p, l, within))
@@ -535,7 +535,7 @@ fn a_king_that_walks_into_the_immobilizer_is_helpmated_in_one() {
         1,
     );
     let named: Vec<Vec<String>> = help
-        .named(&p, baroque::rules::Naming::default())
+        .named(&p, baroque_rules::Naming::default())
         .solutions
         .into_iter()
         .map(|l| l.into_iter().map(|m| m.notation).collect())
@@ -556,7 +556,7 @@ fn a_chameleon_offered_to_the_king_is_a_selfmate_in_one() {
     let keys: Vec<String> = s
         .keys
         .iter()
-        .map(|k| p.move_name(&k.mv, baroque::rules::Letters::Chess))
+        .map(|k| p.move_name(&k.mv, baroque_rules::Letters::Chess))
         .collect();
     assert_eq!(keys, ["Bd3-e2"]);
     assert_eq!(s.sound, Some(true));
@@ -573,7 +573,7 @@ fn a_chameleon_offered_to_the_king_is_a_selfmate_in_one() {
 fn a_mate_in_two_with_a_try_refuted_by_one_defence() {
     let p = Position::from_fen("N7/5N1k/3r3R/8/7P/1K6/8/6B1 w 0", Rules::default()).unwrap();
     let s = solve(&p, &options(Stipulation::Mate(2)));
-    let name = |pos: &Position, m: &Move| pos.move_name(m, baroque::rules::Letters::Chess);
+    let name = |pos: &Position, m: &Move| pos.move_name(m, baroque_rules::Letters::Chess);
     let keys: Vec<String> = s.keys.iter().map(|k| name(&p, &k.mv)).collect();
     assert_eq!(keys, ["Bg1-g6"]);
     let tries: Vec<(String, Vec<String>)> = s

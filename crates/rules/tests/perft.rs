@@ -1,9 +1,9 @@
 //! Perft regressions from fixtures/perft/*.perft. Depths above a node cap are skipped (set
 //! BAROQUE_PERFT_MAX_NODES to raise it; the default keeps the suite quick in debug builds).
 
-use baroque::rules::perft::perft;
-use baroque::rules::rococo::{Coords, RococoPosition};
-use baroque::rules::{Position, Rules};
+use baroque_rules::perft::perft;
+use baroque_rules::rococo::{Coords, RococoPosition};
+use baroque_rules::{Position, Rules};
 use std::path::Path;
 
 struct Case {
@@ -56,7 +56,7 @@ fn perft_suites() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(2_000_000);
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/perft");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/perft");
     let mut checked = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();

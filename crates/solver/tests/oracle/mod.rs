@@ -2,7 +2,13 @@
 //! definitions with the rules engine alone.
 #![allow(dead_code)]
 
-use baroque::rules::{Color, GamePosition};
+// The notation oracle (the move reader behind `/v1/verify`), shared with the rules crate's tests.
+#[path = "../../../rules/tests/oracle/mod.rs"]
+mod notation;
+#[allow(unused_imports)]
+pub use notation::{every_uci_names_one_move, replay_texts};
+
+use baroque_rules::{Color, GamePosition, Naming, Status};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use std::collections::HashSet;
@@ -63,43 +69,9 @@ pub fn same_lines<M: Clone + Eq + Hash + Debug>(
     Ok(())
 }
 
-/// Within the moves in play of `p`, each move's `uci` (in `naming`) names it alone, and plays back
-/// through the verification behind `/v1/verify` to that very move.
-pub fn every_uci_names_one_move<P: GamePosition>(
-    p: &P,
-    naming: baroque::rules::Naming,
-) -> Result<(), TestCaseError> {
-    let moves = p.legal_moves();
-    let mut seen = std::collections::HashMap::new();
-    for m in &moves {
-        let uci = p.move_uci(m, naming);
-        if let Some(other) = seen.insert(uci.clone(), *m) {
-            prop_assert!(
-                false,
-                "`{}` names {} and {} in {}",
-                uci,
-                p.move_name(&other, naming),
-                p.move_name(m, naming),
-                p.fen(naming)
-            );
-        }
-        let texts = [uci.clone()];
-        let (response, played) =
-            baroque::api::routes::verify::verify_line_moves(p, naming, texts.iter(), &[], |a, _| a);
-        prop_assert!(
-            response.first_illegal.is_none(),
-            "`{}` in {}",
-            uci,
-            p.fen(naming)
-        );
-        prop_assert_eq!(played, vec![*m], "`{}` in {}", uci, p.fen(naming));
-    }
-    Ok(())
-}
-
 /// The options of the agreement checks: one thread, a small table, the default budget.
-fn agreement_options(stipulation: baroque::solver::Stipulation) -> baroque::solver::SolveOptions {
-    baroque::solver::SolveOptions {
+fn agreement_options(stipulation: baroque_solver::Stipulation) -> baroque_solver::SolveOptions {
+    baroque_solver::SolveOptions {
         stipulation,
         threads: 1,
         table_mib: 4,
@@ -110,16 +82,16 @@ fn agreement_options(stipulation: baroque::solver::Stipulation) -> baroque::solv
 /// The judgement behind `/v1/play` of `line` from `p`.
 pub fn judge<P: GamePosition>(
     p: &P,
-    stipulation: baroque::solver::Stipulation,
+    stipulation: baroque_solver::Stipulation,
     line: &[P::Move],
-) -> baroque::solver::play::Verdict {
-    use baroque::solver::play::{play, NoProof, PlayOptions};
+) -> baroque_solver::play::Verdict {
+    use baroque_solver::play::{play, NoProof, PlayOptions};
     let opts = PlayOptions {
         stipulation,
-        limits: baroque::solver::Limits::default(),
+        limits: baroque_solver::Limits::default(),
         table_mib: 4,
-        cancel: baroque::solver::Cancel::new(),
-        naming: baroque::rules::Naming::default(),
+        cancel: baroque_solver::Cancel::new(),
+        naming: baroque_rules::Naming::default(),
         hint: false,
         proof: &NoProof,
         search: true,
@@ -127,59 +99,57 @@ pub fn judge<P: GamePosition>(
     play(p, line, &opts).verdict
 }
 
-/// Whether `line` from `p` plays through the verification behind `/v1/verify` (each move sent as
+/// Whether `line` from `p` plays through the move reader behind `/v1/verify` (each move sent as
 /// its `uci`), every move legal, and ends with the side to move mated (`checkmate`) or, for a
 /// stalemate stipulation, stalemated (`stalemate`), that side being `loser`.
 fn replays_to_goal<P: GamePosition>(
     p: &P,
-    stipulation: baroque::solver::Stipulation,
+    stipulation: baroque_solver::Stipulation,
     line: &[P::Move],
     loser: Color,
 ) -> Result<(), TestCaseError> {
-    use baroque::api::common::GameStatus;
-    let naming = baroque::rules::Naming::default();
+    let naming = Naming::default();
     let mut at = *p;
     let mut texts = Vec::new();
     for m in line {
         texts.push(at.move_uci(m, naming));
         at = at.play(m);
     }
-    let (response, played) =
-        baroque::api::routes::verify::verify_line_moves(p, naming, texts.iter(), &[], |a, _| a);
     let what = format!("{} from {}", texts.join(" "), p.fen(naming));
-    prop_assert!(response.first_illegal.is_none(), "{}", what);
+    let replayed = replay_texts(p, naming, &texts);
+    prop_assert!(replayed.is_ok(), "{:?}: {}", replayed, what);
+    let (played, _, final_status) = replayed.unwrap();
     prop_assert_eq!(&played, &line.to_vec(), "{}", what);
     match stipulation.target() {
         // A mate is `checkmate`, or under Baroque's `stalemate: loss` a stalemate that loses.
-        baroque::solver::Target::Mate => prop_assert!(
-            response.final_status == GameStatus::Checkmate
-                || (response.final_status == GameStatus::Stalemate && at.lost()),
+        baroque_solver::Target::Mate => prop_assert!(
+            final_status == Status::Checkmate || (final_status == Status::Stalemate && at.lost()),
             "{:?}: {}",
-            response.final_status,
+            final_status,
             what
         ),
-        baroque::solver::Target::Stalemate => {
-            prop_assert_eq!(response.final_status, GameStatus::Stalemate, "{}", what)
+        baroque_solver::Target::Stalemate => {
+            prop_assert_eq!(final_status, Status::Stalemate, "{}", what)
         }
     }
     prop_assert_eq!(at.turn(), loser, "{}", what);
     Ok(())
 }
 
-/// Each of `lines` from `p` replays through `/v1/verify`'s verification to `loser` mated (or
+/// Each of `lines` from `p` replays through `/v1/verify`'s move reader to `loser` mated (or
 /// stalemated), and
 /// `/v1/play`'s judgement calls it solved.
 fn lines_replay_and_solve<P: GamePosition>(
     p: &P,
-    stipulation: baroque::solver::Stipulation,
+    stipulation: baroque_solver::Stipulation,
     lines: &[Vec<P::Move>],
     loser: Color,
 ) -> Result<(), TestCaseError> {
-    use baroque::solver::play::Verdict;
+    use baroque_solver::play::Verdict;
     for line in lines {
         replays_to_goal(p, stipulation, line, loser)?;
         let verdict = judge(p, stipulation, line);
-        let fen = p.fen(baroque::rules::Naming::default());
+        let fen = p.fen(baroque_rules::Naming::default());
         prop_assert_eq!(verdict, Verdict::Solved, "{:?} of {}", line, fen);
     }
     Ok(())
@@ -187,7 +157,7 @@ fn lines_replay_and_solve<P: GamePosition>(
 
 /// Every line of a solution tree below `node` (played in `pos`), each from the first move.
 fn tree_lines<M: Copy>(
-    node: &baroque::solver::tree::AttackNode<M>,
+    node: &baroque_solver::tree::AttackNode<M>,
     prefix: &mut Vec<M>,
     out: &mut Vec<Vec<M>>,
 ) {
@@ -215,13 +185,13 @@ fn tree_lines<M: Copy>(
 /// a helpmate of two plies, the lines play calls solved are exactly the solutions.
 pub fn solve_verify_and_play_agree<P: GamePosition>(
     p: &P,
-    stipulation: baroque::solver::Stipulation,
+    stipulation: baroque_solver::Stipulation,
 ) -> Result<(), TestCaseError> {
-    use baroque::solver::play::Verdict;
-    let fen = p.fen(baroque::rules::Naming::default());
+    use baroque_solver::play::Verdict;
+    let fen = p.fen(baroque_rules::Naming::default());
     let opts = agreement_options(stipulation);
     if let Some(plies) = stipulation.help_plies() {
-        let h = baroque::solver::help::solve_help(p, &opts, 1);
+        let h = baroque_solver::help::solve_help(p, &opts, 1);
         prop_assume!(h.complete && !h.lines_truncated);
         lines_replay_and_solve(p, stipulation, &h.solutions, Color::Black)?;
         if plies == 2 {
@@ -239,8 +209,8 @@ pub fn solve_verify_and_play_agree<P: GamePosition>(
         }
         return Ok(());
     }
-    let s = baroque::solver::solve(p, &opts);
-    prop_assume!(s.result != baroque::solver::Outcome::Unknown && !s.tree_truncated);
+    let s = baroque_solver::solve(p, &opts);
+    prop_assume!(s.result != baroque_solver::Outcome::Unknown && !s.tree_truncated);
     // A direct mate (stalemate) beats the side not to move; a selfmate (selfstalemate), the
     // side to move.
     let loser = if stipulation.is_self() {
@@ -271,8 +241,8 @@ pub fn solve_verify_and_play_agree<P: GamePosition>(
 
 /// Sparse random boards of both games, made by a fixed random walk (the same every run).
 pub mod boards {
-    use baroque::rules::rococo::{Coords, RococoPosition};
-    use baroque::rules::{Board, Board8, Color, Piece, Position, Role, Rules, Stalemate};
+    use baroque_rules::rococo::{Coords, RococoPosition};
+    use baroque_rules::{Board, Board8, Color, Piece, Position, Role, Rules, Stalemate};
 
     /// A small fixed random walk (xorshift).
     pub struct Walk(pub u64);
@@ -420,9 +390,9 @@ pub mod boards {
 /// the moves in play, a lost side, a side in check (its King capturable), a stalemated side, and
 /// a pass (the FEN's side to move rewritten).
 pub mod games {
-    use baroque::rules::prelude::*;
-    use baroque::rules::rococo::{Coords, RococoPosition};
-    use baroque::rules::{Naming, Position, Stalemate, Status};
+    use baroque_rules::prelude::*;
+    use baroque_rules::rococo::{Coords, RococoPosition};
+    use baroque_rules::{Naming, Position, Stalemate, Status};
 
     /// The moves of the side to move: its legal moves, none once its King was taken.
     pub fn playable<P: GamePosition>(p: &P) -> Vec<P::Move> {

@@ -7,10 +7,10 @@
 
 mod oracle;
 
-use baroque::rules::prelude::*;
-use baroque::rules::rococo::RococoPosition;
-use baroque::rules::{Color, Position, Stalemate, Status};
-use baroque::solver::{solve, SolveOptions, Stipulation};
+use baroque_rules::prelude::*;
+use baroque_rules::rococo::RococoPosition;
+use baroque_rules::{Color, Position, Stalemate, Status};
+use baroque_solver::{solve, SolveOptions, Stipulation};
 use oracle::boards::{baroque_of, rococo_of, Walk};
 use std::collections::HashSet;
 

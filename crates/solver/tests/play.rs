@@ -1,18 +1,22 @@
-//! Playing stipulations move by move ([`baroque::solver::play`]) against what the solver proves,
+//! Playing stipulations move by move ([`baroque_solver::play`]) against what the solver proves,
 //! on the generated positions of the stipulation benches (`fixtures/bench/stipulations.json`):
 //! a site that always plays an accepted move and the reply it is given solves every `#2` within
 //! two moves, ending in checkmate; every accepted first move is a key; every other first move is
 //! wrong, and its refutation leaves no mate in one; every helpmate solution plays as correct
 //! moves to `solved`, and a first move of no solution is wrong.
 
-use baroque::rules::{GameNotation, GameRules, Naming, Position, Rules, Status};
-use baroque::solver::help::solve_help;
-use baroque::solver::play::{play, NoProof, PlayOptions, PlayReport, Verdict};
-use baroque::solver::{solve, Cancel, Limits, SolveOptions, Stipulation};
+use baroque_rules::{GameNotation, GameRules, Naming, Position, Rules, Status};
+use baroque_solver::help::solve_help;
+use baroque_solver::play::{play, NoProof, PlayOptions, PlayReport, Verdict};
+use baroque_solver::{solve, Cancel, Limits, SolveOptions, Stipulation};
 use std::collections::BTreeSet;
 
 fn bench(list: &str) -> Vec<Position> {
-    let text = std::fs::read_to_string("fixtures/bench/stipulations.json").unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/bench/stipulations.json"
+    ))
+    .unwrap();
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     v[list]
         .as_array()
@@ -29,7 +33,7 @@ fn limits() -> Limits {
     }
 }
 
-fn judge(pos: &Position, line: &[baroque::rules::Move], stipulation: Stipulation) -> PlayReport {
+fn judge(pos: &Position, line: &[baroque_rules::Move], stipulation: Stipulation) -> PlayReport {
     let r = play(
         pos,
         line,
@@ -49,7 +53,7 @@ fn judge(pos: &Position, line: &[baroque::rules::Move], stipulation: Stipulation
 }
 
 /// Plays a named move of `at`.
-fn parse(at: &Position, notation: &str) -> baroque::rules::Move {
+fn parse(at: &Position, notation: &str) -> baroque_rules::Move {
     GameNotation::parse_move(at, notation, Naming::default()).unwrap()
 }
 

@@ -1,6 +1,6 @@
 //! Hand-checked positions for each capture kind, freezing rule, option, error and validation code.
 
-use baroque::rules::{
+use baroque_rules::{
     FenError, FenField, Letters, MoveErrorKind, MoveKind, Position, Preset, Rules, Status,
 };
 
@@ -20,7 +20,7 @@ fn captures(p: &Position, mv: &str) -> Vec<String> {
             format!(
                 "{}{}",
                 pc.letter(Letters::Chess),
-                <baroque::rules::Board8 as baroque::rules::Geometry>::name(s)
+                <baroque_rules::Board8 as baroque_rules::Geometry>::name(s)
             )
         })
         .collect()
@@ -111,8 +111,8 @@ fn cambridge_cancellation_lets_a_king_take_an_immobilizer() {
 #[test]
 fn abbott_immobilizer_and_chameleon_freeze_each_other() {
     let p = pos("7k/8/8/8/3mB3/8/8/K7 w 0", "abbott");
-    let frozen: Vec<String> = baroque::rules::BitSet::squares(p.frozen())
-        .map(<baroque::rules::Board8 as baroque::rules::Geometry>::name)
+    let frozen: Vec<String> = baroque_rules::BitSet::squares(p.frozen())
+        .map(<baroque_rules::Board8 as baroque_rules::Geometry>::name)
         .collect();
     assert_eq!(frozen, vec!["d4", "e4"]);
     assert_eq!(reason(&p, "Be4-e6"), MoveErrorKind::Frozen);

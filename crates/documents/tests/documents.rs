@@ -1,29 +1,31 @@
-//! The document readers on the seed documents, when `../shared/seeds` exists (the project's own
-//! test documents are read through the binary in tests/cli_documents.rs).
+//! The document readers on the seed documents (copies of `../shared/seeds` under
+//! `fixtures/documents/seeds`, so that these tests always run; the project's own test documents
+//! are read through the binary in tests/cli_documents.rs).
 
-use baroque::documents::{self, Content, Format, Reading};
-use baroque::rules::Rules;
+use baroque_documents::{self as documents, Content, Format, Reading};
+use baroque_rules::Rules;
 use proptest::prelude::*;
 use std::path::Path;
 
-fn seed(prefix: &str) -> Option<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");
+fn seed(prefix: &str) -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/documents/seeds");
     let entry = std::fs::read_dir(dir)
-        .ok()?
+        .expect("fixtures/documents/seeds is read")
         .filter_map(Result::ok)
-        .find(|e| e.file_name().to_string_lossy().starts_with(prefix))?;
-    std::fs::read_to_string(entry.path()).ok()
+        .find(|e| e.file_name().to_string_lossy().starts_with(prefix))
+        .unwrap_or_else(|| panic!("no seed document {prefix}*"));
+    std::fs::read_to_string(entry.path()).expect("the seed document is read")
 }
 
 #[test]
 fn the_wiki_source_has_seven_diagrams_all_possible() {
-    let Some(text) = seed("001_") else { return };
+    let text = seed("001_");
     let d = documents::diagrams(Format::MediaWiki, &text, Rules::default());
     assert_eq!(d.len(), 7);
     assert!(d.iter().all(|x| x.passes()), "{d:#?}");
     // Each is the position of a case written by hand from the article (fixtures/diagrams).
     let cases = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/diagrams/wikipedia.json"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/diagrams/wikipedia.json"),
     )
     .unwrap();
     for x in &d {
@@ -34,7 +36,7 @@ fn the_wiki_source_has_seven_diagrams_all_possible() {
 
 #[test]
 fn the_vchess_page_has_seven_figures_and_the_king_fen_is_unreadable() {
-    let Some(text) = seed("002_") else { return };
+    let text = seed("002_");
     let d = documents::diagrams(Format::Html, &text, Rules::default());
     assert_eq!(d.len(), 7);
     let bad: Vec<_> = d.iter().filter(|x| !x.passes()).collect();
@@ -53,7 +55,7 @@ fn the_vchess_page_has_seven_figures_and_the_king_fen_is_unreadable() {
 
 #[test]
 fn the_rococo_page_has_its_start_board_and_four_illustrations() {
-    let Some(text) = seed("003_") else { return };
+    let text = seed("003_");
     let d = documents::diagrams(Format::Text, &text, Rules::default());
     assert_eq!(d.len(), 5);
     let grids = d
@@ -146,12 +148,12 @@ proptest! {
 /// A corpus document's diagrams as the test compares them: where each starts, its FEN and where
 /// the FEN stands (or the error), its caption, game and rules.
 fn corpus_diagrams(format: Format, text: &str) -> Vec<serde_json::Value> {
-    baroque::documents::find(format, text)
+    baroque_documents::find(format, text)
         .iter()
         .map(|f| {
             let (fen, fen_at) = match &f.content {
-                Ok(baroque::documents::Content::Fen { text, at }) => (text.clone(), at.to_string()),
-                Ok(baroque::documents::Content::Board { fen, .. }) => (fen.clone(), String::new()),
+                Ok(baroque_documents::Content::Fen { text, at }) => (text.clone(), at.to_string()),
+                Ok(baroque_documents::Content::Board { fen, .. }) => (fen.clone(), String::new()),
                 Ok(other) => (format!("{other:?}"), String::new()),
                 Err(e) => (format!("error: {}", e.message), e.at.to_string()),
             };
@@ -172,7 +174,8 @@ fn corpus_diagrams(format: Format, text: &str) -> Vec<serde_json::Value> {
 /// file).
 #[test]
 fn the_corpus_documents_give_their_expected_diagrams() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/documents/corpus");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/documents/corpus");
     let mut read = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
@@ -195,7 +198,7 @@ fn the_corpus_documents_give_their_expected_diagrams() {
             path.display()
         );
         let crlf = format!("\u{feff}{}", text.replace('\n', "\r\n"));
-        let decoded = baroque::documents::text_of_bytes(crlf.into_bytes()).unwrap();
+        let decoded = baroque_documents::text_of_bytes(crlf.into_bytes()).unwrap();
         assert_eq!(
             corpus_diagrams(format, &decoded),
             expected,
