@@ -13,6 +13,8 @@ mod errors;
 mod formats;
 mod helpers;
 mod openapi;
+#[path = "../../crates/solver/tests/oracle/mod.rs"]
+mod oracle;
 #[path = "../common/postgres.rs"]
 mod pg;
 mod play;

@@ -188,3 +188,72 @@ fn the_move_limit_is_inclusive() {
         .problem(422, "/problems/too-many-moves");
     assert_eq!(p["limit"], 2);
 }
+
+/// Every legal move of sparse random boards of both games, sent to `/v1/verify` as its `uci`,
+/// is read as the rules' move reader reads it (the oracle the engine tests use, in
+/// `crates/solver/tests/oracle`): legal, named the same, and leading to the same FEN and status.
+#[test]
+fn the_route_reads_every_move_as_the_rules_move_reader_does() {
+    use crate::oracle::boards::{baroque, rococo, Walk};
+    use crate::oracle::replay_texts;
+    use baroque::rules::{Color, GamePosition, Naming, Status};
+
+    fn agree<P: GamePosition>(app: &crate::helpers::TestApp, p: &P, game: &str) -> usize {
+        let naming = Naming::default();
+        let fen = p.fen(naming);
+        let mut body = json!({"fen": fen, "game": game});
+        if let Some(rules) = p.variant().rules() {
+            body["rules"] = json!(baroque::api::wire::ResolvedRules::from(&rules));
+        }
+        let mut sent = 0;
+        for m in p.legal_moves() {
+            let uci = p.move_uci(&m, naming);
+            let (played, after, status) = replay_texts(p, naming, std::slice::from_ref(&uci))
+                .unwrap_or_else(|e| panic!("{e} in {fen}"));
+            assert_eq!(played, [m]);
+            body["moves"] = json!([uci]);
+            let answer = app.post_json("/v1/verify", &body);
+            assert_eq!(answer.status, 200, "{uci} in {fen}: {}", answer.body);
+            let v = answer.json();
+            let what = format!("{uci} in {fen}: {v}");
+            assert_eq!(v["first_illegal"], Value::Null, "{what}");
+            assert_eq!(v["moves"][0]["uci"], json!(uci), "{what}");
+            assert_eq!(v["final_fen"], json!(after.fen(naming)), "{what}");
+            let status = match status {
+                Status::Checkmate => "checkmate",
+                Status::Stalemate => "stalemate",
+                Status::Check => "check",
+                Status::Ongoing => "ongoing",
+            };
+            assert_eq!(v["final_status"], status, "{what}");
+            sent += 1;
+        }
+        sent
+    }
+
+    let app = spawn_app();
+    let (mut walk, mut sent, mut boards) = (Walk(0x5eed_0f7e), 0, 0);
+    while boards < 24 {
+        let turn = if boards % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if let Some(p) = baroque(&mut walk, turn, 6) {
+            sent += agree(&app, &p, "baroque");
+            boards += 1;
+        }
+    }
+    while boards < 48 {
+        let turn = if boards % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if let Some(p) = rococo(&mut walk, turn, 6) {
+            sent += agree(&app, &p, "rococo");
+            boards += 1;
+        }
+    }
+    assert!(sent > 500, "only {sent} moves");
+}
