@@ -695,7 +695,7 @@ fn solve_one(
     use crate::puzzle::formats::text::{self, Found};
     let naming = show.naming;
     let found = Found::solve(&pos, opts, 1, naming);
-    let set = set_play.then(|| crate::solver::set::set_play_any(&pos, opts, naming));
+    let set = set_play.then(|| crate::solver::set_play::set_play_any(&pos, opts, naming));
     if let Mode::Text(style) = mode {
         o.push_str(&text::block(
             &text::Block {
@@ -732,7 +732,7 @@ fn solve_one(
 /// played from it, Black's moves with their replies or the shortened helpmate's lines.
 fn set_play_json(
     stipulation: crate::solver::Stipulation,
-    s: Option<&crate::solver::set::NamedSetPlay>,
+    s: Option<&crate::solver::set_play::NamedSetPlay>,
 ) -> serde_json::Value {
     let Some(s) = s else {
         return serde_json::json!({"fen": null, "stipulation": stipulation.to_string()});
@@ -766,7 +766,7 @@ fn set_play_json(
 fn print_set_play(
     o: &mut String,
     stipulation: crate::solver::Stipulation,
-    s: Option<&crate::solver::set::NamedSetPlay>,
+    s: Option<&crate::solver::set_play::NamedSetPlay>,
 ) {
     let Some(s) = s else {
         w!(o, "set play none");

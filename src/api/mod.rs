@@ -30,20 +30,20 @@
 //! and runs the server; [`configuration::Settings`] holds what flags and environment variables set.
 
 pub mod auth;
-pub mod body;
+pub mod body_deadline;
 pub mod common;
 pub mod configuration;
-pub mod echo;
+pub mod costly_work;
 pub mod openapi;
 pub mod problem;
-pub mod proofs;
 pub mod ratelimit;
+pub mod request_echo;
 pub mod routes;
 pub mod startup;
+pub mod stored_plays;
 pub mod telemetry;
-pub mod whole;
+pub mod whole_numbers;
 pub mod wire;
-pub mod work;
 pub mod write_timeout;
 
 pub use configuration::Settings;

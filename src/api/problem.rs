@@ -694,7 +694,7 @@ pub fn path_error_handler(
     req: &HttpRequest,
 ) -> actix_web::Error {
     ApiError::NotFound {
-        path: super::echo::capped(req.path(), super::echo::LOGGED_PATH_CHARS),
+        path: super::request_echo::capped(req.path(), super::request_echo::LOGGED_PATH_CHARS),
     }
     .into()
 }
@@ -800,7 +800,7 @@ impl ApiError {
                 if e.kind() == std::io::ErrorKind::TimedOut =>
             {
                 ApiError::BodyTimeout {
-                    millis: super::body::timeout_millis(&e),
+                    millis: super::body_deadline::timeout_millis(&e),
                 }
             }
             JsonPayloadError::Payload(e) => ApiError::Payload(e.to_string()),
@@ -827,7 +827,7 @@ pub fn ensure_problem_json<B>(
     }
     let status = res.status();
     let (req, old) = res.into_parts();
-    use super::echo::{capped, logged_path, ECHOED_METHOD_CHARS, LOGGED_PATH_CHARS};
+    use super::request_echo::{capped, logged_path, ECHOED_METHOD_CHARS, LOGGED_PATH_CHARS};
     let path = capped(req.path(), LOGGED_PATH_CHARS);
     let err = match status {
         StatusCode::NOT_FOUND => ApiError::NotFound { path },

@@ -1,15 +1,15 @@
 //! Building and running the server: [`Application::build`] binds the listener (port 0 picks a free
 //! one, which [`Application::port`] tells), and [`Application::run_until_stopped`] serves on it.
 
-use super::body::{self, BodyTimeout};
+use super::body_deadline::{self, BodyTimeout};
 use super::configuration::{CorsPolicy, Limits, Settings};
+use super::costly_work::{Analyses, Searches};
 use super::openapi::{allowed_methods, document_text, openapi};
 use super::problem::{
     ensure_problem_json, json_error_handler, path_error_handler, query_error_handler, ApiError,
 };
 use super::ratelimit::{refund_refused, RateLimit, RateLimiter};
 use super::routes::embed::{self, FrameAncestors};
-use super::work::{Analyses, Searches};
 use super::{routes, telemetry};
 use crate::app::seed::SeedReport;
 use crate::app::Library;
@@ -308,7 +308,7 @@ pub fn server(
         std::thread::available_parallelism().map_or(1, |n| n.get()),
     )?);
     let body_timeout = web::Data::new(BodyTimeout(limits.body_timeout));
-    let plays = web::Data::new(crate::api::proofs::StoredPlays::new(
+    let plays = web::Data::new(crate::api::stored_plays::StoredPlays::new(
         limits.max_stored_plays,
         limits.proof_cache_bytes,
     ));
@@ -378,7 +378,7 @@ pub fn server(
         }
         app.default_service(web::to(not_found))
             .wrap(from_fn(head_as_get))
-            .wrap(from_fn(body::deadline))
+            .wrap(from_fn(body_deadline::deadline))
             .wrap(from_fn(refund_refused))
             .wrap(Condition::new(
                 cors_policy != CorsPolicy::None,
@@ -390,7 +390,7 @@ pub fn server(
             .wrap(from_fn(crate::api::write_timeout::watch_writes))
             .wrap(Compress::default())
     })
-    .on_connect(super::work::remember_peer)
+    .on_connect(super::costly_work::remember_peer)
     .disable_signals()
     .shutdown_timeout(settings.shutdown_timeout)
     .listen(listener)?;
@@ -431,7 +431,7 @@ async fn head_as_get(
 }
 
 fn method_not_allowed(req: HttpRequest, allow: Vec<String>) -> Result<HttpResponse, ApiError> {
-    use super::echo::{capped, ECHOED_METHOD_CHARS, LOGGED_PATH_CHARS};
+    use super::request_echo::{capped, ECHOED_METHOD_CHARS, LOGGED_PATH_CHARS};
     let method = if req.extensions().get::<Head>().is_some() {
         "HEAD".to_string()
     } else {
@@ -446,6 +446,6 @@ fn method_not_allowed(req: HttpRequest, allow: Vec<String>) -> Result<HttpRespon
 
 async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     Err(ApiError::NotFound {
-        path: super::echo::capped(req.path(), super::echo::LOGGED_PATH_CHARS),
+        path: super::request_echo::capped(req.path(), super::request_echo::LOGGED_PATH_CHARS),
     })
 }

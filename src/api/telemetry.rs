@@ -10,8 +10,8 @@
 //!   rendered by `metrics-exporter-prometheus`: see [`METRICS`] for the names.
 
 use super::configuration::LogFormat;
-use super::echo::logged_path;
 use super::problem::PROBLEM_JSON;
+use super::request_echo::logged_path;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderName, HeaderValue};

@@ -20,7 +20,7 @@
 //! later connection got under the same number. A body whose socket cannot be duplicated (the
 //! process out of descriptors) goes unwatched.
 
-use super::work::Peer;
+use super::costly_work::Peer;
 use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;

@@ -9,7 +9,7 @@ pub mod generate;
 pub mod import;
 pub mod jobs;
 pub mod library;
-pub mod proofs;
+pub mod proof_cache;
 pub mod seed;
 pub mod shards;
 

@@ -17,12 +17,12 @@
 //! mate search needs ([`Variant::mate_needs_both_kings`]).
 
 use super::bitset::BitSet;
+use super::descriptions::{MoveInfo, SquarePiece};
 use super::fen::ParseFenError;
 use super::movegen::QuietReply;
 use super::notation::MoveError;
 use super::piece::{Color, Letters, Piece, Role};
 use super::position::{FenError, Move, MoveKind, Position, PositionError, Problem, Status};
-use super::report::{MoveInfo, SquarePiece};
 use super::rococo::{Coords, RococoKind, RococoMove, RococoPosition};
 use super::ruleset::{Rules, Stalemate};
 use super::Geometry;

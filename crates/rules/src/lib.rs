@@ -26,6 +26,7 @@
 pub mod attacks;
 pub mod bitset;
 pub mod board;
+pub mod descriptions;
 pub mod fen;
 pub mod freeze;
 pub mod game;
@@ -35,7 +36,6 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
-pub mod report;
 pub mod rococo;
 pub mod ruleset;
 pub mod symmetry;
@@ -53,6 +53,7 @@ pub use game::{
 pub mod prelude {
     pub use crate::game::{GameNotation, GamePosition, GameRules, GeneratorSetup, SearchHooks};
 }
+pub use descriptions::{MoveInfo, SquarePiece};
 pub use geometry::{Board10, Board8, Geometry};
 pub use movegen::MoveList;
 pub use notation::{MoveError, MoveErrorKind};
@@ -61,5 +62,4 @@ pub use position::{
     FenError, Move, MoveKind, Position, PositionError, Problem, ProblemKind, Status, Undo,
     START_FEN,
 };
-pub use report::{MoveInfo, SquarePiece};
 pub use ruleset::{Freezing, Leaper, Preset, Rules, Stalemate};

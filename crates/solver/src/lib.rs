@@ -41,7 +41,7 @@ pub mod play;
 pub mod pns;
 pub mod search;
 pub mod series;
-pub mod set;
+pub mod set_play;
 pub mod stipulation;
 pub mod tree;
 pub mod tries;

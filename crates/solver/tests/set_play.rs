@@ -11,7 +11,7 @@ mod oracle;
 
 use baroque_rules::prelude::*;
 use baroque_rules::{Color, Naming};
-use baroque_solver::set::{set_play, SetLines};
+use baroque_solver::set_play::{set_play, SetLines};
 use baroque_solver::{SolveOptions, Stipulation};
 use oracle::boards::{baroque_of, rococo_of, Walk};
 use oracle::games::{playable, stalemated, Game, BAROQUE, ROCOCO};

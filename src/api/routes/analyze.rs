@@ -4,8 +4,8 @@ use crate::api::common::{
     position_request, square_pieces, CheckedPosition, GameName, GameStatus, MoveKindName, Object,
     ResolvedRules, ShortText, Side, SquarePiece, Warning,
 };
+use crate::api::costly_work::{Analyses, Peer};
 use crate::api::problem::{ApiError, ClientClosedProblem, JsonBodyProblems, Problem};
-use crate::api::work::{Analyses, Peer};
 use crate::rules::{GamePosition, Letters, Naming, Piece, Status, Variant, Visit};
 use crate::solver::Cancel;
 use actix_web::http::header::ContentType;

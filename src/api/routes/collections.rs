@@ -6,11 +6,11 @@
 use crate::api::auth::Writer;
 use crate::api::common::{etag, none_match, GameName, Object, RulesInput};
 use crate::api::configuration::Limits;
+use crate::api::costly_work::Slots;
 use crate::api::problem::{ApiError, JsonBodyProblems, Problem};
 use crate::api::ratelimit::Metered;
 use crate::api::routes::puzzles::Puzzle;
 use crate::api::routes::solve::SearchLimits;
-use crate::api::work::Slots;
 use crate::app::export::Export;
 use crate::app::jobs::{JobRecord, Jobs, ShardsView, StartError};
 use crate::app::library::{valid_name, Collection, StoreError};
@@ -37,7 +37,7 @@ pub struct CollectionRequest {
     /// N of "mate in N" (`#N`): from 1 to the server's `--solve-max-mate-in`. Leave it out when
     /// `stipulation` is given (both given: they must agree).
     #[schema(example = 2, minimum = 1, maximum = 12)]
-    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
     pub mate_in: Option<u32>,
     /// The stipulation of the puzzles: `#N`, `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N`, `h=N.5`, `r#N`, `semi-r#N`, `ser-#N`, `ser-=N`, `ser-s#N` or `ser-h#N`
     /// (as for `/v1/solve`; N up to
@@ -48,7 +48,7 @@ pub struct CollectionRequest {
     pub stipulation: Option<String>,
     /// Puzzles wanted: from 1 to the server's `--job-max-count` (which is at most 100,000).
     #[schema(example = 5, minimum = 1, maximum = 100_000)]
-    #[serde(deserialize_with = "crate::api::whole::number")]
+    #[serde(deserialize_with = "crate::api::whole_numbers::number")]
     pub count: u32,
     /// The game: `baroque` (the default) or `rococo` (mate meaning the capture of the King; no
     /// `rules`).
@@ -59,11 +59,14 @@ pub struct CollectionRequest {
     pub rules: Option<RulesInput>,
     /// The seed of the random candidates: the same seed and request make the same puzzles
     /// (default: from the clock; the job and the collection show it). At most 2^63 - 1.
-    #[serde(default, deserialize_with = "crate::api::whole::option_unchecked")]
+    #[serde(
+        default,
+        deserialize_with = "crate::api::whole_numbers::option_unchecked"
+    )]
     #[schema(example = 42, minimum = 0, maximum = 9_223_372_036_854_775_807_u64)]
     pub seed: Option<u64>,
     /// Most pieces on the board, Kings included (3 to 32; default 10).
-    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
     #[schema(example = 8, minimum = 3, maximum = 32)]
     pub max_pieces: Option<u32>,
     /// Whether the side to move may start in check (default false).
@@ -85,7 +88,7 @@ pub struct CollectionRequest {
     /// side mated) keeps in at least `min_defenders_share` of the puzzles (0: no such rule;
     /// default for `#N` 2, or `max_pieces` − 3 when that is less; 0 for every other stipulation;
     /// at most `max_pieces` − 3).
-    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
     #[schema(example = 2, minimum = 0, maximum = 29)]
     pub min_defenders: Option<u32>,
     /// The share of the puzzles whose defender keeps `min_defenders` pieces (0 to 1; default 0.8).
@@ -98,7 +101,7 @@ pub struct CollectionRequest {
     /// later ones within one more (default 2). 0: every candidate is screened fully, so that
     /// puzzles whose solution plays far from the King are found too, at a fraction of the speed.
     /// Selfmates, selfstalemates, reflexmates and series movers are always screened fully.
-    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
     #[schema(example = 2, minimum = 0, maximum = 16)]
     pub focus: Option<u32>,
 }
@@ -817,7 +820,7 @@ pub struct ExportSlots {
 /// or its client leaves).
 #[derive(Debug)]
 pub struct ExportSlot {
-    _slot: crate::api::work::Slot,
+    _slot: crate::api::costly_work::Slot,
     client: Option<std::net::IpAddr>,
     clients: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>,
 }

@@ -451,7 +451,11 @@ pub fn asset(
         Some(v) => {
             use actix_web::ResponseError;
             let mut res = ApiError::NotFound {
-                path: format!("{}?v={}", req.path(), crate::api::echo::capped(v, 32)),
+                path: format!(
+                    "{}?v={}",
+                    req.path(),
+                    crate::api::request_echo::capped(v, 32)
+                ),
             }
             .error_response();
             res.headers_mut().insert(

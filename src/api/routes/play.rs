@@ -5,16 +5,16 @@ use crate::api::common::{
     Warning,
 };
 use crate::api::configuration::Limits;
+use crate::api::costly_work::{Peer, Searches};
 use crate::api::problem::{
     ApiError, ClientClosedProblem, JsonBodyProblems, Problem, PuzzleNotFoundProblem,
 };
-use crate::api::proofs::StoredPlays;
 use crate::api::ratelimit::{Metered, RateLimiter};
 use crate::api::routes::solve::{
     AppliedLimits, BudgetLimit, Budgets, SearchLimits, SolutionMove, SolveQuery, SolveRequest,
 };
 use crate::api::routes::verify::{verify_line_moves, IllegalMove};
-use crate::api::work::{Peer, Searches};
+use crate::api::stored_plays::StoredPlays;
 use crate::app::Library;
 use crate::puzzle::Kind;
 use crate::rules::prelude::*;
@@ -53,7 +53,7 @@ pub struct PlayRequest {
     #[schema(example = "#2")]
     pub stipulation: Option<String>,
     /// The same as `"stipulation": "#N"` (both given: they must agree).
-    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
     #[schema(example = 2, minimum = 1, maximum = 12)]
     pub mate_in: Option<u32>,
     @position_fields,

@@ -5,11 +5,11 @@ use crate::api::common::{
     position_request, tagged_response, GameName, Object, PresetName, SquarePiece,
 };
 use crate::api::configuration::Limits;
+use crate::api::costly_work::{Peer, Searches};
 use crate::api::problem::{
     ApiError, ClientClosedProblem, Problem, PuzzleNotFoundProblem, StoreUnavailableProblem,
 };
 use crate::api::ratelimit::RateLimiter;
-use crate::api::work::{Peer, Searches};
 use crate::app::library::{After, Filter};
 use crate::app::Library;
 use crate::puzzle::Kind;
@@ -81,7 +81,7 @@ pub struct PuzzleRequest {
     #[serde(default)]
     pub reason: Option<String>,
     /// Mate: N of `#N` (leave it out when `stipulation` is given; both given must agree).
-    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
     #[schema(minimum = 1, maximum = 12)]
     pub mate_in: Option<u32>,
     /// Mate: the stipulation, `#N`, `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N`, `h=N.5`, `r#N`, `semi-r#N`, `ser-#N`, `ser-=N`, `ser-s#N` or `ser-h#N` (as for
@@ -99,7 +99,7 @@ pub struct PuzzleRequest {
     #[schema(example = json!([["Kd3-c2", "Kb4-c3"]]))]
     pub solutions: Option<Vec<Vec<String>>>,
     /// Helpmate: the number of solutions a sound one has (default 1; 1 to 1000).
-    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
     #[schema(example = 1, minimum = 1, maximum = 1000)]
     pub intended_solutions: Option<u32>,
     /// Mate: whether the puzzle is sound, when it states it.
@@ -387,7 +387,7 @@ fn payload_error(e: actix_web::error::PayloadError) -> ApiError {
         actix_web::error::PayloadError::Overflow => ApiError::PayloadTooLarge { limit: 0 },
         actix_web::error::PayloadError::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => {
             ApiError::BodyTimeout {
-                millis: crate::api::body::timeout_millis(&io),
+                millis: crate::api::body_deadline::timeout_millis(&io),
             }
         }
         other => ApiError::Payload(other.to_string()),
@@ -1038,7 +1038,7 @@ pub async fn get_one(
                 parameter: "include",
                 message: format!(
                     "{:?} cannot be included: only `outcome`",
-                    crate::api::echo::capped(other, 64)
+                    crate::api::request_echo::capped(other, 64)
                 ),
             })
         }

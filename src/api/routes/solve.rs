@@ -4,9 +4,9 @@ use crate::api::common::{
     position_request, CheckedPosition, GameName, Object, ResolvedRules, SquarePiece, Warning,
 };
 use crate::api::configuration::Limits;
+use crate::api::costly_work::{Peer, Searches};
 use crate::api::problem::{ApiError, ClientClosedProblem, JsonBodyProblems, Problem};
 use crate::api::ratelimit::Metered;
-use crate::api::work::{Peer, Searches};
 use crate::rules::prelude::*;
 use crate::rules::VariantMove;
 use actix_web::{post, web, HttpResponse};
@@ -46,7 +46,7 @@ pub struct SolveRequest {
     /// default 8; 422 above).
     /// Leave it out when `stipulation` is given (both given: they must agree, 422 otherwise).
     #[schema(example = 2, minimum = 1, maximum = 12)]
-    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
     pub mate_in: Option<u32>,
     /// The stipulation, as problemists write it: `#N` (the same as `mate_in: N`), `s#N`
     /// (selfmate: White, to move, forces Black to mate it within N moves), `h#N` (helpmate: Black
@@ -66,7 +66,7 @@ pub struct SolveRequest {
     pub stipulation: Option<String>,
     /// For a helpmate: the number of solutions its composer intends (default 1); `sound` then
     /// means exactly this many solutions and no shorter helpmate.
-    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
     #[schema(example = 1, minimum = 1, maximum = 1000)]
     pub intended_solutions: Option<u32>,
     @position_fields,
@@ -81,12 +81,12 @@ pub struct SolveRequest {
     /// Most moves in the solution trees of the answer, the diagram's and its twins' together,
     /// filled in that order (default and ceiling: the server's `--solve-max-tree-nodes`; a larger
     /// value is clamped to it). A tree cut by it says `tree_truncated`.
-    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
     #[schema(example = 500, minimum = 1, maximum = 9_223_372_036_854_775_807_u64)]
     pub max_tree_nodes: Option<u64>,
     /// For `#N` and `s#N`: the most refutations a listed try may have (default 1, at most 3; 0
     /// lists none). A try with one refutation is what composers call a try.
-    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
     #[schema(example = 1, minimum = 0, maximum = 3)]
     pub max_refutations: Option<u32>,
     /// For a helpmate or series mover: the most lines answered in `solutions`, and in
@@ -96,7 +96,7 @@ pub struct SolveRequest {
     /// its order: the diagram's `solutions`, `short_solutions` and set play, then each twin's.
     /// `count` still says how many solutions there are, and `solutions_truncated` that lines
     /// were left out.
-    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
     #[schema(example = 100, minimum = 1, maximum = 10_000)]
     pub max_solutions: Option<u32>,
     /// Whether to answer the set play too (`set_play`): what would follow if the other side
@@ -165,7 +165,7 @@ pub const DEFAULT_MAX_SOLUTIONS: usize = 100;
 pub struct SearchLimits {
     /// Positions visited, all threads together (at least 1; above the server's
     /// `--solve-max-nodes` it is clamped to it).
-    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
     #[schema(
         example = 1_000_000,
         minimum = 1,
@@ -174,7 +174,7 @@ pub struct SearchLimits {
     pub nodes: Option<u64>,
     /// Wall-clock milliseconds (at least 1; above the server's `--solve-max-millis` it is clamped
     /// to it). The answer comes within this time plus 200 ms or 10 %, whichever is more.
-    #[serde(default, deserialize_with = "crate::api::whole::option")]
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
     #[schema(example = 2000, minimum = 1, maximum = 9_223_372_036_854_775_807_u64)]
     pub millis: Option<u64>,
 }
@@ -783,7 +783,7 @@ impl SetPlayView {
     /// The view of a named set play (`None`: there is none) of `stipulation`.
     pub fn of(
         stipulation: crate::solver::Stipulation,
-        s: Option<&crate::solver::set::NamedSetPlay>,
+        s: Option<&crate::solver::set_play::NamedSetPlay>,
         max_solutions: usize,
     ) -> SetPlayView {
         let Some(s) = s else {
@@ -1243,7 +1243,7 @@ fn solve_block(
     };
     let set = query
         .set_play
-        .then(|| crate::solver::set::set_play_any(pos, &options, naming));
+        .then(|| crate::solver::set_play::set_play_any(pos, &options, naming));
     if let Some(set) = &set {
         shown.set_play = room.take_lines(
             set.as_ref()

@@ -5,8 +5,8 @@ use crate::api::common::{
     SquarePiece, Warning,
 };
 use crate::api::configuration::Limits;
+use crate::api::costly_work::{Analyses, Peer};
 use crate::api::problem::{ApiError, ClientClosedProblem, JsonBodyProblems, Problem};
-use crate::api::work::{Analyses, Peer};
 use crate::cases::{play_text, PlayedMove};
 use crate::rules::MoveErrorKind;
 use crate::rules::{GamePosition, Naming, Piece, Status, Visit};

@@ -56,7 +56,7 @@ use crate::rules::prelude::*;
 use crate::rules::{MoveInfo, Naming, Role, Status, Variant, VariantPosition};
 use crate::solver::help::NamedHelpSolution;
 use crate::solver::series::SeriesLine;
-use crate::solver::set::NamedSetPlay;
+use crate::solver::set_play::NamedSetPlay;
 use crate::solver::tree::NamedAttack;
 use crate::solver::{NamedSolution, Outcome, Stipulation};
 use std::fmt::Write as _;

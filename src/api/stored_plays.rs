@@ -2,9 +2,9 @@
 //! refused at once with 503 `plays-busy`), each run on the blocking pool, with the proofs of stored
 //! puzzles kept parsed by the application layer's [`ProofCache`].
 
+use super::costly_work::{Slot, Slots};
 use super::problem::ApiError;
-use super::work::{Slot, Slots};
-use crate::app::proofs::ProofCache;
+use crate::app::proof_cache::ProofCache;
 
 /// Seconds a stored play refused for every slot being taken is asked to wait.
 pub const PLAYS_RETRY_AFTER: u64 = 1;
