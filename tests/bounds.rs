@@ -379,6 +379,7 @@ fn big_collection(db: &std::path::Path, n: usize) {
         seed: 1,
         max_pieces: 32,
         count: n,
+        runner: baroque::app::processes::this_process(),
     };
     assert!(store.create_collection("big", &new).unwrap());
     drop(store);

@@ -168,6 +168,7 @@ fn exercise(store: &Store) -> Vec<String> {
         seed: u64::MAX >> 1,
         max_pieces: 7,
         count: 3,
+        runner: baroque::app::processes::this_process(),
     };
     out.push(format!(
         "{:?}",
@@ -218,7 +219,12 @@ fn exercise(store: &Store) -> Vec<String> {
     ));
     out.push(format!("{:?}", store.collection("nothing").unwrap()));
     // The run of this very process is not running yet (it is starting up): stopped.
-    out.push(format!("{:?}", store.stop_abandoned_collections().unwrap()));
+    out.push(format!(
+        "{:?}",
+        store
+            .stop_abandoned_collections(&baroque::app::processes::is_running)
+            .unwrap()
+    ));
     let (c, _) = store.collection("A.twos").unwrap().unwrap();
     out.push(format!("{} {}", c.state, baroque::app::value(&c.summary)));
     out.extend(answers(store));
@@ -416,6 +422,7 @@ fn versions_and_pages(store: &Store) {
         seed: 1,
         max_pieces: 7,
         count: 3,
+        runner: baroque::app::processes::this_process(),
     };
     assert_eq!(store.collection_version("v").unwrap(), None);
     assert!(store.create_collection("v", &new).unwrap());
@@ -721,6 +728,7 @@ fn shards(store: &Store) -> Vec<String> {
         seed: 3,
         max_pieces: 7,
         count: 3,
+        runner: baroque::app::processes::this_process(),
     };
     assert!(store.create_collection("sharded", &new).unwrap());
     let doc = |v: serde_json::Value| baroque::app::document(&v);
@@ -862,6 +870,7 @@ fn one_claimer_a_shard(store: &Store) {
         seed: 3,
         max_pieces: 7,
         count: 3,
+        runner: baroque::app::processes::this_process(),
     };
     assert!(store.create_collection("claimed", &new).unwrap());
     let doc = |v: serde_json::Value| baroque::app::document(&v);

@@ -166,6 +166,7 @@ pub fn create_collection(
         seed: opts.seed,
         max_pieces: opts.max_pieces,
         count: opts.count,
+        runner: crate::processes::this_process(),
     };
     store.create_collection(name, &new)
 }

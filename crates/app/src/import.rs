@@ -174,6 +174,7 @@ fn make_collection(store: &Store, name: &str, first: &VerifiedPuzzle) -> Result<
             seed: 0,
             max_pieces: 0,
             count: 0,
+            runner: crate::processes::this_process(),
         },
     )
 }

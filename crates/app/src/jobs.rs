@@ -201,7 +201,7 @@ pub struct JobsConfig {
 /// A replica's name when `--replica-name` is not given: the host's name and the port it
 /// listens on (`db-1:8080`).
 pub fn default_replica_name(port: u16) -> String {
-    format!("{}:{port}", crate::store::collections::host_name())
+    format!("{}:{port}", crate::processes::host_name())
 }
 
 /// Why a job did not start.
@@ -302,7 +302,7 @@ impl Jobs {
     pub fn start(store: Store, config: JobsConfig) -> Arc<Jobs> {
         let jobs = Arc::new(Jobs {
             store,
-            owner: crate::store::collections::this_process(),
+            owner: crate::processes::this_process(),
             config,
             running: AtomicUsize::new(0),
             local: Mutex::new(BTreeMap::new()),

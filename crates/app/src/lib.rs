@@ -9,6 +9,7 @@ pub mod generate;
 pub mod import;
 pub mod jobs;
 pub mod library;
+pub mod processes;
 pub mod proof_cache;
 pub mod seed;
 pub mod shards;

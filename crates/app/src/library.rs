@@ -65,7 +65,7 @@ impl Library {
             None => SeedReport::default(),
         };
         let abandoned = store
-            .stop_abandoned_collections()
+            .stop_abandoned_collections(&crate::processes::is_running)
             .map_err(|e| format!("{db}: {e}"))?;
         Ok((Library { store }, seeded, abandoned))
     }

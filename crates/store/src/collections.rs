@@ -8,79 +8,6 @@ use crate::Json;
 use crate::Result;
 use serde::Serialize;
 
-/// This process, as `host/pid:start` (its start time in clock ticks since boot, from `/proc`, so
-/// that a reused process id is told apart; the host, so that replicas on several machines sharing
-/// one PostgreSQL store do not judge each other's processes), or `host/pid` where `/proc` is
-/// missing.
-pub fn this_process() -> String {
-    let pid = std::process::id();
-    let host = host_name();
-    match process_start(pid) {
-        Some(start) => format!("{host}/{pid}:{start}"),
-        None => format!("{host}/{pid}"),
-    }
-}
-
-/// This machine's name (`/proc/sys/kernel/hostname`, else `HOSTNAME`, else `localhost`), without
-/// `/`.
-pub fn host_name() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .map(|h| h.trim().replace('/', "-"))
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "localhost".into())
-}
-
-/// The start time of process `pid` (field 22 of `/proc/<pid>/stat`).
-pub(super) fn process_start(pid: u32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name (field 2) is in parentheses and may hold spaces or parentheses itself.
-    let rest = &stat[stat.rfind(')')? + 1..];
-    rest.split_whitespace().nth(19)?.parse().ok()
-}
-
-/// Whether the process a collection's `runner` names is still running. A process of another
-/// machine is taken to be running: this one cannot tell.
-pub(super) fn is_running(runner: Option<&str>) -> bool {
-    let Some(runner) = runner else { return false };
-    // Rows written before the host was recorded name a process of this machine.
-    let runner = match runner.split_once('/') {
-        Some((host, _)) if host != host_name() => return true,
-        Some((_, process)) => process,
-        None => runner,
-    };
-    let (pid, start) = match runner.split_once(':') {
-        Some((pid, start)) => (pid, start.parse::<u64>().ok()),
-        None => (runner, None),
-    };
-    let Ok(pid) = pid.parse::<u32>() else {
-        return false;
-    };
-    if pid == std::process::id() {
-        // This process is starting up: nothing of it runs yet.
-        return false;
-    }
-    match (process_start(pid), start) {
-        (Some(now), Some(then)) => now == then,
-        (Some(_), None) => true,
-        (None, _) => {
-            // No `/proc`: ask the kernel whether the process exists.
-            #[cfg(unix)]
-            {
-                libc::pid_t::try_from(pid).is_ok_and(|p| {
-                    // SAFETY: signal 0 only checks that the process exists.
-                    unsafe { libc::kill(p, 0) == 0 }
-                })
-            }
-            #[cfg(not(unix))]
-            {
-                false
-            }
-        }
-    }
-}
-
 /// The longest collection name.
 pub const MAX_NAME: usize = 64;
 
@@ -162,4 +89,7 @@ pub struct NewCollection {
     pub max_pieces: usize,
     /// Puzzles asked for.
     pub count: usize,
+    /// The process that runs it, as the application names processes (it tells, at start-up,
+    /// whether that process still runs: see `Backend::stop_abandoned_collections`).
+    pub runner: String,
 }

@@ -386,11 +386,14 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     /// (no puzzle is read), so that an export's `ETag` is known without the export.
     fn collection_version(&self, name: &str) -> Result<Option<String>>;
 
-    /// Marks collections left `running` by a process of this machine that ended (a crash, a
+    /// Marks collections left `running` by a runner that `is_running` says ended (a crash, a
     /// restart) as `stopped`; how many. Called at start-up, before any new run; a run of another
     /// live process (a `baroque generate` beside the server) is left alone, and so is a
     /// collection a generation job fills (the job's lease decides who goes on with it).
-    fn stop_abandoned_collections(&self) -> Result<usize>;
+    fn stop_abandoned_collections(
+        &self,
+        is_running: &dyn Fn(Option<&str>) -> bool,
+    ) -> Result<usize>;
 
     /// Records a running generation job filling `collection`, held by `owner` for `lease` (the
     /// database's clock); its id.

@@ -626,7 +626,7 @@ impl Backend for PgStore {
                 &(c.max_pieces as i64),
                 &format!("{{\"count\":{}}}", c.count),
                 &c.game.name(),
-                &collections::this_process(),
+                &c.runner,
                 &c.stipulation.to_string(),
             ],
         )?;
@@ -704,7 +704,10 @@ impl Backend for PgStore {
         Ok(row.map(|r| format!("{}/{}", r.get::<_, String>(0), r.get::<_, String>(1))))
     }
 
-    fn stop_abandoned_collections(&self) -> Result<usize> {
+    fn stop_abandoned_collections(
+        &self,
+        is_running: &dyn Fn(Option<&str>) -> bool,
+    ) -> Result<usize> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction()?;
         let running: Vec<(String, Option<String>)> = tx
@@ -720,7 +723,7 @@ impl Backend for PgStore {
             .collect();
         let mut stopped = 0;
         for (name, runner) in running {
-            if !collections::is_running(runner.as_deref()) {
+            if !is_running(runner.as_deref()) {
                 stopped += tx.execute(
                     "UPDATE collections SET state = 'stopped',
                          summary = jsonb_set(summary::jsonb, '{stop}', '\"interrupted\"')::text

@@ -386,7 +386,7 @@ impl Backend for SqliteStore {
                 c.max_pieces as i64,
                 format!("{{\"count\":{}}}", c.count),
                 c.game.name(),
-                collections::this_process(),
+                c.runner,
                 c.stipulation.to_string(),
             ],
         )?;
@@ -502,7 +502,10 @@ impl Backend for SqliteStore {
         }
     }
 
-    fn stop_abandoned_collections(&self) -> Result<usize> {
+    fn stop_abandoned_collections(
+        &self,
+        is_running: &dyn Fn(Option<&str>) -> bool,
+    ) -> Result<usize> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let running: Vec<(String, Option<String>)> = tx
@@ -515,7 +518,7 @@ impl Backend for SqliteStore {
             .collect::<Result<_, _>>()?;
         let mut stopped = 0;
         for (name, runner) in running {
-            if !collections::is_running(runner.as_deref()) {
+            if !is_running(runner.as_deref()) {
                 stopped += tx.execute(
                     "UPDATE collections SET state = 'stopped',
                          summary = json_set(summary, '$.stop', 'interrupted')
@@ -1024,67 +1027,5 @@ mod tests {
             ..Filter::default()
         };
         assert!(store.list(&easy, 0, 10).unwrap().0.is_empty());
-    }
-
-    fn new(count: usize) -> NewCollection {
-        NewCollection {
-            game: baroque_rules::GameKind::Baroque,
-            rules: "abbott".into(),
-            stipulation: baroque_solver::Stipulation::Mate(2),
-            seed: 1,
-            max_pieces: 7,
-            count,
-        }
-    }
-
-    #[test]
-    fn runs_whose_process_ended_are_marked_stopped() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = SqliteStore::open(&dir.path().join("t.db")).unwrap();
-        store.create_collection("left", &new(1)).unwrap();
-        // One run of a process still going (the parent of this test, say), one of a process
-        // whose id came back for another program, one of a process that ended (with and
-        // without this machine's name), one of a process of another machine.
-        let parent = std::os::unix::process::parent_id();
-        let alive = match collections::process_start(parent) {
-            Some(start) => format!("{parent}:{start}"),
-            None => parent.to_string(),
-        };
-        for (name, runner) in [
-            ("beside", alive.clone()),
-            ("reused", format!("{parent}:1")),
-            ("ended", "999999999:5".to_string()),
-            (
-                "ended-here",
-                format!("{}/999999999:5", collections::host_name()),
-            ),
-            ("elsewhere", "another-machine/999999999:5".to_string()),
-        ] {
-            store.create_collection(name, &new(1)).unwrap();
-            store
-                .pool
-                .get()
-                .unwrap()
-                .execute(
-                    "UPDATE collections SET runner = ?2 WHERE name = ?1",
-                    [name, runner.as_str()],
-                )
-                .unwrap();
-        }
-        assert_eq!(store.stop_abandoned_collections().unwrap(), 4);
-        for name in ["beside", "elsewhere"] {
-            let (c, _) = store.collection(name).unwrap().unwrap();
-            assert_eq!(c.state, "running", "{name}");
-        }
-        for name in ["reused", "ended", "ended-here"] {
-            let (c, _) = store.collection(name).unwrap().unwrap();
-            assert_eq!(c.state, "stopped", "{name}");
-        }
-        let (c, _) = store.collection("left").unwrap().unwrap();
-        let summary: serde_json::Value = serde_json::from_str(c.summary.get()).unwrap();
-        assert_eq!(
-            (c.state.as_str(), &summary["stop"]),
-            ("stopped", &serde_json::json!("interrupted"))
-        );
     }
 }
