@@ -192,6 +192,99 @@ pub(crate) fn game_name(g: GameKind) -> &'static str {
     g.name()
 }
 
+/// The columns a puzzle is read from, in the order of a row: the one list both backends render
+/// (`puzzle_columns`) and [`decode`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Col {
+    Id,
+    Kind,
+    Game,
+    Fen,
+    Rules,
+    Moves,
+    Captures,
+    MateIn,
+    Outcome,
+    Title,
+    Source,
+    Caption,
+    Fixture,
+    CreatedAt,
+    ContentHash,
+    /// Not a column: the puzzle's tags as one JSON array, read by the dialect's subquery.
+    Tags,
+    Stipulation,
+    Difficulty,
+    Revision,
+}
+
+impl Col {
+    const ALL: [Col; 19] = [
+        Col::Id,
+        Col::Kind,
+        Col::Game,
+        Col::Fen,
+        Col::Rules,
+        Col::Moves,
+        Col::Captures,
+        Col::MateIn,
+        Col::Outcome,
+        Col::Title,
+        Col::Source,
+        Col::Caption,
+        Col::Fixture,
+        Col::CreatedAt,
+        Col::ContentHash,
+        Col::Tags,
+        Col::Stipulation,
+        Col::Difficulty,
+        Col::Revision,
+    ];
+
+    /// The column of table `puzzles` (`None` for the tags, which are a table of their own).
+    fn name(self) -> Option<&'static str> {
+        Some(match self {
+            Col::Id => "id",
+            Col::Kind => "kind",
+            Col::Game => "game",
+            Col::Fen => "fen",
+            Col::Rules => "rules",
+            Col::Moves => "moves",
+            Col::Captures => "captures",
+            Col::MateIn => "mate_in",
+            Col::Outcome => "outcome",
+            Col::Title => "title",
+            Col::Source => "source",
+            Col::Caption => "caption",
+            Col::Fixture => "fixture",
+            Col::CreatedAt => "created_at",
+            Col::ContentHash => "content_hash",
+            Col::Tags => return None,
+            Col::Stipulation => "stipulation",
+            Col::Difficulty => "difficulty",
+            Col::Revision => "revision",
+        })
+    }
+
+    /// Its index in a row.
+    const fn at(self) -> usize {
+        self as usize
+    }
+}
+
+/// The select list of a puzzle row (table `p`) in a backend's dialect: `tags` is its subquery
+/// giving the puzzle's tags as one JSON array.
+pub(crate) fn puzzle_columns(tags: &str) -> String {
+    Col::ALL
+        .iter()
+        .map(|c| match c.name() {
+            Some(name) => format!("p.{name}"),
+            None => tags.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A backend's puzzle columns (whose outcome is `p.outcome`), the outcome read as null unless
 /// `outcomes`: a listing reads and parses no proof.
 pub(crate) fn columns(all: &'static str, outcomes: bool) -> std::borrow::Cow<'static, str> {
@@ -203,7 +296,7 @@ pub(crate) fn columns(all: &'static str, outcomes: bool) -> std::borrow::Cow<'st
 }
 
 /// The index of the column that follows a puzzle's columns in a collection page: its position.
-pub(crate) const POSITION_COLUMN: usize = 19;
+pub(crate) const POSITION_COLUMN: usize = Col::ALL.len();
 
 /// A row as either backend reads it, by column index: the store's columns are text and integers
 /// (JSON is stored as text), so one reader of each row serves both.
@@ -214,30 +307,32 @@ pub(crate) trait Columns {
     fn opt_int(&self, i: usize) -> Result<Option<i64>>;
 }
 
-/// A puzzle from a row of the backend's puzzle columns: id, kind, game, fen, rules, moves,
-/// captures, mate_in, outcome, title, source, caption, fixture, created_at, content_hash, tags (a
-/// JSON array), stipulation, difficulty, revision.
+/// A puzzle from a row of the backend's puzzle columns ([`Col`]).
 pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle> {
-    let id = r.int(0)?;
+    let id = r.int(Col::Id.at())?;
     let corrupt = |what: &str| StoreError::Corrupt(format!("puzzle {id}: {what}"));
-    let kind = Kind::parse(&r.text(1)?).ok_or_else(|| corrupt("kind"))?;
-    let game = GameKind::parse(&r.text(2)?).ok_or_else(|| corrupt("game"))?;
+    let kind = Kind::parse(&r.text(Col::Kind.at())?).ok_or_else(|| corrupt("kind"))?;
+    let game = GameKind::parse(&r.text(Col::Game.at())?).ok_or_else(|| corrupt("game"))?;
     let rules = match Variant::has_rule_sets(game) {
-        true => Some(r.text(4)?.parse().map_err(|_| corrupt("rules"))?),
+        true => Some(
+            r.text(Col::Rules.at())?
+                .parse()
+                .map_err(|_| corrupt("rules"))?,
+        ),
         false => None,
     };
     let variant = Variant::of(game, rules).map_err(|e| corrupt(&e))?;
     let mate_in = r
-        .opt_int(7)?
+        .opt_int(Col::MateIn.at())?
         .map(|n| u32::try_from(n).map_err(|_| corrupt("mate_in")))
         .transpose()?;
     // A mate row stored before stipulations is a direct mate in its N.
-    let stipulation = match r.opt_text(16)? {
+    let stipulation = match r.opt_text(Col::Stipulation.at())? {
         Some(s) => Some(Stipulation::parse(&s).ok_or_else(|| corrupt("stipulation"))?),
         None if kind == Kind::Mate => mate_in.map(Stipulation::Mate),
         None => None,
     };
-    let outcome = match r.text(8)?.as_str() {
+    let outcome = match r.text(Col::Outcome.at())?.as_str() {
         "null" => None,
         text => Some(PuzzleOutcome::read(stipulation, text).map_err(|e| corrupt(&e.to_string()))?),
     };
@@ -245,24 +340,25 @@ pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle> {
         id,
         kind,
         variant,
-        fen: r.text(3)?,
-        moves: serde_json::from_str(&r.text(5)?).map_err(|_| corrupt("moves"))?,
-        captures: serde_json::from_str(&r.text(6)?).map_err(|_| corrupt("captures"))?,
+        fen: r.text(Col::Fen.at())?,
+        moves: serde_json::from_str(&r.text(Col::Moves.at())?).map_err(|_| corrupt("moves"))?,
+        captures: serde_json::from_str(&r.text(Col::Captures.at())?)
+            .map_err(|_| corrupt("captures"))?,
         mate_in,
         stipulation,
         outcome,
         difficulty: r
-            .opt_int(17)?
+            .opt_int(Col::Difficulty.at())?
             .map(|d| u8::try_from(d).map_err(|_| corrupt("difficulty")))
             .transpose()?,
-        title: r.opt_text(9)?,
-        source: r.opt_text(10)?,
-        caption: r.opt_text(11)?,
-        fixture: r.opt_text(12)?,
-        created_at: r.text(13)?,
-        content_hash: r.text(14)?,
-        tags: serde_json::from_str(&r.text(15)?).map_err(|_| corrupt("tags"))?,
-        revision: r.int(18)?,
+        title: r.opt_text(Col::Title.at())?,
+        source: r.opt_text(Col::Source.at())?,
+        caption: r.opt_text(Col::Caption.at())?,
+        fixture: r.opt_text(Col::Fixture.at())?,
+        created_at: r.text(Col::CreatedAt.at())?,
+        content_hash: r.text(Col::ContentHash.at())?,
+        tags: serde_json::from_str(&r.text(Col::Tags.at())?).map_err(|_| corrupt("tags"))?,
+        revision: r.int(Col::Revision.at())?,
     })
 }
 

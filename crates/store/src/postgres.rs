@@ -46,15 +46,19 @@ const NOW: &str =
     "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')";
 
 /// The columns a puzzle is read from (table `p`), its tags as one JSON array.
-const PUZZLE_COLUMNS: &str = "p.id, p.kind, p.game, p.fen, p.rules, p.moves, p.captures, p.mate_in,
-    p.outcome, p.title, p.source, p.caption, p.fixture, p.created_at, p.content_hash,
-    (SELECT coalesce(json_agg(t.tag ORDER BY t.tag COLLATE \"C\"), '[]')::text
-        FROM puzzle_tags t WHERE t.puzzle_id = p.id),
-    p.stipulation, p.difficulty, p.revision";
+static PUZZLE_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    super::puzzle_columns(
+        r#"(SELECT coalesce(json_agg(t.tag ORDER BY t.tag COLLATE "C"), '[]')::text
+        FROM puzzle_tags t WHERE t.puzzle_id = p.id)"#,
+    )
+});
 
 /// The columns of a puzzle, its outcome read as null unless `outcomes`.
 fn columns(outcomes: bool) -> std::borrow::Cow<'static, str> {
-    super::columns(PUZZLE_COLUMNS, outcomes)
+    super::columns(
+        std::sync::LazyLock::force(&PUZZLE_COLUMNS).as_str(),
+        outcomes,
+    )
 }
 
 type Pool = r2d2::Pool<Manager<MakeRustlsConnect>>;
@@ -314,7 +318,7 @@ fn opt_i64<T: Into<i64>>(v: Option<T>) -> Option<i64> {
 }
 
 fn get_in(c: &mut impl Sql, id: i64) -> Result<Option<StoredPuzzle>> {
-    let sql = format!("SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.id = $1");
+    let sql = format!("SELECT {} FROM puzzles p WHERE p.id = $1", *PUZZLE_COLUMNS);
     c.query_opt(&sql, &[&id])?.as_ref().map(decode).transpose()
 }
 

@@ -906,19 +906,23 @@ impl Columns for rusqlite::Row<'_> {
 
 /// The columns a puzzle is read from (table `p`), its tags as one JSON array: one statement reads
 /// a puzzle or a whole page of them.
-const PUZZLE_COLUMNS: &str = "p.id, p.kind, p.game, p.fen, p.rules, p.moves, p.captures, p.mate_in,
-    p.outcome, p.title, p.source, p.caption, p.fixture, p.created_at, p.content_hash,
-    (SELECT json_group_array(tag) FROM
-        (SELECT tag FROM puzzle_tags t WHERE t.puzzle_id = p.id ORDER BY tag)),
-    p.stipulation, p.difficulty, p.revision";
+static PUZZLE_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    super::puzzle_columns(
+        r#"(SELECT json_group_array(tag) FROM
+        (SELECT tag FROM puzzle_tags t WHERE t.puzzle_id = p.id ORDER BY tag))"#,
+    )
+});
 
 /// The columns of a puzzle, its outcome read as null unless `outcomes`.
 fn columns(outcomes: bool) -> std::borrow::Cow<'static, str> {
-    super::columns(PUZZLE_COLUMNS, outcomes)
+    super::columns(
+        std::sync::LazyLock::force(&PUZZLE_COLUMNS).as_str(),
+        outcomes,
+    )
 }
 
 fn get_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<StoredPuzzle>> {
-    let sql = format!("SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE p.id = ?1");
+    let sql = format!("SELECT {} FROM puzzles p WHERE p.id = ?1", *PUZZLE_COLUMNS);
     let mut stmt = conn.prepare_cached(&sql)?;
     let mut rows = stmt.query([id])?;
     match rows.next()? {
