@@ -349,6 +349,27 @@ test('axe, in the dark theme with a piece picked up', async () => {
   const { page, context } = await open(`/embed/puzzles/${CHAMELEON}?theme=dark&lang=fr`, { bypassCSP: true });
   await square(page, 'g6').click();
   assert.deepEqual(await seriousViolations(page), []);
+  // The board's frame is dark too: its background is the panel's colour, not the light theme's.
+  const frame = await page.evaluate(() => {
+    const fill = (selector) => getComputedStyle(document.querySelector(selector)).fill;
+    return {
+      background: fill('.board svg .background'),
+      coordinates: fill('.board svg .coordinates'),
+      panel: getComputedStyle(document.querySelector('.panel')).backgroundColor,
+    };
+  });
+  assert.equal(frame.background, frame.panel, JSON.stringify(frame));
+  assert.notEqual(frame.background, 'rgb(247, 243, 236)', JSON.stringify(frame));
+  assert.equal(frame.coordinates, 'rgb(169, 169, 182)', JSON.stringify(frame));
+  await context.close();
+});
+
+test('the light theme keeps the board frame light', async () => {
+  const { page, context } = await open(`/embed/puzzles/${CHAMELEON}`);
+  const background = await page.evaluate(
+    () => getComputedStyle(document.querySelector('.board svg .background')).fill,
+  );
+  assert.equal(background, 'rgb(247, 243, 236)');
   await context.close();
 });
 
