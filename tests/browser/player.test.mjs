@@ -364,6 +364,29 @@ test('axe, in the dark theme with a piece picked up', async () => {
   await context.close();
 });
 
+test('a stored puzzle shows its title and caption above the board, as text', async () => {
+  const stored = await (await fetch(`${base}/v1/puzzles/${CHAMELEON}`)).json();
+  assert.ok(stored.title, JSON.stringify(stored));
+  const { page, context } = await open(`/embed/puzzles/${CHAMELEON}`);
+  assert.equal(await page.locator('#title').textContent(), stored.title);
+  assert.ok(await page.locator('#title').isVisible());
+  if (stored.caption) {
+    assert.equal(await page.locator('#caption').textContent(), stored.caption);
+  } else {
+    assert.equal(await page.locator('#caption').isVisible(), false);
+  }
+  assert.ok((await page.title()).includes(stored.title), await page.title());
+  // The heading stands above the board.
+  const heading = await page.locator('#heading').boundingBox();
+  const board = await page.locator('#board').boundingBox();
+  assert.ok(heading.y + heading.height <= board.y + 1, JSON.stringify({ heading, board }));
+  await context.close();
+  // A position without a stored puzzle has no heading.
+  const free = await open(HELPMATE);
+  assert.equal(await free.page.locator('#heading').isVisible(), false);
+  await free.context.close();
+});
+
 test('the light theme keeps the board frame light', async () => {
   const { page, context } = await open(`/embed/puzzles/${CHAMELEON}`);
   const background = await page.evaluate(

@@ -49,6 +49,14 @@
   buttons.solution.textContent = words.solution;
   buttons.retry.textContent = words.retry;
   $('stipulation').textContent = words.stipulation(config.stipulation);
+  // A stored puzzle's title and caption above the board, as text (never markup).
+  for (const field of ['title', 'caption']) {
+    if (config[field]) {
+      $(field).textContent = config[field];
+      $(field).hidden = false;
+      $('heading').hidden = false;
+    }
+  }
 
   const state = {
     fen: config.fen, // the position shown

@@ -138,6 +138,11 @@ struct Config {
     /// The rule set as the API reads it back (an object of preset and options).
     rules: Option<crate::api::wire::ResolvedRules>,
     stipulation: String,
+    /// A stored puzzle's title and caption, shown above the board (absent for a free position).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    caption: Option<String>,
     #[serde(flatten)]
     look: Look,
 }
@@ -228,9 +233,10 @@ fn page(config: &Config, ancestors: &FrameAncestors) -> HttpResponse {
         .replace('<', "\\u003c")
         .replace('>', "\\u003e")
         .replace('&', "\\u0026");
-    let title = match config.puzzle_id {
-        Some(id) => format!("Puzzle {id}: {}", config.stipulation),
-        None => format!("Puzzle: {}", config.stipulation),
+    let title = match (config.puzzle_id, &config.title) {
+        (Some(id), Some(title)) => format!("Puzzle {id}: {title} ({})", config.stipulation),
+        (Some(id), None) => format!("Puzzle {id}: {}", config.stipulation),
+        (None, _) => format!("Puzzle: {}", config.stipulation),
     };
     let body = PAGE
         .replace("{{VERSION}}", asset_version())
@@ -321,6 +327,8 @@ pub async fn embed_stored(
             game: game.name(),
             rules: p.variant.rules().map(|r| (&r).into()),
             stipulation: stipulation.to_string(),
+            title: p.title.clone(),
+            caption: p.caption.clone(),
             look,
         },
         &ancestors,
@@ -405,6 +413,8 @@ pub async fn embed(
             game: game.name(),
             rules: rules_view,
             stipulation: stipulation.to_string(),
+            title: None,
+            caption: None,
             look,
         },
         &ancestors,
@@ -488,11 +498,13 @@ mod tests {
     #[test]
     fn the_configuration_cannot_end_its_script_element() {
         let config = Config {
-            puzzle_id: None,
+            puzzle_id: Some(7),
             fen: "</script><script>alert(1)</script> & <!--".into(),
             game: "baroque",
             rules: None,
             stipulation: "#2".into(),
+            title: Some("</script><b>".into()),
+            caption: Some("<!-- & </SCRIPT>".into()),
             look: Look {
                 coords: DiagramCoords::Standard,
                 flip: false,
@@ -509,6 +521,13 @@ mod tests {
         let json: serde_json::Value =
             serde_json::from_str(&text[start + "id=\"baroque-config\">".len()..end]).unwrap();
         assert_eq!(json["fen"], config.fen);
+        assert_eq!(json["title"], "</script><b>");
+        assert_eq!(json["caption"], "<!-- & </SCRIPT>");
+        assert!(!text.contains("<b>"), "{text}");
+        assert!(
+            text.contains("<title>Puzzle 7: &lt;/script&gt;&lt;b&gt; (#2)</title>"),
+            "{text}"
+        );
         assert!(!text[start..end].contains('<'), "{}", &text[start..end]);
     }
 
