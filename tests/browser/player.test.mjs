@@ -112,6 +112,27 @@ test('the Chameleon mate in 2 is solved by clicks, with its events', async () =>
   await context.close();
 });
 
+test('the last move is highlighted: its from and to squares', async () => {
+  const { page, errors, context } = await open(`/embed/puzzles/${CHAMELEON}`);
+  assert.equal(await page.locator('.square.last').count(), 0);
+  await clickMove(page, 'g6c6');
+  assert.match(await verdict(page), /^correct/);
+  // The service's reply was the last move played on the board.
+  const answer = await api(`/v1/puzzles/${CHAMELEON}/play`, { moves: ['Bg6xc6'] });
+  const uci = answer.reply.uci;
+  assert.equal(await page.locator('#board').getAttribute('data-last'), uci);
+  const marked = await page.locator('.square.last').evaluateAll((rects) => rects.map((r) => r.getAttribute('data-square')).sort());
+  assert.deepEqual(marked, [uci.slice(0, 2), uci.slice(2, 4)].sort());
+  // Its colour is the theme's, not a destination's or the plain square's.
+  const fill = await page.locator('.square.last').first().evaluate((r) => getComputedStyle(r).fill);
+  assert.equal(fill, 'rgb(217, 197, 138)');
+  await page.locator('[data-action="retry"]').click();
+  await page.waitForFunction(() => !document.querySelector('#board').hasAttribute('data-last'));
+  assert.equal(await page.locator('.square.last').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a wrong key is refuted, then retried', async () => {
   const { page, errors, context } = await open(`/embed/puzzles/${CHAMELEON}`);
   const start = await page.locator('#board').getAttribute('data-fen');

@@ -66,6 +66,7 @@
     focus: null, // the square with the keyboard's focus ring
     over: false, // solved or refuted: only retry goes on
     busy: false,
+    last: null, // the UCI of the last move played on the board, highlighted
     drag: null,
   };
   // Page coordinates go to the API only for Rococo's `page` names.
@@ -183,11 +184,27 @@
     setFocus(first, hadFocus);
   }
 
+  /** Highlights the from and to squares of the last move played on the board (`data-last` on the board). */
+  function markLast(uci) {
+    state.last = uci || null;
+    for (const rect of svg().querySelectorAll('.square.last')) rect.classList.remove('last');
+    if (!state.last) {
+      boardBox.removeAttribute('data-last');
+      return;
+    }
+    for (const sq of squaresOf(state.last)) {
+      const rect = sq && squareEl(sq);
+      if (rect) rect.classList.add('last');
+    }
+    boardBox.setAttribute('data-last', state.last);
+  }
+
   /** Draws the position and reads its legal moves. */
   async function refresh() {
     state.selected = null;
     state.legal = [];
     await draw(state.fen);
+    markLast(state.last);
     const analysis = await call('/v1/analyze', position(state.fen));
     state.legal = state.over ? [] : analysis.moves;
     $('turn').textContent = analysis.side_to_move === 'white' ? words.white : words.black;
@@ -314,6 +331,7 @@
    */
   async function animate(move) {
     const [from, to] = squaresOf(move.uci);
+    markLast(move.uci);
     const piece = from && pieceAt(from);
     const captured = new Set(move.captures.map((c) => c.square));
     const leaving = [...captured].map(pieceAt).filter(Boolean);
@@ -532,6 +550,7 @@
     choicesEl.hidden = true;
     state.fen = config.fen;
     state.line = [];
+    state.last = null;
     state.over = false;
     show('', '');
     messageEl.textContent = '';
