@@ -100,10 +100,14 @@ test('the Chameleon mate in 2 is solved by clicks, with its events', async () =>
   assert.match(await square(page, 'g6').getAttribute('aria-label'), /^g6: white Chameleon/);
   await clickMove(page, 'g6c6');
   assert.match(await verdict(page), /^correct/);
-  // The reply was played: both moves are listed.
-  assert.equal(await page.locator('#moves li').count(), 2);
+  // The reply was played: both moves are listed, numbered as problemists write them.
+  assert.equal(await page.locator('#moves li').count(), 1);
+  assert.match(await page.locator('#moves li').textContent(), /^1\.Bg6xc6! \S+$/);
   await clickMove(page, await mateInOne(page, 'baroque'));
   assert.match(await verdict(page), /^solved/);
+  const lines = await page.locator('#moves li').allTextContents();
+  assert.equal(lines.length, 2, JSON.stringify(lines));
+  assert.match(lines[1], /^2\.\S+#$/, JSON.stringify(lines));
   const events = await page.evaluate(() => window.__events);
   assert.deepEqual(events.filter((e) => e.event === 'move').map((e) => e.verdict), ['correct', 'solved']);
   assert.equal(events.filter((e) => e.event === 'solved').length, 1);
@@ -183,7 +187,11 @@ test('a helpmate is played move by move, both sides by the solver', async () => 
   }
   await clickMove(page, 'e7e3');
   assert.match(await verdict(page), /^solved/);
-  assert.equal(await page.locator('#moves li').count(), 4);
+  // Black starts a helpmate: each number holds Black's move and White's answer, no key mark.
+  const lines = await page.locator('#moves li').allTextContents();
+  assert.equal(lines.length, 2, JSON.stringify(lines));
+  assert.match(lines[0], /^1\.Kd4-e4 \S+$/, JSON.stringify(lines));
+  assert.match(lines[1], /^2\.\S+ \S+#$/, JSON.stringify(lines));
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -193,7 +201,7 @@ test('a selfmate: the key, then the forced mate of Black is played', async () =>
   const { page, errors, context } = await open(`/embed?fen=${fen}&stipulation=${encodeURIComponent('s#1')}`);
   await clickMove(page, 'd3e2');
   assert.match(await verdict(page), /^solved: Reply: Ke1xe2/);
-  assert.deepEqual(await page.locator('#moves li').allTextContents(), ['Bd3-e2', 'Ke1xe2']);
+  assert.deepEqual(await page.locator('#moves li').allTextContents(), ['1.Bd3-e2! Ke1xe2#']);
   // The Chameleon taken on e2 is gone, the black King stands there.
   assert.equal(await page.locator('[data-square="e2"][data-piece="k"]').count(), 1);
   assert.equal(await page.locator('[data-piece="B"]').count(), 0);

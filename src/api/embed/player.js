@@ -67,6 +67,9 @@
     over: false, // solved or refuted: only retry goes on
     busy: false,
     last: null, // the UCI of the last move played on the board, highlighted
+    plies: [], // the notations of the moves played on the board, in order
+    key: false, // whether the first move was judged the key (a direct mate's or selfmate's)
+    goal: '', // `#` or `=` once the goal was reached
     drag: null,
   };
   // Page coordinates go to the API only for Rococo's `page` names.
@@ -352,9 +355,29 @@
   }
 
   function addMove(notation) {
-    const li = document.createElement('li');
-    li.textContent = notation;
-    movesEl.append(li);
+    state.plies.push(notation);
+    renderMoves();
+  }
+
+  /**
+   * The moves as problemists number them: a number for each move of the side that starts and the
+   * answer beside it (`1.Bg6xc6! Kb7xc8 2.Nc4-g8#`; a helpmate's Black starts: `1.Kd3-c2 Kb4-c3#`), a
+   * number for each move of a series; `!` after a direct mate's or selfmate's key, `#` (or `=`)
+   * after the move that reaches the goal.
+   */
+  function renderMoves() {
+    const series = /^ser-/.test(config.stipulation);
+    const per = series ? 1 : 2;
+    const last = state.plies.length - 1;
+    const written = state.plies.map((notation, i) =>
+      notation + (i === 0 && state.key ? '!' : '') + (i === last && state.goal ? state.goal : ''));
+    const items = [];
+    for (let i = 0; i < written.length; i += per) {
+      const li = document.createElement('li');
+      li.textContent = `${i / per + 1}.${written.slice(i, i + per).join(' ')}`;
+      items.push(li);
+    }
+    movesEl.replaceChildren(...items);
   }
 
   /** Marks the page busy (`data-busy` on the root) while the service judges and the board moves. */
@@ -382,6 +405,9 @@
         await refresh();
         return;
       }
+      // A direct mate's or selfmate's first move judged right is its key (`!`).
+      const key = moves.length === 1 && answer.verdict !== 'wrong' && !/^(h|ser-)/.test(config.stipulation);
+      state.key = state.key || key;
       await animate(move);
       const before = state.fen;
       state.line = moves;
@@ -407,6 +433,8 @@
       }
       if (answer.verdict === 'solved') {
         state.over = true;
+        state.goal = config.stipulation.includes('=') ? '=' : '#';
+        renderMoves();
         show('solved', answer.reply ? words.reply(answer.reply.notation) : words.solvedText);
         post('move', { move: move.notation, verdict: 'solved' });
         post('solved', {});
@@ -551,6 +579,9 @@
     state.fen = config.fen;
     state.line = [];
     state.last = null;
+    state.plies = [];
+    state.key = false;
+    state.goal = '';
     state.over = false;
     show('', '');
     messageEl.textContent = '';
