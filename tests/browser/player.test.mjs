@@ -71,8 +71,16 @@ async function clickMove(page, uci) {
   await settled(page);
 }
 
+/** The verdict's machine word (`data-verdict` of the `role="status"` element), '' when none. */
 async function verdict(page) {
-  return (await page.locator('[role="status"]').textContent()).trim();
+  return (await page.locator('[role="status"]').getAttribute('data-verdict')) || '';
+}
+
+/** The verdict's sentence: words only, no machine word, backtick or UCI. */
+async function verdictText(page) {
+  const text = (await page.locator('[role="status"]').textContent()).trim();
+  assert.doesNotMatch(text, /`|\b[a-j]\d{1,2}[a-j]\d{1,2}\b|^(correct|wrong|illegal|solved|unknown)\b/, text);
+  return text;
 }
 
 async function api(path, body) {
@@ -99,7 +107,8 @@ test('the Chameleon mate in 2 is solved by clicks, with its events', async () =>
   assert.equal(await page.locator('.square[data-square]').count(), 64);
   assert.match(await square(page, 'g6').getAttribute('aria-label'), /^g6: white Chameleon/);
   await clickMove(page, 'g6c6');
-  assert.match(await verdict(page), /^correct/);
+  assert.equal(await verdict(page), 'correct');
+  assert.match(await verdictText(page), /^Correct! Black answers \S+\.$/);
   // The reply was played: both moves are listed, numbered as problemists write them.
   assert.equal(await page.locator('#moves li').count(), 1);
   assert.match(await page.locator('#moves li').textContent(), /^1\.Bg6xc6! \S+$/);
@@ -141,7 +150,8 @@ test('a wrong key is refuted, then retried', async () => {
   const { page, errors, context } = await open(`/embed/puzzles/${CHAMELEON}`);
   const start = await page.locator('#board').getAttribute('data-fen');
   await clickMove(page, 'a6a7');
-  assert.match(await verdict(page), /^wrong/);
+  assert.equal(await verdict(page), 'wrong');
+  assert.match(await verdictText(page), /^Refuted by \S+\. Try again\.$/);
   // The board shows the position the refutation leaves, as the service draws it.
   const after = await page.locator('#board').getAttribute('data-fen');
   assert.notEqual(after, start);
@@ -163,7 +173,8 @@ test('an illegal move is named and the piece stays', async () => {
   const { page, errors, context } = await open(`/embed/puzzles/${CHAMELEON}`);
   const start = await page.locator('#board').getAttribute('data-fen');
   await clickMove(page, 'a1a3');
-  assert.match(await verdict(page), /^illegal: /);
+  assert.equal(await verdict(page), 'illegal');
+  assert.equal(await verdictText(page), 'The white King on a1 cannot move to a3.');
   assert.equal(await page.locator('#board').getAttribute('data-fen'), start);
   assert.equal(await page.locator('[data-piece="K"]').getAttribute('data-square'), 'a1');
   assert.deepEqual(errors, []);
@@ -200,7 +211,8 @@ test('a selfmate: the key, then the forced mate of Black is played', async () =>
   const fen = encodeURIComponent('8/8/8/6M1/6m1/3B1K2/8/4k3 w 0');
   const { page, errors, context } = await open(`/embed?fen=${fen}&stipulation=${encodeURIComponent('s#1')}`);
   await clickMove(page, 'd3e2');
-  assert.match(await verdict(page), /^solved: Reply: Ke1xe2/);
+  assert.equal(await verdict(page), 'solved');
+  assert.equal(await verdictText(page), 'Solved! Black answers Ke1xe2.');
   assert.deepEqual(await page.locator('#moves li').allTextContents(), ['1.Bd3-e2! Ke1xe2#']);
   // The Chameleon taken on e2 is gone, the black King stands there.
   assert.equal(await page.locator('[data-square="e2"][data-piece="k"]').count(), 1);

@@ -4,8 +4,8 @@
 //
 // The contract sites and tests rely on: every square is an element with `data-square` (in the
 // page's coordinates), every piece one with `data-piece` (its FEN letter); the verdict is the
-// text of the `role="status"` element (`correct`, `wrong`, `illegal` or `solved`, then more
-// text); the buttons carry `data-action="hint|solution|retry"`; each square has an `aria-label`
+// `data-verdict` of the `role="status"` element (`correct`, `wrong`, `illegal`, `solved` or
+// `unknown`), whose text says it in a sentence of the page's language; the buttons carry `data-action="hint|solution|retry"`; each square has an `aria-label`
 // naming it and its piece. Events go to the page around with postMessage:
 // {type: "baroque-puzzle", event: "move" | "wrong" | "solved", ...}.
 'use strict';
@@ -17,8 +17,16 @@
       hint: 'Hint', solution: 'Solution', retry: 'Retry', board: 'Board', empty: 'empty',
       white: 'White to move', black: 'Black to move', choose: 'Which move?',
       hintText: (sq) => `Move the piece on ${sq}.`,
-      refuted: (m) => `Refuted by ${m}.`, reply: (m) => `Reply: ${m}.`,
-      solvedText: 'Solved.', unknown: 'The service could not judge the move in time.',
+      refuted: (m) => `Refuted by ${m}. Try again.`,
+      correct: (side, m) => (m ? `Correct! ${side === 'white' ? 'White' : 'Black'} answers ${m}.` : 'Correct!'),
+      solved: (side, m) => (m ? `Solved! ${side === 'white' ? 'White' : 'Black'} answers ${m}.` : 'Solved!'),
+      illegal: (reason, piece, from, to) => ({
+        frozen: `The ${piece || 'piece'} on ${from} is immobilized: it cannot move.`,
+        self_check: 'That move would leave the King capturable.',
+        no_piece: `There is no piece of the side to move on ${from}.`,
+      }[reason] || (piece ? `The ${piece} on ${from} cannot move to ${to}.` : 'That move is not possible here.')),
+      wrong: 'That is not the solution. Try again.',
+      unknown: 'The service could not judge the move in time.',
       stipulation: (s) => `Stipulation: ${s}`, destination: 'a destination',
       timeout: 'The service did not answer in time.', offline: 'The service cannot be reached.',
       retryAfter: (s) => `Try again in ${s} s.`,
@@ -27,8 +35,16 @@
       hint: 'Indice', solution: 'Solution', retry: 'Réessayer', board: 'Échiquier', empty: 'vide',
       white: 'Les Blancs jouent', black: 'Les Noirs jouent', choose: 'Quel coup ?',
       hintText: (sq) => `Jouez la pièce en ${sq}.`,
-      refuted: (m) => `Réfuté par ${m}.`, reply: (m) => `Réponse : ${m}.`,
-      solvedText: 'Résolu.', unknown: 'Le service n’a pas pu juger le coup à temps.',
+      refuted: (m) => `Réfuté par ${m}. Réessayez.`,
+      correct: (side, m) => (m ? `Exact ! ${side === 'white' ? 'Les Blancs répondent' : 'Les Noirs répondent'} ${m}.` : 'Exact !'),
+      solved: (side, m) => (m ? `Résolu ! ${side === 'white' ? 'Les Blancs répondent' : 'Les Noirs répondent'} ${m}.` : 'Résolu !'),
+      illegal: (reason, piece, from, to) => ({
+        frozen: `La pièce en ${from} est immobilisée : elle ne peut pas bouger.`,
+        self_check: 'Ce coup laisserait le Roi capturable.',
+        no_piece: `Aucune pièce du camp au trait en ${from}.`,
+      }[reason] || (piece ? `La pièce en ${from} ne peut pas aller en ${to}.` : 'Ce coup est impossible ici.')),
+      wrong: 'Ce n’est pas la solution. Réessayez.',
+      unknown: 'Le service n’a pas pu juger le coup à temps.',
       stipulation: (s) => `Énoncé : ${s}`, destination: 'une destination',
       timeout: 'Le service n’a pas répondu à temps.', offline: 'Le service est injoignable.',
       retryAfter: (s) => `Réessayez dans ${s} s.`,
@@ -125,9 +141,19 @@
     return call('/v1/play', Object.assign(position(config.fen), { stipulation: config.stipulation, moves, hint }));
   }
 
+  /** The verdict: its machine word in `data-verdict` (the page's contract), a sentence as the text. */
   function show(verdict, text) {
     statusEl.className = 'status ' + (verdict || '');
-    statusEl.textContent = verdict ? (text ? `${verdict}: ${text}` : verdict) : '';
+    if (verdict) statusEl.setAttribute('data-verdict', verdict);
+    else statusEl.removeAttribute('data-verdict');
+    statusEl.textContent = verdict ? text : '';
+  }
+
+  /** The piece on `sq` as the board names it (`white Chameleon`), or null. */
+  function pieceName(sq) {
+    const piece = sq && svg() && pieceAt(sq);
+    const title = piece && piece.querySelector('title');
+    return title ? title.textContent.replace(/ on \S+$/, '') : null;
   }
 
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -210,6 +236,7 @@
     markLast(state.last);
     const analysis = await call('/v1/analyze', position(state.fen));
     state.legal = state.over ? [] : analysis.moves;
+    state.turn = analysis.side_to_move;
     $('turn').textContent = analysis.side_to_move === 'white' ? words.white : words.black;
   }
 
@@ -395,7 +422,9 @@
     try {
       const answer = await play(moves, false);
       if (answer.verdict === 'illegal') {
-        show('illegal', answer.first_illegal ? answer.first_illegal.message : '');
+        const [from, to] = squaresOf(move.uci);
+        const reason = answer.first_illegal ? answer.first_illegal.reason : null;
+        show('illegal', words.illegal(reason, pieceName(from), from, to));
         post('move', { move: move.notation, verdict: 'illegal' });
         await refresh();
         return;
@@ -405,6 +434,8 @@
         await refresh();
         return;
       }
+      // Who answers: the other side than the one that moved.
+      const replier = state.turn === 'white' ? 'black' : 'white';
       // A direct mate's or selfmate's first move judged right is its key (`!`).
       const key = moves.length === 1 && answer.verdict !== 'wrong' && !/^(h|ser-)/.test(config.stipulation);
       state.key = state.key || key;
@@ -414,7 +445,7 @@
       state.fen = answer.fen;
       if (answer.verdict === 'wrong') {
         state.over = true;
-        show('wrong', answer.refutation ? words.refuted(answer.refutation.notation) : '');
+        show('wrong', answer.refutation ? words.refuted(answer.refutation.notation) : words.wrong);
         if (answer.refutation) {
           await animate(answer.refutation);
           // The board as the refutation leaves it, drawn by the service.
@@ -435,11 +466,11 @@
         state.over = true;
         state.goal = config.stipulation.includes('=') ? '=' : '#';
         renderMoves();
-        show('solved', answer.reply ? words.reply(answer.reply.notation) : words.solvedText);
+        show('solved', words.solved(replier, answer.reply && answer.reply.notation));
         post('move', { move: move.notation, verdict: 'solved' });
         post('solved', {});
       } else {
-        show('correct', answer.reply ? words.reply(answer.reply.notation) : '');
+        show('correct', words.correct(replier, answer.reply && answer.reply.notation));
         post('move', { move: move.notation, verdict: 'correct', reply: answer.reply ? answer.reply.notation : null });
       }
       await refresh();
