@@ -812,9 +812,10 @@ impl ApiError {
     }
 }
 
-/// An `ErrorHandlers` default: leaves problem responses alone and turns any other error response
-/// (an empty 404 from the docs assets, an actix error written as text) into a problem of the same
-/// status, keeping its `Allow` header.
+/// An `ErrorHandlers` default: leaves problem responses alone, and the player's refusals written
+/// as pages for a browser (HTML under `/embed`), and turns any other error response (an empty 404
+/// from the docs assets, an actix error written as text) into a problem of the same status,
+/// keeping its `Allow` header.
 pub fn ensure_problem_json<B>(
     res: ServiceResponse<B>,
 ) -> actix_web::Result<ErrorHandlerResponse<B>> {
@@ -822,7 +823,12 @@ pub fn ensure_problem_json<B>(
         .headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|v| v.as_bytes().starts_with(PROBLEM_JSON.as_bytes()));
-    if is_problem {
+    let is_player_page = res.request().path().starts_with("/embed")
+        && res
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .is_some_and(|v| v.as_bytes().starts_with(b"text/html"));
+    if is_problem || is_player_page {
         return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
     }
     let status = res.status();

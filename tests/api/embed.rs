@@ -280,3 +280,54 @@ fn any_position_gets_a_page_and_bad_queries_a_problem_naming_the_parameter() {
     app.get(&format!("/embed/puzzles/{a_diagram}"))
         .problem(422, "/problems/not-applicable");
 }
+
+/// A browser (its `Accept` names `text/html`) that opens a player the service refuses gets a small
+/// page in the player's style, with the problem's status, title and detail escaped; an API client
+/// (JSON in `Accept`, or no `Accept`) keeps the problem document.
+#[test]
+fn a_refused_player_page_is_a_page_for_a_browser_and_a_problem_for_an_api_client() {
+    let app = spawn_app();
+    const BROWSER: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    let page = app.get_with("/embed/puzzles/999999?theme=dark", &[("Accept", BROWSER)]);
+    assert_eq!(page.status, 404, "{}", page.body);
+    assert!(
+        page.content_type.starts_with("text/html"),
+        "{}",
+        page.content_type
+    );
+    let problem = app
+        .get("/embed/puzzles/999999")
+        .problem(404, "/problems/not-found");
+    let title = problem["title"].as_str().unwrap();
+    assert!(
+        page.body
+            .contains(&format!("<p class=\"stipulation\">{title}</p>")),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("data-theme=\"dark\""), "{}", page.body);
+    assert!(
+        page.body.contains("data-problem=\"/problems/not-found\""),
+        "{}",
+        page.body
+    );
+    assert!(
+        !page.body.contains("{\""),
+        "no JSON in the page: {}",
+        page.body
+    );
+    assert!(page.header("content-security-policy").is_some());
+    // A refusal naming the request's own text has it escaped.
+    let fen = "%3Cscript%3Ealert(1)%3C%2Fscript%3E";
+    let bad = app.get_with(
+        &format!("/embed?fen={fen}&stipulation=%232"),
+        &[("Accept", BROWSER)],
+    );
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert!(bad.content_type.starts_with("text/html"));
+    assert!(!bad.body.contains("<script>"), "{}", bad.body);
+    assert!(bad.body.contains("&lt;script&gt;"), "{}", bad.body);
+    // JSON asked for: the problem document.
+    app.get_with("/embed/puzzles/999999", &[("Accept", "application/json")])
+        .problem(404, "/problems/not-found");
+}

@@ -428,6 +428,23 @@ test('a stored puzzle shows its title and caption above the board, as text', asy
   await free.context.close();
 });
 
+test('a page the service refuses shows its problem in the player\'s style, not JSON', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const response = await page.goto(`${base}/embed/puzzles/999999?theme=dark`);
+  assert.equal(response.status(), 404);
+  assert.match(response.headers()['content-type'], /^text\/html/);
+  const alert = page.locator('[role="alert"]');
+  assert.ok(await alert.isVisible());
+  assert.equal(await alert.getAttribute('data-problem'), '/problems/not-found');
+  assert.equal((await page.locator('.stipulation').textContent()).trim(), 'Not found');
+  assert.doesNotMatch(await page.locator('body').textContent(), /[{}]/);
+  // In the player's style: its panel colour of the dark theme.
+  const panel = await alert.evaluate((e) => getComputedStyle(e).backgroundColor);
+  assert.equal(panel, 'rgb(36, 38, 44)');
+  await context.close();
+});
+
 test('the light theme keeps the board frame light', async () => {
   const { page, context } = await open(`/embed/puzzles/${CHAMELEON}`);
   const background = await page.evaluate(

@@ -244,7 +244,16 @@ fn page(config: &Config, ancestors: &FrameAncestors) -> HttpResponse {
         .replace("{{THEME}}", config.look.theme)
         .replace("{{TITLE}}", &html_escape(&title))
         .replace("{{CONFIG}}", &json);
-    let mut response = HttpResponse::Ok();
+    html(actix_web::http::StatusCode::OK, body, ancestors)
+}
+
+/// An HTML answer of the player's, with its headers.
+fn html(
+    status: actix_web::http::StatusCode,
+    body: String,
+    ancestors: &FrameAncestors,
+) -> HttpResponse {
+    let mut response = HttpResponse::build(status);
     if ancestors.0 == "'none'" {
         // For browsers that know no Content-Security-Policy.
         response.insert_header((header::X_FRAME_OPTIONS, "DENY"));
@@ -256,6 +265,51 @@ fn page(config: &Config, ancestors: &FrameAncestors) -> HttpResponse {
         .insert_header((header::REFERRER_POLICY, "no-referrer"))
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .body(body)
+}
+
+/// Whether the request asks for a page (a browser's navigation, an `<iframe>`): its `Accept` names
+/// `text/html` and no JSON. API clients, and requests without `Accept`, keep problem documents.
+fn wants_html(req: &actix_web::HttpRequest) -> bool {
+    let accept = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    accept.contains("text/html") && !accept.contains("json")
+}
+
+/// A refusal of the player's routes: to a browser, a small page in the player's style with the
+/// problem's title and detail (and its status); to anyone else, the problem document.
+fn refusal(
+    req: &actix_web::HttpRequest,
+    e: ApiError,
+    theme: Option<&str>,
+    ancestors: &FrameAncestors,
+) -> Result<HttpResponse, ApiError> {
+    if !wants_html(req) {
+        return Err(e);
+    }
+    let problem = e.problem();
+    let status = actix_web::http::StatusCode::from_u16(problem.status)
+        .unwrap_or(actix_web::http::StatusCode::INTERNAL_SERVER_ERROR);
+    let theme = if theme == Some("dark") {
+        "dark"
+    } else {
+        "light"
+    };
+    let body = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\" data-theme=\"{theme}\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title}</title>\n\
+         <link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" href=\"/embed/player.css?v={version}\">\n</head>\n\
+         <body>\n<main class=\"player\">\n<section class=\"panel problem\" role=\"alert\" data-problem=\"{kind}\" data-status=\"{status}\">\n\
+         <p class=\"stipulation\">{title}</p>\n<p class=\"message\">{detail}</p>\n</section>\n</main>\n</body>\n</html>\n",
+        title = html_escape(&problem.title),
+        detail = html_escape(&problem.detail),
+        kind = html_escape(&problem.problem_type),
+        status = problem.status,
+        version = asset_version(),
+    );
+    Ok(html(status, body, ancestors))
 }
 
 fn html_escape(text: &str) -> String {
@@ -271,7 +325,9 @@ fn html_escape(text: &str) -> String {
 /// (click, drag or keyboard; hints, the solution, retries), for a site to show in an `<iframe>`.
 /// It posts `{"type": "baroque-puzzle", "event": "move"|"wrong"|"solved", ...}` to the page
 /// around it. Served with a Content-Security-Policy whose `frame-ancestors` is
-/// `--embed-frame-ancestors`.
+/// `--embed-frame-ancestors`. A refusal is a problem document, or, to a browser (an `Accept` that
+/// names `text/html` and no JSON), a small page in the player's style with the same status,
+/// title and detail.
 #[utoipa::path(
     tag = "player",
     params(("id" = i64, Path, description = "The puzzle's id"), EmbedStoredQuery),
@@ -291,8 +347,21 @@ pub async fn embed_stored(
     library: web::Data<Library>,
     ancestors: web::Data<FrameAncestors>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
     let q = query.into_inner();
+    let theme = q.theme.clone();
+    match stored_page(&req, id.into_inner(), q, library, &ancestors).await {
+        Ok(page) => Ok(page),
+        Err(e) => refusal(&req, e, theme.as_deref(), &ancestors),
+    }
+}
+
+async fn stored_page(
+    req: &actix_web::HttpRequest,
+    id: i64,
+    q: EmbedStoredQuery,
+    library: web::Data<Library>,
+    ancestors: &FrameAncestors,
+) -> Result<HttpResponse, ApiError> {
     let library = library.into_inner();
     let Some(p) = web::block(move || library.puzzle_lean(id)).await?? else {
         return Err(ApiError::NotFound {
@@ -331,14 +400,15 @@ pub async fn embed_stored(
             caption: p.caption.clone(),
             look,
         },
-        &ancestors,
+        ancestors,
     ))
 }
 
 /// The player of any position and stipulation
 ///
 /// The page of `/embed/puzzles/{id}` for a position and a stipulation given in the query, played
-/// through `/v1/play`.
+/// through `/v1/play`. Its refusals are as `/embed/puzzles/{id}`'s: a page for a browser, a problem
+/// document for anyone else.
 #[utoipa::path(
     tag = "player",
     params(EmbedQuery),
@@ -351,11 +421,24 @@ pub async fn embed_stored(
 )]
 #[get("/embed")]
 pub async fn embed(
+    req: actix_web::HttpRequest,
     query: web::Query<EmbedQuery>,
     ancestors: web::Data<FrameAncestors>,
     limits: web::Data<Limits>,
 ) -> Result<HttpResponse, ApiError> {
     let q = query.into_inner();
+    let theme = q.theme.clone();
+    match free_page(q, &ancestors, &limits) {
+        Ok(page) => Ok(page),
+        Err(e) => refusal(&req, e, theme.as_deref(), &ancestors),
+    }
+}
+
+fn free_page(
+    q: EmbedQuery,
+    ancestors: &FrameAncestors,
+    limits: &Limits,
+) -> Result<HttpResponse, ApiError> {
     let game = parse_game(q.game.as_deref())?;
     let look = look(
         game,
@@ -405,7 +488,7 @@ pub async fn embed(
     }
     let request: PlayRequest = serde_json::from_value(request)
         .map_err(|e| ApiError::Internal(format!("the embed page's play request: {e}")))?;
-    PlayQuery::parse(request, &limits)?;
+    PlayQuery::parse(request, limits)?;
     Ok(page(
         &Config {
             puzzle_id: None,
@@ -417,7 +500,7 @@ pub async fn embed(
             caption: None,
             look,
         },
-        &ancestors,
+        ancestors,
     ))
 }
 
