@@ -812,10 +812,14 @@ impl ApiError {
     }
 }
 
-/// An `ErrorHandlers` default: leaves problem responses alone, and the player's refusals written
-/// as pages for a browser (HTML under `/embed`), and turns any other error response (an empty 404
-/// from the docs assets, an actix error written as text) into a problem of the same status,
-/// keeping its `Allow` header.
+/// Marks an error response a handler wrote on purpose in another form than a problem document (the
+/// player's refusals, written as pages for a browser): [`ensure_problem_json`] leaves it alone.
+#[derive(Clone, Copy, Debug)]
+pub struct RenderedError;
+
+/// An `ErrorHandlers` default: leaves problem responses and [`RenderedError`]s alone, and turns any
+/// other error response (an empty 404 from the docs assets, an actix error written as text) into a
+/// problem of the same status, keeping its `Allow` header.
 pub fn ensure_problem_json<B>(
     res: ServiceResponse<B>,
 ) -> actix_web::Result<ErrorHandlerResponse<B>> {
@@ -823,12 +827,8 @@ pub fn ensure_problem_json<B>(
         .headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|v| v.as_bytes().starts_with(PROBLEM_JSON.as_bytes()));
-    let is_player_page = res.request().path().starts_with("/embed")
-        && res
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .is_some_and(|v| v.as_bytes().starts_with(b"text/html"));
-    if is_problem || is_player_page {
+    let rendered = res.response().extensions().get::<RenderedError>().is_some();
+    if is_problem || rendered {
         return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
     }
     let status = res.status();

@@ -149,9 +149,8 @@
     statusEl.textContent = verdict ? text : '';
   }
 
-  /** The piece on `sq` as the board names it (`white Chameleon`), or null. */
-  function pieceName(sq) {
-    const piece = sq && svg() && pieceAt(sq);
+  /** A piece element as the board names it (`white Chameleon`), or null. */
+  function nameOf(piece) {
     const title = piece && piece.querySelector('title');
     return title ? title.textContent.replace(/ on \S+$/, '') : null;
   }
@@ -181,9 +180,7 @@
     for (const piece of image.querySelectorAll('.piece')) piece.setAttribute('aria-hidden', 'true');
     for (const rect of image.querySelectorAll('.square')) {
       const sq = rect.getAttribute('data-square');
-      const piece = image.querySelector(`.piece[data-square="${CSS.escape(sq)}"]`);
-      const title = piece && piece.querySelector('title');
-      const name = title ? title.textContent.replace(/ on \S+$/, '') : words.empty;
+      const name = nameOf(image.querySelector(`.piece[data-square="${CSS.escape(sq)}"]`)) || words.empty;
       rect.setAttribute('role', 'button');
       rect.setAttribute('aria-pressed', 'false');
       rect.setAttribute('aria-label', `${sq}: ${name}`);
@@ -424,7 +421,7 @@
       if (answer.verdict === 'illegal') {
         const [from, to] = squaresOf(move.uci);
         const reason = answer.first_illegal ? answer.first_illegal.reason : null;
-        show('illegal', words.illegal(reason, pieceName(from), from, to));
+        show('illegal', words.illegal(reason, nameOf(from && pieceAt(from)), from, to));
         post('move', { move: move.notation, verdict: 'illegal' });
         await refresh();
         return;

@@ -8,7 +8,7 @@
 //! loads has a position it can play; what it plays is the script's (src/api/embed/player.js).
 
 use crate::api::configuration::Limits;
-use crate::api::problem::{ApiError, Problem, PuzzleNotFoundProblem};
+use crate::api::problem::{ApiError, Problem, PuzzleNotFoundProblem, RenderedError};
 use crate::api::routes::diagram::{parse_bool, parse_coords, parse_game, short, DiagramCoords};
 use crate::api::routes::play::{PlayQuery, PlayRequest};
 use crate::app::Library;
@@ -309,7 +309,9 @@ fn refusal(
         status = problem.status,
         version = asset_version(),
     );
-    Ok(html(status, body, ancestors))
+    let mut page = html(status, body, ancestors);
+    page.extensions_mut().insert(RenderedError);
+    Ok(page)
 }
 
 fn html_escape(text: &str) -> String {
