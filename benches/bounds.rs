@@ -1,16 +1,16 @@
 //! The costliest requests found (`fixtures/worst/boards.json`, made by `cargo run --release
 //! --example worst_boards`): analysing each board and verifying 500 moves on it, both games,
-//! through the functions the handlers run; and a search on the crowded Rococo board under a
+//! through the use cases the handlers run; and a search on the crowded Rococo board under a
 //! 500 ms budget, whose time over 500 ms is how late a search answers.
 //!
 //! `cargo bench --bench bounds`. Goals: every analysis and verification under 50 ms; a search
 //! within its budget plus 200 ms.
 
-use baroque::api::common::Object;
-use baroque::api::routes::analyze::{AnalyzeQuery, AnalyzeRequest};
-use baroque::api::routes::verify::{VerifyQuery, VerifyRequest};
-use baroque::api::routes::{analyze_checked, verify_moves};
+use baroque::app::analysis::analyze;
+use baroque::app::line::{verify, VerifyQuery};
+use baroque::app::position::{CheckedPosition, PositionInput};
 use baroque::rules::rococo::{Coords, RococoPosition};
+use baroque::rules::GameKind;
 use baroque::solver::Cancel;
 use baroque::solver::{solve, Limits, SolveOptions};
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -28,8 +28,20 @@ fn boards() -> Vec<Value> {
     doc["boards"].as_array().cloned().unwrap_or_default()
 }
 
-fn body<T: serde::de::DeserializeOwned>(v: Value) -> T {
-    serde_json::from_value::<Object<T>>(v).expect("a request").0
+/// A board of the fixture, read as a request reads it.
+fn position(fen: &Value, game: &str) -> CheckedPosition {
+    PositionInput {
+        fen: fen.as_str().expect("a FEN").to_string(),
+        game: if game == "rococo" {
+            GameKind::Rococo
+        } else {
+            GameKind::Baroque
+        },
+        coords: None,
+        rules: None,
+    }
+    .read()
+    .expect("an accepted board")
 }
 
 fn bench(c: &mut Criterion) {
@@ -43,22 +55,18 @@ fn bench(c: &mut Criterion) {
         let name = format!("{game} {op}");
         match op {
             "analyze" => {
-                let r: AnalyzeRequest = body(serde_json::json!({"fen": b["fen"], "game": game}));
-                let q = AnalyzeQuery::try_from(r).expect("an accepted board");
+                let p = position(&b["fen"], game);
                 group.bench_function(name, |bench| {
-                    bench.iter(|| {
-                        black_box(analyze_checked(&q.position, &Cancel::new()))
-                            .moves
-                            .len()
-                    })
+                    bench.iter(|| black_box(analyze(&p, &Cancel::new())).moves.len())
                 });
             }
             _ => {
-                let r: VerifyRequest =
-                    body(serde_json::json!({"fen": b["fen"], "game": game, "moves": b["moves"]}));
-                let q = VerifyQuery::try_from(r).expect("an accepted board");
+                let q = VerifyQuery {
+                    position: position(&b["fen"], game),
+                    moves: serde_json::from_value(b["moves"].clone()).expect("the moves"),
+                };
                 group.bench_function(format!("{name} (500 moves)"), |bench| {
-                    bench.iter(|| black_box(verify_moves(&q)).moves.len())
+                    bench.iter(|| black_box(verify(&q, &Cancel::new())).moves.len())
                 });
             }
         }

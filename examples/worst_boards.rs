@@ -14,11 +14,11 @@
 //! of four reversible moves (each side moves a piece and moves it back) repeated, so a position
 //! stays costly through the whole request.
 
-use baroque::api::common::Object;
-use baroque::api::routes::analyze::{AnalyzeQuery, AnalyzeRequest};
-use baroque::api::routes::verify::{VerifyQuery, VerifyRequest};
-use baroque::api::routes::{analyze_checked, verify_moves};
+use baroque::app::analysis::analyze;
+use baroque::app::line::{verify, VerifyQuery};
+use baroque::app::position::{CheckedPosition, PositionInput};
 use baroque::rules::rococo::{Coords, RococoKind, RococoPosition};
+use baroque::rules::GameKind;
 use baroque::rules::{Letters, Position, Role};
 use baroque::solver::Cancel;
 use std::time::{Duration, Instant};
@@ -172,16 +172,19 @@ impl Board {
     }
 }
 
-fn body<T: serde::de::DeserializeOwned>(v: serde_json::Value) -> Option<T> {
-    serde_json::from_value::<Object<T>>(v)
-        .ok()
-        .map(|Object(t)| t)
-}
-
-/// The analysis request of a board, when the API accepts it.
-fn analyze_query(game: Game, fen: &str) -> Option<AnalyzeQuery> {
-    let r: AnalyzeRequest = body(serde_json::json!({"fen": fen, "game": game.name()}))?;
-    AnalyzeQuery::try_from(r).ok()
+/// A board read as a request reads it, when the service accepts it.
+fn position(game: Game, fen: &str) -> Option<CheckedPosition> {
+    PositionInput {
+        fen: fen.to_string(),
+        game: match game {
+            Game::Baroque => GameKind::Baroque,
+            Game::Rococo => GameKind::Rococo,
+        },
+        coords: None,
+        rules: None,
+    }
+    .read()
+    .ok()
 }
 
 /// Four moves that bring the position back (each side moves a piece away and back), when there
@@ -249,9 +252,10 @@ fn cycle(game: Game, fen: &str) -> Option<Vec<String>> {
 }
 
 fn verify_query(game: Game, fen: &str, moves: &[String]) -> Option<VerifyQuery> {
-    let r: VerifyRequest =
-        body(serde_json::json!({"fen": fen, "game": game.name(), "moves": moves}))?;
-    VerifyQuery::try_from(r).ok()
+    Some(VerifyQuery {
+        position: position(game, fen)?,
+        moves: moves.to_vec(),
+    })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -274,24 +278,19 @@ fn cost(game: Game, op: Op, fen: &str) -> Option<(f64, Vec<String>)> {
     };
     match op {
         Op::Analyze => {
-            let q = analyze_query(game, fen)?;
-            let us = time(&|| {
-                drop(std::hint::black_box(analyze_checked(
-                    &q.position,
-                    &Cancel::new(),
-                )))
-            });
+            let p = position(game, fen)?;
+            let us = time(&|| drop(std::hint::black_box(analyze(&p, &Cancel::new()))));
             Some((us, Vec::new()))
         }
         Op::Verify => {
             let four = cycle(game, fen)?;
             let moves: Vec<String> = four.iter().cycle().take(500).cloned().collect();
             let q = verify_query(game, fen, &moves)?;
-            let answer = verify_moves(&q);
+            let answer = verify(&q, &Cancel::new());
             if answer.first_illegal.is_some() {
                 return None;
             }
-            let us = time(&|| drop(std::hint::black_box(verify_moves(&q))));
+            let us = time(&|| drop(std::hint::black_box(verify(&q, &Cancel::new()))));
             Some((us, moves))
         }
     }

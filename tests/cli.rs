@@ -652,9 +652,22 @@ fn solve_prints_the_solution_in_problem_notation() {
     assert_eq!(lines.len(), 5, "{out}");
     assert_eq!(lines[2], "short solutions:");
     assert_eq!(lines[4], "(70 solutions, 1 shown)");
+    // `--max-solutions` cuts the lists of `--json` too, as `max_solutions` does in /v1/solve.
+    let (code, out, err) = run(baroque().args([
+        "solve",
+        "8/8/8/8/1K6/1M1k4/8/8 b 0",
+        "--stipulation",
+        "h#2",
+        "--json",
+        "--max-solutions",
+        "1",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let s: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON document");
+    assert_eq!(s["short_solutions"].as_array().map(Vec::len), Some(1), "{out}");
+    assert_eq!(s["solutions_truncated"], true, "{out}");
     for (args, says) in [
         (vec!["--notation", "figurine"], "--text"),
-        (vec!["--max-solutions", "5"], "--text"),
         (vec!["--text", "--json"], "cannot be used with"),
         (vec!["--coords", "page"], "--game rococo"),
     ] {

@@ -246,11 +246,10 @@ fn play_agrees<P: GamePosition>(p: &P, stipulation: Stipulation) -> bool {
             })
             .collect();
         let mut walk = SeriesLine::new(stipulation);
-        let (response, played) = baroque::api::routes::verify::verify_line_moves(
+        let (response, played) = baroque::app::line::verify_line(
             p,
             naming,
             texts.iter(),
-            &[],
             |after: P, next: Option<&String>| {
                 let next = next
                     .and_then(|t| baroque::cases::play_text(&after, t, naming).ok())

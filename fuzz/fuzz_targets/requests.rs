@@ -1,136 +1,144 @@
-//! The JSON request bodies, without HTTP: the first byte picks an operation (analyze, verify,
-//! solve, a puzzle post, a collection job), the rest is its body. The body is read as the handler
-//! reads it and checked into the handler's query; a query is then run where that is cheap and
-//! bounded (analyze, verify, a solve and a puzzle's verification under a tiny budget, the options of
-//! a job). Never panics; every refusal is a client error (4xx) whose problem document names a
-//! detail; every solve keeps to its node and time budget and says whether it ran out (and which
-//! limit), an `unknown` result only when it did.
+//! The use cases of the requests, without HTTP or JSON: the first byte picks one (analyze, verify,
+//! solve, a puzzle's verification), the rest is its members, a line each (the FEN first). The
+//! request is read into the use case's query, which is run under a tiny budget. Never panics;
+//! every refusal says what is wrong in words; every solve keeps to its node and time budget and
+//! says whether it ran out (and which limit), an `unknown` result only when it did.
 #![no_main]
-use baroque::api::common::Object;
-use baroque::api::configuration::{Limits, SolveLimits};
-use baroque::api::problem::ApiError;
-use baroque::api::routes::analyze::{AnalyzeQuery, AnalyzeRequest};
-use baroque::api::routes::collections::{options, CollectionRequest};
-use baroque::api::routes::puzzles::PuzzleRequest;
-use baroque::api::routes::solve::{SolveQuery, SolveRequest, SolveResult};
-use baroque::api::routes::verify::{VerifyQuery, VerifyRequest};
-use baroque::api::routes::{analyze_checked, solve_query, verify_moves};
-use baroque::api::Settings;
-use baroque::solver::Cancel;
+use baroque::app::analysis::analyze;
+use baroque::app::line::{check_moves, verify, VerifyQuery};
+use baroque::app::position::PositionInput;
+use baroque::app::solve::{AskedBudget, SolveInput, SolveLimits, SolveQuery, Solved};
+use baroque::puzzle::{About, Claim, MateClaim, NewPuzzle};
+use baroque::rules::rococo::Coords;
+use baroque::rules::GameKind;
+use baroque::solver::{Cancel, Outcome};
 use libfuzzer_sys::fuzz_target;
-use serde::de::DeserializeOwned;
-use std::sync::OnceLock;
 
-/// The server's limits with a search budget small enough for a fuzz target.
-fn limits() -> &'static Limits {
-    static LIMITS: OnceLock<Limits> = OnceLock::new();
-    LIMITS.get_or_init(|| {
-        let mut limits = Limits::from(&Settings::default());
-        limits.solve = SolveLimits {
-            max_nodes: 2_000,
-            max_millis: 20,
-            max_tree_nodes: 50,
-            table_mib: 0,
-            threads: 1,
-            ..limits.solve
-        };
-        limits
-    })
+/// A search budget small enough for a fuzz target.
+const LIMITS: SolveLimits = SolveLimits {
+    max_nodes: 2_000,
+    max_millis: 20,
+    max_mate_in: 12,
+    max_tree_nodes: 50,
+    table_mib: 0,
+    threads: 1,
+    concurrency: 1,
+};
+
+/// A refusal must say what is wrong.
+fn refused(e: impl std::fmt::Display) {
+    assert!(!e.to_string().is_empty());
 }
 
-/// A refusal must be a client error with words in it.
-fn refused(e: ApiError) {
-    let p = e.problem();
-    assert!((400..500).contains(&p.status), "{} for {e}", p.status);
-    assert!(!p.detail.is_empty());
-}
-
-fn body<T: DeserializeOwned>(json: &[u8]) -> Option<T> {
-    serde_json::from_slice::<Object<T>>(json)
-        .ok()
-        .map(|Object(t)| t)
+/// A number of the input (a member is a line; an unreadable one is absent).
+fn number(line: Option<&str>) -> Option<u64> {
+    line.and_then(|l| l.trim().parse().ok())
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&op, json)) = data.split_first() else {
+    let Some((&op, rest)) = data.split_first() else {
         return;
     };
-    let limits = limits();
-    match op % 5 {
-        0 => {
-            let Some(r) = body::<AnalyzeRequest>(json) else {
-                return;
-            };
-            match AnalyzeQuery::try_from(r) {
-                Ok(q) => drop(analyze_checked(&q.position, &Cancel::new())),
-                Err(e) => refused(e),
-            }
-        }
+    let text = String::from_utf8_lossy(rest);
+    let mut lines = text.split('\n');
+    let position = PositionInput {
+        fen: lines.next().unwrap_or_default().to_string(),
+        game: if op & 8 == 8 {
+            GameKind::Rococo
+        } else {
+            GameKind::Baroque
+        },
+        coords: (op & 16 == 16).then_some(Coords::Page),
+        rules: None,
+    };
+    match op % 4 {
+        0 => match position.read() {
+            Ok(p) => drop(analyze(&p, &Cancel::new())),
+            Err(e) => refused(e),
+        },
         1 => {
-            let Some(r) = body::<VerifyRequest>(json) else {
-                return;
-            };
-            if r.moves.len() > limits.max_moves.min(64) {
-                return;
+            let moves: Vec<String> = lines.take(65).map(String::from).collect();
+            if let Err(e) = check_moves(&moves, 64) {
+                return refused(e);
             }
-            match VerifyQuery::try_from(r) {
-                Ok(q) => drop(verify_moves(&q)),
+            match position.read() {
+                Ok(position) => drop(verify(&VerifyQuery { position, moves }, &Cancel::new())),
                 Err(e) => refused(e),
             }
         }
         2 => {
-            let Some(r) = body::<SolveRequest>(json) else {
-                return;
+            let stipulation = lines.next().map(String::from).filter(|s| !s.is_empty());
+            let mate_in = number(lines.next()).map(|n| n as u32);
+            let key = lines.next().map(String::from).filter(|s| !s.is_empty());
+            let nodes = number(lines.next());
+            let millis = number(lines.next());
+            let input = SolveInput {
+                position,
+                mate_in,
+                stipulation,
+                intended_solutions: number(lines.next()).map(|n| n as u32),
+                max_solutions: number(lines.next()).map(|n| n as u32),
+                max_refutations: number(lines.next()).map(|n| n as u32),
+                set_play: op & 32 == 32,
+                twins: lines.take(3).map(String::from).collect(),
+                key,
+                budget: AskedBudget {
+                    nodes,
+                    millis,
+                    max_tree_nodes: None,
+                },
+                text: None,
             };
-            match SolveQuery::parse(r, &limits.solve) {
+            match SolveQuery::parse(input, &LIMITS) {
                 Ok(q) => {
-                    let answer = solve_query(&q);
+                    let report = baroque::app::solve::run(&q);
+                    let (nodes, elapsed, exhausted, by, unknown) = match &report.solved {
+                        Solved::Tree(s) => (
+                            s.nodes,
+                            s.millis,
+                            s.budget_exhausted,
+                            s.exhausted_by,
+                            s.result == Outcome::Unknown,
+                        ),
+                        Solved::Lines(s) => (
+                            s.nodes,
+                            s.millis,
+                            s.budget_exhausted,
+                            s.exhausted_by,
+                            s.count == 0 && !s.complete,
+                        ),
+                    };
                     // The node count is checked every 1,024 nodes of each thread (one here).
-                    assert!(
-                        answer.nodes <= limits.solve.max_nodes + 4096,
-                        "{}",
-                        answer.nodes
-                    );
+                    assert!(nodes <= LIMITS.max_nodes + 4096, "{nodes}");
                     // The clock in every phase: the budget plus the promised 200 ms (plus slack
                     // for an instrumented build).
-                    assert!(answer.millis <= q.limits.millis + 1000, "{}", answer.millis);
-                    assert_eq!(
-                        answer.budget_exhausted,
-                        answer.budget_exhausted_by.is_some(),
-                        "{:?}",
-                        answer.budget_exhausted_by
-                    );
-                    if answer.result == SolveResult::Unknown {
-                        assert!(answer.budget_exhausted);
-                    }
-                }
-                Err(e) => refused(e),
-            }
-        }
-        3 => {
-            let Some(r) = body::<PuzzleRequest>(json) else {
-                return;
-            };
-            match r.into_new_puzzle() {
-                Ok(new) => {
-                    let few_moves = match &new.claim {
-                        baroque::puzzle::Claim::Diagram(d) => d.moves.len() <= 64,
-                        baroque::puzzle::Claim::Mate(_) => true,
-                    };
-                    if few_moves {
-                        if let Err(e) = baroque::puzzle::verify(new, &limits.solve.options()) {
-                            refused(ApiError::from(e));
-                        }
+                    assert!(elapsed <= q.limits.millis + 1000, "{elapsed}");
+                    assert_eq!(exhausted, by.is_some(), "{by:?}");
+                    if unknown {
+                        assert!(exhausted);
                     }
                 }
                 Err(e) => refused(e),
             }
         }
         _ => {
-            let Some(r) = body::<CollectionRequest>(json) else {
+            let Some(stipulation) = lines.next().and_then(baroque::solver::Stipulation::parse) else {
                 return;
             };
-            if let Err(e) = options(&r, limits) {
+            let Ok(variant) = baroque::rules::Variant::of(position.game, None) else {
+                return;
+            };
+            let new = NewPuzzle {
+                variant,
+                fen: position.fen,
+                claim: Claim::Mate(MateClaim {
+                    stipulation,
+                    keys: lines.next().map(|k| vec![k.to_string()]),
+                    ..MateClaim::default()
+                }),
+                about: About::default(),
+            };
+            if let Err(e) = baroque::puzzle::verify(new, &LIMITS.options()) {
                 refused(e);
             }
         }

@@ -1,26 +1,39 @@
-//! The verify path as `POST /v1/verify` takes it, without HTTP: a JSON body (any bytes) is read
-//! into a request, checked into a query (either game, either coordinates), and its moves are played
-//! by the handler's own `verify_moves`. Never panics; the answer is consistent: moves before the
-//! first illegal one are legal and each one's position reads back to the same FEN, nothing after
-//! it is played, and the final FEN is the last legal move's.
+//! The verify use case as `POST /v1/verify` runs it, without HTTP or JSON: the first byte picks
+//! the game and the square names, the rest is a FEN and then the moves, a line each (at most 64).
+//! Never panics; the answer is consistent: moves before the first illegal one are legal and each
+//! one's position reads back to the same FEN, nothing after it is played, and the final FEN is the
+//! last legal move's.
 #![no_main]
-use baroque::api::common::Object;
-use baroque::api::routes::verify::verify_moves;
-use baroque::api::routes::verify::{VerifyQuery, VerifyRequest};
-use baroque::rules::{GameNotation, GameRules};
+use baroque::app::line::{verify, LineMove, VerifyQuery};
+use baroque::app::position::PositionInput;
+use baroque::rules::rococo::Coords;
+use baroque::rules::{GameKind, GameNotation, GameRules};
+use baroque::solver::Cancel;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(Object(request)) = serde_json::from_slice::<Object<VerifyRequest>>(data) else {
+    let Some((&flags, rest)) = data.split_first() else {
         return;
     };
-    if request.moves.len() > 64 {
-        return;
-    }
-    let Ok(query) = VerifyQuery::try_from(request) else {
+    let text = String::from_utf8_lossy(rest);
+    let mut lines = text.split('\n');
+    let fen = lines.next().unwrap_or_default().to_string();
+    let moves: Vec<String> = lines.take(64).map(String::from).collect();
+    let input = PositionInput {
+        fen,
+        game: if flags & 1 == 1 {
+            GameKind::Rococo
+        } else {
+            GameKind::Baroque
+        },
+        coords: (flags & 2 == 2).then_some(Coords::Page),
+        rules: None,
+    };
+    let Ok(position) = input.read() else {
         return;
     };
-    let answer = verify_moves(&query);
+    let query = VerifyQuery { position, moves };
+    let answer = verify(&query, &Cancel::new());
     let stop = answer
         .first_illegal
         .as_ref()
@@ -30,22 +43,28 @@ fuzz_target!(|data: &[u8]| {
         answer.moves.len(),
         stop + usize::from(answer.first_illegal.is_some())
     );
+    let mut last_fen = None;
     for (i, m) in answer.moves.iter().enumerate() {
-        assert_eq!(m.legal, i < stop, "move {i}");
-        assert_eq!(m.input, query.moves[i]);
-        let Some(fen) = &m.fen_after else {
-            assert!(!m.legal);
-            continue;
-        };
-        // Each position after a legal move reads back, in the request's naming.
-        let (variant, naming) = (query.position.position.variant(), query.position.naming);
-        let back = variant.read_fen(fen, naming).expect("own FEN reads");
-        assert_eq!(&back.fen(naming), fen);
+        match m {
+            LineMove::Legal { input, played, .. } => {
+                assert!(i < stop, "move {i}");
+                assert_eq!(input, &query.moves[i]);
+                // Each position after a legal move reads back, in the request's naming.
+                let (variant, naming) =
+                    (query.position.position.variant(), query.position.naming);
+                let back = variant
+                    .read_fen(&played.fen_after, naming)
+                    .expect("own FEN reads");
+                assert_eq!(back.fen(naming), played.fen_after);
+                last_fen = Some(played.fen_after.clone());
+            }
+            LineMove::Illegal { input } => {
+                assert_eq!(i, stop, "move {i}");
+                assert_eq!(input, &query.moves[i]);
+            }
+        }
     }
-    if stop > 0 {
-        assert_eq!(
-            answer.moves[stop - 1].fen_after.as_ref(),
-            Some(&answer.final_fen)
-        );
+    if let Some(fen) = last_fen {
+        assert_eq!(fen, answer.final_fen);
     }
 });

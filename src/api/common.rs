@@ -8,7 +8,6 @@ use crate::rules::prelude::*;
 use crate::rules::rococo::Coords;
 use crate::rules::{
     Color, GameKind, GamePosition, Leaper, Naming, Preset, Rules, SquareSet, Stalemate, Status,
-    Variant, VariantPosition,
 };
 use serde::de::{Error as _, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -22,7 +21,7 @@ pub use crate::api::wire::{
 /// Declares a request body that names a position: the struct as written (its `fen` and its own
 /// fields), with the fields every such request shares, documented once, where the body says
 /// `@position_fields,`: `rules`, `game` and `coords`; and [`CheckedPosition`] read from them
-/// (`position()`). The marker keeps each body's field order, which serde's "expected one of"
+/// (`position()`, and `position_input()` unread). The marker keeps each body's field order, which serde's "expected one of"
 /// errors list. (rustfmt leaves the bodies of macro calls as they are written.)
 macro_rules! position_request {
     ($(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
@@ -50,19 +49,19 @@ macro_rules! position_request {
 
         impl $name {
             /// The request's position, read from its `fen`, `game`, `coords` and `rules`
-            /// ([`CheckedPosition::read`](crate::api::common::CheckedPosition::read)).
+            /// ([`read_position`](crate::api::common::read_position)).
             ///
             /// # Errors
-            /// Those of [`CheckedPosition::read`](crate::api::common::CheckedPosition::read).
+            /// Those of [`read_position`](crate::api::common::read_position).
             pub fn position(
                 &self,
             ) -> Result<$crate::api::common::CheckedPosition, $crate::api::problem::ApiError> {
-                $crate::api::common::CheckedPosition::read(
-                    &self.fen,
-                    self.game,
-                    self.coords,
-                    self.rules,
-                )
+                $crate::api::common::read_position(&self.fen, self.game, self.coords, self.rules)
+            }
+
+            /// The request's position, not read yet.
+            pub fn position_input(&self) -> $crate::app::position::PositionInput {
+                $crate::api::common::position_input(&self.fen, self.game, self.coords, self.rules)
             }
         }
     };
@@ -80,7 +79,7 @@ macro_rules! position_request {
 pub(crate) use position_request;
 
 /// The largest ply count a request's FEN may carry, so that playing moves can never overflow it.
-pub const MAX_PLIES: u32 = 1_000_000_000;
+pub const MAX_PLIES: u32 = crate::app::position::MAX_PLIES;
 
 /// A request body that must be a JSON object: serde alone would also read a struct from an array
 /// (`["7k/8/8/8/8/8/8/K7 w 0"]`). Duplicate keys, unknown fields and error positions are reported
@@ -243,76 +242,7 @@ impl From<Status> for GameStatus {
     }
 }
 
-/// A short text kept inline (a move's notation or `uci`, a piece letter): serialized as a JSON
-/// string without an allocation of its own, since `/v1/analyze` writes three per legal move. It
-/// holds only printable ASCII other than `"` and `\\`, so it never needs a JSON escape.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct ShortText {
-    bytes: [u8; 15],
-    len: u8,
-}
-
-impl ShortText {
-    /// Appends a character; one that is not printable ASCII, a `"` or `\\`, or a 16th character,
-    /// is dropped (the texts written here are at most 7 letters and digits).
-    pub fn push(&mut self, c: char) {
-        let len = usize::from(self.len);
-        if c.is_ascii_graphic() && c != '"' && c != '\\' && len < self.bytes.len() {
-            self.bytes[len] = c as u8;
-            self.len += 1;
-        }
-    }
-
-    pub fn push_str(&mut self, s: &str) {
-        s.chars().for_each(|c| self.push(c));
-    }
-
-    /// The text's bytes: printable ASCII, none needing a JSON escape.
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes[..usize::from(self.len)]
-    }
-
-    pub fn as_str(&self) -> &str {
-        std::str::from_utf8(self.as_bytes()).unwrap_or_default()
-    }
-}
-
-impl std::fmt::Write for ShortText {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.push_str(s);
-        Ok(())
-    }
-    fn write_char(&mut self, c: char) -> std::fmt::Result {
-        self.push(c);
-        Ok(())
-    }
-}
-
-impl From<&str> for ShortText {
-    fn from(s: &str) -> ShortText {
-        let mut t = ShortText::default();
-        t.push_str(s);
-        t
-    }
-}
-
-impl std::fmt::Debug for ShortText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(self.as_str(), f)
-    }
-}
-
-impl std::fmt::Display for ShortText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Serialize for ShortText {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
+pub use crate::app::analysis::ShortText;
 
 /// The pieces on a set of squares of a position, lowest square first, in `naming`.
 pub fn square_pieces<P: GamePosition>(pos: &P, set: SquareSet, naming: Naming) -> Vec<SquarePiece> {
@@ -332,156 +262,86 @@ pub struct Warning {
     pub message: String,
 }
 
-/// A position read from a request: its FEN was readable and the position can arise. The naming
-/// of its squares is the request's, used for the answer too.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheckedPosition {
-    pub position: VariantPosition,
-    /// How the request names squares and pieces.
-    pub naming: Naming,
-    pub warnings: Vec<Warning>,
+pub use crate::app::position::CheckedPosition;
+
+/// What an answer shows of a [`CheckedPosition`]: its game, rule set and warnings as the wire
+/// names them.
+pub trait PositionView {
+    /// The game.
+    fn game(&self) -> GameName;
+    /// The rule set, for a game that has rule sets.
+    fn rules(&self) -> Option<ResolvedRules>;
+    /// The remarks on the position.
+    fn wire_warnings(&self) -> Vec<Warning>;
 }
 
-impl CheckedPosition {
-    /// Reads and validates a Baroque FEN under a rule set (see [`CheckedPosition::read`]).
-    ///
-    /// # Errors
-    /// [`ApiError::InvalidFen`] with the field and position of a syntax error (or of a ply count
-    /// above [`MAX_PLIES`]);
-    /// [`ApiError::ImpossiblePosition`] listing every problem of a position that cannot arise.
-    ///
-    /// ```
-    /// use baroque::api::common::CheckedPosition;
-    /// use baroque::rules::Rules;
-    ///
-    /// // The vchess Pawn diagram.
-    /// let ok = CheckedPosition::parse("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", Rules::default());
-    /// assert!(ok.unwrap().warnings.is_empty());
-    ///
-    /// let bad = CheckedPosition::parse("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K8 w 0", Rules::default());
-    /// let problem = bad.unwrap_err().problem();
-    /// assert_eq!((problem.status, problem.field.as_deref(), problem.position), (422, Some("board"), Some(30)));
-    ///
-    /// let two_kings = CheckedPosition::parse("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K6K w 0", Rules::default());
-    /// let problem = two_kings.unwrap_err().problem();
-    /// assert_eq!(problem.problem_type, "/problems/impossible-position");
-    /// assert_eq!(problem.problems.unwrap()[0].code, "two_kings");
-    /// ```
-    pub fn parse(fen: &str, rules: Rules) -> Result<CheckedPosition, ApiError> {
-        CheckedPosition::of(Variant::Baroque(rules), fen, Naming::default())
-    }
-
-    /// The warnings of a position that can arise (a twin's, derived from one that was checked).
-    pub fn warnings_of_valid(position: &VariantPosition) -> Vec<Warning> {
-        warnings_of(position.validate()).unwrap_or_default()
-    }
-
-    /// Reads and validates a FEN of `variant`, squares in `naming`.
-    ///
-    /// # Errors
-    /// As [`CheckedPosition::parse`].
-    ///
-    /// ```
-    /// use baroque::api::common::CheckedPosition;
-    /// use baroque::rules::{Naming, Variant};
-    ///
-    /// let start = "10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/10 w 0";
-    /// assert!(CheckedPosition::of(Variant::Rococo, start, Naming::default()).unwrap().warnings.is_empty());
-    ///
-    /// let bad = CheckedPosition::of(Variant::Rococo, "10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/11 w 0", Naming::default());
-    /// let problem = bad.unwrap_err().problem();
-    /// assert_eq!((problem.status, problem.field.as_deref(), problem.position), (422, Some("board"), Some(60)));
-    /// ```
-    pub fn of(variant: Variant, fen: &str, naming: Naming) -> Result<CheckedPosition, ApiError> {
-        let position = variant.read_fen(fen, naming)?;
-        check_plies(fen, position.plies())?;
-        let warnings = warnings_of(position.validate())?;
-        Ok(CheckedPosition {
-            position,
-            naming,
-            warnings,
-        })
-    }
-
-    /// Reads the position of a request from its `fen`, `game`, `coords` and `rules`.
-    ///
-    /// # Errors
-    /// [`ApiError::NotApplicable`] for `coords: page` with a game without page names or `rules`
-    /// with a game without rule sets, and the errors of [`CheckedPosition::parse`].
-    pub fn read(
-        fen: &str,
-        game: Option<GameName>,
-        coords: Option<CoordsName>,
-        rules: Option<RulesInput>,
-    ) -> Result<CheckedPosition, ApiError> {
-        let kind = GameKind::from(game.unwrap_or_default());
-        if coords == Some(CoordsName::Page) && !Variant::has_page_coords(kind) {
-            return Err(ApiError::NotApplicable {
-                field: "coords",
-                detail: "`coords: page` names the squares of the Rococo page; it applies \
-                         only with `game: rococo` (Baroque squares are a-h, 1-8)"
-                    .into(),
-            });
-        }
-        if rules.is_some() && !Variant::has_rule_sets(kind) {
-            return Err(ApiError::NotApplicable {
-                field: "rules",
-                detail: "Rococo has one rule set: the Baroque presets and options of \
-                         `rules` do not apply to it; leave `rules` out"
-                    .into(),
-            });
-        }
-        let variant = Variant::of(kind, rules.map(Rules::from)).map_err(|detail| {
-            ApiError::NotApplicable {
-                field: "rules",
-                detail,
-            }
-        })?;
-        let naming = Naming::coords(coords.unwrap_or_default().into());
-        CheckedPosition::of(variant, fen, naming)
-    }
-
-    /// The game.
-    pub fn game(&self) -> GameName {
+impl PositionView for CheckedPosition {
+    fn game(&self) -> GameName {
         self.position.kind().into()
     }
 
-    /// The rule set, for a game that has rule sets.
-    pub fn rules(&self) -> Option<ResolvedRules> {
+    fn rules(&self) -> Option<ResolvedRules> {
         self.position
             .variant()
             .rules()
             .map(|r| ResolvedRules::from(&r))
     }
+
+    fn wire_warnings(&self) -> Vec<Warning> {
+        self.warnings.iter().map(Warning::from).collect()
+    }
 }
 
-/// Refuses a ply count above [`MAX_PLIES`] as a FEN error at the ply field.
-fn check_plies(fen: &str, plies: u32) -> Result<(), ApiError> {
-    if plies <= MAX_PLIES {
-        return Ok(());
-    }
-    let at = crate::rules::fen::split_fields(fen)
-        .get(2)
-        .map_or(1, |&(offset, _)| offset + 1);
-    Err(ApiError::InvalidFen(crate::rules::ParseFenError::new(
-        crate::rules::FenField::Plies,
-        at,
-        format!("the ply count must be at most {MAX_PLIES}"),
-    )))
-}
-
-/// The warnings among a position's problems, or every problem when one is an error.
-fn warnings_of(problems: Vec<crate::rules::Problem>) -> Result<Vec<Warning>, ApiError> {
-    if problems.iter().any(|p| p.is_error()) {
-        return Err(crate::rules::PositionError { problems }.into());
-    }
-    Ok(problems
-        .into_iter()
-        .map(|p| Warning {
+impl From<&crate::rules::Problem> for Warning {
+    fn from(p: &crate::rules::Problem) -> Warning {
+        Warning {
             code: p.code().to_string(),
-            message: p.message,
-        })
-        .collect())
+            message: p.message.clone(),
+        }
+    }
+}
+
+/// The position a request names, read from its `fen`, `game`, `coords` and `rules`.
+///
+/// # Errors
+/// [`ApiError::NotApplicable`] for `coords: page` with a game without page names or `rules`
+/// with a game without rule sets; [`ApiError::InvalidFen`] with the field and position of a
+/// syntax error; [`ApiError::ImpossiblePosition`] listing every problem of a position that
+/// cannot arise.
+///
+/// ```
+/// use baroque::api::common::read_position;
+///
+/// // The vchess Pawn diagram.
+/// let ok = read_position("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", None, None, None);
+/// assert!(ok.unwrap().warnings.is_empty());
+///
+/// let bad = read_position("7k/5ppp/2N5/2n5/3rB3/8/PPP5/K8 w 0", None, None, None);
+/// let problem = bad.unwrap_err().problem();
+/// assert_eq!((problem.status, problem.field.as_deref(), problem.position), (422, Some("board"), Some(30)));
+/// ```
+pub fn read_position(
+    fen: &str,
+    game: Option<GameName>,
+    coords: Option<CoordsName>,
+    rules: Option<RulesInput>,
+) -> Result<CheckedPosition, ApiError> {
+    Ok(position_input(fen, game, coords, rules).read()?)
+}
+
+/// The position a request names, not read yet.
+pub fn position_input(
+    fen: &str,
+    game: Option<GameName>,
+    coords: Option<CoordsName>,
+    rules: Option<RulesInput>,
+) -> crate::app::position::PositionInput {
+    crate::app::position::PositionInput {
+        fen: fen.to_string(),
+        game: GameKind::from(game.unwrap_or_default()),
+        coords: coords.map(Coords::from),
+        rules: rules.map(Rules::from),
+    }
 }
 
 /// How a request names Rococo's squares.
@@ -539,13 +399,12 @@ impl MoveKindName {
 
 #[cfg(test)]
 mod tests {
-    use super::ShortText;
 
     /// The shared fields of a request stand where its body puts them: serde's "expected one of"
     /// lists the fields in that order.
     #[test]
     fn an_unknown_field_lists_the_fields_in_their_order() {
-        let e = serde_json::from_str::<crate::api::routes::solve::SolveRequest>(r#"{"zzz": 1}"#)
+        let e = serde_json::from_str::<crate::api::wire::solve::SolveRequest>(r#"{"zzz": 1}"#)
             .unwrap_err()
             .to_string();
         let order = "expected one of `fen`, `mate_in`, `stipulation`, `intended_solutions`, \
@@ -558,13 +417,6 @@ mod tests {
             e.contains("`kind`, `fen`, `rules`, `game`, `coords`, `title`"),
             "{e}"
         );
-    }
-
-    #[test]
-    fn short_text_keeps_only_what_needs_no_json_escape() {
-        let t = ShortText::from("Pc2xc4 \"\\\né0123456789abcdef");
-        assert_eq!(t.as_str(), "Pc2xc4012345678"); // 15 characters at most
-        assert_eq!(serde_json::to_string(&t).unwrap(), "\"Pc2xc4012345678\"");
     }
 }
 
@@ -594,7 +446,7 @@ pub mod examples {
 
     /// A Baroque position under a preset, as a request reads it.
     pub fn position(fen: &str, preset: Preset) -> Result<CheckedPosition, ApiError> {
-        CheckedPosition::parse(fen, Rules::preset(preset))
+        Ok(CheckedPosition::parse(fen, Rules::preset(preset))?)
     }
 
     /// The Rococo start position (fixtures/diagrams/rococo.json, `rc-start-*`).
@@ -605,13 +457,22 @@ pub mod examples {
 
     /// A Rococo position in `coords`, as a request reads it.
     pub fn rococo(fen: &str, coords: Coords) -> Result<CheckedPosition, ApiError> {
-        CheckedPosition::of(Variant::Rococo, fen, Naming::coords(coords))
+        Ok(CheckedPosition::of(
+            Variant::Rococo,
+            fen,
+            Naming::coords(coords),
+        )?)
     }
 
     /// The warning for [`KING_FEN`] without its Black King.
     pub fn warning() -> Value {
         match position("8/8/8/8/2K2M2/3q4/8/8 w 0", Preset::Abbott) {
-            Ok(p) => p.warnings.first().map(value).unwrap_or_default(),
+            Ok(p) => p
+                .warnings
+                .first()
+                .map(super::Warning::from)
+                .map(value)
+                .unwrap_or_default(),
             Err(e) => value(e.problem()),
         }
     }

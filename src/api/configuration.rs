@@ -485,18 +485,9 @@ pub struct Limits {
     pub job_threads: usize,
 }
 
-/// The server's ceilings on a solve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SolveLimits {
-    pub max_nodes: u64,
-    pub max_millis: u64,
-    pub max_mate_in: u32,
-    pub max_tree_nodes: usize,
-    pub table_mib: usize,
-    pub threads: usize,
-    pub concurrency: usize,
-}
+pub use crate::app::solve::SolveLimits;
 
+/// The server's ceilings on a solve, from its settings.
 impl From<&Settings> for SolveLimits {
     fn from(s: &Settings) -> SolveLimits {
         let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
@@ -511,27 +502,6 @@ impl From<&Settings> for SolveLimits {
                 size,
             ),
             concurrency: size(s.solve_concurrency).max(1),
-        }
-    }
-}
-
-impl SolveLimits {
-    /// Solver options at the server's maxima (the budget of a puzzle's verification).
-    pub fn options(&self) -> crate::solver::SolveOptions {
-        crate::solver::SolveOptions {
-            stipulation: crate::solver::Stipulation::Mate(1),
-            limits: crate::solver::Limits {
-                nodes: self.max_nodes,
-                time: std::time::Duration::from_millis(self.max_millis),
-            },
-            table_mib: self.table_mib,
-            threads: self.threads,
-            max_tree_nodes: self.max_tree_nodes,
-            intended_key: None,
-            cancel: crate::solver::Cancel::new(),
-            max_refutations: 1,
-            proven: None,
-            within: None,
         }
     }
 }

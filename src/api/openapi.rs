@@ -36,7 +36,7 @@ use utoipa_actix_web::AppExt;
         super::problem::PositionProblem,
         super::routes::diagram::DiagramCoords,
         super::routes::puzzles::PuzzleSort,
-        super::routes::solve::TwinAnswer
+        super::wire::solve::TwinAnswer
     )),
     modifiers(&BearerAuth)
 )]

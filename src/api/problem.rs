@@ -607,19 +607,41 @@ impl ApiError {
 /// A request's `mate_in` and `stipulation` that do not make one stipulation.
 impl From<crate::solver::StipulationError> for ApiError {
     fn from(e: crate::solver::StipulationError) -> Self {
-        use crate::solver::StipulationError;
+        crate::app::position::RequestError::from(e).into()
+    }
+}
+
+/// A request's content the use case refuses, as its problem.
+impl From<crate::app::position::RequestError> for ApiError {
+    fn from(e: crate::app::position::RequestError) -> ApiError {
+        use crate::app::position::RequestError as E;
         match e {
-            StipulationError::Unreadable(text) => ApiError::InvalidStipulation(format!(
-                "`stipulation` {text:?} is not one: write {} (such as \"#2\", \"s#3\", \
-                 \"h#2\", \"h#2.5\", \"=2\")",
-                crate::solver::Stipulation::FORMS
+            E::Invalid(detail) => ApiError::InvalidRequest(detail),
+            E::InvalidFen(e) => ApiError::InvalidFen(e),
+            E::ImpossiblePosition(e) => ApiError::ImpossiblePosition(e),
+            E::TooManyMoves { count, limit } => ApiError::TooManyMoves { count, limit },
+            E::InvalidMateIn { mate_in, max } => ApiError::InvalidMateIn { mate_in, max },
+            E::InvalidLimits(detail) => ApiError::InvalidLimits(detail),
+            E::NotApplicable { field, detail } => ApiError::NotApplicable { field, detail },
+            E::InvalidKey { key, reason } => ApiError::InvalidKey { key, reason },
+            E::InvalidTwin(e) => ApiError::InvalidTwin(e),
+            E::InvalidStipulation(detail) => ApiError::InvalidStipulation(detail),
+            E::StipulationSide(detail) => ApiError::StipulationSide(detail),
+        }
+    }
+}
+
+/// A solve request refused, as its problem.
+impl From<crate::app::solve::SolveError> for ApiError {
+    fn from(e: crate::app::solve::SolveError) -> ApiError {
+        use crate::app::solve::SolveError;
+        match e {
+            SolveError::Stipulation(e) => e.into(),
+            SolveError::SetPlayOfSeries(stipulation) => ApiError::InvalidStipulation(format!(
+                "`set_play` does not apply to {stipulation}: a series mover has no other side \
+                 to start"
             )),
-            StipulationError::Disagree(n, s) => ApiError::InvalidStipulation(format!(
-                "`mate_in` {n} means #{n}, but `stipulation` is {s}: give one of them"
-            )),
-            StipulationError::Missing => {
-                ApiError::InvalidRequest("give `mate_in` (mate in N) or `stipulation`".into())
-            }
+            SolveError::Request(e) => e.into(),
         }
     }
 }
@@ -701,18 +723,7 @@ pub fn path_error_handler(
 
 impl From<crate::solver::Inapplicable> for ApiError {
     fn from(e: crate::solver::Inapplicable) -> ApiError {
-        use crate::solver::Inapplicable;
-        match e {
-            Inapplicable::Length { stipulation, max } => ApiError::InvalidMateIn {
-                mate_in: stipulation.moves(),
-                max,
-            },
-            Inapplicable::NeedsBothKings => ApiError::NotApplicable {
-                field: "fen",
-                detail: e.to_string(),
-            },
-            Inapplicable::WrongSide { .. } => ApiError::StipulationSide(e.to_string()),
-        }
+        crate::app::position::RequestError::from(e).into()
     }
 }
 

@@ -473,3 +473,103 @@ fn a_helpmates_lines_are_capped_and_counted() {
             .problem(422, "/problems/invalid-limits");
     }
 }
+
+/// A JSON answer without its timings (`millis`, at any depth).
+fn untimed(mut v: Value) -> Value {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                m.remove("millis");
+                m.values_mut().for_each(strip);
+            }
+            Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut v);
+    v
+}
+
+/// `baroque solve --json` prints what `POST /v1/solve` answers for the same request, timings
+/// aside: a direct mate with its tree, tries and set play, a helpmate's lines, twins, a selfmate,
+/// and Rococo in the page's coordinates.
+#[test]
+fn the_command_line_prints_the_answer_of_the_api() {
+    let app = spawn_app_with(Settings {
+        solve_threads: Some(1),
+        solve_table_mib: 8,
+        solve_max_nodes: 5_000_000,
+        solve_max_millis: 20_000,
+        solve_max_tree_nodes: 2000,
+        ..Settings::default()
+    });
+    let same_budget = [
+        "--threads",
+        "1",
+        "--tt-mib",
+        "8",
+        "--nodes",
+        "5000000",
+        "--millis",
+        "20000",
+        "--max-tree",
+        "2000",
+    ];
+    let cases: Vec<(Value, Vec<&str>)> = vec![
+        (
+            json!({"fen": CHAMELEON, "mate_in": 2, "set_play": true}),
+            vec![CHAMELEON, "2", "--set-play"],
+        ),
+        (
+            json!({"fen": "8/8/8/8/1K6/1M1k4/8/8 b 0", "stipulation": "h#2"}),
+            vec!["8/8/8/8/1K6/1M1k4/8/8 b 0", "--stipulation", "h#2"],
+        ),
+        (
+            json!({"fen": "7k/8/8/4M3/8/8/8/K7 w 0", "stipulation": "=1",
+                   "twins": ["move e5 f6", "stipulation h=1"]}),
+            vec![
+                "7k/8/8/4M3/8/8/8/K7 w 0",
+                "--stipulation",
+                "=1",
+                "--twin",
+                "move e5 f6",
+                "--twin",
+                "stipulation h=1",
+            ],
+        ),
+        (
+            json!({"fen": "8/8/8/6M1/6m1/3B1K2/8/4k3 w 0", "stipulation": "s#1"}),
+            vec!["8/8/8/6M1/6m1/3B1K2/8/4k3 w 0", "--stipulation", "s#1"],
+        ),
+        (
+            json!({"fen": "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0", "mate_in": 1,
+                   "game": "rococo", "coords": "page"}),
+            vec![
+                "10/10/4k5/10/10/10/4L5/10/1K8/10 w 0",
+                "1",
+                "--game",
+                "rococo",
+                "--coords",
+                "page",
+            ],
+        ),
+    ];
+    for (request, args) in cases {
+        let r = app.post_json("/v1/solve", &request);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_baroque"))
+            .arg("solve")
+            .args(&args)
+            .args(same_budget)
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let printed: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+        assert_eq!(untimed(printed), untimed(r.json()), "{request}");
+    }
+}

@@ -3,16 +3,21 @@
 //! from PGN or CSV, exporting them. They use the store to persist; the store itself only persists and
 //! reads.
 
+pub mod analysis;
 pub mod collections;
 pub mod export;
 pub mod generate;
 pub mod import;
 pub mod jobs;
+pub mod judge;
 pub mod library;
+pub mod line;
+pub mod position;
 pub mod processes;
 pub mod proof_cache;
 pub mod seed;
 pub mod shards;
+pub mod solve;
 
 use baroque_puzzle as puzzle;
 use baroque_puzzle::fixtures::{cases, puzzles};

@@ -10,7 +10,7 @@ use crate::api::costly_work::Slots;
 use crate::api::problem::{ApiError, JsonBodyProblems, Problem};
 use crate::api::ratelimit::Metered;
 use crate::api::routes::puzzles::Puzzle;
-use crate::api::routes::solve::SearchLimits;
+use crate::api::wire::solve::SearchLimits;
 use crate::app::export::Export;
 use crate::app::jobs::{JobRecord, Jobs, ShardsView, StartError};
 use crate::app::library::{valid_name, Collection, StoreError};

@@ -10,7 +10,8 @@
 use crate::api::configuration::Limits;
 use crate::api::problem::{ApiError, Problem, PuzzleNotFoundProblem, RenderedError};
 use crate::api::routes::diagram::{parse_bool, parse_coords, parse_game, short, DiagramCoords};
-use crate::api::routes::play::{PlayQuery, PlayRequest};
+use crate::api::wire::play::PlayRequest;
+use crate::app::judge::PlayQuery;
 use crate::app::Library;
 use crate::rules::prelude::*;
 use crate::rules::{GameKind, Naming, Rules, Variant};
@@ -490,7 +491,7 @@ fn free_page(
     }
     let request: PlayRequest = serde_json::from_value(request)
         .map_err(|e| ApiError::Internal(format!("the embed page's play request: {e}")))?;
-    PlayQuery::parse(request, limits)?;
+    PlayQuery::parse(request.input(), &limits.solve, limits.max_moves)?;
     Ok(page(
         &Config {
             puzzle_id: None,

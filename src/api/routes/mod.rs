@@ -12,9 +12,6 @@ pub mod solve;
 pub mod verify;
 
 pub use crate::app::jobs::Jobs;
-pub use analyze::{analysis, analyze_checked};
-pub use solve::solve_query;
-pub use verify::verify_moves;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -48,27 +45,30 @@ pub fn configure(cfg: &mut ServiceConfig) {
 
 #[cfg(test)]
 mod tests {
-    use super::{analyze, puzzles, rules, solve, verify};
+    use super::{puzzles, rules};
     use crate::api::common::examples::{value, warning};
     use crate::api::problem::ApiError;
 
     #[test]
     fn examples_are_what_the_seed_diagrams_give() {
-        let m = analyze::examples::legal_move();
+        let m = crate::api::wire::analyze::examples::legal_move();
         assert_eq!(m["notation"], "Pc2xc4");
         assert_eq!(
             m["captures"],
             serde_json::json!([{"square": "d4", "piece": "r"}, {"square": "c5", "piece": "n"}])
         );
         assert_eq!(
-            verify::examples::verified_move()["fen_after"],
+            crate::api::wire::verify::examples::verified_move()["fen_after"],
             "7k/5ppp/2N5/8/2P1B3/8/PP6/K7 b 1"
         );
-        assert_eq!(verify::examples::illegal_move()["reason"], "self_check");
+        assert_eq!(
+            crate::api::wire::verify::examples::illegal_move()["reason"],
+            "self_check"
+        );
         assert_eq!(warning()["code"], "no_king");
         assert_eq!(rules::examples::preset_info()["name"], "vchess");
         assert_eq!(rules::examples::option_info()["name"], "suicide");
-        let a = analyze::examples::analyze_response();
+        let a = crate::api::wire::analyze::examples::analyze_response();
         assert_eq!(a["status"], "check");
         let mates: Vec<_> = a["moves"]
             .as_array()
@@ -78,20 +78,26 @@ mod tests {
             .map(|m| m["notation"].as_str().unwrap())
             .collect();
         assert!(mates.contains(&"Kc4-d5"), "{mates:?}");
-        let s = solve::examples::solve_response();
+        let s = crate::api::wire::solve::examples::solve_response();
         assert_eq!(s["result"], "mate");
         assert_eq!(s["sound"], true);
-        assert_eq!(solve::examples::key_move()["notation"], "Bg6xc6");
         assert_eq!(
-            solve::examples::key_move()["captures"]
+            crate::api::wire::solve::examples::key_move()["notation"],
+            "Bg6xc6"
+        );
+        assert_eq!(
+            crate::api::wire::solve::examples::key_move()["captures"]
                 .as_array()
                 .map(Vec::len),
             Some(7)
         );
         assert_eq!(s["intended_key"]["mate_in"], 2);
-        assert_eq!(solve::examples::defence_node()["dual"], true);
         assert_eq!(
-            solve::examples::solve_response(),
+            crate::api::wire::solve::examples::defence_node()["dual"],
+            true
+        );
+        assert_eq!(
+            crate::api::wire::solve::examples::solve_response(),
             s,
             "the example is the same every time"
         );

@@ -3,6 +3,11 @@
 //! service and the command line write the same bytes. The wire names of the game, the rule set
 //! and the pieces live here too; `api::common` re-exports them for the requests.
 
+pub mod analyze;
+pub mod play;
+pub mod solve;
+pub mod verify;
+
 use crate::rules::{GameKind, Leaper, Preset, Rules, Stalemate};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
