@@ -306,3 +306,41 @@ fn the_documents_and_the_diagrams_stand_on_the_engine_alone() {
         }
     }
 }
+
+/// The benchmarks, the examples and the fuzz targets call the use cases and the engine, never the
+/// HTTP layer: what they measure and fuzz is what both edges run.
+#[test]
+fn benches_examples_and_fuzz_targets_name_no_http_module() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["benches", "examples", "fuzz/fuzz_targets"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rs") {
+                let code = std::fs::read_to_string(&path).unwrap();
+                files.push((path, code));
+            }
+        }
+    }
+    assert!(files.len() >= 8, "{}", files.len());
+    for (path, code) in &files {
+        assert!(
+            !code.contains("baroque::api"),
+            "{} names the HTTP layer",
+            path.display()
+        );
+    }
+}
+
+/// The handlers stay thin: the use cases are the application layer's, the request and answer
+/// types `api::wire`'s, so `src/api/routes` holds the handlers, their documentation and little
+/// else.
+#[test]
+fn the_handlers_are_thin() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/api/routes");
+    let lines: usize = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap().lines().count())
+        .sum();
+    assert!(lines <= 3_500, "src/api/routes holds {lines} lines");
+}

@@ -664,7 +664,11 @@ fn solve_prints_the_solution_in_problem_notation() {
     ]));
     assert_eq!(code, 0, "{err}");
     let s: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON document");
-    assert_eq!(s["short_solutions"].as_array().map(Vec::len), Some(1), "{out}");
+    assert_eq!(
+        s["short_solutions"].as_array().map(Vec::len),
+        Some(1),
+        "{out}"
+    );
     assert_eq!(s["solutions_truncated"], true, "{out}");
     for (args, says) in [
         (vec!["--notation", "figurine"], "--text"),

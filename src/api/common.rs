@@ -410,7 +410,7 @@ mod tests {
         let order = "expected one of `fen`, `mate_in`, `stipulation`, `intended_solutions`, \
                      `rules`, `game`, `coords`, `limits`, `key`";
         assert!(e.contains(order), "{e}");
-        let e = serde_json::from_str::<crate::api::routes::puzzles::PuzzleRequest>(r#"{"z": 1}"#)
+        let e = serde_json::from_str::<crate::api::wire::puzzles::PuzzleRequest>(r#"{"z": 1}"#)
             .unwrap_err()
             .to_string();
         assert!(

@@ -34,6 +34,7 @@ pub mod body_deadline;
 pub mod common;
 pub mod configuration;
 pub mod costly_work;
+pub mod export_stream;
 pub mod openapi;
 pub mod problem;
 pub mod ratelimit;

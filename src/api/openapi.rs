@@ -35,7 +35,7 @@ use utoipa_actix_web::AppExt;
         super::problem::Problem,
         super::problem::PositionProblem,
         super::routes::diagram::DiagramCoords,
-        super::routes::puzzles::PuzzleSort,
+        super::wire::puzzles::PuzzleSort,
         super::wire::solve::TwinAnswer
     )),
     modifiers(&BearerAuth)

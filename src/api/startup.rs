@@ -312,7 +312,7 @@ pub fn server(
         limits.max_stored_plays,
         limits.proof_cache_bytes,
     ));
-    let exports = web::Data::new(crate::api::routes::collections::ExportSlots::new(
+    let exports = web::Data::new(crate::api::export_stream::ExportSlots::new(
         limits.max_exports,
         limits.max_exports_per_client,
     ));

@@ -45,7 +45,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
 
 #[cfg(test)]
 mod tests {
-    use super::{puzzles, rules};
+    use super::rules;
     use crate::api::common::examples::{value, warning};
     use crate::api::problem::ApiError;
 
@@ -101,7 +101,10 @@ mod tests {
             s,
             "the example is the same every time"
         );
-        assert_eq!(puzzles::examples::puzzle()["fixture"], "vc-pawn-c2c4");
+        assert_eq!(
+            crate::api::wire::puzzles::examples::puzzle()["fixture"],
+            "vc-pawn-c2c4"
+        );
     }
 
     /// The problem examples of the document are written out; they are what the API answers.

@@ -4,7 +4,9 @@
 //! and the pieces live here too; `api::common` re-exports them for the requests.
 
 pub mod analyze;
+pub mod collections;
 pub mod play;
+pub mod puzzles;
 pub mod solve;
 pub mod verify;
 

@@ -1,0 +1,482 @@
+//! The wire types of `/v1/puzzles`: the puzzle posted, a listing's query and page, the answers of
+//! a post (one puzzle, or a result per PGN game) and of a read.
+
+use crate::api::common::{position_request, GameName, PresetName, SquarePiece};
+use crate::api::problem::{ApiError, Problem};
+use crate::api::wire::{Puzzle, PuzzleKind};
+use crate::puzzle::{About, Claim, DiagramClaim, MateClaim};
+use crate::rules::prelude::*;
+use crate::rules::rococo::Coords;
+use crate::rules::Naming;
+use actix_web::web;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+position_request! {
+/// `POST /v1/puzzles`: a puzzle to verify and store. Whatever `coords` the request names squares
+/// in (FEN's last-swap field, `moves`, `captures`, `keys`), the puzzle is stored, and answered, in
+/// standard coordinates.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(json!({
+    "kind": "diagram",
+    "fen": "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0",
+    "rules": "vchess",
+    "game": "baroque",
+    "title": "Pawn: a double capture",
+    "source": "vchess.club rules page",
+    "tags": ["pawn"],
+    "moves": ["Pc2c4"],
+    "captures": [{"square": "c5", "piece": "n"}, {"square": "d4", "piece": "r"}],
+    "status": "ongoing"
+}), json!({
+    "kind": "mate",
+    "fen": "2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0",
+    "title": "Chameleon: seven captures",
+    "tags": ["chameleon"],
+    "mate_in": 2
+})))]
+pub struct PuzzleRequest {
+    pub kind: PuzzleKind,
+    /// The position, either letter set; stored canonical.
+    #[schema(example = "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0")]
+    pub fen: String,
+    @position_fields,
+    #[serde(default)]
+    pub title: Option<String>,
+    /// The document the puzzle comes from.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// What the document says about it.
+    #[serde(default)]
+    pub caption: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Diagram: the moves as the document writes them; the last is the one the claim is about.
+    #[serde(default)]
+    pub moves: Option<Vec<String>>,
+    /// Diagram: exactly the pieces the last move captures (`[]` for none); needed when it is legal.
+    #[serde(default)]
+    pub captures: Option<Vec<SquarePiece>>,
+    /// Diagram: the status after the last move (`ongoing`, `check`, `checkmate`, `stalemate`).
+    #[serde(default)]
+    #[schema(example = "ongoing")]
+    pub status: Option<String>,
+    /// Diagram: whether the last move is legal (default true).
+    #[serde(default)]
+    pub legal: Option<bool>,
+    /// Diagram: for an illegal last move, the expected reason (`self_check`, `frozen`, ...).
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// Mate: N of `#N` (leave it out when `stipulation` is given; both given must agree).
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
+    #[schema(minimum = 1, maximum = 12)]
+    pub mate_in: Option<u32>,
+    /// Mate: the stipulation, `#N`, `s#N`, `h#N`, `h#N.5`, `=N`, `s=N`, `h=N`, `h=N.5`, `r#N`, `semi-r#N`, `ser-#N`, `ser-=N`, `ser-s#N` or `ser-h#N` (as for
+    /// `/v1/solve`; the side to move
+    /// must be the one it starts with). Default: `#` and `mate_in`.
+    #[serde(default)]
+    #[schema(example = "h#2")]
+    pub stipulation: Option<String>,
+    /// Mate: `#N`, `s#N`: every first move that reaches the goal within N (any notation), when the
+    /// puzzle states them; a helpmate: the first moves of its solutions.
+    #[serde(default)]
+    pub keys: Option<Vec<String>>,
+    /// Helpmate: every solution, each a line of moves (any notation), when the puzzle states them.
+    #[serde(default)]
+    #[schema(example = json!([["Kd3-c2", "Kb4-c3"]]))]
+    pub solutions: Option<Vec<Vec<String>>>,
+    /// Helpmate: the number of solutions a sound one has (default 1; 1 to 1000).
+    #[serde(default, deserialize_with = "crate::api::whole_numbers::option")]
+    #[schema(example = 1, minimum = 1, maximum = 1000)]
+    pub intended_solutions: Option<u32>,
+    /// Mate: whether the puzzle is sound, when it states it.
+    #[serde(default)]
+    pub sound: Option<bool>,
+}
+}
+
+impl PuzzleRequest {
+    /// The puzzle to verify; the FEN is read here so that its errors are the usual problems.
+    ///
+    /// # Errors
+    /// Those of [`PuzzleRequest::position`], and a claim that does not fit its kind.
+    pub fn into_new_puzzle(self) -> Result<crate::puzzle::NewPuzzle, ApiError> {
+        // The FEN is read here, so its errors are the usual problems; page coordinates become
+        // standard ones.
+        let checked = self.position()?;
+        let fen = checked.position.fen(Naming::default());
+        let coords = checked.naming.coords;
+        let standard = |text: String| Coords::Standard.restate(&text, coords);
+        let not_verified = |reason: &str| ApiError::PuzzleNotVerified(vec![reason.to_string()]);
+        let claim = match self.kind {
+            PuzzleKind::Diagram => {
+                if self.mate_in.is_some() || self.keys.is_some() || self.sound.is_some() {
+                    return Err(not_verified(
+                        "a diagram takes `moves` and `captures`, not `mate_in`, `keys` or `sound`",
+                    ));
+                }
+                if self.stipulation.is_some()
+                    || self.solutions.is_some()
+                    || self.intended_solutions.is_some()
+                {
+                    return Err(not_verified(
+                        "a diagram takes `moves` and `captures`, not `stipulation`, `solutions` \
+                         or `intended_solutions`",
+                    ));
+                }
+                Claim::Diagram(DiagramClaim {
+                    moves: self
+                        .moves
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(standard)
+                        .collect(),
+                    legal: self.legal.unwrap_or(true),
+                    reason: self.reason,
+                    captures: self.captures.map(|v| {
+                        v.into_iter()
+                            .map(|p| crate::cases::SquarePiece {
+                                square: standard(p.square),
+                                piece: p.piece,
+                            })
+                            .collect()
+                    }),
+                    status: self.status,
+                    frozen: None,
+                    destinations: None,
+                })
+            }
+            PuzzleKind::Mate => {
+                if self.moves.as_ref().is_some_and(|m| !m.is_empty())
+                    || self.captures.is_some()
+                    || self.status.is_some()
+                {
+                    return Err(not_verified(
+                        "a mate takes `mate_in` (and optionally `keys` and `sound`), not `moves`, `captures` or `status`",
+                    ));
+                }
+                use crate::solver::{Stipulation, StipulationError};
+                let stipulation =
+                    match Stipulation::from_parts(self.mate_in, self.stipulation.as_deref()) {
+                        Ok(s) => s,
+                        Err(StipulationError::Missing) => {
+                            return Err(not_verified("a mate needs `mate_in` or `stipulation`"))
+                        }
+                        Err(StipulationError::Unreadable(text)) => {
+                            return Err(ApiError::InvalidStipulation(format!(
+                                "`stipulation` {text:?} is not one: write {} (such as \"#2\", \
+                                 \"s#3\", \"h#2\", \"h#2.5\", \"=2\")",
+                                Stipulation::FORMS
+                            )))
+                        }
+                        Err(StipulationError::Disagree(n, s)) => {
+                            return Err(ApiError::InvalidStipulation(format!(
+                                "`mate_in` {n} means #{n}, but `stipulation` is {s}: give one \
+                                 of them"
+                            )))
+                        }
+                    };
+                if !stipulation.lists_lines()
+                    && (self.solutions.is_some() || self.intended_solutions.is_some())
+                {
+                    return Err(not_verified(
+                        "`solutions` and `intended_solutions` are a helpmate's or a series \
+                         mover's; this puzzle is neither",
+                    ));
+                }
+                let intended_solutions = match self.intended_solutions {
+                    Some(k) if !(1..=1000).contains(&k) => {
+                        return Err(ApiError::InvalidStipulation(format!(
+                            "`intended_solutions` is {k}: it must be between 1 and 1000"
+                        )))
+                    }
+                    k => k.map(|k| k as usize),
+                };
+                Claim::Mate(MateClaim {
+                    stipulation,
+                    keys: self
+                        .keys
+                        .map(|keys| keys.into_iter().map(standard).collect()),
+                    short_solutions: None,
+                    solutions: self.solutions.map(|lines| {
+                        lines
+                            .into_iter()
+                            .map(|l| l.into_iter().map(standard).collect())
+                            .collect()
+                    }),
+                    intended_solutions,
+                    sound: self.sound,
+                })
+            }
+        };
+        Ok(crate::puzzle::NewPuzzle {
+            variant: checked.position.variant(),
+            fen,
+            claim,
+            about: About {
+                title: self.title,
+                source: self.source,
+                caption: self.caption,
+                tags: self.tags,
+                fixture: None,
+            },
+        })
+    }
+}
+
+/// `GET /v1/puzzles`: one page.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(examples(examples::puzzle_page))]
+pub struct PuzzlePage {
+    /// The puzzles of the page, by increasing id (`sort=difficulty`: by increasing difficulty,
+    /// then id).
+    pub items: Vec<Puzzle>,
+    /// The `cursor` of the next page; null on the last.
+    pub next_cursor: Option<String>,
+}
+
+/// The largest page.
+pub const MAX_PAGE: u32 = 200;
+/// The page size when `limit` is absent.
+pub const DEFAULT_PAGE: u32 = 50;
+
+/// `GET /v1/puzzles` filters and paging.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PuzzleListQuery {
+    /// Only puzzles of this kind.
+    pub kind: Option<PuzzleKind>,
+    /// Only puzzles of this game.
+    pub game: Option<GameName>,
+    /// Only Baroque puzzles under this preset (with any options).
+    pub rules: Option<PresetName>,
+    /// Only mate puzzles whose stipulation has this N (1 to 12).
+    #[param(minimum = 1, maximum = 12)]
+    pub mate_in: Option<u32>,
+    /// Only mate puzzles of this stipulation (`#2`, `s#3`, `h#2`, `h#2.5`, `=2`; URL-encoded:
+    /// `%232`, `s%233`, `h%232`, `%3D2`).
+    #[param(example = "h#2")]
+    pub stipulation: Option<String>,
+    /// Only puzzles with this tag.
+    pub tag: Option<String>,
+    /// Only puzzles from this source document (exact).
+    pub source: Option<String>,
+    /// Only mate puzzles of at least this difficulty (0 to 100; diagrams have none).
+    #[param(value_type = Option<u32>, minimum = 0, maximum = 100, example = 20)]
+    pub difficulty_min: Option<String>,
+    /// Only mate puzzles of at most this difficulty (0 to 100; diagrams have none).
+    #[param(value_type = Option<u32>, minimum = 0, maximum = 100, example = 60)]
+    pub difficulty_max: Option<String>,
+    /// The order: `id` (the default: by increasing id) or `difficulty` (by increasing
+    /// difficulty, then id; only puzzles with a difficulty, so no diagrams).
+    #[param(value_type = Option<PuzzleSort>)]
+    pub sort: Option<String>,
+    /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<u32>,
+    /// The `next_cursor` of the previous page (absent for the first), given with the same `sort`:
+    /// digits (`62`) by id, difficulty and id (`43.62`) by difficulty.
+    #[param(pattern = "^[0-9]{1,18}(\\.[0-9]{1,18})?$", example = "62")]
+    pub cursor: Option<String>,
+}
+
+/// The order of a listing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(example = "difficulty")]
+pub enum PuzzleSort {
+    /// By increasing id.
+    Id,
+    /// By increasing difficulty, then id; puzzles without one (diagrams) are left out.
+    Difficulty,
+}
+
+/// What became of one game of a PGN body of several games.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(examples(examples::pgn_game_result))]
+pub struct PgnGameResult {
+    /// The game's number in the body, from 1.
+    #[schema(example = 2)]
+    pub game: usize,
+    /// The line of the body it starts on.
+    #[schema(example = 17)]
+    pub line: usize,
+    /// What a post of this game alone would have been answered: 201 stored, 200 already stored,
+    /// or the status of `problem`.
+    #[schema(example = 201)]
+    pub status: u16,
+    /// What became of it: `created`, `existing`, `rejected` (it does not verify, or cannot be
+    /// read), or `unknown` (the request's budget ran out before it was settled: not stored, send
+    /// it again).
+    pub result: GameResult,
+    /// The stored puzzle (201, 200).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub puzzle: Option<Puzzle>,
+    /// Why it was not stored (`invalid-pgn`, `puzzle-not-verified`, `solver-budget-exhausted`,
+    /// `rate-limited`, `solver-busy`, `store-unavailable`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<Problem>,
+}
+
+/// The answer to a PGN body of several games: a result per game, in order, and the counts.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(examples(examples::pgn_results))]
+pub struct PgnResults {
+    pub results: Vec<PgnGameResult>,
+    /// Games verified and stored.
+    #[schema(example = 1)]
+    pub created: u64,
+    /// Games verified and found stored already.
+    #[schema(example = 0)]
+    pub existing: u64,
+    /// Games not stored: they do not verify, or cannot be read.
+    #[schema(example = 1)]
+    pub rejected: u64,
+    /// Games the request's budget did not settle (not stored: send them again).
+    #[schema(example = 0)]
+    pub unknown: u64,
+}
+
+/// What became of one game of a PGN body of several games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(example = "created")]
+pub enum GameResult {
+    Created,
+    Existing,
+    Rejected,
+    Unknown,
+}
+
+/// The budget of a PGN body of several games, shared by their searches: `nodes` and `millis`
+/// (the server's ceilings when left out, and at most those).
+#[derive(Clone, Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PostQuery {
+    /// The nodes all the games' searches may visit together (at most, and by default, the
+    /// server's `--solve-max-nodes`).
+    #[param(minimum = 1, maximum = 9_223_372_036_854_775_807_u64)]
+    pub nodes: Option<u64>,
+    /// The milliseconds all the games' searches may take together (at most, and by default, the
+    /// server's `--solve-max-millis`).
+    #[param(minimum = 1, maximum = 9_223_372_036_854_775_807_u64)]
+    pub millis: Option<u64>,
+}
+
+impl PostQuery {
+    /// Reads the query of a post.
+    ///
+    /// # Errors
+    /// [`ApiError::InvalidParameter`] for a value that is not a number from 1 to 2^63 - 1.
+    pub fn read(query: &str) -> Result<PostQuery, ApiError> {
+        let q = web::Query::<PostQuery>::from_query(query)
+            .map_err(|e| ApiError::InvalidParameter {
+                parameter: "nodes, millis",
+                message: format!("the budget of the games: {e}"),
+            })?
+            .into_inner();
+        for (parameter, value) in [("nodes", q.nodes), ("millis", q.millis)] {
+            if value.is_some_and(|v| v == 0 || v > i64::MAX as u64) {
+                return Err(ApiError::InvalidParameter {
+                    parameter,
+                    message: format!("`{parameter}` must be from 1 to {}", i64::MAX),
+                });
+            }
+        }
+        Ok(q)
+    }
+
+    /// The request's budget under the server's ceilings.
+    pub fn budget(&self, max: &crate::api::configuration::SolveLimits) -> crate::solver::Limits {
+        crate::solver::Limits {
+            nodes: self.nodes.unwrap_or(max.max_nodes).min(max.max_nodes),
+            time: std::time::Duration::from_millis(
+                self.millis.unwrap_or(max.max_millis).min(max.max_millis),
+            ),
+        }
+    }
+}
+
+/// A 200 answer of `POST /v1/puzzles`: the puzzle (a JSON body, or a PGN body of one game), or a
+/// result per game (a PGN body of several games).
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[serde(untagged)]
+#[schema(examples(examples::puzzle, examples::pgn_results))]
+pub enum PuzzleAnswer {
+    Puzzle(Box<Puzzle>),
+    Results(PgnResults),
+}
+
+/// `GET /v1/puzzles/{id}` parameters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PuzzleQuery {
+    /// `outcome`: the puzzle with its verified outcome, which is left out otherwise.
+    #[param(value_type = Option<String>, example = "outcome")]
+    pub include: Option<String>,
+}
+
+/// Examples for the OpenAPI document, computed by the engine (see [`crate::api::common::examples`]).
+pub mod examples {
+    #[allow(unused_imports)]
+    use super::*;
+    #[allow(unused_imports)]
+    use crate::api::common::examples::*;
+    #[allow(unused_imports)]
+    use crate::rules::rococo::Coords;
+    #[allow(unused_imports)]
+    use crate::rules::{Preset, Rules};
+    use serde_json::Value;
+
+    pub use crate::api::wire::examples::{chameleon_stored, puzzle};
+
+    /// The Chameleon mate in 2 as a PGN game.
+    pub fn pgn_game() -> String {
+        chameleon_stored()
+            .and_then(|p| crate::formats::pgn::write_puzzle(&p))
+            .unwrap_or_default()
+    }
+
+    /// The answer to a PGN body of two games: the Chameleon mate, and the same game with an
+    /// illegal third move.
+    pub fn pgn_results() -> Value {
+        let game = pgn_game();
+        let second = game.lines().count() + 1;
+        let tags = game.lines().take_while(|l| l.starts_with('[')).count();
+        let problem = ApiError::InvalidPgn {
+            game: Some(2),
+            line: second + tags + 1,
+            message: "move 3 is not a legal move: `Nc4-g7`: a Long Leaper on c4 cannot move to g7"
+                .into(),
+        }
+        .problem();
+        serde_json::json!({
+            "results": [
+                {"game": 1, "line": 1, "status": 201, "result": "created",
+                 "puzzle": chameleon_stored().map(|p| Puzzle::from_stored(p, true))},
+                {"game": 2, "line": second, "status": 422, "result": "rejected", "problem": problem},
+            ],
+            "created": 1,
+            "existing": 0,
+            "rejected": 1,
+            "unknown": 0,
+        })
+    }
+
+    /// The result of a game of a PGN body that could not be read.
+    pub fn pgn_game_result() -> Value {
+        pgn_results()["results"][1].clone()
+    }
+
+    /// A page of one puzzle, the last.
+    pub fn puzzle_page() -> Value {
+        let mut item = puzzle();
+        if let Some(o) = item.as_object_mut() {
+            o.remove("outcome");
+        }
+        serde_json::json!({"items": [item], "next_cursor": null})
+    }
+}
