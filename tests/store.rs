@@ -12,6 +12,7 @@ use baroque::app::seed::{verified_fixtures, Fixtures};
 use baroque::outcome::{KeysOutcome, PuzzleOutcome};
 use baroque::solver::SolveOptions;
 use baroque::store::collections::NewCollection;
+use baroque::store::prelude::*;
 use baroque::store::{After, Database, Filter, Kind, Store, StoredPuzzle, VerifiedPuzzle};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -684,7 +685,6 @@ fn a_refused_password_is_said_without_the_password() {
 
 #[test]
 fn postgres_prepares_each_statement_once_per_connection() {
-    use baroque::store::Backend;
     if !pg::here_or_skip() {
         return;
     }

@@ -192,6 +192,58 @@ pub(crate) fn game_name(g: GameKind) -> &'static str {
     g.name()
 }
 
+/// A value of an inserted column, typed for both backends (each binds it as its own parameter).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum SqlValue {
+    Text(String),
+    OptText(Option<String>),
+    OptInt(Option<i64>),
+}
+
+/// The columns a new puzzle is inserted with and their values: the one list both backends render
+/// ([`insert_sql`]) and bind. `created_at` is the database's clock; `id` and `revision` are the
+/// database's.
+pub(crate) fn insert_row(p: &VerifiedPuzzle) -> [(&'static str, SqlValue); 16] {
+    use SqlValue::{OptInt, OptText, Text};
+    let (rules, preset) = rules_columns(p.game, &p.rules);
+    [
+        ("kind", Text(p.kind.name().into())),
+        ("game", Text(game_name(p.game).into())),
+        ("fen", Text(p.fen.clone())),
+        ("rules", Text(rules)),
+        ("preset", Text(preset.into())),
+        ("moves", Text(json_text(&p.moves))),
+        ("captures", Text(json_text(&p.captures))),
+        ("mate_in", OptInt(p.mate_in.map(i64::from))),
+        ("outcome", Text(p.outcome.to_json())),
+        ("title", OptText(p.title.clone())),
+        ("source", OptText(p.source.clone())),
+        ("caption", OptText(p.caption.clone())),
+        ("fixture", OptText(p.fixture.clone())),
+        ("content_hash", Text(p.content_hash.clone())),
+        ("stipulation", OptText(p.stipulation.map(|s| s.to_string()))),
+        ("difficulty", OptInt(p.difficulty.map(i64::from))),
+    ]
+}
+
+/// The insert of a puzzle row in a dialect: `placeholder(i)` names the `i`th parameter (from 1),
+/// `now` is the dialect's clock for `created_at`; a puzzle whose content hash is stored already
+/// is left alone.
+pub(crate) fn insert_sql(
+    row: &[(&'static str, SqlValue)],
+    placeholder: impl Fn(usize) -> String,
+    now: &str,
+) -> String {
+    let names: Vec<&str> = row.iter().map(|(name, _)| *name).collect();
+    let values: Vec<String> = (1..=row.len()).map(placeholder).collect();
+    format!(
+        "INSERT INTO puzzles ({}, created_at) VALUES ({}, {now}) \
+         ON CONFLICT (content_hash) DO NOTHING",
+        names.join(", "),
+        values.join(", ")
+    )
+}
+
 /// The columns a puzzle is read from, in the order of a row: the one list both backends render
 /// (`puzzle_columns`) and [`decode`] reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -362,12 +414,8 @@ pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle> {
     })
 }
 
-/// What a store does: the puzzles, facts about the store itself, collections and generation jobs.
-/// Every guarantee holds on both implementations; `tests/store.rs` runs one suite against each.
-pub trait Backend: Send + Sync + std::fmt::Debug {
-    /// `sqlite` or `postgresql`.
-    fn engine(&self) -> &'static str;
-
+/// The puzzles of a store: inserted once by content hash, read, listed, corrected and removed.
+pub trait PuzzleStore {
     /// Stores a verified puzzle unless its content is already there: `(puzzle, true)` when it was
     /// inserted, `(the existing one, false)` otherwise (also when another writer stored the same
     /// content at the same moment). One transaction.
@@ -386,12 +434,6 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
 
     /// The puzzle stored with this content hash.
     fn get_by_hash(&self, hash: &str) -> Result<Option<StoredPuzzle>>;
-
-    /// A fact recorded about the store (see [`Backend::set_fact`]).
-    fn fact(&self, name: &str) -> Result<Option<String>>;
-
-    /// Records a fact about the store (which upgrade of its rows is done, say).
-    fn set_fact(&self, name: &str, value: &str) -> Result<()>;
 
     /// Gives a puzzle another content hash (when the rule that makes hashes changed), unless
     /// another puzzle has that hash already; whether it changed.
@@ -424,17 +466,21 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     fn set_outcome(&self, id: i64, outcome: &PuzzleOutcome, difficulty: Option<u8>)
         -> Result<bool>;
 
-    /// Whether the store can serve: a connection comes within `wait`, answers a query, and the
-    /// database has every migration of this build applied. The readiness probe.
-    ///
-    /// # Errors
-    /// The store's error, or [`StoreError::Open`] naming the schema version when migrations are
-    /// missing.
-    fn readiness(&self, wait: Duration) -> Result<Readiness>;
-
     /// The number of stored puzzles.
     fn count(&self) -> Result<u64>;
+}
 
+/// Facts about the store itself (a name and a value each).
+pub trait FactStore {
+    /// A fact recorded about the store (see [`Backend::set_fact`]).
+    fn fact(&self, name: &str) -> Result<Option<String>>;
+
+    /// Records a fact about the store (which upgrade of its rows is done, say).
+    fn set_fact(&self, name: &str, value: &str) -> Result<()>;
+}
+
+/// The collections of a store: named, ordered lists of puzzles, each with the runner that fills it.
+pub trait CollectionStore {
     /// Creates an empty collection in state `running`; `Ok(false)` when the name is taken.
     fn create_collection(&self, name: &str, c: &NewCollection) -> Result<bool>;
 
@@ -490,7 +536,10 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
         &self,
         is_running: &dyn Fn(Option<&str>) -> bool,
     ) -> Result<usize>;
+}
 
+/// The generation jobs of a store and their shards: leased to one runner at a time.
+pub trait JobStore {
     /// Records a running generation job filling `collection`, held by `owner` for `lease` (the
     /// database's clock); its id.
     fn create_job(&self, job: &NewJob<'_>) -> Result<i64>;
@@ -585,9 +634,26 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     fn drop_ended_shards(&self) -> Result<usize>;
 }
 
+/// What a store does: the puzzles, facts about the store itself, collections and generation jobs.
+/// Every guarantee holds on both implementations; `tests/store.rs` runs one suite against each.
+pub trait Backend:
+    PuzzleStore + FactStore + CollectionStore + JobStore + Send + Sync + std::fmt::Debug
+{
+    /// `sqlite` or `postgresql`.
+    fn engine(&self) -> &'static str;
+
+    /// Whether the store can serve: a connection comes within `wait`, answers a query, and the
+    /// database has every migration of this build applied. The readiness probe.
+    ///
+    /// # Errors
+    /// The store's error, or [`StoreError::Open`] naming the schema version when migrations are
+    /// missing.
+    fn readiness(&self, wait: Duration) -> Result<Readiness>;
+}
+
 /// A collection's puzzles in order, a page at a time ([`Backend::collection_page`]): each item a
 /// page (never empty), until the last or the first error.
-pub struct CollectionPages<'a, B: Backend + ?Sized> {
+pub struct CollectionPages<'a, B: CollectionStore + ?Sized> {
     store: &'a B,
     name: &'a str,
     limit: u32,
@@ -596,7 +662,7 @@ pub struct CollectionPages<'a, B: Backend + ?Sized> {
     after: Option<i64>,
 }
 
-impl<'a, B: Backend + ?Sized> CollectionPages<'a, B> {
+impl<'a, B: CollectionStore + ?Sized> CollectionPages<'a, B> {
     /// The pages of `limit` puzzles of collection `name`, read with their outcomes or without.
     pub fn new(store: &'a B, name: &'a str, limit: u32, outcomes: bool) -> Self {
         CollectionPages {
@@ -609,7 +675,7 @@ impl<'a, B: Backend + ?Sized> CollectionPages<'a, B> {
     }
 }
 
-impl<B: Backend + ?Sized> Iterator for CollectionPages<'_, B> {
+impl<B: CollectionStore + ?Sized> Iterator for CollectionPages<'_, B> {
     type Item = Result<Vec<StoredPuzzle>>;
 
     fn next(&mut self) -> Option<Self::Item> {
@@ -628,6 +694,11 @@ impl<B: Backend + ?Sized> Iterator for CollectionPages<'_, B> {
             }
         }
     }
+}
+
+/// The store's traits, to call a [`Store`]'s methods: `use baroque_store::prelude::*`.
+pub mod prelude {
+    pub use crate::{Backend, CollectionStore, FactStore, JobStore, PuzzleStore};
 }
 
 /// The store: a shared handle on one of the two implementations. It dereferences to [`Backend`].

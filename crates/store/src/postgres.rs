@@ -17,13 +17,15 @@ use super::jobs::{
     count_shards, read_job, read_shard, JobRow, ShardCounts, ShardRow, JOB_COLUMNS, SHARD_COLUMNS,
 };
 use super::{
-    decode, game_name, json_text, rules_columns, After, Backend, Columns, Filter, Readiness,
-    StoreError, StoredPuzzle, TlsState, VerifiedPuzzle, POOL_SIZE,
+    decode, game_name, After, Backend, Columns, Filter, Readiness, StoreError, StoredPuzzle,
+    TlsState, VerifiedPuzzle, POOL_SIZE,
 };
 use crate::postgres_pool::{Manager, Sql, Tx};
 use crate::tls::{self, MakeRustlsConnect};
 use crate::Json;
 use crate::Result;
+use crate::{insert_row, insert_sql, SqlValue};
+use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
 use crate::{Entries, JobEnd, NewJob};
 use postgres::error::SqlState;
 use postgres::types::ToSql;
@@ -336,36 +338,19 @@ fn insert_in(tx: &mut Tx<'_>, p: &VerifiedPuzzle) -> Result<bool> {
     if id_of_hash(tx, &p.content_hash)?.is_some() {
         return Ok(false);
     }
-    let (rules, preset) = rules_columns(p.game, &p.rules);
-    let sql = format!(
-        "INSERT INTO puzzles (kind, game, fen, rules, preset, moves, captures, mate_in, outcome,
-                              title, source, caption, fixture, created_at, content_hash,
-                              stipulation, difficulty)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, {NOW}, $14, $15, $16)
-         ON CONFLICT (content_hash) DO NOTHING
-         RETURNING id"
-    );
-    let row = tx.query_opt(
-        &sql,
-        &[
-            &p.kind.name(),
-            &game_name(p.game),
-            &p.fen,
-            &rules,
-            &preset,
-            &json_text(&p.moves),
-            &json_text(&p.captures),
-            &opt_i64(p.mate_in),
-            &p.outcome.to_json(),
-            &p.title,
-            &p.source,
-            &p.caption,
-            &p.fixture,
-            &p.content_hash,
-            &p.stipulation.map(|s| s.to_string()),
-            &opt_i64(p.difficulty),
-        ],
-    )?;
+    let row = insert_row(p);
+    let sql = insert_sql(&row, |i| format!("${i}"), NOW) + " RETURNING id";
+    let params: Vec<&(dyn postgres::types::ToSql + Sync)> = row
+        .iter()
+        .map(|(_, value)| -> &(dyn postgres::types::ToSql + Sync) {
+            match value {
+                SqlValue::Text(t) => t,
+                SqlValue::OptText(t) => t,
+                SqlValue::OptInt(n) => n,
+            }
+        })
+        .collect();
+    let row = tx.query_opt(&sql, &params)?;
     let Some(row) = row else { return Ok(false) };
     let id: i64 = row.get(0);
     add_tags(tx, id, &p.tags)?;
@@ -405,6 +390,39 @@ impl Backend for PgStore {
         "postgresql"
     }
 
+    fn readiness(&self, wait: Duration) -> Result<Readiness> {
+        let mut conn = self.pool().get_timeout(wait)?;
+        let version: i64 = conn
+            .query_one(
+                "SELECT coalesce(max(version), 0) FROM schema_migrations",
+                &[],
+            )?
+            .get(0);
+        conn.query_one("SELECT EXISTS (SELECT 1 FROM puzzles)", &[])?;
+        let latest = latest_schema_version();
+        if version != latest {
+            return Err(StoreError::Open(format!(
+                "the database is at schema version {version}, this build needs {latest}"
+            )));
+        }
+        let row = conn.query_one(
+            "SELECT ssl, version, cipher FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+            &[],
+        )?;
+        let tls = TlsState {
+            sslmode: self.url.tls().mode,
+            active: row.try_get(0)?,
+            version: row.try_get(1)?,
+            cipher: row.try_get(2)?,
+        };
+        Ok(Readiness {
+            backend: "postgres",
+            tls: Some(tls),
+        })
+    }
+}
+
+impl PuzzleStore for PgStore {
     fn insert(&self, p: &VerifiedPuzzle) -> Result<(StoredPuzzle, bool)> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction()?;
@@ -447,22 +465,6 @@ impl Backend for PgStore {
             Some(id) => get_in(&mut *conn, id),
             None => Ok(None),
         }
-    }
-
-    fn fact(&self, name: &str) -> Result<Option<String>> {
-        Ok(self
-            .conn()?
-            .query_opt("SELECT value FROM store_facts WHERE name = $1", &[&name])?
-            .map(|r| r.get(0)))
-    }
-
-    fn set_fact(&self, name: &str, value: &str) -> Result<()> {
-        self.conn()?.execute(
-            "INSERT INTO store_facts (name, value) VALUES ($1, $2)
-             ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-            &[&name, &value],
-        )?;
-        Ok(())
     }
 
     fn set_content_hash(&self, id: i64, hash: &str) -> Result<bool> {
@@ -574,37 +576,6 @@ impl Backend for PgStore {
         )? > 0)
     }
 
-    fn readiness(&self, wait: Duration) -> Result<Readiness> {
-        let mut conn = self.pool().get_timeout(wait)?;
-        let version: i64 = conn
-            .query_one(
-                "SELECT coalesce(max(version), 0) FROM schema_migrations",
-                &[],
-            )?
-            .get(0);
-        conn.query_one("SELECT EXISTS (SELECT 1 FROM puzzles)", &[])?;
-        let latest = latest_schema_version();
-        if version != latest {
-            return Err(StoreError::Open(format!(
-                "the database is at schema version {version}, this build needs {latest}"
-            )));
-        }
-        let row = conn.query_one(
-            "SELECT ssl, version, cipher FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
-            &[],
-        )?;
-        let tls = TlsState {
-            sslmode: self.url.tls().mode,
-            active: row.try_get(0)?,
-            version: row.try_get(1)?,
-            cipher: row.try_get(2)?,
-        };
-        Ok(Readiness {
-            backend: "postgres",
-            tls: Some(tls),
-        })
-    }
-
     fn count(&self) -> Result<u64> {
         let n: i64 = self
             .conn()?
@@ -612,7 +583,27 @@ impl Backend for PgStore {
             .get(0);
         Ok(n as u64)
     }
+}
 
+impl FactStore for PgStore {
+    fn fact(&self, name: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn()?
+            .query_opt("SELECT value FROM store_facts WHERE name = $1", &[&name])?
+            .map(|r| r.get(0)))
+    }
+
+    fn set_fact(&self, name: &str, value: &str) -> Result<()> {
+        self.conn()?.execute(
+            "INSERT INTO store_facts (name, value) VALUES ($1, $2)
+             ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            &[&name, &value],
+        )?;
+        Ok(())
+    }
+}
+
+impl CollectionStore for PgStore {
     fn create_collection(&self, name: &str, c: &NewCollection) -> Result<bool> {
         let sql = format!(
             "INSERT INTO collections (name, game, rules, mate_in, seed, max_pieces, state, summary,
@@ -739,7 +730,9 @@ impl Backend for PgStore {
         tx.commit()?;
         Ok(stopped)
     }
+}
 
+impl JobStore for PgStore {
     fn create_job(&self, job: &NewJob<'_>) -> Result<i64> {
         let sql = format!(
             "INSERT INTO jobs (collection, request, state, view, owner, lease_until, created_at)

@@ -12,11 +12,13 @@ use super::jobs::{
     count_shards, read_job, read_shard, JobRow, ShardCounts, ShardRow, JOB_COLUMNS, SHARD_COLUMNS,
 };
 use super::{
-    decode, game_name, json_text, rules_columns, After, Backend, Columns, Filter, Readiness,
-    StoreError, StoredPuzzle, VerifiedPuzzle,
+    decode, game_name, After, Backend, Columns, Filter, Readiness, StoreError, StoredPuzzle,
+    VerifiedPuzzle,
 };
 use crate::Json;
 use crate::Result;
+use crate::{insert_row, insert_sql, SqlValue};
+use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
 use crate::{Entries, JobEnd, NewJob};
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{params, OptionalExtension};
@@ -174,6 +176,27 @@ impl Backend for SqliteStore {
         "sqlite"
     }
 
+    fn readiness(&self, wait: Duration) -> Result<Readiness> {
+        let conn = self.pool.get_timeout(wait)?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        // A query of the table that costs the same whatever the store holds.
+        conn.query_row("SELECT EXISTS (SELECT 1 FROM puzzles)", [], |r| {
+            r.get::<_, i64>(0)
+        })?;
+        let latest = latest_schema_version();
+        if version != latest {
+            return Err(StoreError::Open(format!(
+                "the database is at schema version {version}, this build needs {latest}"
+            )));
+        }
+        Ok(Readiness {
+            backend: "sqlite",
+            tls: None,
+        })
+    }
+}
+
+impl PuzzleStore for SqliteStore {
     fn insert(&self, p: &VerifiedPuzzle) -> Result<(StoredPuzzle, bool)> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -221,27 +244,6 @@ impl Backend for SqliteStore {
             Some(id) => get_in(&conn, id),
             None => Ok(None),
         }
-    }
-
-    fn fact(&self, name: &str) -> Result<Option<String>> {
-        let conn = self.pool.get()?;
-        Ok(conn
-            .query_row(
-                "SELECT value FROM store_facts WHERE name = ?1",
-                [name],
-                |r| r.get(0),
-            )
-            .optional()?)
-    }
-
-    fn set_fact(&self, name: &str, value: &str) -> Result<()> {
-        let conn = self.pool.get()?;
-        conn.execute(
-            "INSERT INTO store_facts (name, value) VALUES (?1, ?2)
-             ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-            [name, value],
-        )?;
-        Ok(())
     }
 
     fn set_content_hash(&self, id: i64, hash: &str) -> Result<bool> {
@@ -346,30 +348,36 @@ impl Backend for SqliteStore {
         )? > 0)
     }
 
-    fn readiness(&self, wait: Duration) -> Result<Readiness> {
-        let conn = self.pool.get_timeout(wait)?;
-        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        // A query of the table that costs the same whatever the store holds.
-        conn.query_row("SELECT EXISTS (SELECT 1 FROM puzzles)", [], |r| {
-            r.get::<_, i64>(0)
-        })?;
-        let latest = latest_schema_version();
-        if version != latest {
-            return Err(StoreError::Open(format!(
-                "the database is at schema version {version}, this build needs {latest}"
-            )));
-        }
-        Ok(Readiness {
-            backend: "sqlite",
-            tls: None,
-        })
-    }
-
     fn count(&self) -> Result<u64> {
         let conn = self.pool.get()?;
         Ok(conn.query_row("SELECT count(*) FROM puzzles", [], |r| r.get::<_, i64>(0))? as u64)
     }
+}
 
+impl FactStore for SqliteStore {
+    fn fact(&self, name: &str) -> Result<Option<String>> {
+        let conn = self.pool.get()?;
+        Ok(conn
+            .query_row(
+                "SELECT value FROM store_facts WHERE name = ?1",
+                [name],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    fn set_fact(&self, name: &str, value: &str) -> Result<()> {
+        let conn = self.pool.get()?;
+        conn.execute(
+            "INSERT INTO store_facts (name, value) VALUES (?1, ?2)
+             ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            [name, value],
+        )?;
+        Ok(())
+    }
+}
+
+impl CollectionStore for SqliteStore {
     fn create_collection(&self, name: &str, c: &NewCollection) -> Result<bool> {
         let conn = self.pool.get()?;
         let n = conn.execute(
@@ -530,7 +538,9 @@ impl Backend for SqliteStore {
         tx.commit()?;
         Ok(stopped)
     }
+}
 
+impl JobStore for SqliteStore {
     fn create_job(&self, job: &NewJob<'_>) -> Result<i64> {
         let conn = self.pool.get()?;
         Ok(conn.query_row(
@@ -838,8 +848,6 @@ fn job_in(conn: &rusqlite::Connection, id: i64) -> Result<Option<JobRow>> {
 
 /// Inserts unless the content hash is there; whether it inserted.
 fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool> {
-    let game = game_name(p.game);
-    let (rules, preset) = rules_columns(p.game, &p.rules);
     // Looked for first, so that a puzzle already stored takes no id of the sequence (an ignored
     // insert would, and ids would jump after every start-up's seeding).
     let stored: bool = tx.query_row(
@@ -850,31 +858,26 @@ fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool>
     if stored {
         return Ok(false);
     }
+    let row = insert_row(p);
+    let sql = insert_sql(
+        &row,
+        |i| format!("?{i}"),
+        "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+    );
     let n = tx.execute(
-        "INSERT INTO puzzles (kind, game, fen, rules, preset, moves, captures, mate_in, outcome,
-                              title, source, caption, fixture, created_at, content_hash,
-                              stipulation, difficulty)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,
-                 strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?14, ?15, ?16)
-         ON CONFLICT (content_hash) DO NOTHING",
-        params![
-            p.kind.name(),
-            game,
-            p.fen,
-            rules,
-            preset,
-            json_text(&p.moves),
-            json_text(&p.captures),
-            p.mate_in,
-            p.outcome.to_json(),
-            p.title,
-            p.source,
-            p.caption,
-            p.fixture,
-            p.content_hash,
-            p.stipulation.map(|s| s.to_string()),
-            p.difficulty,
-        ],
+        &sql,
+        rusqlite::params_from_iter(row.iter().map(|(_, value)| {
+            match value {
+                SqlValue::Text(t) => rusqlite::types::Value::Text(t.clone()),
+                SqlValue::OptText(t) => t
+                    .clone()
+                    .map_or(rusqlite::types::Value::Null, rusqlite::types::Value::Text),
+                SqlValue::OptInt(n) => n.map_or(
+                    rusqlite::types::Value::Null,
+                    rusqlite::types::Value::Integer,
+                ),
+            }
+        })),
     )?;
     if n == 0 {
         return Ok(false);
