@@ -334,6 +334,33 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         self.bufs[ply] = buf;
     }
 
+    /// Whether some move of `moves` passes `test`, the budget ticked before each: the first that
+    /// does ends the loop, as does the first error.
+    fn any_move(
+        &mut self,
+        moves: &[P::Move],
+        mut test: impl FnMut(&mut Self, &P::Move) -> Result<bool, Stopped>,
+    ) -> Result<bool, Stopped> {
+        for m in moves {
+            self.tick()?;
+            if test(self, m)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether every move of `moves` passes `test` (true for none), the budget ticked before
+    /// each: the first that fails ends the loop, as does the first error.
+    fn every_move(
+        &mut self,
+        moves: &[P::Move],
+        mut test: impl FnMut(&mut Self, &P::Move) -> Result<bool, Stopped>,
+    ) -> Result<bool, Stopped> {
+        self.any_move(moves, |s, m| test(s, m).map(|passes| !passes))
+            .map(|failed| !failed)
+    }
+
     /// OR node: can the side to move force mate within `n` of its moves?
     pub fn attack(&mut self, pos: &P, n: u32, ply: usize) -> Result<bool, Stopped> {
         if n == 0 {
@@ -629,21 +656,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
             // last that refuted there tried first as that move) are refuted without being made.
             pos.drop_moves_leaving_a_quiet_reply(&mut moves, &self.killers_at(ply + 1));
         }
-        let mut result = Ok(false);
-        for m in &moves {
-            let after = pos.play(m);
-            if let Err(e) = self.tick() {
-                result = Err(e);
-                break;
-            }
-            match self.self_defend(&after, n - 1, ply + 1) {
-                Ok(false) => {}
-                other => {
-                    result = other;
-                    break;
-                }
-            }
-        }
+        let result = self.any_move(&moves, |s, m| s.self_defend(&pos.play(m), n - 1, ply + 1));
         self.give_buf(ply, moves);
         let wins = result?;
         self.table.store(key, n, wins);
@@ -758,17 +771,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         } else {
             pos.search_moves(&mut moves);
         }
-        let mut found = Ok(false);
-        for m in &moves {
-            if let Err(e) = self.tick() {
-                found = Err(e);
-                break;
-            }
-            if pos.play(m).lost() {
-                found = Ok(true);
-                break;
-            }
-        }
+        let found = self.any_move(&moves, |_, m| Ok(pos.play(m).lost()));
         self.give_buf(ply, moves);
         found
     }
@@ -791,20 +794,7 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         }
         let mut moves = self.take_buf(ply);
         pos.search_moves(&mut moves);
-        let mut result = Ok(false);
-        for m in &moves {
-            let after = pos.play(m);
-            let r = self
-                .tick()
-                .and_then(|()| self.reflex_defend(&after, n - 1, ply + 1));
-            match r {
-                Ok(false) => {}
-                other => {
-                    result = other;
-                    break;
-                }
-            }
-        }
+        let result = self.any_move(&moves, |s, m| s.reflex_defend(&pos.play(m), n - 1, ply + 1));
         self.give_buf(ply, moves);
         let wins = result?;
         self.table.store(key, n, wins);
@@ -826,20 +816,11 @@ impl<'a, P: GamePosition> Searcher<'a, P> {
         } else {
             let mut moves = self.take_buf(ply);
             pos.search_moves(&mut moves);
-            let mut result = Ok(!moves.is_empty());
-            for m in &moves {
-                let after = pos.play(m);
-                let r = self
-                    .tick()
-                    .and_then(|()| self.reflex_attack(&after, n, ply + 1));
-                match r {
-                    Ok(true) => {}
-                    other => {
-                        result = other;
-                        break;
-                    }
-                }
-            }
+            let result = if moves.is_empty() {
+                Ok(false)
+            } else {
+                self.every_move(&moves, |s, m| s.reflex_attack(&pos.play(m), n, ply + 1))
+            };
             self.give_buf(ply, moves);
             result?
         };

@@ -20,14 +20,8 @@ use std::collections::HashSet;
 /// A sparse position with both Kings and up to `extra` other pieces, `turn` to move, that can
 /// arise.
 fn sparse(turn: Color, extra: usize) -> impl Strategy<Value = Position> {
-    let roles = [
-        Role::Pawn,
-        Role::Withdrawer,
-        Role::LongLeaper,
-        Role::Coordinator,
-        Role::Immobilizer,
-        Role::Chameleon,
-    ];
+    // Every Baroque piece but the King.
+    let roles = &Role::BAROQUE[1..];
     (
         0u8..64,
         0u8..64,

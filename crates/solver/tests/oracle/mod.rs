@@ -270,14 +270,8 @@ pub mod boards {
         extra: u64,
         lopsided: bool,
     ) -> Option<Position> {
-        const ROLES: [Role; 6] = [
-            Role::Pawn,
-            Role::Withdrawer,
-            Role::LongLeaper,
-            Role::Coordinator,
-            Role::Immobilizer,
-            Role::Chameleon,
-        ];
+        // Every Baroque piece but the King.
+        let roles = &Role::BAROQUE[1..];
         let (wk, bk) = (walk.next(64) as u8, walk.next(64) as u8);
         if wk == bk {
             return None;
@@ -290,7 +284,7 @@ pub mod boards {
             let role = if lopsided && walk.next(3) == 0 {
                 Role::Immobilizer
             } else {
-                ROLES[walk.next(6) as usize]
+                roles[walk.next(roles.len() as u64) as usize]
             };
             let white = if lopsided {
                 walk.next(4) == 0
