@@ -190,6 +190,69 @@ test('a Rococo mate, on the 10x10 board', async () => {
   await context.close();
 });
 
+/**
+ * The piece key of a page: opened by its button, each kind of piece on the board once (the board's
+ * own names, `white Long Leaper` less the colour), each with a picture, a name and a line.
+ */
+async function pieceKey(page) {
+  const button = page.locator('[data-action="key"]');
+  assert.equal(await button.getAttribute('aria-expanded'), 'false');
+  assert.equal(await page.locator('#piece-key').isVisible(), false);
+  await button.click();
+  assert.equal(await button.getAttribute('aria-expanded'), 'true');
+  assert.equal(await page.locator('#piece-key').isVisible(), true);
+  const onBoard = await page.$$eval('#board .piece title', (titles) =>
+    [...new Set(titles.map((t) => t.textContent.replace(/ on \S+$/, '').replace(/^(white|black) /, '')))]);
+  const entries = await page.$$eval('#piece-key dt', (terms) => terms.map((dt) => ({
+    role: dt.getAttribute('data-role'),
+    name: dt.textContent.trim(),
+    picture: dt.querySelectorAll('svg.glyph path, svg.glyph use, svg.glyph circle').length,
+    line: dt.nextElementSibling && dt.nextElementSibling.tagName === 'DD' ? dt.nextElementSibling.textContent : '',
+  })));
+  assert.deepEqual(entries.map((e) => e.role).sort(), onBoard.sort());
+  for (const e of entries) {
+    assert.ok(e.name.length > 0 && e.picture > 0 && e.line.length > 20, JSON.stringify(e));
+  }
+  return entries;
+}
+
+test('the piece key names each kind of piece on the board, in the page\'s language', async () => {
+  const { page, errors, context } = await open(`/embed/puzzles/${CHAMELEON}`);
+  const entries = await pieceKey(page);
+  const chameleon = entries.find((e) => e.role === 'Chameleon');
+  assert.ok(chameleon && /captures each enemy piece the way that piece captures/.test(chameleon.line));
+  assert.ok(entries.some((e) => e.role === 'Long Leaper' && /jumping over/.test(e.line)));
+  await page.locator('[data-action="key"]').click();
+  assert.equal(await page.locator('#piece-key').isVisible(), false);
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  const french = await open(`/embed/puzzles/${CHAMELEON}?lang=fr`);
+  assert.equal(await french.page.locator('[data-action="key"]').textContent(), 'Pièces');
+  const fr = await pieceKey(french.page);
+  assert.equal(fr.find((e) => e.role === 'Chameleon').name, 'Caméléon');
+  assert.deepEqual(french.errors, []);
+  await french.context.close();
+});
+
+test('a Rococo page\'s piece key has Rococo\'s pieces and the edge squares\' rule', async () => {
+  const { page, errors, context } = await open(`/embed/puzzles/${ROCOCO}?coords=page`);
+  const entries = await pieceKey(page);
+  assert.ok(entries.some((e) => e.role === 'King' && /capturing the enemy King/.test(e.line)));
+  assert.match(await page.locator('#piece-key-note').textContent(), /only to capture/);
+  assert.deepEqual(errors, []);
+  await context.close();
+  // The start position holds every kind of Rococo piece.
+  const start = '10/1iwlkxlas1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1IWLKXLAS1/10 w 0';
+  const all = await open('/embed?fen=' + encodeURIComponent(start) + '&game=rococo&stipulation=' + encodeURIComponent('#2'));
+  const roles = (await pieceKey(all.page)).map((e) => e.role);
+  for (const role of ['Cannon Pawn', 'Swapper', 'Advancer', 'Chameleon', 'Immobilizer', 'Withdrawer', 'Long Leaper', 'King']) {
+    assert.ok(roles.includes(role), `${role} in ${roles}`);
+  }
+  assert.deepEqual(all.errors, []);
+  await all.context.close();
+});
+
 test('a helpmate is played move by move, both sides by the solver', async () => {
   const { page, errors, context } = await open(HELPMATE);
   for (const uci of ['d4e4', 'c3f3', 'e4d3']) {
@@ -334,6 +397,96 @@ test('Rococo in the page names: the edge squares are x, y, 0 and 00', async () =
 });
 
 /**
+ * A screenshot against its committed picture (tests/browser/reference/NAME.png): at most 0.5% of
+ * the pixels may differ by more than 24 in a channel (font smoothing). UPDATE_REFERENCE=1 writes
+ * the reference.
+ */
+function sameAsReference(name, shot) {
+  const reference = new URL(`./reference/${name}.png`, import.meta.url);
+  if (process.env.UPDATE_REFERENCE === '1') {
+    mkdirSync(new URL('./reference/', import.meta.url), { recursive: true });
+    writeFileSync(reference, shot);
+  }
+  const want = PNG.sync.read(readFileSync(reference));
+  const got = PNG.sync.read(shot);
+  assert.deepEqual([got.width, got.height], [want.width, want.height]);
+  let differ = 0;
+  for (let i = 0; i < want.data.length; i += 4) {
+    for (let c = 0; c < 3; c++) {
+      if (Math.abs(want.data[i + c] - got.data[i + c]) > 24) {
+        differ++;
+        break;
+      }
+    }
+  }
+  const share = differ / (want.width * want.height);
+  assert.ok(share <= 0.005, `${name}: ${(share * 100).toFixed(2)}% of the pixels differ`);
+}
+
+/**
+ * The responsive snippet of docs/src/api/play.md, as a site pastes it, at a phone's and a desktop's
+ * size: the frame takes the player's height, the board stays square, nothing scrolls inside the
+ * frame, the panel is below the board on the phone and beside it on the desktop, and the board looks
+ * as its reference picture at each size.
+ */
+for (const [width, height, layout] of [[375, 667, 'below'], [1200, 900, 'beside']]) {
+  test(`the docs' responsive embed at ${width}x${height}: a square board, the panel ${layout}`, async () => {
+    const docs = readFileSync(new URL('../../docs/src/api/play.md', import.meta.url), 'utf8');
+    const snippet = [...docs.matchAll(/```html\n([\s\S]*?)```/g)]
+      .map((m) => m[1])
+      .find((block) => block.includes('baroque-puzzle') && block.includes('resize'));
+    assert.ok(snippet, 'the responsive snippet of docs/src/api/play.md');
+    const html = snippet
+      .replace('https://baroque.example/embed/puzzles/67', `${base}/embed/puzzles/${CHAMELEON}`);
+    const server = http.createServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end(`<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"></head><body>${html}</body></html>`);
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    await page.goto(`http://localhost:${server.address().port}/`);
+    const frame = page.frameLocator('iframe');
+    await frame.locator('html[data-ready="true"]').waitFor();
+    // The frame took the player's height.
+    await page.waitForFunction(() => document.getElementById('baroque-puzzle').style.height.endsWith('px'));
+    const inner = page.frames().find((f) => f.url().includes('/embed/'));
+    await inner.waitForFunction(() => {
+      const main = document.querySelector('.player');
+      return Math.abs(Math.ceil(main.getBoundingClientRect().height) - window.innerHeight) <= 1;
+    });
+    const fit = await inner.evaluate(() => {
+      const root = document.documentElement;
+      const board = document.querySelector('#board svg').getBoundingClientRect();
+      const panel = document.querySelector('.panel').getBoundingClientRect();
+      return {
+        scrollsX: root.scrollWidth > root.clientWidth,
+        scrollsY: root.scrollHeight > root.clientHeight + 1,
+        board: [board.left, board.top, board.width, board.height, board.right, board.bottom],
+        panel: [panel.left, panel.top],
+      };
+    });
+    assert.equal(fit.scrollsX, false, JSON.stringify(fit));
+    assert.equal(fit.scrollsY, false, JSON.stringify(fit));
+    const [, , w, h, right, bottom] = fit.board;
+    assert.ok(Math.abs(w - h) <= 1, `the board is ${w}x${h}`);
+    assert.ok(w >= 300, `the board is ${w} px wide`);
+    const frameBox = await page.locator('iframe').boundingBox();
+    assert.ok(frameBox.x + frameBox.width <= width, JSON.stringify(frameBox));
+    if (layout === 'below') {
+      assert.ok(fit.panel[1] >= bottom, JSON.stringify(fit));
+    } else {
+      assert.ok(fit.panel[0] >= right, JSON.stringify(fit));
+    }
+    mkdirSync(artifacts, { recursive: true });
+    const shot = await frame.locator('#board svg').screenshot({ path: new URL(`baroque-${width}.png`, artifacts).pathname });
+    sameAsReference(`baroque-${width}`, shot);
+    await context.close();
+    server.close();
+  });
+}
+
+/**
  * Each game's board as first shown, against the committed picture (tests/browser/reference):
  * at most 0.5% of the pixels may differ by more than 24 in a channel (font smoothing). The
  * picture taken is kept in tests/browser/artifacts; UPDATE_REFERENCE=1 writes the reference.
@@ -347,25 +500,7 @@ for (const [name, path] of [
     mkdirSync(artifacts, { recursive: true });
     const shot = await page.locator('#board svg').screenshot({ path: new URL(`${name}.png`, artifacts).pathname });
     await context.close();
-    const reference = new URL(`./reference/${name}.png`, import.meta.url);
-    if (process.env.UPDATE_REFERENCE === '1') {
-      mkdirSync(new URL('./reference/', import.meta.url), { recursive: true });
-      writeFileSync(reference, shot);
-    }
-    const want = PNG.sync.read(readFileSync(reference));
-    const got = PNG.sync.read(shot);
-    assert.deepEqual([got.width, got.height], [want.width, want.height]);
-    let differ = 0;
-    for (let i = 0; i < want.data.length; i += 4) {
-      for (let c = 0; c < 3; c++) {
-        if (Math.abs(want.data[i + c] - got.data[i + c]) > 24) {
-          differ++;
-          break;
-        }
-      }
-    }
-    const share = differ / (want.width * want.height);
-    assert.ok(share <= 0.005, `${(share * 100).toFixed(2)}% of the pixels differ`);
+    sameAsReference(name, shot);
   });
 }
 
@@ -386,9 +521,10 @@ test('a rule set with options plays; a flipped board turns the arrow keys with i
   await context.close();
 });
 
-test('axe, in the dark theme with a piece picked up', async () => {
+test('axe, in the dark theme with a piece picked up and the piece key open', async () => {
   const { page, context } = await open(`/embed/puzzles/${CHAMELEON}?theme=dark&lang=fr`, { bypassCSP: true });
   await square(page, 'g6').click();
+  await page.locator('[data-action="key"]').click();
   assert.deepEqual(await seriousViolations(page), []);
   // The board's frame is dark too: its background is the panel's colour, not the light theme's.
   const frame = await page.evaluate(() => {

@@ -5,9 +5,12 @@
 // The contract sites and tests rely on: every square is an element with `data-square` (in the
 // page's coordinates), every piece one with `data-piece` (its FEN letter); the verdict is the
 // `data-verdict` of the `role="status"` element (`correct`, `wrong`, `illegal`, `solved` or
-// `unknown`), whose text says it in a sentence of the page's language; the buttons carry `data-action="hint|solution|retry"`; each square has an `aria-label`
+// `unknown`), whose text says it in a sentence of the page's language; the buttons carry
+// `data-action="hint|solution|retry|key"` (`key`: the piece key, each kind of piece on the board with
+// its name and how it moves and captures, in the page's language); each square has an `aria-label`
 // naming it and its piece. Events go to the page around with postMessage:
-// {type: "baroque-puzzle", event: "move" | "wrong" | "solved", ...}.
+// {type: "baroque-puzzle", event: "move" | "wrong" | "solved" | "resize", ...} (`resize` with the
+// page's `height` in CSS pixels whenever it changes, for a site that sizes its iframe to it).
 'use strict';
 (function () {
   const config = JSON.parse(document.getElementById('baroque-config').textContent);
@@ -30,6 +33,7 @@
       stipulation: (s) => `Stipulation: ${s}`, destination: 'a destination',
       timeout: 'The service did not answer in time.', offline: 'The service cannot be reached.',
       retryAfter: (s) => `Try again in ${s} s.`,
+      key: 'Pieces', keyTitle: 'The pieces on the board',
     },
     fr: {
       hint: 'Indice', solution: 'Solution', retry: 'Réessayer', board: 'Échiquier', empty: 'vide',
@@ -48,8 +52,63 @@
       stipulation: (s) => `Énoncé : ${s}`, destination: 'une destination',
       timeout: 'Le service n’a pas répondu à temps.', offline: 'Le service est injoignable.',
       retryAfter: (s) => `Réessayez dans ${s} s.`,
+      key: 'Pièces', keyTitle: 'Les pièces de l’échiquier',
     },
   };
+  // The piece key: each kind of piece by its engine name (the board's titles), per game, with
+  // its name and one line on how it moves and captures, in each language (from the rule
+  // documents: the Wikipedia and vchess pages for Baroque, the chessvariants.com page for Rococo).
+  const QUEEN_EN = 'Moves like a chess queen, never onto a piece';
+  const QUEEN_FR = 'Se déplace comme une dame, jamais sur une pièce';
+  const PIECES = {
+    en: {
+      baroque: {
+        King: ['King', 'Steps one square in any direction and captures by moving onto an enemy piece; a King that cannot escape capture is mated.'],
+        Pawn: ['Pawn', 'Moves like a chess rook; captures an enemy piece it traps on a rank or file between itself and a friendly piece.'],
+        Withdrawer: ['Withdrawer', `${QUEEN_EN}; captures an enemy piece next to it by moving directly away from it.`],
+        'Long Leaper': ['Long Leaper', `${QUEEN_EN}; captures by jumping over enemy pieces on its line, each with an empty square beyond.`],
+        Coordinator: ['Coordinator', `${QUEEN_EN}; captures the enemy pieces where its rank and file cross its own King's file and rank.`],
+        Immobilizer: ['Immobilizer', `${QUEEN_EN}; never captures, but freezes the enemy pieces next to it: they cannot move.`],
+        Chameleon: ['Chameleon', `${QUEEN_EN}; captures each enemy piece the way that piece captures, and freezes an enemy Immobilizer next to it.`],
+      },
+      rococo: {
+        King: ['King', 'Moves and captures as a chess King; the game is won by capturing the enemy King.'],
+        'Cannon Pawn': ['Cannon Pawn', 'Steps one square in any direction, or leaps over an adjacent piece to the square beyond; captures by leaping onto an enemy piece just beyond the piece it leaps; promotes on the far ranks.'],
+        Withdrawer: ['Withdrawer', `${QUEEN_EN}; captures an enemy piece next to it by moving directly away from it.`],
+        'Long Leaper': ['Long Leaper', `${QUEEN_EN}; captures by jumping over enemy pieces on its line, each with an empty square beyond.`],
+        Advancer: ['Advancer', `${QUEEN_EN}; captures the enemy piece just beyond the square where it stops, in the line of its move.`],
+        Immobilizer: ['Immobilizer', `${QUEEN_EN}; never captures, but freezes the enemy pieces next to it; a frozen piece may remove itself.`],
+        Chameleon: ['Chameleon', `${QUEEN_EN}; captures each enemy piece the way that piece captures.`],
+        Swapper: ['Swapper', 'Moves like a chess queen, or swaps places with any piece a clear queen\'s move away; may remove an adjacent piece together with itself.'],
+        'Pushme-Pullyu': ['Pushme-Pullyu', `${QUEEN_EN}; captures as a Withdrawer and as an Advancer, both in one move when it can.`],
+      },
+      rococoNote: 'The outer ring of squares may be entered only to capture.',
+    },
+    fr: {
+      baroque: {
+        King: ['Roi', 'Avance d’une case dans toute direction et prend en occupant la case d’une pièce ennemie ; un Roi qui ne peut échapper à la prise est mat.'],
+        Pawn: ['Pion', 'Se déplace comme une tour ; prend une pièce ennemie qu’il enserre sur une rangée ou une colonne contre une pièce amie.'],
+        Withdrawer: ['Retireur', `${QUEEN_FR} ; prend une pièce ennemie voisine en s’éloignant d’elle en ligne droite.`],
+        'Long Leaper': ['Sauteur', `${QUEEN_FR} ; prend en sautant par-dessus des pièces ennemies de sa ligne, chacune suivie d’une case vide.`],
+        Coordinator: ['Coordinateur', `${QUEEN_FR} ; prend les pièces ennemies aux croisements de sa rangée et de sa colonne avec celles de son Roi.`],
+        Immobilizer: ['Immobilisateur', `${QUEEN_FR} ; ne prend jamais, mais fige les pièces ennemies voisines : elles ne peuvent bouger.`],
+        Chameleon: ['Caméléon', `${QUEEN_FR} ; prend chaque pièce ennemie à la manière dont elle prend, et fige un Immobilisateur ennemi voisin.`],
+      },
+      rococo: {
+        King: ['Roi', 'Se déplace et prend comme le Roi des échecs ; la partie se gagne en prenant le Roi ennemi.'],
+        'Cannon Pawn': ['Pion-canon', 'Avance d’une case dans toute direction, ou saute une pièce voisine vers la case au-delà ; prend en sautant sur une pièce ennemie juste derrière la pièce sautée ; se promeut sur les dernières rangées.'],
+        Withdrawer: ['Retireur', `${QUEEN_FR} ; prend une pièce ennemie voisine en s’éloignant d’elle en ligne droite.`],
+        'Long Leaper': ['Sauteur', `${QUEEN_FR} ; prend en sautant par-dessus des pièces ennemies de sa ligne, chacune suivie d’une case vide.`],
+        Advancer: ['Avanceur', `${QUEEN_FR} ; prend la pièce ennemie juste au-delà de la case où il s’arrête, dans la ligne de son coup.`],
+        Immobilizer: ['Immobilisateur', `${QUEEN_FR} ; ne prend jamais, mais fige les pièces ennemies voisines ; une pièce figée peut se retirer du jeu.`],
+        Chameleon: ['Caméléon', `${QUEEN_FR} ; prend chaque pièce ennemie à la manière dont elle prend.`],
+        Swapper: ['Échangeur', 'Se déplace comme une dame, ou échange sa place avec toute pièce à portée de dame ; peut s’éliminer avec une pièce voisine.'],
+        'Pushme-Pullyu': ['Pousse-tire', `${QUEEN_FR} ; prend comme un Retireur et comme un Avanceur, les deux à la fois s’il le peut.`],
+      },
+      rococoNote: 'On n’entre sur les cases du bord que pour prendre.',
+    },
+  };
+  const pieceWords = PIECES[config.lang.split('-')[0].toLowerCase()] || PIECES.en;
   const words = WORDS[config.lang.split('-')[0].toLowerCase()] || WORDS.en;
   const SLIDE_MS = 300;
 
@@ -60,7 +119,9 @@
   const choicesEl = $('choices');
   const movesEl = $('moves');
   const solutionEl = $('solution-text');
-  const buttons = { hint: $('hint'), solution: $('solution'), retry: $('retry') };
+  const buttons = { hint: $('hint'), solution: $('solution'), retry: $('retry'), key: $('key') };
+  buttons.key.textContent = words.key;
+  $('piece-key-title').textContent = words.keyTitle;
   buttons.hint.textContent = words.hint;
   buttons.solution.textContent = words.solution;
   buttons.retry.textContent = words.retry;
@@ -188,6 +249,7 @@
     }
     boardBox.replaceChildren(image);
     boardBox.setAttribute('data-fen', fen);
+    fillKey();
     boardBox.removeAttribute('aria-busy');
     image.addEventListener('pointerdown', onPointerDown);
     image.addEventListener('pointermove', onPointerMove);
@@ -208,6 +270,52 @@
     });
     const first = state.focus && squareEl(state.focus) ? state.focus : topLeft.getAttribute('data-square');
     setFocus(first, hadFocus);
+  }
+
+  /**
+   * The piece key: each kind of piece on the board, in the order of the game's start position,
+   * with its picture (the board's own, White's when White has one), name and one line on how it
+   * moves and captures.
+   */
+  function fillKey() {
+    const table = pieceWords[config.game] || pieceWords.baroque;
+    const order = Object.keys(table);
+    const found = new Map();
+    for (const piece of svg().querySelectorAll('.piece')) {
+      const name = nameOf(piece);
+      if (!name) continue;
+      const role = name.replace(/^(white|black) /, '');
+      if (!table[role]) continue;
+      if (!found.has(role) || name.startsWith('white')) found.set(role, piece);
+    }
+    const square = svg().querySelector('.square');
+    const size = square ? square.getAttribute('width') : '100';
+    const list = $('piece-key-list');
+    list.replaceChildren();
+    for (const role of order.filter((r) => found.has(r))) {
+      const [label, line] = table[role];
+      const term = document.createElement('dt');
+      term.setAttribute('data-role', role);
+      const picture = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      picture.setAttribute('viewBox', `0 0 ${size} ${size}`);
+      picture.setAttribute('class', 'glyph');
+      picture.setAttribute('aria-hidden', 'true');
+      const glyph = found.get(role).cloneNode(true);
+      glyph.removeAttribute('transform');
+      glyph.removeAttribute('class');
+      // Only the board's pieces carry the contract's attributes.
+      glyph.removeAttribute('data-piece');
+      glyph.removeAttribute('data-square');
+      for (const title of glyph.querySelectorAll('title')) title.remove();
+      picture.append(glyph);
+      term.append(picture, document.createTextNode(label));
+      const detail = document.createElement('dd');
+      detail.textContent = line;
+      list.append(term, detail);
+    }
+    const note = $('piece-key-note');
+    note.textContent = config.game === 'rococo' ? pieceWords.rococoNote : '';
+    note.hidden = config.game !== 'rococo';
   }
 
   /** Highlights the from and to squares of the last move played on the board (`data-last` on the board). */
@@ -575,6 +683,12 @@
     }
   }
 
+  buttons.key.addEventListener('click', () => {
+    const key = $('piece-key');
+    key.hidden = !key.hidden;
+    buttons.key.setAttribute('aria-expanded', String(!key.hidden));
+  });
+
   buttons.hint.addEventListener('click', async () => {
     if (state.busy || state.over) return;
     try {
@@ -619,6 +733,18 @@
     });
     busy(false);
   });
+
+  // The page's height, posted whenever it changes: the docs' responsive snippet sizes its iframe
+  // to it, so that the board stays square and nothing scrolls inside the frame at any width.
+  let reportedHeight = 0;
+  const player = document.querySelector('.player');
+  new ResizeObserver(() => {
+    const height = Math.ceil(player.getBoundingClientRect().height);
+    if (height !== reportedHeight) {
+      reportedHeight = height;
+      post('resize', { height });
+    }
+  }).observe(player);
 
   refresh().then(
     () => document.documentElement.setAttribute('data-ready', 'true'),
