@@ -570,3 +570,105 @@ fn a_diagram_has_one_line_in_every_report() {
     );
     assert!(out.contains("(at line 14, column 9)"), "{out}");
 }
+
+/// The claims of a JSON report, counted by result, and the (moves, says) of the verified ones.
+fn claims(lines: &[Value]) -> (usize, usize, usize, Vec<(String, String)>) {
+    let all: Vec<&Value> = lines
+        .iter()
+        .flat_map(|l| l["claims"].as_array().into_iter().flatten())
+        .collect();
+    let count = |r: &str| all.iter().filter(|c| c["result"] == r).count();
+    let verified = all
+        .iter()
+        .filter(|c| c["result"] == "verified")
+        .map(|c| {
+            let moves: Vec<&str> = c["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            (moves.join(" "), c["says"].as_str().unwrap().to_string())
+        })
+        .collect();
+    (
+        count("verified"),
+        count("wrong"),
+        count("not_understood"),
+        verified,
+    )
+}
+
+/// The claims of the seed documents' captions, read in their own notation and verified: the
+/// Wikipedia source's 12 (checkmate, stalemate, illegal moves, captures by piece), the vchess
+/// page's 5 (captures by piece, by square, and by chess names: "the black rook" is the
+/// Coordinator); none wrong. What the reader does not understand is reported, never failed.
+#[test]
+fn the_seed_documents_captions_claims_are_verified() {
+    let (code, wiki, err) = report(&["--format-in", "mediawiki", seed("001_").to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (verified, wrong, not_understood, said) = claims(&wiki);
+    assert_eq!((verified, wrong, not_understood), (12, 0, 8), "{said:?}");
+    for want in [
+        ("Kc4-d5", "checkmate"),
+        ("Kc4-d4", "illegal"),
+        ("Kc4xd3", "stalemate"),
+        ("Kc4xd3", "captures withdrawer"),
+        ("Pg4-d4", "captures pawn, immobilizer"),
+        ("Ld2-h2", "illegal"),
+        ("Xg6-e6-c6", "check"),
+    ] {
+        assert!(
+            said.contains(&(want.0.to_string(), want.1.to_string())),
+            "{want:?} in {said:?}"
+        );
+    }
+    let (_, vchess, err) = report(&["--format-in", "html", seed("002_").to_str().unwrap()]);
+    assert!(err.is_empty(), "{err}");
+    let (verified, wrong, not_understood, said) = claims(&vchess);
+    assert_eq!((verified, wrong, not_understood), (5, 0, 2), "{said:?}");
+    assert!(said.contains(&("Pc2c4".into(), "captures long leaper, coordinator".into())));
+    assert!(said.contains(&("Rc5".into(), "captures on c7, h5".into())));
+    assert!(said.contains(&("Qb5".into(), "captures coordinator".into())));
+}
+
+/// A wrong claim fails its diagram as a bad board does, with what the engine finds, in the text,
+/// JSON and GitHub reports; a claim not understood is an info line.
+#[test]
+fn a_wrong_claim_in_a_caption_fails_the_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = dir.path().join("claims.md");
+    std::fs::write(
+        &doc,
+        "# Claims\n\n```fen\n8/8/8/4k3/2K2M2/3q4/8/8 w 0\n```\n\nKc4-d3 delivers checkmate. \
+         Kc4-d5 is illegal. The King is mated.\n",
+    )
+    .unwrap();
+    let (code, out, _) = run(baroque().arg("check").arg(&doc));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAIL"), "{out}");
+    assert!(
+        out.contains(
+            "Kc4-d3 checkmate: wrong: after Kc4-d3 the engine finds stalemate, not checkmate"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("Kc4-d5 illegal: wrong: Kc4-d5 is a legal move"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info: claim \"The King is mated.\": not understood"),
+        "{out}"
+    );
+    let (code, lines, _) = report(&[doc.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(lines[0]["ok"], false);
+    let (verified, wrong, not_understood, _) = claims(&lines);
+    assert_eq!((verified, wrong, not_understood), (0, 2, 1));
+    let (_, out, _) = run(baroque()
+        .arg("check")
+        .args(["--report", "github"])
+        .arg(&doc));
+    assert_eq!(out.matches("::error").count(), 2, "{out}");
+}

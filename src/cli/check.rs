@@ -5,6 +5,7 @@
 
 use super::out;
 use crate::cases::{self, CaseOutcome};
+use crate::documents::claims::{Claim, Finding as ClaimFinding};
 use crate::documents::{self, Diagram, Format, Library, Place, Reading};
 use crate::rules::{GameKind, Rules};
 use std::path::{Path, PathBuf};
@@ -365,7 +366,14 @@ fn text(items: &[Item]) {
                         };
                         let notes: String =
                             d.notes.iter().map(|n| format!(" (note: {n})")).collect();
-                        out!("ok   {file}:{line} diagram {}: {fen}{warn}{notes}", d.index);
+                        let word = if d.passes() { "ok  " } else { "FAIL" };
+                        out!(
+                            "{word} {file}:{line} diagram {}: {fen}{warn}{notes}",
+                            d.index
+                        );
+                        for claim in &d.claims {
+                            out!("     {}", claim_text(claim));
+                        }
                     }
                     Reading::Unplaced => {
                         let size = match &d.found.content {
@@ -446,6 +454,7 @@ fn json(items: &[Item]) {
                     "status": status(d),
                     "problems": problems,
                     "notes": d.notes,
+                    "claims": d.claims.iter().map(claim_json).collect::<Vec<_>>(),
                 })
             }
             Item::Empty { file } => {
@@ -461,6 +470,37 @@ fn json(items: &[Item]) {
         };
         out!("{v}");
     }
+}
+
+/// A claim of a caption in a line: what it says of which moves, and what the engine finds.
+fn claim_text(c: &Claim) -> String {
+    let what = match &c.says {
+        Some(says) => format!("{} {says}", c.line.join(" ")),
+        None => String::new(),
+    };
+    match &c.finding {
+        ClaimFinding::Verified => format!("claim {:?}: {what}: verified", c.sentence),
+        ClaimFinding::Wrong(why) => format!("claim {:?}: {what}: wrong: {why}", c.sentence),
+        ClaimFinding::NotUnderstood(why) => {
+            format!("info: claim {:?}: not understood: {why}", c.sentence)
+        }
+    }
+}
+
+/// A claim of a caption as JSON.
+fn claim_json(c: &Claim) -> serde_json::Value {
+    let (result, detail) = match &c.finding {
+        ClaimFinding::Verified => ("verified", None),
+        ClaimFinding::Wrong(why) => ("wrong", Some(why)),
+        ClaimFinding::NotUnderstood(why) => ("not_understood", Some(why)),
+    };
+    serde_json::json!({
+        "sentence": c.sentence,
+        "moves": c.line,
+        "says": c.says.as_ref().map(ToString::to_string),
+        "result": result,
+        "detail": detail,
+    })
 }
 
 /// Where a finding of `diagram` is reported: every report gives a diagram one line, its first
@@ -495,6 +535,13 @@ fn failures(item: &Item) -> Vec<(usize, usize, String)> {
             .into_iter()
             .filter(|f| f.error)
             .map(|f| placed(diagram, f.at, format!("{} ({})", f.message, f.code)))
+            .chain(
+                diagram
+                    .claims
+                    .iter()
+                    .filter(|c| c.is_wrong())
+                    .map(|c| (diagram.at().line, diagram.at().column, claim_text(c))),
+            )
             .collect(),
         Item::Empty { .. } => Vec::new(),
         Item::Unusable { line, message, .. } => vec![(*line, 1, message.clone())],

@@ -20,6 +20,7 @@
 //! document says nothing of the side to move: it is White's turn (the FEN's `w`), as in every
 //! diagram of the seed documents.
 
+pub mod claims;
 pub mod extract;
 mod html;
 mod markdown;
@@ -33,6 +34,7 @@ use crate::rules::prelude::*;
 use crate::rules::{FenError, GameKind, Naming, Problem, Rules, Variant};
 use baroque_puzzle::fixtures::cases;
 use baroque_rules as rules;
+use baroque_solver as solver;
 use serde::Serialize;
 use std::path::Path;
 
@@ -469,6 +471,9 @@ pub struct Diagram {
     /// Remarks that are neither problems nor warnings of the position, such as a start position
     /// drawn with the colours exchanged.
     pub notes: Vec<String>,
+    /// The claims its caption (and the text after it) states about it, each verified
+    /// ([`claims::claims`]); none for a board that did not read as a possible position.
+    pub claims: Vec<claims::Claim>,
 }
 
 impl Diagram {
@@ -488,9 +493,10 @@ impl Diagram {
     }
 
     /// Whether the diagram passes: readable and possible (an unplaced grid passes: its case checks
-    /// it).
+    /// it), and no claim of its caption is wrong.
     pub fn passes(&self) -> bool {
         matches!(self.reading, Reading::Position { .. } | Reading::Unplaced)
+            && !self.claims.iter().any(claims::Claim::is_wrong)
     }
 
     /// The canonical FEN, when the board was read.
@@ -540,11 +546,13 @@ pub fn diagrams(format: Format, text: &str, rules: Rules) -> Vec<Diagram> {
         .map(|(i, found)| {
             let reading = read_found(&found, rules);
             let notes = notes(found.game, &reading);
+            let claims = claims_of(&found, &reading, rules);
             Diagram {
                 index: i + 1,
                 found,
                 reading,
                 notes,
+                claims,
             }
         })
         .collect()
@@ -602,6 +610,24 @@ fn read_found(found: &Found, default: Rules) -> Reading {
         at.unwrap_or(found.at),
         at.is_some(),
     )
+}
+
+/// The claims of a diagram's caption and the text after it, verified against its position.
+fn claims_of(found: &Found, reading: &Reading, default: Rules) -> Vec<claims::Claim> {
+    let Reading::Position { fen, .. } = reading else {
+        return Vec::new();
+    };
+    let rules = rules_of(found, default).ok();
+    let position = Variant::of(
+        found.game,
+        rules.filter(|_| Variant::has_rule_sets(found.game)),
+    )
+    .ok()
+    .and_then(|v| v.read_fen(fen, Naming::default()).ok());
+    match position {
+        Some(p) => claims::claims(&p, &format!("{}\n{}", found.caption, found.after)),
+        None => Vec::new(),
+    }
 }
 
 /// Reads a FEN of a diagram: a FEN written in the document (`in_text`) is located character by
