@@ -253,6 +253,58 @@ test('a Rococo page\'s piece key has Rococo\'s pieces and the edge squares\' rul
   await all.context.close();
 });
 
+/**
+ * The player's problemist notation, highlighting and sentences on Rococo's 10x10 board: the issue's
+ * `#3` (key `Kg5-f4`), its reply highlighted and numbered after the key's `!`, then, after a retry,
+ * a wrong first move refuted in words; the refused page of a Rococo position without both Kings.
+ */
+test('a Rococo #3: the key numbered with its answer, the reply highlighted, a wrong move refuted in words', async () => {
+  const fen = '10/10/6A3/10/1W8/6K3/10/10/5k4/10 w 0';
+  const path = '/embed?fen=' + encodeURIComponent(fen) + '&game=rococo&stipulation=' + encodeURIComponent('#3');
+  const { page, errors, context } = await open(path);
+  const solved = await api('/v1/solve', { fen, game: 'rococo', stipulation: '#3' });
+  assert.deepEqual(solved.keys.map((k) => k.notation), ['Kg5-f4']);
+  const key = solved.keys[0];
+  await clickMove(page, key.uci);
+  assert.equal(await verdict(page), 'correct');
+  assert.match(await verdictText(page), /^Correct! Black answers \S+\.$/);
+  const reply = (await api('/v1/play', { fen, game: 'rococo', stipulation: '#3', moves: [key.notation] })).reply;
+  assert.equal(await page.locator('#board').getAttribute('data-last'), reply.uci);
+  const marked = await page.locator('.square.last').evaluateAll((rects) => rects.map((r) => r.getAttribute('data-square')).sort());
+  assert.deepEqual(marked, squares(reply.uci).sort());
+  assert.deepEqual(await page.locator('#moves li').allTextContents(), [`1.Kg5-f4! ${reply.notation}`]);
+
+  // A first move that is no key, refuted: in words, and Black's refutation played.
+  await page.locator('[data-action="retry"]').click();
+  await settled(page);
+  const analysis = await api('/v1/analyze', { fen, game: 'rococo' });
+  let wrong = null;
+  for (const m of analysis.moves) {
+    if (solved.keys.some((k) => k.uci === m.uci) || squares(m.uci)[0] === squares(m.uci)[1]) continue;
+    const judged = await api('/v1/play', { fen, game: 'rococo', stipulation: '#3', moves: [m.notation] });
+    if (judged.verdict === 'wrong' && judged.refutation) {
+      wrong = { move: m, refutation: judged.refutation };
+      break;
+    }
+  }
+  assert.ok(wrong, 'a refuted first move');
+  await clickMove(page, wrong.move.uci);
+  assert.equal(await verdict(page), 'wrong');
+  assert.equal(await verdictText(page), `Refuted by ${wrong.refutation.notation}. Try again.`);
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // A Rococo board without both Kings cannot be played: the refusal in the player's style.
+  const bare = '/embed?fen=' + encodeURIComponent('10/10/6A3/10/1W8/6K3/10/10/10/10 w 0') + '&game=rococo&stipulation=' + encodeURIComponent('#2');
+  const refusal = await browser.newContext();
+  const refused = await refusal.newPage();
+  const response = await refused.goto(base + bare);
+  assert.equal(response.status(), 422);
+  assert.match(response.headers()['content-type'], /^text\/html/);
+  assert.match(await refused.locator('body').textContent(), /both Kings/);
+  await refusal.close();
+});
+
 test('a helpmate is played move by move, both sides by the solver', async () => {
   const { page, errors, context } = await open(HELPMATE);
   for (const uci of ['d4e4', 'c3f3', 'e4d3']) {
