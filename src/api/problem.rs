@@ -239,6 +239,10 @@ pub enum ApiError {
         line: usize,
         message: String,
     },
+    /// A player's rating out of range (`player.rating`, `player.deviation`,
+    /// `player.volatility`).
+    #[error("`player.{}` {}", .0.field, .0.message)]
+    InvalidRating(crate::puzzle::rating::RatingError),
     /// The engine or the solver contradicts a submitted puzzle.
     #[error("the puzzle does not verify, so nothing was stored: {}", .0.join("; "))]
     PuzzleNotVerified(Vec<String>),
@@ -501,6 +505,11 @@ impl ApiError {
                 "Puzzle store unavailable",
                 StatusCode::SERVICE_UNAVAILABLE,
             ),
+            ApiError::InvalidRating(_) => (
+                "/problems/invalid-rating",
+                "Invalid player rating",
+                StatusCode::BAD_REQUEST,
+            ),
             ApiError::PuzzleNotVerified(_) => (
                 "/problems/puzzle-not-verified",
                 "Puzzle does not verify",
@@ -598,6 +607,7 @@ impl ApiError {
                 p.parameter = Some((*parameter).to_string());
             }
             ApiError::InvalidTwin(e) => p.twin = Some(e.label.clone()),
+            ApiError::InvalidRating(e) => p.field = Some(format!("player.{}", e.field)),
             _ => {}
         }
         p
@@ -685,6 +695,24 @@ impl From<crate::app::StoreOutcomeError> for ApiError {
         match e {
             crate::app::StoreOutcomeError::Verify(e) => e.into(),
             crate::app::StoreOutcomeError::Store(e) => e.into(),
+        }
+    }
+}
+
+/// An attempt refused, as its problem.
+impl From<crate::app::library::AttemptError> for ApiError {
+    fn from(e: crate::app::library::AttemptError) -> ApiError {
+        use crate::app::library::AttemptError;
+        match e {
+            AttemptError::Player(e) => ApiError::InvalidRating(e),
+            AttemptError::NotFound(id) => ApiError::NotFound {
+                path: format!("/v1/puzzles/{id}/attempts"),
+            },
+            e @ AttemptError::Diagram(_) => ApiError::NotApplicable {
+                field: "id",
+                detail: e.to_string(),
+            },
+            AttemptError::Store(e) => e.into(),
         }
     }
 }

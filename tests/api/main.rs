@@ -20,6 +20,7 @@ mod pg;
 mod play;
 mod puzzles;
 mod ratelimit;
+mod ratings;
 mod rococo;
 mod series;
 mod service;

@@ -72,6 +72,7 @@ fn the_document_describes_every_endpoint_and_every_schema_has_examples() {
             "POST /v1/collections",
             "POST /v1/play",
             "POST /v1/puzzles",
+            "POST /v1/puzzles/{id}/attempts",
             "POST /v1/puzzles/{id}/play",
             "POST /v1/solve",
             "POST /v1/verify"

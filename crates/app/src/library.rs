@@ -14,6 +14,7 @@ use super::seed::{self, Fixtures, SeedReport};
 use super::StoreOutcomeError;
 use crate::formats::{Place, ReadError, ReadPuzzle};
 use crate::generate::{GenerateOptions, Progress};
+use crate::puzzle::rating::{Attempted, Rating};
 use crate::puzzle::{NewPuzzle, StoredPuzzle};
 use crate::solver::{Cancel, SolveOptions};
 use crate::store::Store;
@@ -34,6 +35,23 @@ impl From<Store> for Library {
     fn from(store: Store) -> Library {
         Library { store }
     }
+}
+
+/// Why an attempt was not recorded.
+#[derive(Debug, thiserror::Error)]
+pub enum AttemptError {
+    /// The player's rating is out of range.
+    #[error(transparent)]
+    Player(crate::puzzle::rating::RatingError),
+    /// No puzzle has this id.
+    #[error("no puzzle {0}")]
+    NotFound(i64),
+    /// The puzzle is a diagram: it has no rating.
+    #[error("puzzle {0} is a diagram: only mate puzzles are rated")]
+    Diagram(i64),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }
 
 impl Library {
@@ -118,6 +136,29 @@ impl Library {
     /// The store's.
     pub fn delete(&self, id: i64) -> Result<bool, StoreError> {
         self.store.delete(id)
+    }
+
+    /// Records an attempt at puzzle `id` by a player rated `player` (checked first), solved or
+    /// not: the puzzle's rating and the player's after it (see
+    /// [`crate::puzzle::rating::attempt`]), every attempt counted even when many come at once.
+    ///
+    /// # Errors
+    /// [`AttemptError::Player`] for a player rating out of range, [`AttemptError::NotFound`] for
+    /// no such puzzle, [`AttemptError::Diagram`] for a diagram (it has no rating), and the store's.
+    pub fn record_attempt(
+        &self,
+        id: i64,
+        player: Rating,
+        solved: bool,
+    ) -> Result<Attempted, AttemptError> {
+        player.check().map_err(AttemptError::Player)?;
+        match self.store.record_attempt(id, player, solved)? {
+            Some(done) => Ok(done),
+            None => match self.store.get_lean(id)? {
+                Some(_) => Err(AttemptError::Diagram(id)),
+                None => Err(AttemptError::NotFound(id)),
+            },
+        }
     }
 
     /// Verifies a posted puzzle and stores it unless the same one is stored (see

@@ -43,6 +43,7 @@ pub mod formats;
 pub mod model;
 pub mod outcome;
 pub mod play;
+pub mod rating;
 pub mod twins;
 pub mod verify;
 

@@ -296,8 +296,11 @@ pub struct StoredPuzzle {
     pub created_at: String,
     pub content_hash: String,
     /// How many times the stored row changed since it was written (its outcome, difficulty,
-    /// content hash or tags): what was read of it stays true while this stays the same.
+    /// content hash, tags or rating): what was read of it stays true while this stays the same.
     pub revision: i64,
+    /// A mate puzzle's rating from players' attempts (the one its difficulty gives before any);
+    /// `None` for a diagram.
+    pub rating: Option<crate::rating::PuzzleRating>,
 }
 
 impl StoredPuzzle {

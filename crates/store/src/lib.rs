@@ -47,6 +47,7 @@ pub mod sqlite;
 pub mod tls;
 
 use baroque_puzzle::outcome::PuzzleOutcome;
+use baroque_puzzle::rating::{Attempted, PuzzleRating, Rating};
 pub use baroque_puzzle::{Kind, VerifiedPuzzle};
 use baroque_rules::GameKind;
 use baroque_rules::Variant;
@@ -268,10 +269,14 @@ pub(crate) enum Col {
     Stipulation,
     Difficulty,
     Revision,
+    RatingValue,
+    RatingDeviation,
+    RatingVolatility,
+    RatingAttempts,
 }
 
 impl Col {
-    const ALL: [Col; 19] = [
+    const ALL: [Col; 23] = [
         Col::Id,
         Col::Kind,
         Col::Game,
@@ -291,6 +296,10 @@ impl Col {
         Col::Stipulation,
         Col::Difficulty,
         Col::Revision,
+        Col::RatingValue,
+        Col::RatingDeviation,
+        Col::RatingVolatility,
+        Col::RatingAttempts,
     ];
 
     /// The column of table `puzzles` (`None` for the tags, which are a table of their own).
@@ -315,6 +324,10 @@ impl Col {
             Col::Stipulation => "stipulation",
             Col::Difficulty => "difficulty",
             Col::Revision => "revision",
+            Col::RatingValue => "rating_value",
+            Col::RatingDeviation => "rating_deviation",
+            Col::RatingVolatility => "rating_volatility",
+            Col::RatingAttempts => "rating_attempts",
         })
     }
 
@@ -357,6 +370,7 @@ pub(crate) trait Columns {
     fn opt_text(&self, i: usize) -> Result<Option<String>>;
     fn int(&self, i: usize) -> Result<i64>;
     fn opt_int(&self, i: usize) -> Result<Option<i64>>;
+    fn opt_real(&self, i: usize) -> Result<Option<f64>>;
 }
 
 /// A puzzle from a row of the backend's puzzle columns ([`Col`]).
@@ -388,6 +402,10 @@ pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle> {
         "null" => None,
         text => Some(PuzzleOutcome::read(stipulation, text).map_err(|e| corrupt(&e.to_string()))?),
     };
+    let difficulty = r
+        .opt_int(Col::Difficulty.at())?
+        .map(|d| u8::try_from(d).map_err(|_| corrupt("difficulty")))
+        .transpose()?;
     Ok(StoredPuzzle {
         id,
         kind,
@@ -399,10 +417,7 @@ pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle> {
         mate_in,
         stipulation,
         outcome,
-        difficulty: r
-            .opt_int(Col::Difficulty.at())?
-            .map(|d| u8::try_from(d).map_err(|_| corrupt("difficulty")))
-            .transpose()?,
+        difficulty,
         title: r.opt_text(Col::Title.at())?,
         source: r.opt_text(Col::Source.at())?,
         caption: r.opt_text(Col::Caption.at())?,
@@ -411,11 +426,19 @@ pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle> {
         content_hash: r.text(Col::ContentHash.at())?,
         tags: serde_json::from_str(&r.text(Col::Tags.at())?).map_err(|_| corrupt("tags"))?,
         revision: r.int(Col::Revision.at())?,
+        rating: rating_of(r, kind, difficulty, &corrupt)?,
     })
 }
 
 /// The puzzles of a store: inserted once by content hash, read, listed, corrected and removed.
 pub trait PuzzleStore {
+    /// Records an attempt at mate puzzle `id` by a player rated `player`, solved or not: the
+    /// puzzle's rating and the player's after this one game (Glicko-2,
+    /// [`baroque_puzzle::rating::attempt`]). The row is read and written in one transaction that
+    /// holds it, so that attempts at once lose none; the attempt is counted and the revision
+    /// raised. `None` when no mate puzzle has that id (none, or a diagram).
+    fn record_attempt(&self, id: i64, player: Rating, solved: bool) -> Result<Option<Attempted>>;
+
     /// Stores a verified puzzle unless its content is already there: `(puzzle, true)` when it was
     /// inserted, `(the existing one, false)` otherwise (also when another writer stored the same
     /// content at the same moment). One transaction.
@@ -632,6 +655,97 @@ pub trait JobStore {
     /// Drops the shards of jobs that are no longer running (left by a runner that lost its job,
     /// or by a release that did not know shards); how many.
     fn drop_ended_shards(&self) -> Result<usize>;
+}
+
+/// A mate puzzle's rating from its row: the one its attempts made, or before any the one its
+/// difficulty gives; none for a diagram.
+fn rating_of(
+    r: &impl Columns,
+    kind: Kind,
+    difficulty: Option<u8>,
+    corrupt: &dyn Fn(&str) -> StoreError,
+) -> Result<Option<PuzzleRating>> {
+    rating_in(
+        r,
+        [
+            Col::RatingValue.at(),
+            Col::RatingDeviation.at(),
+            Col::RatingVolatility.at(),
+            Col::RatingAttempts.at(),
+        ],
+        kind,
+        difficulty,
+        corrupt,
+    )
+}
+
+/// A mate puzzle's rating from the row's columns at `at` (value, deviation, volatility,
+/// attempts).
+fn rating_in(
+    r: &impl Columns,
+    at: [usize; 4],
+    kind: Kind,
+    difficulty: Option<u8>,
+    corrupt: &dyn Fn(&str) -> StoreError,
+) -> Result<Option<PuzzleRating>> {
+    if kind != Kind::Mate {
+        return Ok(None);
+    }
+    let attempts = u64::try_from(r.int(at[3])?).map_err(|_| corrupt("rating_attempts"))?;
+    let rating = match (r.opt_real(at[0])?, r.opt_real(at[1])?, r.opt_real(at[2])?) {
+        (Some(value), Some(deviation), Some(volatility)) => Rating {
+            value,
+            deviation,
+            volatility,
+        },
+        (None, None, None) => Rating::of_difficulty(difficulty),
+        _ => return Err(corrupt("rating")),
+    };
+    Ok(Some(PuzzleRating { rating, attempts }))
+}
+
+/// The columns an attempt reads of its puzzle's row, in order ([`attempt_on`]).
+pub(crate) const ATTEMPT_COLUMNS: &str =
+    "id, kind, difficulty, rating_value, rating_deviation, rating_volatility, rating_attempts";
+
+/// An attempt applied to a puzzle's row read with [`ATTEMPT_COLUMNS`]: the puzzle's rating and
+/// the player's after it; `None` for a diagram.
+pub(crate) fn attempt_on(
+    r: &impl Columns,
+    player: Rating,
+    solved: bool,
+) -> Result<Option<Attempted>> {
+    let id = r.int(0)?;
+    let corrupt = |what: &str| StoreError::Corrupt(format!("puzzle {id}: {what}"));
+    let kind = Kind::parse(&r.text(1)?).ok_or_else(|| corrupt("kind"))?;
+    let difficulty = r
+        .opt_int(2)?
+        .map(|d| u8::try_from(d).map_err(|_| corrupt("difficulty")))
+        .transpose()?;
+    let Some(now) = rating_in(r, [3, 4, 5, 6], kind, difficulty, &corrupt)? else {
+        return Ok(None);
+    };
+    let (puzzle, player) = baroque_puzzle::rating::attempt(now.rating, player, solved);
+    Ok(Some(Attempted {
+        puzzle: PuzzleRating {
+            rating: puzzle,
+            attempts: now.attempts + 1,
+        },
+        player,
+    }))
+}
+
+/// The update an attempt makes of its puzzle's row, parameters `id`, value, deviation,
+/// volatility named by `placeholder` (from 1): the attempt counted and the revision raised.
+pub(crate) fn attempt_sql(placeholder: impl Fn(usize) -> String) -> String {
+    format!(
+        "UPDATE puzzles SET rating_value = {}, rating_deviation = {}, rating_volatility = {}, \
+         rating_attempts = rating_attempts + 1, revision = revision + 1 WHERE id = {}",
+        placeholder(2),
+        placeholder(3),
+        placeholder(4),
+        placeholder(1)
+    )
 }
 
 /// What a store does: the puzzles, facts about the store itself, collections and generation jobs.

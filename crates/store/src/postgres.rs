@@ -24,9 +24,10 @@ use crate::postgres_pool::{Manager, Sql, Tx};
 use crate::tls::{self, MakeRustlsConnect};
 use crate::Json;
 use crate::Result;
-use crate::{insert_row, insert_sql, SqlValue};
+use crate::{attempt_on, attempt_sql, insert_row, insert_sql, SqlValue, ATTEMPT_COLUMNS};
 use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
 use crate::{Entries, JobEnd, NewJob};
+use baroque_puzzle::rating::{Attempted, Rating};
 use postgres::error::SqlState;
 use postgres::types::ToSql;
 use r2d2_postgres::PostgresConnectionManager;
@@ -313,6 +314,9 @@ impl Columns for postgres::Row {
     fn opt_int(&self, i: usize) -> Result<Option<i64>> {
         Ok(self.try_get(i)?)
     }
+    fn opt_real(&self, i: usize) -> Result<Option<f64>> {
+        Ok(self.try_get(i)?)
+    }
 }
 
 fn opt_i64<T: Into<i64>>(v: Option<T>) -> Option<i64> {
@@ -423,6 +427,25 @@ impl Backend for PgStore {
 }
 
 impl PuzzleStore for PgStore {
+    fn record_attempt(&self, id: i64, player: Rating, solved: bool) -> Result<Option<Attempted>> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction()?;
+        let sql = format!("SELECT {ATTEMPT_COLUMNS} FROM puzzles WHERE id = $1 FOR UPDATE");
+        let done = match tx.query_opt(&sql, &[&id])? {
+            Some(row) => attempt_on(&row, player, solved)?,
+            None => None,
+        };
+        if let Some(a) = &done {
+            let r = a.puzzle.rating;
+            tx.execute(
+                &attempt_sql(|i| format!("${i}")),
+                &[&id, &r.value, &r.deviation, &r.volatility],
+            )?;
+        }
+        tx.commit()?;
+        Ok(done)
+    }
+
     fn insert(&self, p: &VerifiedPuzzle) -> Result<(StoredPuzzle, bool)> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction()?;

@@ -17,9 +17,10 @@ use super::{
 };
 use crate::Json;
 use crate::Result;
-use crate::{insert_row, insert_sql, SqlValue};
+use crate::{attempt_on, attempt_sql, insert_row, insert_sql, SqlValue, ATTEMPT_COLUMNS};
 use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
 use crate::{Entries, JobEnd, NewJob};
+use baroque_puzzle::rating::{Attempted, Rating};
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{params, OptionalExtension};
 use rusqlite_migration::{Migrations, M};
@@ -197,6 +198,29 @@ impl Backend for SqliteStore {
 }
 
 impl PuzzleStore for SqliteStore {
+    fn record_attempt(&self, id: i64, player: Rating, solved: bool) -> Result<Option<Attempted>> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let sql = format!("SELECT {ATTEMPT_COLUMNS} FROM puzzles WHERE id = ?1");
+        let done = {
+            let mut statement = tx.prepare(&sql)?;
+            let mut rows = statement.query(params![id])?;
+            match rows.next()? {
+                Some(row) => attempt_on(row, player, solved)?,
+                None => None,
+            }
+        };
+        if let Some(a) = &done {
+            let r = a.puzzle.rating;
+            tx.execute(
+                &attempt_sql(|i| format!("?{i}")),
+                params![id, r.value, r.deviation, r.volatility],
+            )?;
+        }
+        tx.commit()?;
+        Ok(done)
+    }
+
     fn insert(&self, p: &VerifiedPuzzle) -> Result<(StoredPuzzle, bool)> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -903,6 +927,9 @@ impl Columns for rusqlite::Row<'_> {
         Ok(self.get(i)?)
     }
     fn opt_int(&self, i: usize) -> Result<Option<i64>> {
+        Ok(self.get(i)?)
+    }
+    fn opt_real(&self, i: usize) -> Result<Option<f64>> {
         Ok(self.get(i)?)
     }
 }

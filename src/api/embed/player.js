@@ -296,7 +296,7 @@
       const [label, line] = table[role];
       const term = document.createElement('dt');
       term.setAttribute('data-role', role);
-      const picture = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      const picture = document.createElementNS(svg().namespaceURI, 'svg');
       picture.setAttribute('viewBox', `0 0 ${size} ${size}`);
       picture.setAttribute('class', 'glyph');
       picture.setAttribute('aria-hidden', 'true');

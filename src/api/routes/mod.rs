@@ -26,6 +26,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(puzzles::list)
         .service(puzzles::get_one)
         .service(puzzles::get_outcome)
+        .service(puzzles::attempt)
         .service(puzzles::delete_one)
         .service(diagram::puzzle_diagram)
         .service(diagram::diagram)

@@ -5,9 +5,10 @@ use crate::api::common::{tagged_response, Object};
 use crate::api::configuration::Limits;
 use crate::api::costly_work::{Peer, Searches};
 use crate::api::problem::{
-    ApiError, ClientClosedProblem, Problem, PuzzleNotFoundProblem, StoreUnavailableProblem,
+    ApiError, ClientClosedProblem, JsonBodyProblems, Problem, PuzzleNotFoundProblem,
+    StoreUnavailableProblem,
 };
-use crate::api::ratelimit::RateLimiter;
+use crate::api::ratelimit::{Metered, RateLimiter};
 use crate::app::library::{After, Filter};
 use crate::app::Library;
 use crate::puzzle::Claim;
@@ -16,8 +17,9 @@ use actix_web::http::header;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 
 use crate::api::wire::puzzles::{
-    examples, GameResult, PgnGameResult, PgnResults, PostQuery, PuzzleAnswer, PuzzleListQuery,
-    PuzzlePage, PuzzleQuery, PuzzleRequest, PuzzleSort, DEFAULT_PAGE, MAX_PAGE,
+    examples, AttemptRequest, AttemptResponse, GameResult, PgnGameResult, PgnResults, PlayerRating,
+    PostQuery, PuzzleAnswer, PuzzleListQuery, PuzzlePage, PuzzleQuery, PuzzleRequest, PuzzleSort,
+    DEFAULT_PAGE, MAX_PAGE,
 };
 use crate::api::wire::Puzzle;
 
@@ -703,6 +705,61 @@ pub async fn get_outcome(
         serde_json::to_vec(&p.outcome)
     })
     .await
+}
+
+/// Record an attempt at a puzzle
+///
+/// A player's attempt at a stored mate puzzle, solved or not, posted by the site (it needs
+/// `Authorization: Bearer <token>`: the visitor's browser never posts it). Each attempt is one
+/// Glicko-2 rating period of one game between the puzzle and the player, the puzzle winning when
+/// the player fails (τ 0.5, ε 0.000001, the Illinois iteration of Glickman's "Example of the
+/// Glicko-2 system"). The answer is the puzzle's new rating, every attempt counted (attempts at
+/// once lose none: the row is held while it is updated, on either database), and the player's
+/// new rating after this one game. A player's rating out of range is 400 `invalid-rating` naming
+/// the member; a diagram has no rating (422 `not-applicable`). Attempts are rate limited per
+/// client as searches are.
+#[utoipa::path(
+    tag = "puzzles",
+    params(("id" = i64, Path, description = "The puzzle's id")),
+    request_body(content = AttemptRequest, description = "Whether the player solved it, and the player's rating"),
+    security(("bearer" = [])),
+    responses(
+        JsonBodyProblems,
+        (status = 200, description = "The puzzle's and the player's ratings after the attempt", body = AttemptResponse),
+        (status = 400, description = "Malformed JSON (`malformed-json`), a body that does not match the schema (`invalid-request`), or a player's rating out of range (`invalid-rating`, with `field`: `player.rating`, `player.deviation` or `player.volatility`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No bearer token, or not the write token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "No write token is configured (`writes-disabled`)", body = Problem, content_type = "application/problem+json"),
+        PuzzleNotFoundProblem,
+        (status = 422, description = "The puzzle is a diagram (`not-applicable`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "This client has used its requests (`rate-limited`); retry after the `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds until the client may try again"))),
+        StoreUnavailableProblem,
+    )
+)]
+#[post("/v1/puzzles/{id}/attempts")]
+pub async fn attempt(
+    _writer: Writer,
+    _metered: Metered,
+    id: web::Path<i64>,
+    body: web::Json<Object<AttemptRequest>>,
+    library: web::Data<Library>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let request = body.into_inner().0;
+    let player = request.player.unwrap_or_default().rating();
+    let library = library.into_inner();
+    let done = web::block(move || library.record_attempt(id, player, request.solved)).await??;
+    metrics::counter!("baroque_puzzle_attempts_total", "solved" => if request.solved { "true" } else { "false" })
+        .increment(1);
+    Ok(HttpResponse::Ok().json(AttemptResponse {
+        puzzle_id: id,
+        puzzle: done.puzzle.into(),
+        player: PlayerRating {
+            rating: Some(done.player.value),
+            deviation: Some(done.player.deviation),
+            volatility: Some(done.player.volatility),
+        },
+    }))
 }
 
 /// Delete a puzzle

@@ -88,6 +88,36 @@ pub struct Puzzle {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub outcome: Option<crate::outcome::PuzzleOutcome>,
+    /// Mate: its Glicko-2 rating from players' attempts (`POST /v1/puzzles/{id}/attempts`); before
+    /// the first, the one its difficulty gives (`1000 + 15 × difficulty`, deviation 350,
+    /// volatility 0.06). Absent for a diagram.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<PuzzleRating>,
+}
+
+/// A Glicko-2 rating and the attempts it was made from.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(examples(json!({"value": 1645.2, "deviation": 290.3, "volatility": 0.06, "attempts": 1})))]
+pub struct PuzzleRating {
+    /// The rating.
+    pub value: f64,
+    /// Its deviation: the uncertainty, in rating points (350 at first).
+    pub deviation: f64,
+    /// Its volatility: how erratic the results are (0.06 at first).
+    pub volatility: f64,
+    /// The attempts recorded.
+    pub attempts: u64,
+}
+
+impl From<crate::puzzle::rating::PuzzleRating> for PuzzleRating {
+    fn from(r: crate::puzzle::rating::PuzzleRating) -> PuzzleRating {
+        PuzzleRating {
+            value: r.rating.value,
+            deviation: r.rating.deviation,
+            volatility: r.rating.volatility,
+            attempts: r.attempts,
+        }
+    }
 }
 
 impl Puzzle {
@@ -113,6 +143,7 @@ impl Puzzle {
             content_hash: p.content_hash,
             difficulty: p.difficulty,
             outcome: p.outcome.filter(|_| full),
+            rating: p.rating.map(PuzzleRating::from),
         }
     }
 }
@@ -395,6 +426,12 @@ pub(crate) mod examples {
             content_hash: v.content_hash,
             difficulty: v.difficulty,
             revision: 0,
+            rating: (v.kind == crate::puzzle::Kind::Mate).then(|| {
+                crate::puzzle::rating::PuzzleRating {
+                    rating: crate::puzzle::rating::Rating::of_difficulty(v.difficulty),
+                    attempts: 0,
+                }
+            }),
         })
     }
 

@@ -421,6 +421,27 @@ pub struct PuzzleQuery {
 
 /// Examples for the OpenAPI document, computed by the engine (see [`crate::api::common::examples`]).
 pub mod examples {
+    /// A new player solving a puzzle of difficulty 43 at its first attempt (computed by the
+    /// Glicko-2 arithmetic of `baroque_puzzle::rating`).
+    pub fn attempt_response() -> serde_json::Value {
+        use crate::puzzle::rating::{attempt, PuzzleRating, Rating};
+        let (puzzle, player) = attempt(Rating::of_difficulty(Some(43)), Rating::NEW_PLAYER, true);
+        serde_json::to_value(super::AttemptResponse {
+            puzzle_id: 68,
+            puzzle: PuzzleRating {
+                rating: puzzle,
+                attempts: 1,
+            }
+            .into(),
+            player: super::PlayerRating {
+                rating: Some(player.value),
+                deviation: Some(player.deviation),
+                volatility: Some(player.volatility),
+            },
+        })
+        .unwrap_or_default()
+    }
+
     #[allow(unused_imports)]
     use super::*;
     #[allow(unused_imports)]
@@ -479,4 +500,55 @@ pub mod examples {
         }
         serde_json::json!({"items": [item], "next_cursor": null})
     }
+}
+
+/// `POST /v1/puzzles/{id}/attempts`: a player's attempt at a puzzle.
+#[derive(Clone, Debug, PartialEq, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(json!({"solved": true, "player": {"rating": 1620, "deviation": 80, "volatility": 0.06}}), json!({"solved": false})))]
+pub struct AttemptRequest {
+    /// Whether the player solved the puzzle (the puzzle wins when the player fails).
+    pub solved: bool,
+    /// The player's rating before the attempt (absent: a new player's, 1500, 350, 0.06).
+    #[serde(default, deserialize_with = "crate::api::common::object_option")]
+    pub player: Option<PlayerRating>,
+}
+
+/// A player's Glicko-2 rating, each member absent taking a new player's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(json!({"rating": 1620, "deviation": 80, "volatility": 0.06})))]
+pub struct PlayerRating {
+    /// The rating, 0 to 4000 (default 1500).
+    #[schema(example = 1620, minimum = 0, maximum = 4000)]
+    pub rating: Option<f64>,
+    /// Its deviation, above 0 and at most 350 (default 350).
+    #[schema(example = 80, maximum = 350)]
+    pub deviation: Option<f64>,
+    /// Its volatility, above 0 and below 1 (default 0.06).
+    #[schema(example = 0.06)]
+    pub volatility: Option<f64>,
+}
+
+impl PlayerRating {
+    /// The rating, absent members a new player's.
+    pub fn rating(&self) -> crate::puzzle::rating::Rating {
+        let new = crate::puzzle::rating::Rating::NEW_PLAYER;
+        crate::puzzle::rating::Rating {
+            value: self.rating.unwrap_or(new.value),
+            deviation: self.deviation.unwrap_or(new.deviation),
+            volatility: self.volatility.unwrap_or(new.volatility),
+        }
+    }
+}
+
+/// `POST /v1/puzzles/{id}/attempts`: the ratings after the attempt.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(examples(examples::attempt_response))]
+pub struct AttemptResponse {
+    pub puzzle_id: i64,
+    /// The puzzle's rating after the attempt, with every attempt counted.
+    pub puzzle: crate::api::wire::PuzzleRating,
+    /// The player's rating after this one game, for a site that keeps no ratings of its own.
+    pub player: PlayerRating,
 }

@@ -629,6 +629,7 @@ mod tests {
             content_hash: String::new(),
             difficulty: None,
             revision: 0,
+            rating: None,
         };
         assert!(!exportable(&diagram));
         let (text, skipped) = pgn::write_all([&diagram]);
@@ -685,6 +686,7 @@ mod tests {
             content_hash: String::new(),
             difficulty: Some(30),
             revision: 0,
+            rating: None,
         };
         let text = pgn::write_puzzle(&puzzle).unwrap();
         assert!(
