@@ -47,7 +47,7 @@ pub struct NewJob<'a> {
     pub lease: std::time::Duration,
 }
 
-/// How a job ends ([`crate::Backend::finish_job`]): its state, its last view and its
+/// How a job ends ([`crate::JobStore::finish_job`]): its state, its last view and its
 /// collection's summary (JSON).
 #[derive(Clone, Copy, Debug)]
 pub struct JobEnd<'a> {
@@ -95,7 +95,7 @@ pub struct ShardRow {
     pub result: Option<Box<Json>>,
 }
 
-/// Where a job's shards are ([`crate::Backend::shard_counts`]).
+/// Where a job's shards are ([`crate::JobStore::shard_counts`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ShardCounts {
     /// Shards made so far.

@@ -495,7 +495,7 @@ pub trait PuzzleStore {
 
 /// Facts about the store itself (a name and a value each).
 pub trait FactStore {
-    /// A fact recorded about the store (see [`Backend::set_fact`]).
+    /// A fact recorded about the store (see [`FactStore::set_fact`]).
     fn fact(&self, name: &str) -> Result<Option<String>>;
 
     /// Records a fact about the store (which upgrade of its rows is done, say).
@@ -521,7 +521,7 @@ pub trait CollectionStore {
     /// Every collection, by name.
     fn collections(&self) -> Result<Vec<Collection>>;
 
-    /// One collection and its puzzles in order (every page of [`Backend::collection_page`], with
+    /// One collection and its puzzles in order (every page of [`CollectionStore::collection_page`], with
     /// outcomes).
     fn collection(&self, name: &str) -> Result<Option<(Collection, Vec<StoredPuzzle>)>> {
         let Some(collection) = self.collection_info(name)? else {
@@ -765,7 +765,7 @@ pub trait Backend:
     fn readiness(&self, wait: Duration) -> Result<Readiness>;
 }
 
-/// A collection's puzzles in order, a page at a time ([`Backend::collection_page`]): each item a
+/// A collection's puzzles in order, a page at a time ([`CollectionStore::collection_page`]): each item a
 /// page (never empty), until the last or the first error.
 pub struct CollectionPages<'a, B: CollectionStore + ?Sized> {
     store: &'a B,
