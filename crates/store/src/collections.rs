@@ -48,7 +48,7 @@ pub(super) const SELECT: &str =
         c.created_at, c.stipulation
     FROM collections c";
 
-/// The stored version of collection `?1` (see [`super::Backend::collection_version`]): its
+/// The stored version of collection `?1` (see [`super::CollectionStore::collection_version`]): its
 /// creation time, and the count, last position, sum of ids and sum of revisions of its puzzles.
 pub(super) const VERSION: &str = "SELECT c.created_at,
         (SELECT count(*) || '/' || coalesce(max(m.position), 0) || '/'
@@ -90,6 +90,6 @@ pub struct NewCollection {
     /// Puzzles asked for.
     pub count: usize,
     /// The process that runs it, as the application names processes (it tells, at start-up,
-    /// whether that process still runs: see `Backend::stop_abandoned_collections`).
+    /// whether that process still runs: see `CollectionStore::stop_abandoned_collections`).
     pub runner: String,
 }
