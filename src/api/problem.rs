@@ -239,6 +239,9 @@ pub enum ApiError {
         line: usize,
         message: String,
     },
+    /// No stored puzzle is left for the next puzzle's request.
+    #[error("no stored mate puzzle matches the filters (every one may be excluded)")]
+    NoPuzzle,
     /// A player's rating out of range (`player.rating`, `player.deviation`,
     /// `player.volatility`).
     #[error("`player.{}` {}", .0.field, .0.message)]
@@ -292,6 +295,11 @@ impl ApiError {
                 ApiError::from,
             );
         vec![
+            ApiError::NoPuzzle,
+            ApiError::InvalidRating(crate::puzzle::rating::RatingError {
+                field: "deviation",
+                message: "must be a number above 0 and at most 350".into(),
+            }),
             ApiError::MalformedJson("expected `,` or `}` at line 1 column 18".into()),
             ApiError::InvalidRequest("unknown field `mate`, expected one of `fen`, `mate_in`, ... at line 1 column 12".into()),
             ApiError::InvalidParameter {
@@ -505,6 +513,7 @@ impl ApiError {
                 "Puzzle store unavailable",
                 StatusCode::SERVICE_UNAVAILABLE,
             ),
+            ApiError::NoPuzzle => ("/problems/no-puzzle", "No puzzle", StatusCode::NOT_FOUND),
             ApiError::InvalidRating(_) => (
                 "/problems/invalid-rating",
                 "Invalid player rating",

@@ -64,6 +64,7 @@ fn the_document_describes_every_endpoint_and_every_schema_has_examples() {
             "GET /v1/diagram.svg",
             "GET /v1/jobs/{id}",
             "GET /v1/puzzles",
+            "GET /v1/puzzles/next",
             "GET /v1/puzzles/{id}",
             "GET /v1/puzzles/{id}/diagram.svg",
             "GET /v1/puzzles/{id}/outcome",

@@ -162,3 +162,125 @@ fn refusals_name_what_is_wrong() {
     let read = app.get(&format!("/v1/puzzles/{mate}")).json();
     assert_eq!(read["rating"]["attempts"], 0, "{read}");
 }
+
+/// Every stored mate puzzle of the listing, with its rating, as (id, rating, game, stipulation).
+fn mates(app: &TestApp) -> Vec<(i64, f64, String, String)> {
+    let mut out = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut path = "/v1/puzzles?kind=mate&limit=200".to_string();
+        if let Some(c) = &cursor {
+            path.push_str(&format!("&cursor={c}"));
+        }
+        let page = app.get(&path).json();
+        for p in page["items"].as_array().unwrap() {
+            out.push((
+                p["id"].as_i64().unwrap(),
+                p["rating"]["value"].as_f64().unwrap(),
+                p["game"].as_str().unwrap().to_string(),
+                p["stipulation"].as_str().unwrap().to_string(),
+            ));
+        }
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    out
+}
+
+/// `GET /v1/puzzles/next` against a scan of the listing: the puzzle given is one of the nearest
+/// to the rating (within 50 points of the nearest, or half the deviation), passes the filters,
+/// is never excluded, and is the same for the same seed; none left is 404 `no-puzzle`.
+#[test]
+fn the_next_puzzle_is_near_the_player_s_rating_within_the_filters() {
+    let app = app();
+    let all = mates(&app);
+    assert!(all.len() >= 5, "{all:?}");
+    for (rating, query) in [
+        (1000.0, ""),
+        (1760.0, ""),
+        (2500.0, "&deviation=300"),
+        (1500.0, "&game=rococo"),
+        (1500.0, "&stipulation=%23"),
+        (1900.0, "&game=baroque&stipulation=%232"),
+    ] {
+        let allowed: Vec<&(i64, f64, String, String)> = all
+            .iter()
+            .filter(|(_, _, game, stipulation)| {
+                (!query.contains("game=rococo") || game == "rococo")
+                    && (!query.contains("game=baroque") || game == "baroque")
+                    && (!query.contains("stipulation=%23")
+                        || (stipulation.starts_with('#')
+                            && (!query.contains("%232") || stipulation == "#2")))
+            })
+            .collect();
+        let nearest = allowed
+            .iter()
+            .map(|p| (p.1 - rating).abs())
+            .fold(f64::INFINITY, f64::min);
+        let reach = if query.contains("deviation=300") {
+            150.0
+        } else {
+            50.0
+        };
+        for seed in [1, 2, 3] {
+            let path = format!("/v1/puzzles/next?rating={rating}{query}&seed={seed}");
+            let r = app.get(&path);
+            assert_eq!(r.status, 200, "{path}: {}", r.body);
+            let got = r.json();
+            let id = got["id"].as_i64().unwrap();
+            let p = allowed
+                .iter()
+                .find(|p| p.0 == id)
+                .unwrap_or_else(|| panic!("{path}: {id} passes the filters"));
+            assert!(
+                (p.1 - rating).abs() <= nearest + reach + 1e-9,
+                "{path}: {p:?}, nearest {nearest}"
+            );
+            assert!(got.get("outcome").is_none());
+            assert_eq!(
+                app.get(&path).json()["id"],
+                id,
+                "the same seed, the same puzzle"
+            );
+        }
+    }
+    // Excluded puzzles are never given; with all of them excluded, none is left.
+    let ids: Vec<String> = all.iter().map(|p| p.0.to_string()).collect();
+    let keep = &all[all.len() / 2];
+    let others: Vec<&str> = ids
+        .iter()
+        .filter(|i| **i != keep.0.to_string())
+        .map(String::as_str)
+        .collect();
+    let got = app
+        .get(&format!(
+            "/v1/puzzles/next?rating=1200&exclude={}",
+            others.join(",")
+        ))
+        .json();
+    assert_eq!(got["id"], keep.0);
+    app.get(&format!(
+        "/v1/puzzles/next?rating=1200&exclude={}",
+        ids.join(",")
+    ))
+    .problem(404, "/problems/no-puzzle");
+    // Bad input names its parameter.
+    for (query, parameter) in [
+        ("rating=-3", "rating"),
+        ("rating=5000", "rating"),
+        ("rating=1500&deviation=0", "deviation"),
+        ("rating=1500&exclude=1,x", "exclude"),
+    ] {
+        let p = app
+            .get(&format!("/v1/puzzles/next?{query}"))
+            .problem(400, "/problems/invalid-parameter");
+        assert_eq!(p["parameter"], parameter, "{query}");
+    }
+    assert_eq!(
+        app.get("/v1/puzzles/next?rating=1500&colour=white").status,
+        400
+    );
+    assert_eq!(app.get("/v1/puzzles/next").status, 400);
+}

@@ -37,6 +37,29 @@ impl From<Store> for Library {
     }
 }
 
+/// What a player asks the next puzzle to be: near a rating, within filters.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NextQuery {
+    /// The player's rating (0 to 4000).
+    pub rating: f64,
+    /// Its deviation: the puzzles chosen among are those within half of it (at least 50 points)
+    /// of the nearest one's rating.
+    pub deviation: Option<f64>,
+    pub game: Option<crate::rules::GameKind>,
+    /// A stipulation (`h#2`) or a family (`h#`).
+    pub stipulation: Option<String>,
+    /// A theme (a tag).
+    pub theme: Option<String>,
+    pub collection: Option<String>,
+    /// Puzzles already seen.
+    pub exclude: Vec<i64>,
+    /// Makes the choice repeatable (absent: the clock's).
+    pub seed: Option<u64>,
+}
+
+/// How many of the nearest puzzles the next one is chosen among, at most.
+pub const NEXT_CANDIDATES: u32 = 20;
+
 /// Why an attempt was not recorded.
 #[derive(Debug, thiserror::Error)]
 pub enum AttemptError {
@@ -136,6 +159,40 @@ impl Library {
     /// The store's.
     pub fn delete(&self, id: i64) -> Result<bool, StoreError> {
         self.store.delete(id)
+    }
+
+    /// The next puzzle for a player: chosen at random (by `seed`, or the clock) among the stored
+    /// mate puzzles nearest the player's rating that the filters allow, those within half the
+    /// deviation (at least 50 points) of the nearest one's rating; `None` when no puzzle is left.
+    ///
+    /// # Errors
+    /// The store's.
+    pub fn next_puzzle(&self, q: &NextQuery) -> Result<Option<StoredPuzzle>, StoreError> {
+        let filter = crate::store::NextFilter {
+            game: q.game,
+            stipulation: q.stipulation.clone(),
+            tag: q.theme.clone(),
+            collection: q.collection.clone(),
+            exclude: q.exclude.clone(),
+        };
+        let near = self.store.near_rating(q.rating, &filter, NEXT_CANDIDATES)?;
+        let distance = |p: &StoredPuzzle| {
+            p.rating
+                .map_or(f64::INFINITY, |r| (r.rating.value - q.rating).abs())
+        };
+        let Some(nearest) = near.first().map(distance) else {
+            return Ok(None);
+        };
+        let reach = nearest + (q.deviation.unwrap_or(0.0) / 2.0).max(50.0);
+        let pool: Vec<StoredPuzzle> = near.into_iter().filter(|p| distance(p) <= reach).collect();
+        let seed = q.seed.unwrap_or_else(crate::generate::clock_seed);
+        // SplitMix64 of the seed: an index spread over the pool.
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        let pick = (z % pool.len() as u64) as usize;
+        Ok(pool.into_iter().nth(pick))
     }
 
     /// Records an attempt at puzzle `id` by a player rated `player` (checked first), solved or

@@ -165,6 +165,70 @@ pub struct Filter {
     pub lean: bool,
 }
 
+/// What the next puzzle for a player may be: a mate puzzle of these (each absent: any).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NextFilter {
+    pub game: Option<GameKind>,
+    /// A stipulation (`h#2`), or a family of them (`h#`: every `h#N`).
+    pub stipulation: Option<String>,
+    /// A tag (a theme).
+    pub tag: Option<String>,
+    /// A collection's name.
+    pub collection: Option<String>,
+    /// Ids never to give.
+    pub exclude: Vec<i64>,
+}
+
+/// The query of the puzzles nearest a rating on one side of it (`above`: at or above, by
+/// increasing rating; else below, by decreasing rating), in a dialect: parameters `rating`,
+/// `game`, `stipulation` (exact or family), `tag`, `collection`, `limit` and the excluded ids
+/// (`exclude`: the dialect's test that `p.id` is not among them) named by `placeholder` (from 1).
+pub(crate) fn near_sql(
+    above: bool,
+    placeholder: impl Fn(usize) -> String,
+    exclude: &str,
+    columns: &str,
+) -> String {
+    let p = placeholder;
+    let (side, order) = if above { (">=", "ASC") } else { ("<", "DESC") };
+    format!(
+        "SELECT {columns} FROM puzzles p WHERE p.kind = 'mate' AND p.rating_value {side} {r}
+         AND ({g} IS NULL OR p.game = {g})
+         AND ({s} IS NULL OR p.stipulation = {s} OR (substr(p.stipulation, 1, length({s})) = {s}
+              AND substr(p.stipulation, length({s}) + 1, 1) BETWEEN '0' AND '9'))
+         AND ({t} IS NULL OR EXISTS
+              (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = {t}))
+         AND ({c} IS NULL OR EXISTS (SELECT 1 FROM collection_puzzles cp
+              WHERE cp.puzzle_id = p.id AND cp.collection = {c}))
+         AND {exclude}
+         ORDER BY p.rating_value {order}, p.id LIMIT {limit}",
+        r = p(1),
+        g = p(2),
+        s = p(3),
+        t = p(4),
+        c = p(5),
+        limit = p(6),
+    )
+}
+
+/// The nearest of two lists of puzzles on either side of `rating` (each nearest first): at most
+/// `count`, nearest first.
+pub(crate) fn nearest(
+    rating: f64,
+    above: Vec<StoredPuzzle>,
+    below: Vec<StoredPuzzle>,
+    count: usize,
+) -> Vec<StoredPuzzle> {
+    let distance = |p: &StoredPuzzle| {
+        p.rating
+            .map_or(f64::INFINITY, |r| (r.rating.value - rating).abs())
+    };
+    let mut all: Vec<StoredPuzzle> = above.into_iter().chain(below).collect();
+    all.sort_by(|a, b| distance(a).total_cmp(&distance(b)).then(a.id.cmp(&b.id)));
+    all.truncate(count);
+    all
+}
+
 /// Where a page of a listing starts, and its order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum After {
@@ -194,19 +258,22 @@ pub(crate) fn game_name(g: GameKind) -> &'static str {
 }
 
 /// A value of an inserted column, typed for both backends (each binds it as its own parameter).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum SqlValue {
     Text(String),
     OptText(Option<String>),
     OptInt(Option<i64>),
+    OptReal(Option<f64>),
 }
 
 /// The columns a new puzzle is inserted with and their values: the one list both backends render
 /// ([`insert_sql`]) and bind. `created_at` is the database's clock; `id` and `revision` are the
 /// database's.
-pub(crate) fn insert_row(p: &VerifiedPuzzle) -> [(&'static str, SqlValue); 16] {
-    use SqlValue::{OptInt, OptText, Text};
+pub(crate) fn insert_row(p: &VerifiedPuzzle) -> [(&'static str, SqlValue); 19] {
+    use SqlValue::{OptInt, OptReal, OptText, Text};
     let (rules, preset) = rules_columns(p.game, &p.rules);
+    // A mate puzzle's first rating, from its difficulty; none for a diagram.
+    let rating = (p.kind == Kind::Mate).then(|| Rating::of_difficulty(p.difficulty));
     [
         ("kind", Text(p.kind.name().into())),
         ("game", Text(game_name(p.game).into())),
@@ -224,7 +291,20 @@ pub(crate) fn insert_row(p: &VerifiedPuzzle) -> [(&'static str, SqlValue); 16] {
         ("content_hash", Text(p.content_hash.clone())),
         ("stipulation", OptText(p.stipulation.map(|s| s.to_string()))),
         ("difficulty", OptInt(p.difficulty.map(i64::from))),
+        ("rating_value", OptReal(rating.map(|r| r.value))),
+        ("rating_deviation", OptReal(rating.map(|r| r.deviation))),
+        ("rating_volatility", OptReal(rating.map(|r| r.volatility))),
     ]
+}
+
+/// What a change of a puzzle's difficulty does to its rating (SQL, after `SET`): while no
+/// attempt is counted, a mate puzzle's rating is the one its difficulty gives
+/// ([`Rating::of_difficulty`]); the new difficulty is the parameter `difficulty`.
+pub(crate) fn rating_follows_difficulty(difficulty: &str) -> String {
+    format!(
+        "rating_value = CASE WHEN kind = 'mate' AND rating_attempts = 0 \
+             THEN 1000 + 15 * COALESCE({difficulty}, 50) ELSE rating_value END"
+    )
 }
 
 /// The insert of a puzzle row in a dialect: `placeholder(i)` names the `i`th parameter (from 1),
@@ -438,6 +518,16 @@ pub trait PuzzleStore {
     /// holds it, so that attempts at once lose none; the attempt is counted and the revision
     /// raised. `None` when no mate puzzle has that id (none, or a diagram).
     fn record_attempt(&self, id: i64, player: Rating, solved: bool) -> Result<Option<Attempted>>;
+
+    /// The `count` mate puzzles whose ratings are nearest `rating` (nearest first, ties by id)
+    /// that `filter` allows, read without their outcomes: two walks of the rating index, one on
+    /// each side.
+    fn near_rating(
+        &self,
+        rating: f64,
+        filter: &NextFilter,
+        count: u32,
+    ) -> Result<Vec<StoredPuzzle>>;
 
     /// Stores a verified puzzle unless its content is already there: `(puzzle, true)` when it was
     /// inserted, `(the existing one, false)` otherwise (also when another writer stored the same

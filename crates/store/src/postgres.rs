@@ -24,7 +24,10 @@ use crate::postgres_pool::{Manager, Sql, Tx};
 use crate::tls::{self, MakeRustlsConnect};
 use crate::Json;
 use crate::Result;
-use crate::{attempt_on, attempt_sql, insert_row, insert_sql, SqlValue, ATTEMPT_COLUMNS};
+use crate::{
+    attempt_on, attempt_sql, insert_row, insert_sql, near_sql, nearest, rating_follows_difficulty,
+    NextFilter, SqlValue, ATTEMPT_COLUMNS,
+};
 use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
 use crate::{Entries, JobEnd, NewJob};
 use baroque_puzzle::rating::{Attempted, Rating};
@@ -351,6 +354,7 @@ fn insert_in(tx: &mut Tx<'_>, p: &VerifiedPuzzle) -> Result<bool> {
                 SqlValue::Text(t) => t,
                 SqlValue::OptText(t) => t,
                 SqlValue::OptInt(n) => n,
+                SqlValue::OptReal(x) => x,
             }
         })
         .collect();
@@ -427,6 +431,42 @@ impl Backend for PgStore {
 }
 
 impl PuzzleStore for PgStore {
+    fn near_rating(
+        &self,
+        rating: f64,
+        filter: &NextFilter,
+        count: u32,
+    ) -> Result<Vec<StoredPuzzle>> {
+        let mut conn = self.conn()?;
+        let game = filter.game.map(game_name);
+        let limit = i64::from(count);
+        let columns = columns(false);
+        let mut side = |above: bool| -> Result<Vec<StoredPuzzle>> {
+            let typed = |i: usize| match i {
+                1 => "$1::double precision".to_string(),
+                6 => "$6::bigint".to_string(),
+                _ => format!("${i}::text"),
+            };
+            let sql = near_sql(above, typed, "NOT (p.id = ANY($7::bigint[]))", &columns);
+            let rows = conn.query(
+                &sql,
+                &[
+                    &rating,
+                    &game,
+                    &filter.stipulation,
+                    &filter.tag,
+                    &filter.collection,
+                    &limit,
+                    &filter.exclude,
+                ],
+            )?;
+            rows.iter().map(decode).collect()
+        };
+        let above = side(true)?;
+        let below = side(false)?;
+        Ok(nearest(rating, above, below, count as usize))
+    }
+
     fn record_attempt(&self, id: i64, player: Rating, solved: bool) -> Result<Option<Attempted>> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction()?;
@@ -581,7 +621,10 @@ impl PuzzleStore for PgStore {
 
     fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool> {
         Ok(self.conn()?.execute(
-            "UPDATE puzzles SET difficulty = $2, revision = revision + 1 WHERE id = $1",
+            &format!(
+                "UPDATE puzzles SET difficulty = $2, {}, revision = revision + 1 WHERE id = $1",
+                rating_follows_difficulty("$2::bigint")
+            ),
             &[&id, &opt_i64(difficulty)],
         )? > 0)
     }
@@ -593,8 +636,11 @@ impl PuzzleStore for PgStore {
         difficulty: Option<u8>,
     ) -> Result<bool> {
         Ok(self.conn()?.execute(
-            "UPDATE puzzles SET outcome = $2, difficulty = $3, revision = revision + 1
-             WHERE id = $1",
+            &format!(
+                "UPDATE puzzles SET outcome = $2, difficulty = $3, {}, revision = revision + 1
+                 WHERE id = $1",
+                rating_follows_difficulty("$3::bigint")
+            ),
             &[&id, &outcome.to_json(), &opt_i64(difficulty)],
         )? > 0)
     }

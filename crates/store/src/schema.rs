@@ -113,12 +113,16 @@ const MIGRATIONS: [&str; 12] = [
     );
     CREATE INDEX job_shards_claim ON job_shards (state, lease_until);",
     // A mate puzzle's Glicko-2 rating from players' attempts (see `baroque_puzzle::rating`):
-    // null until the first attempt (it is then the one its difficulty gives), and the attempts
-    // counted.
+    // before the first attempt, the one its difficulty gives (`1000 + 15 × difficulty`, 1750
+    // without one, deviation 350, volatility 0.06), kept so while no attempt is counted; null for
+    // a diagram. Indexed for the listing's rating filter and the next puzzle near a rating.
     "ALTER TABLE puzzles ADD COLUMN rating_value {real};
     ALTER TABLE puzzles ADD COLUMN rating_deviation {real};
     ALTER TABLE puzzles ADD COLUMN rating_volatility {real};
-    ALTER TABLE puzzles ADD COLUMN rating_attempts {int} NOT NULL DEFAULT 0;",
+    ALTER TABLE puzzles ADD COLUMN rating_attempts {int} NOT NULL DEFAULT 0;
+    UPDATE puzzles SET rating_value = 1000 + 15 * COALESCE(difficulty, 50), rating_deviation = 350,
+        rating_volatility = 0.06 WHERE kind = 'mate';
+    CREATE INDEX puzzles_rating ON puzzles (rating_value, id);",
 ];
 
 /// Every migration, in order, in `dialect`.

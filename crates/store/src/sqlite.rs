@@ -17,7 +17,10 @@ use super::{
 };
 use crate::Json;
 use crate::Result;
-use crate::{attempt_on, attempt_sql, insert_row, insert_sql, SqlValue, ATTEMPT_COLUMNS};
+use crate::{
+    attempt_on, attempt_sql, insert_row, insert_sql, near_sql, nearest, rating_follows_difficulty,
+    NextFilter, SqlValue, ATTEMPT_COLUMNS,
+};
 use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
 use crate::{Entries, JobEnd, NewJob};
 use baroque_puzzle::rating::{Attempted, Rating};
@@ -198,6 +201,43 @@ impl Backend for SqliteStore {
 }
 
 impl PuzzleStore for SqliteStore {
+    fn near_rating(
+        &self,
+        rating: f64,
+        filter: &NextFilter,
+        count: u32,
+    ) -> Result<Vec<StoredPuzzle>> {
+        let conn = self.pool.get()?;
+        let exclude = serde_json::to_string(&filter.exclude).unwrap_or_else(|_| "[]".into());
+        let columns = columns(false);
+        let side = |above: bool| -> Result<Vec<StoredPuzzle>> {
+            let sql = near_sql(
+                above,
+                |i| format!("?{i}"),
+                "p.id NOT IN (SELECT value FROM json_each(?7))",
+                &columns,
+            );
+            let mut stmt = conn.prepare_cached(&sql)?;
+            let mut rows = stmt.query(params![
+                rating,
+                filter.game.map(game_name),
+                filter.stipulation.as_deref(),
+                filter.tag.as_deref(),
+                filter.collection.as_deref(),
+                i64::from(count),
+                exclude,
+            ])?;
+            let mut out = Vec::new();
+            while let Some(r) = rows.next()? {
+                out.push(decode(r)?);
+            }
+            Ok(out)
+        };
+        let above = side(true)?;
+        let below = side(false)?;
+        Ok(nearest(rating, above, below, count as usize))
+    }
+
     fn record_attempt(&self, id: i64, player: Rating, solved: bool) -> Result<Option<Attempted>> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -353,7 +393,10 @@ impl PuzzleStore for SqliteStore {
     fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool> {
         let conn = self.pool.get()?;
         Ok(conn.execute(
-            "UPDATE puzzles SET difficulty = ?2, revision = revision + 1 WHERE id = ?1",
+            &format!(
+                "UPDATE puzzles SET difficulty = ?2, {}, revision = revision + 1 WHERE id = ?1",
+                rating_follows_difficulty("?2")
+            ),
             params![id, difficulty],
         )? > 0)
     }
@@ -366,8 +409,11 @@ impl PuzzleStore for SqliteStore {
     ) -> Result<bool> {
         let conn = self.pool.get()?;
         Ok(conn.execute(
-            "UPDATE puzzles SET outcome = ?2, difficulty = ?3, revision = revision + 1
-             WHERE id = ?1",
+            &format!(
+                "UPDATE puzzles SET outcome = ?2, difficulty = ?3, {}, revision = revision + 1
+                 WHERE id = ?1",
+                rating_follows_difficulty("?3")
+            ),
             params![id, outcome.to_json(), difficulty],
         )? > 0)
     }
@@ -900,6 +946,9 @@ fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool>
                     rusqlite::types::Value::Null,
                     rusqlite::types::Value::Integer,
                 ),
+                SqlValue::OptReal(x) => {
+                    x.map_or(rusqlite::types::Value::Null, rusqlite::types::Value::Real)
+                }
             }
         })),
     )?;

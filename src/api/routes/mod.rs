@@ -24,6 +24,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(play::play_stored)
         .service(puzzles::create)
         .service(puzzles::list)
+        .service(puzzles::next)
         .service(puzzles::get_one)
         .service(puzzles::get_outcome)
         .service(puzzles::attempt)

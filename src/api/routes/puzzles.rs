@@ -17,9 +17,9 @@ use actix_web::http::header;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 
 use crate::api::wire::puzzles::{
-    examples, AttemptRequest, AttemptResponse, GameResult, PgnGameResult, PgnResults, PlayerRating,
-    PostQuery, PuzzleAnswer, PuzzleListQuery, PuzzlePage, PuzzleQuery, PuzzleRequest, PuzzleSort,
-    DEFAULT_PAGE, MAX_PAGE,
+    examples, AttemptRequest, AttemptResponse, GameResult, NextPuzzleQuery, PgnGameResult,
+    PgnResults, PlayerRating, PostQuery, PuzzleAnswer, PuzzleListQuery, PuzzlePage, PuzzleQuery,
+    PuzzleRequest, PuzzleSort, DEFAULT_PAGE, MAX_PAGE,
 };
 use crate::api::wire::Puzzle;
 
@@ -705,6 +705,37 @@ pub async fn get_outcome(
         serde_json::to_vec(&p.outcome)
     })
     .await
+}
+
+/// The next puzzle for a player, of any stipulation
+///
+/// A stored mate puzzle whose rating is near the player's (`rating`), within the filters
+/// (`game`, `stipulation` exact or a family such as `h#`, `theme`, `collection`), never one of
+/// `exclude`: chosen at random (repeatable with `seed`) among the nearest ones, those within half
+/// the `deviation` (at least 50 points) of the nearest one's rating. Answered from the rating
+/// index (two walks, one on each side of the rating), without the puzzle's outcome. 404
+/// `no-puzzle` when none is left.
+#[utoipa::path(
+    tag = "puzzles",
+    params(NextPuzzleQuery),
+    responses(
+        (status = 200, description = "The puzzle, without its outcome", body = Puzzle),
+        (status = 400, description = "An unknown parameter or a value of the wrong type (`invalid-request`), a rating, deviation or exclusion list out of range (`invalid-parameter`, with `parameter`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No stored puzzle matches (`no-puzzle`)", body = Problem, content_type = "application/problem+json"),
+        StoreUnavailableProblem,
+    )
+)]
+#[get("/v1/puzzles/next")]
+pub async fn next(
+    query: web::Query<NextPuzzleQuery>,
+    library: web::Data<Library>,
+) -> Result<HttpResponse, ApiError> {
+    let next = query.into_inner().read()?;
+    let library = library.into_inner();
+    match web::block(move || library.next_puzzle(&next)).await?? {
+        Some(p) => Ok(HttpResponse::Ok().json(Puzzle::from_stored(p, false))),
+        None => Err(ApiError::NoPuzzle),
+    }
 }
 
 /// Record an attempt at a puzzle

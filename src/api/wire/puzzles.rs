@@ -552,3 +552,87 @@ pub struct AttemptResponse {
     /// The player's rating after this one game, for a site that keeps no ratings of its own.
     pub player: PlayerRating,
 }
+
+/// `GET /v1/puzzles/next`: the player's rating and the filters.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct NextPuzzleQuery {
+    /// The player's rating, 0 to 4000.
+    #[param(example = 1650, minimum = 0, maximum = 4000)]
+    pub rating: f64,
+    /// Its deviation (above 0, at most 350): the puzzle is chosen among the nearest ones within
+    /// half of it (at least 50 points) of the nearest one's rating.
+    #[param(example = 120, maximum = 350)]
+    pub deviation: Option<f64>,
+    /// Only puzzles of this game.
+    pub game: Option<GameName>,
+    /// Only puzzles of this stipulation (`h#2`) or family (`h#`: every `h#N`; URL-encoded
+    /// `h%23`).
+    #[param(example = "h#")]
+    pub stipulation: Option<String>,
+    /// Only puzzles with this tag.
+    pub theme: Option<String>,
+    /// Only puzzles of this collection.
+    pub collection: Option<String>,
+    /// Puzzle ids never to give (the ones already seen), comma-separated, at most 1,000.
+    #[param(example = "62,65")]
+    pub exclude: Option<String>,
+    /// Makes the choice repeatable: the same seed and store give the same puzzle.
+    pub seed: Option<u64>,
+}
+
+impl NextPuzzleQuery {
+    /// The query, checked, for the use case.
+    ///
+    /// # Errors
+    /// [`ApiError::InvalidParameter`] naming `rating`, `deviation` or `exclude`.
+    pub fn read(self) -> Result<crate::app::library::NextQuery, ApiError> {
+        let refuse = |parameter, message: String| ApiError::InvalidParameter { parameter, message };
+        if !self.rating.is_finite() || !(0.0..=4000.0).contains(&self.rating) {
+            return Err(refuse(
+                "rating",
+                format!("{} is not a rating from 0 to 4000", self.rating),
+            ));
+        }
+        if let Some(d) = self
+            .deviation
+            .filter(|d| !d.is_finite() || *d <= 0.0 || *d > 350.0)
+        {
+            return Err(refuse(
+                "deviation",
+                format!("{d} is not a deviation above 0 and at most 350"),
+            ));
+        }
+        let exclude = match self.exclude.as_deref().filter(|e| !e.is_empty()) {
+            None => Vec::new(),
+            Some(list) => {
+                let ids: Result<Vec<i64>, _> =
+                    list.split(',').map(|t| t.trim().parse::<i64>()).collect();
+                let ids = ids.map_err(|_| {
+                    refuse(
+                        "exclude",
+                        format!("{list:?} is not a comma-separated list of puzzle ids"),
+                    )
+                })?;
+                if ids.len() > 1000 {
+                    return Err(refuse(
+                        "exclude",
+                        format!("{} ids: at most 1000", ids.len()),
+                    ));
+                }
+                ids
+            }
+        };
+        Ok(crate::app::library::NextQuery {
+            rating: self.rating,
+            deviation: self.deviation,
+            game: self.game.map(Into::into),
+            stipulation: self.stipulation.filter(|s| !s.is_empty()),
+            theme: self.theme.filter(|s| !s.is_empty()),
+            collection: self.collection.filter(|s| !s.is_empty()),
+            exclude,
+            seed: self.seed,
+        })
+    }
+}
