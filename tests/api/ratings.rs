@@ -284,3 +284,95 @@ fn the_next_puzzle_is_near_the_player_s_rating_within_the_filters() {
     );
     assert_eq!(app.get("/v1/puzzles/next").status, 400);
 }
+
+/// Every puzzle of a listing, page by page, as (id, rating or none).
+fn listed(app: &TestApp, query: &str, limit: u32) -> Vec<(i64, Option<f64>)> {
+    let mut out = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut path = format!("/v1/puzzles?limit={limit}{query}");
+        if let Some(c) = &cursor {
+            path.push_str(&format!("&cursor={c}"));
+        }
+        let r = app.get(&path);
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+        let page = r.json();
+        for p in page["items"].as_array().unwrap() {
+            out.push((p["id"].as_i64().unwrap(), p["rating"]["value"].as_f64()));
+        }
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    out
+}
+
+/// The listing filtered and sorted by rating, against a scan of the whole listing: after some
+/// attempts moved ratings off their difficulty's, `sort=rating` pages through every mate puzzle by
+/// increasing rating then id, and `rating=MIN..MAX` keeps exactly those within; bad bounds and
+/// cursors name their parameter.
+#[test]
+fn the_listing_filters_and_sorts_by_rating() {
+    let app = app();
+    let all = mates(&app);
+    // Move two ratings: a solved attempt lowers one, a failed one raises another.
+    post_attempt(&app, all[0].0, &json!({"solved": true}));
+    post_attempt(&app, all[1].0, &json!({"solved": false}));
+    let scan: Vec<(i64, Option<f64>)> = listed(&app, "", 200);
+    let mut rated: Vec<(i64, f64)> = scan
+        .iter()
+        .filter_map(|&(id, r)| r.map(|r| (id, r)))
+        .collect();
+    assert_eq!(rated.len(), all.len());
+    rated.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    for limit in [1, 2, 3, 200] {
+        let sorted: Vec<(i64, f64)> = listed(&app, "&sort=rating", limit)
+            .into_iter()
+            .map(|(id, r)| (id, r.unwrap()))
+            .collect();
+        assert_eq!(sorted, rated, "pages of {limit}");
+    }
+    for (range, lo, hi) in [
+        ("1300..1700", 1300.0, 1700.0),
+        ("1500..", 1500.0, 4000.0),
+        ("..1400", 0.0, 1400.0),
+    ] {
+        let want: Vec<i64> = scan
+            .iter()
+            .filter(|(_, r)| r.is_some_and(|r| (lo..=hi).contains(&r)))
+            .map(|p| p.0)
+            .collect();
+        let got: Vec<i64> = listed(&app, &format!("&rating={range}"), 2)
+            .into_iter()
+            .map(|p| p.0)
+            .collect();
+        assert_eq!(got, want, "{range}");
+        let by_rating: Vec<i64> = listed(&app, &format!("&rating={range}&sort=rating"), 2)
+            .into_iter()
+            .map(|p| p.0)
+            .collect();
+        let mut sorted_want: Vec<i64> = rated
+            .iter()
+            .filter(|(_, r)| (lo..=hi).contains(r))
+            .map(|p| p.0)
+            .collect();
+        assert_eq!(
+            by_rating,
+            std::mem::take(&mut sorted_want),
+            "{range} by rating"
+        );
+    }
+    for (query, parameter) in [
+        ("rating=abc", "rating"),
+        ("rating=1700..1300", "rating"),
+        ("rating=..5000", "rating"),
+        ("sort=rating&cursor=43.62", "cursor"),
+        ("sort=colour", "sort"),
+    ] {
+        let p = app
+            .get(&format!("/v1/puzzles?{query}"))
+            .problem(400, "/problems/invalid-parameter");
+        assert_eq!(p["parameter"], parameter, "{query}");
+    }
+}

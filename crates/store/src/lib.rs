@@ -160,9 +160,22 @@ pub struct Filter {
     pub difficulty_min: Option<u8>,
     /// Puzzles of at most this difficulty (which have one: not diagrams).
     pub difficulty_max: Option<u8>,
+    /// Puzzles rated at least this (mate puzzles: diagrams have no rating).
+    pub rating_min: Option<f64>,
+    /// Puzzles rated at most this.
+    pub rating_max: Option<f64>,
     /// Read each puzzle without its outcome (as null): a listing, which shows none, reads and
     /// parses no proof.
     pub lean: bool,
+}
+
+/// A listing's filter of the ratings, in a dialect: `rating_min` and `rating_max` are the
+/// parameters `min` and `max` (either NULL: no bound), a puzzle without a rating (a diagram) failing
+/// both.
+pub(crate) fn rating_filter(min: &str, max: &str) -> String {
+    format!(
+        "({min} IS NULL OR p.rating_value >= {min}) AND ({max} IS NULL OR p.rating_value <= {max})"
+    )
 }
 
 /// What the next puzzle for a player may be: a mate puzzle of these (each absent: any).
@@ -230,13 +243,16 @@ pub(crate) fn nearest(
 }
 
 /// Where a page of a listing starts, and its order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum After {
     /// By increasing id, after this id (0: from the first).
     Id(i64),
     /// By increasing difficulty then id, after this difficulty and id (`None`: from the first);
     /// puzzles without a difficulty (diagrams) are left out.
     Difficulty(Option<(u8, i64)>),
+    /// By increasing rating then id, after this rating and id (`None`: from the first); puzzles
+    /// without a rating (diagrams) are left out.
+    Rating(Option<(f64, i64)>),
 }
 
 fn json_text<T: serde::Serialize>(v: &T) -> String {

@@ -21,6 +21,7 @@ use super::{
     TlsState, VerifiedPuzzle, POOL_SIZE,
 };
 use crate::postgres_pool::{Manager, Sql, Tx};
+use crate::rating_filter;
 use crate::tls::{self, MakeRustlsConnect};
 use crate::Json;
 use crate::Result;
@@ -577,23 +578,38 @@ impl PuzzleStore for PgStore {
             opt_i64(filter.difficulty_max),
         );
         let columns = columns(!filter.lean);
-        let (sql, after_id, after_difficulty) = match after {
+        let ratings = rating_filter("$12::double precision", "$13::double precision");
+        // $14 is the difficulty or the rating to list after, in those orders.
+        let (sql, after_id, after_difficulty, after_rating) = match after {
             After::Id(id) => (
                 format!(
                     "SELECT {columns} FROM puzzles p WHERE p.id > $1
-                     AND {FILTER} ORDER BY p.id LIMIT $8"
+                     AND {FILTER} AND {ratings} ORDER BY p.id LIMIT $8"
                 ),
                 id,
+                None,
                 None,
             ),
             After::Difficulty(from) => (
                 format!(
                     "SELECT {columns} FROM puzzles p WHERE p.difficulty IS NOT NULL
-                     AND (p.difficulty > $12 OR (p.difficulty = $12 AND p.id > $1))
-                     AND {FILTER} ORDER BY p.difficulty, p.id LIMIT $8"
+                     AND (p.difficulty > $14 OR (p.difficulty = $14 AND p.id > $1))
+                     AND {FILTER} AND {ratings} ORDER BY p.difficulty, p.id LIMIT $8"
                 ),
                 from.map_or(0, |(_, id)| id),
                 Some(from.map_or(-1, |(d, _)| i64::from(d))),
+                None,
+            ),
+            After::Rating(from) => (
+                format!(
+                    "SELECT {columns} FROM puzzles p WHERE p.rating_value IS NOT NULL
+                     AND ($14::double precision IS NULL OR p.rating_value > $14::double precision
+                          OR (p.rating_value = $14::double precision AND p.id > $1))
+                     AND {FILTER} AND {ratings} ORDER BY p.rating_value, p.id LIMIT $8"
+                ),
+                from.map_or(0, |(_, id)| id),
+                None,
+                Some(from.map(|(r, _)| r)),
             ),
         };
         let mut params: Vec<&(dyn ToSql + Sync)> = vec![
@@ -608,9 +624,14 @@ impl PuzzleStore for PgStore {
             &filter.stipulation,
             &dmin,
             &dmax,
+            &filter.rating_min,
+            &filter.rating_max,
         ];
         if after_difficulty.is_some() {
             params.push(&after_difficulty);
+        }
+        if after_rating.is_some() {
+            params.push(&after_rating);
         }
         let rows = self.conn()?.query(&sql, &params)?;
         let mut items = rows.iter().map(decode).collect::<Result<Vec<_>, _>>()?;

@@ -15,6 +15,7 @@ use super::{
     decode, game_name, After, Backend, Columns, Filter, Readiness, StoreError, StoredPuzzle,
     VerifiedPuzzle,
 };
+use crate::rating_filter;
 use crate::Json;
 use crate::Result;
 use crate::{
@@ -344,26 +345,40 @@ impl PuzzleStore for SqliteStore {
             AND (?9 IS NULL OR stipulation = ?9)
             AND (?10 IS NULL OR difficulty >= ?10)
             AND (?11 IS NULL OR difficulty <= ?11)";
-        // ?1 is the id to list after, ?12 the difficulty (NULL, and unused but for the count of
-        // parameters, when listing by id).
+        let ratings = rating_filter("?13", "?14");
+        // ?1 is the id to list after; ?12 the difficulty and ?15 the rating to list after (NULL,
+        // and unused but for the count of parameters, in the other orders).
         let columns = columns(!filter.lean);
-        let (sql, after_id, after_difficulty) = match after {
+        let (sql, after_id, after_difficulty, after_rating) = match after {
             After::Id(id) => (
                 format!(
-                    "SELECT {columns} FROM puzzles p WHERE p.id > ?1 AND ?12 IS NULL
-                     AND {FILTER} ORDER BY p.id LIMIT ?8"
+                    "SELECT {columns} FROM puzzles p WHERE p.id > ?1 AND ?12 IS NULL AND ?15 IS NULL
+                     AND {FILTER} AND {ratings} ORDER BY p.id LIMIT ?8"
                 ),
                 id,
+                None,
                 None,
             ),
             After::Difficulty(from) => (
                 format!(
-                    "SELECT {columns} FROM puzzles p WHERE p.difficulty IS NOT NULL
+                    "SELECT {columns} FROM puzzles p WHERE p.difficulty IS NOT NULL AND ?15 IS NULL
                      AND (p.difficulty > ?12 OR (p.difficulty = ?12 AND p.id > ?1))
-                     AND {FILTER} ORDER BY p.difficulty, p.id LIMIT ?8"
+                     AND {FILTER} AND {ratings} ORDER BY p.difficulty, p.id LIMIT ?8"
                 ),
                 from.map_or(0, |(_, id)| id),
                 Some(from.map_or(-1, |(d, _)| i64::from(d))),
+                None,
+            ),
+            After::Rating(from) => (
+                format!(
+                    "SELECT {columns} FROM puzzles p WHERE p.rating_value IS NOT NULL AND ?12 IS NULL
+                     AND (?15 IS NULL OR p.rating_value > ?15
+                          OR (p.rating_value = ?15 AND p.id > ?1))
+                     AND {FILTER} AND {ratings} ORDER BY p.rating_value, p.id LIMIT ?8"
+                ),
+                from.map_or(0, |(_, id)| id),
+                None,
+                from.map(|(r, _)| r),
             ),
         };
         let mut stmt = conn.prepare_cached(&sql)?;
@@ -380,6 +395,9 @@ impl PuzzleStore for SqliteStore {
             filter.difficulty_min,
             filter.difficulty_max,
             after_difficulty,
+            filter.rating_min,
+            filter.rating_max,
+            after_rating,
         ])?;
         let mut items = Vec::new();
         while let Some(r) = rows.next()? {

@@ -36,6 +36,39 @@ fn difficulty_bound(parameter: &'static str, text: Option<&str>) -> Result<Optio
         })
 }
 
+/// The bounds of the listing's `rating` filter, `MIN..MAX` (either left out: no bound).
+fn rating_bounds(text: Option<&str>) -> Result<(Option<f64>, Option<f64>), ApiError> {
+    let Some(text) = text else {
+        return Ok((None, None));
+    };
+    let refused = |message: String| ApiError::InvalidParameter {
+        parameter: "rating",
+        message,
+    };
+    let bound = |t: &str| -> Result<Option<f64>, ApiError> {
+        if t.is_empty() {
+            return Ok(None);
+        }
+        t.parse::<f64>()
+            .ok()
+            .filter(|r| r.is_finite() && (0.0..=4000.0).contains(r) && !t.starts_with(['+', '-']))
+            .map(Some)
+            .ok_or_else(|| refused(format!("{t:?} is not a rating from 0 to 4000")))
+    };
+    let Some((lo, hi)) = text.split_once("..") else {
+        return Err(refused(format!(
+            "{text:?} is not a range of ratings: write `MIN..MAX`, `MIN..` or `..MAX` (`1400..1600`)"
+        )));
+    };
+    let (lo, hi) = (bound(lo)?, bound(hi)?);
+    if let (Some(l), Some(h)) = (lo, hi) {
+        if l > h {
+            return Err(refused(format!("{l} is above {h}: no puzzle could match")));
+        }
+    }
+    Ok((lo, hi))
+}
+
 /// The page a `cursor` of a listing in order `sort` starts after.
 fn page_after(sort: PuzzleSort, cursor: Option<&str>) -> Result<After, ApiError> {
     let number = |t: &str| {
@@ -51,8 +84,24 @@ fn page_after(sort: PuzzleSort, cursor: Option<&str>) -> Result<After, ApiError>
         return Ok(match sort {
             PuzzleSort::Id => After::Id(0),
             PuzzleSort::Difficulty => After::Difficulty(None),
+            PuzzleSort::Rating => After::Rating(None),
         });
     };
+    if sort == PuzzleSort::Rating {
+        // A rating (as Rust writes an f64: it reads back exactly) and an id: `1451.70266_68`.
+        let parsed = c.split_once('_').and_then(|(r, id)| {
+            let rating = r
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && x.abs() < 1e6 && x.to_string() == r);
+            Some((rating?, number(id)?))
+        });
+        return parsed.map(|from| After::Rating(Some(from))).ok_or_else(|| {
+            refused(format!(
+                "{c:?} is not a cursor this service gave (rating and id: `1451.702667884292_68`)"
+            ))
+        });
+    }
     match (sort, c.split_once('.')) {
         (PuzzleSort::Id, None) => number(c)
             .map(After::Id)
@@ -550,17 +599,21 @@ pub async fn list(
     let sort = match q.sort.as_deref() {
         None | Some("id") => PuzzleSort::Id,
         Some("difficulty") => PuzzleSort::Difficulty,
+        Some("rating") => PuzzleSort::Rating,
         Some(other) => {
             return Err(ApiError::InvalidParameter {
                 parameter: "sort",
-                message: format!("{other:?} is not an order: `id` or `difficulty`"),
+                message: format!("{other:?} is not an order: `id`, `difficulty` or `rating`"),
             })
         }
     };
+    let (rating_min, rating_max) = rating_bounds(q.rating.as_deref())?;
     let after = page_after(sort, q.cursor.as_deref())?;
     let filter = Filter {
         difficulty_min,
         difficulty_max,
+        rating_min,
+        rating_max,
         kind: q.kind.map(Into::into),
         game: q.game.map(Into::into),
         preset: q
@@ -579,6 +632,9 @@ pub async fn list(
             items.last().map(|p| match sort {
                 PuzzleSort::Id => p.id.to_string(),
                 PuzzleSort::Difficulty => format!("{}.{}", p.difficulty.unwrap_or(0), p.id),
+                PuzzleSort::Rating => {
+                    format!("{}_{}", p.rating.map_or(0.0, |r| r.rating.value), p.id)
+                }
             })
         })
         .flatten();

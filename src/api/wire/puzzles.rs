@@ -269,16 +269,27 @@ pub struct PuzzleListQuery {
     /// Only mate puzzles of at most this difficulty (0 to 100; diagrams have none).
     #[param(value_type = Option<u32>, minimum = 0, maximum = 100, example = 60)]
     pub difficulty_max: Option<String>,
-    /// The order: `id` (the default: by increasing id) or `difficulty` (by increasing
-    /// difficulty, then id; only puzzles with a difficulty, so no diagrams).
+    /// Only mate puzzles rated within these bounds, `MIN..MAX` (either may be left out:
+    /// `1400..`, `..1600`; 0 to 4000); diagrams have no rating.
+    #[param(
+        example = "1400..1600",
+        pattern = "^([0-9]{1,4}(\\.[0-9]+)?)?\\.\\.([0-9]{1,4}(\\.[0-9]+)?)?$"
+    )]
+    pub rating: Option<String>,
+    /// The order: `id` (the default: by increasing id), `difficulty` (by increasing difficulty,
+    /// then id) or `rating` (by increasing rating, then id); the last two list mate puzzles only.
     #[param(value_type = Option<PuzzleSort>)]
     pub sort: Option<String>,
     /// Page size, 1 to 200 (default 50).
     #[param(minimum = 1, maximum = 200)]
     pub limit: Option<u32>,
     /// The `next_cursor` of the previous page (absent for the first), given with the same `sort`:
-    /// digits (`62`) by id, difficulty and id (`43.62`) by difficulty.
-    #[param(pattern = "^[0-9]{1,18}(\\.[0-9]{1,18})?$", example = "62")]
+    /// digits (`62`) by id, difficulty and id (`43.62`) by difficulty, rating and id
+    /// (`1451.702667884292_68`) by rating.
+    #[param(
+        pattern = "^[0-9]{1,18}(\\.[0-9]{1,18})?(_[0-9]{1,18})?$",
+        example = "62"
+    )]
     pub cursor: Option<String>,
 }
 
@@ -291,6 +302,8 @@ pub enum PuzzleSort {
     Id,
     /// By increasing difficulty, then id; puzzles without one (diagrams) are left out.
     Difficulty,
+    /// By increasing rating, then id; puzzles without one (diagrams) are left out.
+    Rating,
 }
 
 /// What became of one game of a PGN body of several games.
