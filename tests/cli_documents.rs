@@ -664,6 +664,7 @@ fn a_wrong_claim_in_a_caption_fails_the_check() {
     let (code, lines, _) = report(&[doc.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert_eq!(lines[0]["ok"], false);
+    assert_eq!(lines[0]["status"], "wrong_claim");
     let (verified, wrong, not_understood, _) = claims(&lines);
     assert_eq!((verified, wrong, not_understood), (0, 2, 1));
     let (_, out, _) = run(baroque()

@@ -311,6 +311,7 @@ fn check_file(
 /// How a diagram read, in a word.
 fn status(d: &Diagram) -> &'static str {
     match d.reading {
+        Reading::Position { .. } if !d.passes() => "wrong_claim",
         Reading::Position { .. } => "ok",
         Reading::Impossible { .. } => "impossible",
         Reading::Unreadable(_) => "unreadable",
