@@ -272,11 +272,13 @@ fn a_collection_exported_as_csv_has_lichess_columns() {
         let moves: Vec<&str> = fields[2].split(' ').collect();
         assert_eq!(moves[0], p["outcome"]["keys"][0]["uci"].as_str().unwrap());
         assert_eq!(moves.len(), 3, "key, defence, mate: {row}");
-        // Rating: 600 + 24 x the puzzle's difficulty.
-        let rating = 600 + 24 * p["difficulty"].as_u64().expect("a mate has a difficulty");
+        // Rating, RatingDeviation, Popularity, NbPlays: the puzzle's rating, rounded, before any
+        // attempt (1000 + 15 x its difficulty, 350), no popularity, no attempt.
+        let rating = 1000 + 15 * p["difficulty"].as_u64().expect("a mate has a difficulty");
+        assert_eq!(p["rating"]["value"].as_f64(), Some(rating as f64));
         assert_eq!(
             &fields[3..7],
-            [rating.to_string().as_str(), "500", "0", "0"]
+            [rating.to_string().as_str(), "350", "0", "0"]
         );
         let tags: Vec<&str> = p["tags"]
             .as_array()

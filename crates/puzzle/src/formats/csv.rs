@@ -9,9 +9,10 @@
 //! | `PuzzleId` | the store's id | for reference only |
 //! | `FEN` | the stored canonical FEN (10x10 for Rococo) | the position |
 //! | `Moves` | the main line of [`super::solution`], each move as its from and to squares (`g6c6`), separated by spaces | the main line (any notation the move reader takes) |
-//! | `Rating` | [`super::lichess_rating`] of the puzzle's difficulty (1500 without one) | ignored |
-//! | `RatingDeviation` | 500 (no play has measured it) | ignored |
-//! | `Popularity`, `NbPlays` | 0 | ignored |
+//! | `Rating` | the puzzle's Glicko-2 rating ([`crate::rating`]), rounded: before any attempt, the one its difficulty gives | ignored |
+//! | `RatingDeviation` | its deviation, rounded (350 before any attempt) | ignored |
+//! | `Popularity` | 0 (no measure of it) | ignored |
+//! | `NbPlays` | the attempts recorded | ignored |
 //! | `Themes` | the puzzle's tags, separated by spaces | its tags |
 //! | `GameUrl` | the puzzle's source (empty without one) | its source |
 //! | `OpeningTags` | `game:baroque` or `game:rococo`, `rules:<rule set>` (Baroque), `stipulation:<#2, s#2, h#2, h#2.5>`, separated by spaces | the game (default Baroque), rule set (default `abbott`) and stipulation |
@@ -49,9 +50,6 @@ pub const HEADER: [&str; 10] = [
     "OpeningTags",
 ];
 
-/// The rating deviation written: a rating computed, not measured by play.
-pub const RATING_DEVIATION: u32 = 500;
-
 /// A row of fields, written by the `csv` crate: a field is quoted when it must be (it holds a
 /// `,`, a `"` or a line break; a `"` is doubled), and the row ends with a line feed.
 fn row<S: AsRef<str>>(fields: &[S]) -> String {
@@ -69,10 +67,13 @@ fn row<S: AsRef<str>>(fields: &[S]) -> String {
     written.unwrap_or_default()
 }
 
-/// A stored puzzle as a CSV row, or `None` for a diagram ([`super::exportable`]); its `Rating`
-/// comes from its difficulty ([`super::lichess_rating`]).
+/// A stored puzzle as a CSV row, or `None` for a diagram ([`super::exportable`]); its `Rating`,
+/// `RatingDeviation` and `NbPlays` are its rating's ([`crate::rating`]).
 pub fn write_puzzle(p: &StoredPuzzle) -> Option<String> {
-    let difficulty = p.difficulty;
+    let rating = p.rating.unwrap_or(crate::rating::PuzzleRating {
+        rating: crate::rating::Rating::of_difficulty(p.difficulty),
+        attempts: 0,
+    });
     if !super::exportable(p) {
         return None;
     }
@@ -86,10 +87,10 @@ pub fn write_puzzle(p: &StoredPuzzle) -> Option<String> {
         p.id.to_string(),
         p.fen.clone(),
         super::solution(p).main_uci().join(" "),
-        super::lichess_rating(difficulty).to_string(),
-        RATING_DEVIATION.to_string(),
+        format!("{:.0}", rating.rating.value),
+        format!("{:.0}", rating.rating.deviation),
         "0".into(),
-        "0".into(),
+        rating.attempts.to_string(),
         p.tags.join(" "),
         p.source.clone().unwrap_or_default(),
         opening.join(" "),

@@ -68,15 +68,6 @@ impl Format {
     }
 }
 
-/// The rating a puzzle is given in the CSV's `Rating` column: 1500 without a difficulty, else
-/// `600 + 24 * difficulty` for a difficulty of 0 to 100 (600 to 3000; above 100 counts as 100).
-pub fn lichess_rating(difficulty: Option<u8>) -> u32 {
-    match difficulty {
-        None => 1500,
-        Some(d) => 600 + 24 * u32::from(d.min(100)),
-    }
-}
-
 /// Whether a stored puzzle can be written as PGN or CSV: a mate puzzle with its stipulation (a
 /// diagram is a move and its outcome, not a stipulated problem).
 pub fn exportable(p: &StoredPuzzle) -> bool {
@@ -577,15 +568,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ratings_map_difficulty_linearly() {
-        assert_eq!(lichess_rating(None), 1500);
-        assert_eq!(lichess_rating(Some(0)), 600);
-        assert_eq!(lichess_rating(Some(50)), 1800);
-        assert_eq!(lichess_rating(Some(100)), 3000);
-        assert_eq!(lichess_rating(Some(255)), 3000);
-    }
-
-    #[test]
     fn formats_have_names_types_and_extensions() {
         for f in Format::ALL {
             assert_eq!(Format::parse(f.name()), Some(f));
@@ -715,6 +697,22 @@ mod tests {
         assert!(e.contains("only a series mover"), "{e}");
         let row = csv::write_puzzle(&puzzle).unwrap();
         assert!(row.contains(",f1e2 0000 e2d3 0000 d3c4,"), "{row}");
+        // Before any attempt, the rating its difficulty gives; after attempts, the rating they
+        // made, rounded, and their number as `NbPlays`.
+        assert!(row.contains(",1450,350,0,0,"), "{row}");
+        let rated = StoredPuzzle {
+            rating: Some(crate::rating::PuzzleRating {
+                rating: crate::rating::Rating {
+                    value: 1451.702,
+                    deviation: 286.5,
+                    volatility: 0.06,
+                },
+                attempts: 3,
+            }),
+            ..puzzle
+        };
+        let row = csv::write_puzzle(&rated).unwrap();
+        assert!(row.contains(",1452,286,0,3,"), "{row}");
     }
 
     fn om(n: &str) -> StoredMove {
