@@ -63,6 +63,10 @@ pub const METRICS: &[(&str, &str)] = &[
         "baroque_play_moves_total",
         "moves judged by /v1/play and by stored puzzles' play, by verdict",
     ),
+    (
+        "baroque_puzzle_attempts_total",
+        "players' attempts recorded by POST /v1/puzzles/{id}/attempts, by whether they solved",
+    ),
 ];
 
 /// Installs the global subscriber: `RUST_LOG` filters (default `info`); text or JSON lines on

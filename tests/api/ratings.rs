@@ -104,6 +104,22 @@ fn a_mate_puzzle_starts_from_its_difficulty_and_each_attempt_moves_it() {
     // A diagram has none.
     let diagram = first(&app, "kind=diagram");
     assert!(diagram.get("rating").is_none(), "{diagram}");
+    // The attempts are counted in the metrics, by whether they solved.
+    let metrics = app.get("/metrics").body;
+    assert!(
+        metrics.contains("# HELP baroque_puzzle_attempts_total players' attempts"),
+        "{metrics}"
+    );
+    // (The counters are the process's: other tests' attempts may be counted too.)
+    for solved in ["true", "false"] {
+        let name = format!("baroque_puzzle_attempts_total{{solved=\"{solved}\"}} ");
+        let count: f64 = metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(&name))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{name} in {metrics}"));
+        assert!(count >= 2.0, "{name}{count}");
+    }
 }
 
 #[test]
