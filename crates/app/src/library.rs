@@ -163,7 +163,8 @@ impl Library {
 
     /// The next puzzle for a player: chosen at random (by `seed`, or the clock) among the stored
     /// mate puzzles nearest the player's rating that the filters allow, those within half the
-    /// deviation (at least 50 points) of the nearest one's rating; `None` when no puzzle is left.
+    /// deviation (at least 50 points) of the nearest one's rating; `None` when no puzzle is left
+    /// (or the rating is not a number).
     ///
     /// # Errors
     /// The store's.
@@ -175,6 +176,9 @@ impl Library {
             collection: q.collection.clone(),
             exclude: q.exclude.clone(),
         };
+        if !q.rating.is_finite() {
+            return Ok(None);
+        }
         let near = self.store.near_rating(q.rating, &filter, NEXT_CANDIDATES)?;
         let distance = |p: &StoredPuzzle| {
             p.rating
@@ -191,6 +195,9 @@ impl Library {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^= z >> 31;
+        if pool.is_empty() {
+            return Ok(None);
+        }
         let pick = (z % pool.len() as u64) as usize;
         Ok(pool.into_iter().nth(pick))
     }

@@ -112,6 +112,11 @@ const CHESS_NAMES: [(&str, char); 4] = [
     ("queen", 'Q'),
 ];
 
+/// Words that make a sentence say what a move threatens, prevents or avoids, not what it does.
+const HEDGES: [&str; 7] = [
+    "threat", "prevent", "avoid", "stops ", "defend", "escape", "unless",
+];
+
 /// Words that say a move cannot be played.
 const NEGATIONS: [&str; 8] = [
     "illegal",
@@ -168,21 +173,36 @@ fn sayings(pos: &VariantPosition, lower: &str, last_word: Option<&str>) -> (Vec<
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
         .filter(|w| !w.is_empty())
         .collect();
+    const NUMBERS: [&str; 12] = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+        "twelve",
+    ];
     let number = |w: &str| -> Option<u32> {
-        w.parse().ok().or(match w {
-            "one" => Some(1),
-            "two" => Some(2),
-            "three" => Some(3),
-            "four" => Some(4),
-            "five" => Some(5),
-            _ => None,
-        })
+        w.parse()
+            .ok()
+            .or_else(|| NUMBERS.iter().position(|n| *n == w).map(|i| i as u32 + 1))
     };
+    let mate_word = |w: &str| {
+        matches!(
+            w,
+            "mate" | "mates" | "mated" | "checkmate" | "checkmates" | "checkmated"
+        )
+    };
+    // "mates in two", "forces checkmate in 3"; a mate word then `in` without a number is not
+    // read.
+    let mut mate_in_unread = false;
     let mate_in = words.windows(3).find_map(|w| {
-        (matches!(w[0], "mate" | "mates") && w[1] == "in")
-            .then(|| number(w[2]))
-            .flatten()
+        if mate_word(w[0]) && w[1] == "in" {
+            let n = number(w[2]);
+            mate_in_unread |= n.is_none();
+            n
+        } else {
+            None
+        }
     });
+    if mate_in_unread && mate_in.is_none() {
+        return (Vec::new(), true);
+    }
     let suffix = last_word.unwrap_or("");
     if let Some(n) = mate_in {
         says.push(Says::MateIn(n));
@@ -206,8 +226,20 @@ fn sayings(pos: &VariantPosition, lower: &str, last_word: Option<&str>) -> (Vec<
         // The pieces named after the capture word ("capturing the black pawn on h7",
         // "Capturing the Withdrawer with Kc4xd3"): the mover, named before it, is not one. A
         // count or an exception ("all seven black pieces except the king") is not read.
-        let span = words[at + 1..].join(" ");
-        let counted = words[at + 1..].iter().any(|w| {
+        // The span: from the capture word to the end of its clause (a comma, a semicolon or a
+        // colon ends it: "captures the Withdrawer, leaving ...").
+        let start = lower.find(words[at]).unwrap_or(0);
+        let clause = lower[start..]
+            .split([',', ';', ':'])
+            .next()
+            .unwrap_or_default();
+        let clause_words: Vec<&str> = clause
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .filter(|w| !w.is_empty())
+            .skip(1)
+            .collect();
+        let span = clause_words.join(" ");
+        let counted = clause_words.iter().any(|w| {
             matches!(
                 *w,
                 "all" | "except" | "two" | "three" | "four" | "five" | "six" | "seven" | "eight"
@@ -233,7 +265,7 @@ fn sayings(pos: &VariantPosition, lower: &str, last_word: Option<&str>) -> (Vec<
             }
         }
         // Squares named after the capture word: "captures on c7 and h5".
-        let squares: Vec<String> = words[at + 1..]
+        let squares: Vec<String> = clause_words
             .iter()
             .filter(|w| pos.parse_square(w, Naming::default()).is_some())
             .map(|w| w.to_string())
@@ -262,41 +294,73 @@ fn claims_of_sentence(pos: &VariantPosition, sentence: &str) -> Vec<Claim> {
         says,
         finding,
     };
-    let negated = NEGATIONS.iter().any(|n| lower.contains(n));
+    // A sentence about what a move threatens, prevents or avoids says nothing the reader can
+    // check of the move itself.
+    let hedged = HEDGES.iter().any(|h| lower.contains(h));
+    let not_understood = |why: &str| vec![claim(&[], None, Finding::NotUnderstood(why.into()))];
     let Some(first) = lines.first() else {
         // Something said of no move the reader found.
         let (says, unknown_capture) = sayings(pos, &lower, None);
-        return if says.iter().any(|s| !matches!(s, Says::Captures(_))) || unknown_capture {
-            vec![claim(
-                &[],
-                None,
-                Finding::NotUnderstood("it names no move of the diagram".into()),
-            )]
+        let says_something =
+            says.iter().any(|s| !matches!(s, Says::Captures(_))) || unknown_capture;
+        return if says_something {
+            not_understood("it names no move of the diagram")
         } else {
             Vec::new()
         };
     };
-    let mut out = Vec::new();
-    // "not Kc4-d4": the word before a move.
-    let not_before = |word: &str| {
-        lower
-            .find(&word.to_lowercase())
-            .is_some_and(|i| lower[..i].trim_end().ends_with("not"))
-    };
-    if negated || lines.iter().any(|l| not_before(&l[0])) {
-        for line in &lines {
-            let mv = &line[0];
-            if !negated && !not_before(mv) {
-                continue;
-            }
-            out.push(claim(
-                std::slice::from_ref(mv),
-                Some(Says::Illegal),
-                verify_illegal(pos, mv),
-            ));
-        }
-        return out;
+    if hedged {
+        return not_understood("it says what a move threatens, prevents or avoids");
     }
+    // A move the text says cannot be played: a negation in the few words before it ("could not
+    // play Kc4-d4", "not Kc4-d4", "cannot be captured by Ld2-h2") or after it ("Kc4-d5 is
+    // illegal").
+    let governed = |word: &str| -> bool {
+        let Some(i) = lower.find(&word.to_lowercase()) else {
+            return false;
+        };
+        let before: Vec<&str> = lower[..i].split_whitespace().rev().take(4).collect();
+        let after: Vec<&str> = lower[i + word.len()..].split_whitespace().take(4).collect();
+        let before = before.into_iter().rev().collect::<Vec<_>>().join(" ");
+        let after = after.join(" ");
+        NEGATIONS.iter().any(|n| before.contains(n))
+            || before.split_whitespace().any(|w| w == "not")
+            || [
+                "illegal",
+                "impossible",
+                "not legal",
+                "not possible",
+                "not allowed",
+            ]
+            .iter()
+            .any(|n| after.contains(n))
+    };
+    let negated_anywhere =
+        NEGATIONS.iter().any(|n| lower.contains(n)) || lower.split_whitespace().any(|w| w == "not");
+    let governed_moves: Vec<&String> = lines
+        .iter()
+        .map(|l| &l[0])
+        .filter(|m| governed(m))
+        .collect();
+    if !governed_moves.is_empty() {
+        return governed_moves
+            .into_iter()
+            .map(|mv| {
+                claim(
+                    std::slice::from_ref(mv),
+                    Some(Says::Illegal),
+                    verify_illegal(pos, mv),
+                )
+            })
+            .collect();
+    }
+    if negated_anywhere {
+        return not_understood("a negation the reader cannot tie to a move");
+    }
+    // Several lines that are not alternatives of one move each: what the sentence says is not
+    // known to be said of each, so a finding against one is not reported as wrong.
+    let alternatives = lines.iter().all(|l| l.len() == 1);
+    let mut out = Vec::new();
     for line in &lines {
         let (says, unknown_capture) = sayings(pos, &lower, line.last().map(String::as_str));
         let said = out.iter().any(|c: &Claim| c.says.is_none());
@@ -304,11 +368,20 @@ fn claims_of_sentence(pos: &VariantPosition, sentence: &str) -> Vec<Claim> {
             out.push(claim(
                 line,
                 None,
-                Finding::NotUnderstood("it names no piece the reader knows as captured".into()),
+                Finding::NotUnderstood(
+                    "it says what the move does in words the reader does not read (a count of \
+                     pieces, a length without its number)"
+                        .into(),
+                ),
             ));
         }
         for s in says {
-            let finding = verify(pos, line, &s);
+            let finding = match verify(pos, line, &s) {
+                Finding::Wrong(why) if lines.len() > 1 && !alternatives => Finding::NotUnderstood(
+                    format!("the sentence names several lines and the reader cannot tell which it means ({why})"),
+                ),
+                f => f,
+            };
             out.push(claim(line, Some(s), finding));
         }
     }
@@ -434,6 +507,9 @@ fn verify_mate_in(pos: &VariantPosition, line: &[String], n: u32) -> Finding {
     };
     if n == 0 || n > crate::solver::MAX_MATE_IN {
         return Finding::NotUnderstood(format!("mate in {n} is out of the solver's range"));
+    }
+    if let Err(e) = crate::solver::Stipulation::Mate(n).check_position(pos) {
+        return Finding::NotUnderstood(format!("mate in {n} does not apply here: {e}"));
     }
     let opts = crate::solver::SolveOptions {
         stipulation: crate::solver::Stipulation::Mate(n),
@@ -563,5 +639,55 @@ mod tests {
                 s => s,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod reading_tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    fn pos(fen: &str) -> VariantPosition {
+        Variant::default().read_fen(fen, Naming::default()).unwrap()
+    }
+
+    /// Right captions are never reported wrong: a negation of something else, a threat, a clause
+    /// after the capture, "forces checkmate in two", a Rococo board without both Kings.
+    #[test]
+    fn right_captions_are_never_wrong() {
+        let king = pos("8/8/8/4k3/2K2M2/3q4/8/8 w 0");
+        let chameleon = pos("2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0");
+        for (p, text) in [
+            (
+                &king,
+                "Black cannot escape after Kc4-d5 delivering checkmate.",
+            ),
+            (&chameleon, "1.Bg6xc6! threatens 2.Nc4-g8 mate."),
+            (
+                &king,
+                "Kc4xd3 captures the Withdrawer, leaving the King alone.",
+            ),
+            (&chameleon, "1.Bg6xc6! forces checkmate in two."),
+            (&chameleon, "1.Bg6xc6 mates in a few moves."),
+        ] {
+            let found = claims(p, text);
+            assert!(found.iter().all(|c| !c.is_wrong()), "{text}: {found:?}");
+        }
+        let found = claims(&chameleon, "1.Bg6xc6! forces checkmate in two.");
+        assert_eq!(found[0].says, Some(Says::MateIn(2)));
+        assert_eq!(found[0].finding, Finding::Verified);
+        let found = claims(
+            &king,
+            "Kc4xd3 captures the Withdrawer, leaving the King alone.",
+        );
+        assert_eq!(found[0].says, Some(Says::Captures(vec![Role::Withdrawer])));
+        let rococo = Variant::Rococo
+            .read_fen("10/10/10/10/1A8/10/1L8/1x8/1W8/10 b 0", Naming::default())
+            .unwrap();
+        let found = claims(&rococo, "Xb3-b5 mates in two.");
+        assert!(
+            matches!(found[0].finding, Finding::NotUnderstood(_)),
+            "{found:?}"
+        );
     }
 }

@@ -207,8 +207,10 @@ pub(crate) fn near_sql(
     format!(
         "SELECT {columns} FROM puzzles p WHERE p.kind = 'mate' AND p.rating_value {side} {r}
          AND ({g} IS NULL OR p.game = {g})
-         AND ({s} IS NULL OR p.stipulation = {s} OR (substr(p.stipulation, 1, length({s})) = {s}
-              AND substr(p.stipulation, length({s}) + 1, 1) BETWEEN '0' AND '9'))
+         AND ({s} IS NULL OR p.stipulation = {s}
+              OR (substr({s}, length({s}), 1) NOT IN {digits}
+                  AND substr(p.stipulation, 1, length({s})) = {s}
+                  AND substr(p.stipulation, length({s}) + 1, 1) IN {digits}))
          AND ({t} IS NULL OR EXISTS
               (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = {t}))
          AND ({c} IS NULL OR EXISTS (SELECT 1 FROM collection_puzzles cp
@@ -221,6 +223,8 @@ pub(crate) fn near_sql(
         t = p(4),
         c = p(5),
         limit = p(6),
+        // Digits by value, not by the database's collation.
+        digits = "('0', '1', '2', '3', '4', '5', '6', '7', '8', '9')",
     )
 }
 
@@ -238,6 +242,10 @@ pub(crate) fn nearest(
     };
     let mut all: Vec<StoredPuzzle> = above.into_iter().chain(below).collect();
     all.sort_by(|a, b| distance(a).total_cmp(&distance(b)).then(a.id.cmp(&b.id)));
+    // The two walks are two statements: an attempt between them may move a puzzle across the
+    // rating, and it is then found twice.
+    let mut seen = std::collections::HashSet::new();
+    all.retain(|p| seen.insert(p.id));
     all.truncate(count);
     all
 }
@@ -315,11 +323,16 @@ pub(crate) fn insert_row(p: &VerifiedPuzzle) -> [(&'static str, SqlValue); 19] {
 
 /// What a change of a puzzle's difficulty does to its rating (SQL, after `SET`): while no
 /// attempt is counted, a mate puzzle's rating is the one its difficulty gives
-/// ([`Rating::of_difficulty`]); the new difficulty is the parameter `difficulty`.
+/// ([`Rating::of_difficulty`]), its deviation and volatility filled if a row written by an older
+/// build left them empty; the new difficulty is the parameter `difficulty`.
 pub(crate) fn rating_follows_difficulty(difficulty: &str) -> String {
     format!(
         "rating_value = CASE WHEN kind = 'mate' AND rating_attempts = 0 \
-             THEN 1000 + 15 * COALESCE({difficulty}, 50) ELSE rating_value END"
+             THEN 1000 + 15 * COALESCE({difficulty}, 50) ELSE rating_value END, \
+         rating_deviation = CASE WHEN kind = 'mate' \
+             THEN COALESCE(rating_deviation, 350) ELSE rating_deviation END, \
+         rating_volatility = CASE WHEN kind = 'mate' \
+             THEN COALESCE(rating_volatility, 0.06) ELSE rating_volatility END"
     )
 }
 
