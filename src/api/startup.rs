@@ -326,7 +326,27 @@ pub fn server(
         let json = web::JsonConfig::default()
             .limit(limits.max_body_bytes)
             .error_handler(json_error_handler);
-        let (app, _) = App::new()
+        // A literal path answers 405 to a method it does not take before any route with a
+        // parameter can match it: `DELETE /v1/puzzles/next` is not `DELETE /v1/puzzles/{id}`.
+        let mut early = App::new();
+        for (path, allow) in allowed.iter().filter(|(p, _)| !p.contains('{')) {
+            let methods: Vec<Method> = allow
+                .iter()
+                .filter_map(|m| Method::from_bytes(m.as_bytes()).ok())
+                .collect();
+            let allow = allow.clone();
+            early = early.service(
+                web::resource(path.as_str())
+                    .guard(guard::fn_guard(move |ctx| {
+                        !methods.contains(&ctx.head().method)
+                    }))
+                    .to(move |req: HttpRequest| {
+                        let allow = allow.clone();
+                        async move { method_not_allowed(req, allow) }
+                    }),
+            );
+        }
+        let (app, _) = early
             .into_utoipa_app()
             .configure(routes::configure)
             .split_for_parts();

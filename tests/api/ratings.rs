@@ -299,6 +299,10 @@ fn the_next_puzzle_is_near_the_player_s_rating_within_the_filters() {
         400
     );
     assert_eq!(app.get("/v1/puzzles/next").status, 400);
+    // `next` is no puzzle id: another method is 405, not `DELETE /v1/puzzles/{id}`'s 404.
+    let r = app.request("DELETE", "/v1/puzzles/next");
+    assert_eq!(r.status, 405, "{}", r.body);
+    assert_eq!(r.header("allow"), Some("GET, HEAD"));
 }
 
 /// Every puzzle of a listing, page by page, as (id, rating or none).
