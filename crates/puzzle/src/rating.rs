@@ -57,12 +57,25 @@ impl Rating {
     /// The most a deviation may be: a new rating's, 350.
     pub const MAX_DEVIATION: f64 = 350.0;
 
+    /// A puzzle's first rating at difficulty 0 ([`Rating::of_difficulty`]).
+    pub const FIRST_BASE: u32 = 1000;
+    /// The points a puzzle's first rating gains per point of difficulty.
+    pub const FIRST_PER_DIFFICULTY: u32 = 15;
+    /// The difficulty a puzzle without one is rated as.
+    pub const FIRST_UNKNOWN_DIFFICULTY: u8 = 50;
+
     /// A puzzle's first rating, from its difficulty (0 to 100, computed from its proof: see
     /// [`crate::difficulty`]): the monotone map `1000 + 15 × difficulty` onto 1000 to 2500,
     /// deviation 350, volatility 0.06. A puzzle without a difficulty starts at 1750.
     pub fn of_difficulty(difficulty: Option<u8>) -> Rating {
         Rating {
-            value: 1000.0 + 15.0 * f64::from(difficulty.unwrap_or(50).min(100)),
+            value: f64::from(Rating::FIRST_BASE)
+                + f64::from(Rating::FIRST_PER_DIFFICULTY)
+                    * f64::from(
+                        difficulty
+                            .unwrap_or(Rating::FIRST_UNKNOWN_DIFFICULTY)
+                            .min(100),
+                    ),
             ..Rating::NEW_PLAYER
         }
     }

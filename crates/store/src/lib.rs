@@ -326,13 +326,20 @@ pub(crate) fn insert_row(p: &VerifiedPuzzle) -> [(&'static str, SqlValue); 19] {
 /// ([`Rating::of_difficulty`]), its deviation and volatility filled if a row written by an older
 /// build left them empty; the new difficulty is the parameter `difficulty`.
 pub(crate) fn rating_follows_difficulty(difficulty: &str) -> String {
+    let (base, per, unknown) = (
+        Rating::FIRST_BASE,
+        Rating::FIRST_PER_DIFFICULTY,
+        Rating::FIRST_UNKNOWN_DIFFICULTY,
+    );
+    let new = Rating::NEW_PLAYER;
     format!(
         "rating_value = CASE WHEN kind = 'mate' AND rating_attempts = 0 \
-             THEN 1000 + 15 * COALESCE({difficulty}, 50) ELSE rating_value END, \
+             THEN {base} + {per} * COALESCE({difficulty}, {unknown}) ELSE rating_value END, \
          rating_deviation = CASE WHEN kind = 'mate' \
-             THEN COALESCE(rating_deviation, 350) ELSE rating_deviation END, \
+             THEN COALESCE(rating_deviation, {}) ELSE rating_deviation END, \
          rating_volatility = CASE WHEN kind = 'mate' \
-             THEN COALESCE(rating_volatility, 0.06) ELSE rating_volatility END"
+             THEN COALESCE(rating_volatility, {}) ELSE rating_volatility END",
+        new.deviation, new.volatility
     )
 }
 
