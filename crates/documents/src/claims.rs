@@ -316,9 +316,11 @@ fn claims_of_sentence(pos: &VariantPosition, sentence: &str) -> Vec<Claim> {
     // play Kc4-d4", "not Kc4-d4", "cannot be captured by Ld2-h2") or after it ("Kc4-d5 is
     // illegal").
     let governed = |word: &str| -> bool {
-        let Some(i) = lower.find(&word.to_lowercase()) else {
+        let word = word.to_lowercase();
+        let Some(i) = lower.find(&word) else {
             return false;
         };
+        // Slices at the match's own bounds (a lower-cased word may not keep its byte length).
         let before: Vec<&str> = lower[..i].split_whitespace().rev().take(4).collect();
         let after: Vec<&str> = lower[i + word.len()..].split_whitespace().take(4).collect();
         let before = before.into_iter().rev().collect::<Vec<_>>().join(" ");
