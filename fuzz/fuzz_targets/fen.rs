@@ -1,6 +1,6 @@
 //! FEN parsing never panics, and every position it accepts writes back to a FEN that reads the same.
 #![no_main]
-use baroque::rules::{Letters, Position, Rules};
+use baroque_rules::{Letters, Position, Rules};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

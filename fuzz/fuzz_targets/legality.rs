@@ -1,7 +1,7 @@
 //! Oracle: a move is in the legal list exactly when the single-move legality check accepts it, for
 //! made-up moves of every role between any two squares.
 #![no_main]
-use baroque::rules::{Move, MoveKind, Position, Role, Rules};
+use baroque_rules::{Move, MoveKind, Position, Role, Rules};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

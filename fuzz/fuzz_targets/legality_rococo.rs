@@ -2,8 +2,8 @@
 //! moves of its piece alone) accepts it, for the moves of the list and for made-up moves of every
 //! role and kind between any two squares.
 #![no_main]
-use baroque::rules::rococo::{Coords, RococoKind, RococoMove, RococoPosition};
-use baroque::rules::Role;
+use baroque_rules::rococo::{Coords, RococoKind, RococoMove, RococoPosition};
+use baroque_rules::Role;
 use libfuzzer_sys::fuzz_target;
 
 const KINDS: [RococoKind; 4] = [

@@ -1,7 +1,7 @@
 //! The verify path: a FEN line, then moves one per line, played as `/v1/verify` plays them. Never
 //! panics; every accepted move is in the legal list.
 #![no_main]
-use baroque::rules::{Position, Rules};
+use baroque_rules::{Position, Rules};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -4,14 +4,14 @@
 //! every refusal says what is wrong in words; every solve keeps to its node and time budget and
 //! says whether it ran out (and which limit), an `unknown` result only when it did.
 #![no_main]
-use baroque::app::analysis::analyze;
-use baroque::app::line::{check_moves, verify, VerifyQuery};
-use baroque::app::position::PositionInput;
-use baroque::app::solve::{AskedBudget, SolveInput, SolveLimits, SolveQuery, Solved};
-use baroque::puzzle::{About, Claim, MateClaim, NewPuzzle};
-use baroque::rules::rococo::Coords;
-use baroque::rules::GameKind;
-use baroque::solver::{Cancel, Outcome};
+use baroque_app::analysis::analyze;
+use baroque_app::line::{check_moves, verify, VerifyQuery};
+use baroque_app::position::PositionInput;
+use baroque_app::solve::{AskedBudget, SolveInput, SolveLimits, SolveQuery, Solved};
+use baroque_puzzle::{About, Claim, MateClaim, NewPuzzle};
+use baroque_rules::rococo::Coords;
+use baroque_rules::GameKind;
+use baroque_solver::{Cancel, Outcome};
 use libfuzzer_sys::fuzz_target;
 
 /// A search budget small enough for a fuzz target.
@@ -91,7 +91,7 @@ fuzz_target!(|data: &[u8]| {
             };
             match SolveQuery::parse(input, &LIMITS) {
                 Ok(q) => {
-                    let report = baroque::app::solve::run(&q);
+                    let report = baroque_app::solve::run(&q);
                     let (nodes, elapsed, exhausted, by, unknown) = match &report.solved {
                         Solved::Tree(s) => (
                             s.nodes,
@@ -122,10 +122,10 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         _ => {
-            let Some(stipulation) = lines.next().and_then(baroque::solver::Stipulation::parse) else {
+            let Some(stipulation) = lines.next().and_then(baroque_solver::Stipulation::parse) else {
                 return;
             };
-            let Ok(variant) = baroque::rules::Variant::of(position.game, None) else {
+            let Ok(variant) = baroque_rules::Variant::of(position.game, None) else {
                 return;
             };
             let new = NewPuzzle {
@@ -138,7 +138,7 @@ fuzz_target!(|data: &[u8]| {
                 }),
                 about: About::default(),
             };
-            if let Err(e) = baroque::puzzle::verify(new, &LIMITS.options()) {
+            if let Err(e) = baroque_puzzle::verify(new, &LIMITS.options()) {
                 refused(e);
             }
         }

@@ -4,11 +4,11 @@
 //! one's position reads back to the same FEN, nothing after it is played, and the final FEN is the
 //! last legal move's.
 #![no_main]
-use baroque::app::line::{verify, LineMove, VerifyQuery};
-use baroque::app::position::PositionInput;
-use baroque::rules::rococo::Coords;
-use baroque::rules::{GameKind, GameNotation, GameRules};
-use baroque::solver::Cancel;
+use baroque_app::line::{verify, LineMove, VerifyQuery};
+use baroque_app::position::PositionInput;
+use baroque_rules::rococo::Coords;
+use baroque_rules::{GameKind, GameNotation, GameRules};
+use baroque_solver::Cancel;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
