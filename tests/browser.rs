@@ -29,7 +29,16 @@ fn the_player_plays_in_chromium() {
         "the browser tests need node, Chromium (/usr/bin/chromium or CHROMIUM) and `npm ci` in \
          tests/browser"
     );
-    let served = Served::start(&[]);
+    // A write token, for the scenarios that generate a collection and post attempts as a site
+    // would.
+    let token = "browser-write-token-0123";
+    let store = tempfile::tempdir().expect("a temporary directory");
+    let served = Served::start_at(
+        store.path().join("baroque.db"),
+        &[],
+        &[("BAROQUE_WRITE_TOKEN", token)],
+        store,
+    );
     let (status, list) = served.get("/v1/puzzles?limit=200");
     assert_eq!(status, 200);
     let ids: serde_json::Map<String, serde_json::Value> = list["items"]
@@ -46,6 +55,7 @@ fn the_player_plays_in_chromium() {
             "BAROQUE_PUZZLES",
             serde_json::Value::Object(ids).to_string(),
         )
+        .env("BAROQUE_TOKEN", token)
         .env("CHROMIUM", chromium().unwrap())
         .output()
         .expect("node runs");

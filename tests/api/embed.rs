@@ -331,3 +331,180 @@ fn a_refused_player_page_is_a_page_for_a_browser_and_a_problem_for_an_api_client
     app.get_with("/embed/puzzles/999999", &[("Accept", "application/json")])
         .problem(404, "/problems/not-found");
 }
+
+const TOKEN: &str = "test-write-token-embed";
+
+/// A server with a write token and a generated collection `name` of `count` sound `#2`, with
+/// its puzzle ids in order.
+fn with_collection(name: &str, count: u32) -> (TestApp, Vec<i64>) {
+    let app = spawn_app_with(Settings {
+        write_token: Some(TOKEN.into()),
+        ..Settings::for_tests()
+    });
+    let auth = format!("Bearer {TOKEN}");
+    let body = serde_json::json!({"name": name, "mate_in": 2, "count": count, "seed": 42, "max_pieces": 8});
+    let r = app.send(
+        "POST",
+        "/v1/collections",
+        &[("authorization", auth.as_str())],
+        Some(&body),
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    let url = r.json()["url"].as_str().unwrap().to_string();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let job = loop {
+        let job = app.get(&url).json();
+        if job["state"] != "running" {
+            break job;
+        }
+        assert!(std::time::Instant::now() < deadline, "{job}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(job["state"], "done", "{job}");
+    let ids = job["puzzle_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    (app, ids)
+}
+
+#[test]
+fn a_collection_is_played_in_its_order_to_its_end() {
+    let (app, ids) = with_collection("threes", 3);
+    assert_eq!(ids.len(), 3);
+    let mut after = None;
+    for (i, id) in ids.iter().enumerate() {
+        let path = match after {
+            None => "/embed/collections/threes?theme=dark&lang=fr".to_string(),
+            Some(p) => format!("/embed/collections/threes?after={p}&theme=dark&lang=fr"),
+        };
+        let r = app.get(&path);
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+        assert!(r.header("content-security-policy").is_some());
+        let c = config(&r.body);
+        assert_eq!(c["puzzle_id"], *id, "{path}: {c}");
+        assert_eq!(c["theme"], "dark");
+        assert_eq!(c["lang"], "fr");
+        let puzzle = app.get(&format!("/v1/puzzles/{id}")).json();
+        assert_eq!(c["fen"], puzzle["fen"]);
+        assert_eq!(c["stipulation"], "#2");
+        // The page rates its visitor against the puzzle's own rating.
+        assert_eq!(
+            c["rating"],
+            serde_json::json!({
+                "value": puzzle["rating"]["value"],
+                "deviation": puzzle["rating"]["deviation"],
+                "volatility": puzzle["rating"]["volatility"],
+            })
+        );
+        let s = &c["sequence"];
+        assert_eq!(s["kind"], "collection", "{c}");
+        assert_eq!(s["name"], "threes");
+        assert_eq!(s["more"], i + 1 < ids.len(), "{c}");
+        let position = s["position"].as_i64().unwrap();
+        assert!(after.is_none_or(|a| position > a), "{c}");
+        after = Some(position);
+    }
+    // Past the last puzzle, and no such collection: not found.
+    app.get(&format!(
+        "/embed/collections/threes?after={}",
+        after.unwrap()
+    ))
+    .problem(404, "/problems/not-found");
+    app.get("/embed/collections/none")
+        .problem(404, "/problems/not-found");
+    // A position that is not one: the parameter is named.
+    for bad in ["-1", "first", "1.5"] {
+        let p = app
+            .get(&format!("/embed/collections/threes?after={bad}"))
+            .problem(400, "/problems/invalid-parameter");
+        assert_eq!(p["parameter"], "after", "{p}");
+    }
+    let p = app
+        .get("/embed/collections/threes?theme=blue")
+        .problem(400, "/problems/invalid-parameter");
+    assert_eq!(p["parameter"], "theme", "{p}");
+    // The next puzzle from a rating may be limited to the collection.
+    let r = app.get("/embed/next?rating=1500&collection=threes&seed=3");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(ids.contains(&config(&r.body)["puzzle_id"].as_i64().unwrap()));
+}
+
+#[test]
+fn the_next_page_plays_the_puzzle_the_api_would_give() {
+    let app = spawn_app();
+    for (query, player) in [
+        ("rating=1500&seed=1", (1500.0, 350.0, 0.06)),
+        (
+            "rating=1234.5&deviation=80&volatility=0.05&seed=9",
+            (1234.5, 80.0, 0.05),
+        ),
+        ("seed=2&stipulation=%23&game=baroque", (1500.0, 350.0, 0.06)),
+        ("rating=1700&seed=4&exclude=1,2,3", (1700.0, 350.0, 0.06)),
+    ] {
+        let r = app.get(&format!("/embed/next?{query}&scheme=dark"));
+        assert_eq!(r.status, 200, "{query}: {}", r.body);
+        let c = config(&r.body);
+        // The same puzzle as /v1/puzzles/next for the same rating, deviation, filters and seed.
+        let api_query = format!(
+            "{}&rating={}&deviation={}",
+            query
+                .split('&')
+                .filter(|p| !p.starts_with("rating=")
+                    && !p.starts_with("deviation=")
+                    && !p.starts_with("volatility="))
+                .collect::<Vec<_>>()
+                .join("&"),
+            player.0,
+            player.1
+        );
+        let expected = app.get(&format!("/v1/puzzles/next?{api_query}"));
+        assert_eq!(expected.status, 200, "{api_query}: {}", expected.body);
+        let expected = expected.json();
+        assert_eq!(c["puzzle_id"], expected["id"], "{query}");
+        assert_eq!(c["rating"]["value"], expected["rating"]["value"], "{query}");
+        assert_eq!(c["theme"], "dark");
+        let s = &c["sequence"];
+        assert_eq!(s["kind"], "next", "{c}");
+        assert_eq!(
+            s["player"],
+            serde_json::json!({"value": player.0, "deviation": player.1, "volatility": player.2}),
+            "{query}"
+        );
+        if query.contains("exclude") {
+            assert_eq!(s["exclude"], serde_json::json!([1, 2, 3]));
+        } else {
+            assert_eq!(s["exclude"], serde_json::json!([]));
+        }
+        if query.contains("stipulation") {
+            assert_eq!(
+                s["filters"],
+                serde_json::json!({"game": "baroque", "stipulation": "#", "seed": 2})
+            );
+            assert!(c["stipulation"].as_str().unwrap().starts_with('#'), "{c}");
+        }
+    }
+    // Page names are Rococo's: a Baroque puzzle keeps standard names.
+    let r = app.get("/embed/next?rating=1500&seed=1&game=baroque&coords=page");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(config(&r.body)["coords"], "standard");
+    // Refusals name the parameter.
+    for (query, parameter) in [
+        ("rating=5000", "rating"),
+        ("rating=1500&deviation=0", "deviation"),
+        ("rating=1500&volatility=1.5", "volatility"),
+        ("rating=1500&scheme=blue", "scheme"),
+        ("rating=1500&exclude=a,b", "exclude"),
+    ] {
+        let p = app
+            .get(&format!("/embed/next?{query}"))
+            .problem(400, "/problems/invalid-parameter");
+        assert_eq!(p["parameter"], parameter, "{query}: {p}");
+    }
+    app.get("/embed/next?rating=1500&colour=red")
+        .problem(400, "/problems/invalid-request");
+    app.get("/embed/next?rating=1500&theme=no-such-theme")
+        .problem(404, "/problems/no-puzzle");
+}

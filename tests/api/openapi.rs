@@ -54,6 +54,8 @@ fn the_document_describes_every_endpoint_and_every_schema_has_examples() {
             "DELETE /v1/jobs/{id}",
             "DELETE /v1/puzzles/{id}",
             "GET /embed",
+            "GET /embed/collections/{name}",
+            "GET /embed/next",
             "GET /embed/puzzles/{id}",
             "GET /health",
             "GET /metrics",

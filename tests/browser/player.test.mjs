@@ -616,6 +616,119 @@ test('a stored puzzle shows its title and caption above the board, as text', asy
   await free.context.close();
 });
 
+/** A call to the API with the write token the server was started with (BAROQUE_TOKEN). */
+async function write(path, body) {
+  const response = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${process.env.BAROQUE_TOKEN}` },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json();
+  assert.ok(response.status === 200 || response.status === 202, `${path}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** Generates collection `name` of `count` sound `#1` and answers its puzzle ids in order. */
+async function generated(name, count) {
+  let job = await write('/v1/collections', { name, mate_in: 1, count, seed: 7, max_pieces: 8 });
+  const deadline = Date.now() + 60000;
+  while (job.state === 'running' || job.state === 'queued') {
+    assert.ok(Date.now() < deadline, JSON.stringify(job));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    job = await (await fetch(base + job.url)).json();
+  }
+  assert.equal(job.state, 'done', JSON.stringify(job));
+  assert.equal(job.puzzle_ids.length, count);
+  return job.puzzle_ids;
+}
+
+const shownId = (frame) => frame.evaluate(() => JSON.parse(document.getElementById('baroque-config').textContent).puzzle_id);
+
+test('a collection of three is played to its end by clicks and Next, its attempts heard by the page around it', async () => {
+  const ids = await generated('browser-threes', 3);
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html' });
+    res.end(`<!DOCTYPE html><html><body><script>
+      window.__events = [];
+      window.addEventListener('message', (e) => { if (e.data && e.data.type === 'baroque-puzzle') window.__events.push(e.data); });
+      </script><iframe title="puzzles" src="${base}/embed/collections/browser-threes" width="800" height="700"></iframe></body></html>`);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`http://localhost:${server.address().port}/`);
+  await page.frameLocator('iframe').locator('html[data-ready="true"]').waitFor();
+  const frame = page.frames().find((f) => f !== page.mainFrame());
+  for (let i = 0; i < ids.length; i += 1) {
+    await settled(frame);
+    assert.equal(await shownId(frame), ids[i], `puzzle ${i + 1}`);
+    assert.ok(await frame.locator('[data-action="next"]').isHidden(), `puzzle ${i + 1}: no Next before an attempt`);
+    if (i === 1) {
+      // A hint settles the attempt as failed; the puzzle can still be played to its mate.
+      await frame.locator('[data-action="hint"]').click();
+      await frame.waitForSelector('.square.hint');
+    }
+    await clickMove(frame, await mateInOne(frame, 'baroque'));
+    assert.equal(await verdict(frame), 'solved', `puzzle ${i + 1}`);
+    await page.waitForFunction((id) => window.__events.some((e) => e.event === 'attempt' && e.puzzle_id === id), ids[i]);
+    if (i + 1 < ids.length) {
+      assert.ok(await frame.locator('[data-action="next"]').isVisible(), `puzzle ${i + 1}: Next once solved`);
+      await frame.locator('[data-action="next"]').click();
+      await frame.waitForURL(/\/embed\/collections\/browser-threes\?after=\d+/);
+      await frame.locator('html[data-ready="true"]').waitFor();
+    }
+  }
+  // The end: no Next, and the page says the collection is done.
+  assert.ok(await frame.locator('[data-action="next"]').isHidden());
+  assert.match(await frame.locator('#progress').textContent(), /last puzzle/);
+  const attempts = (await page.evaluate(() => window.__events)).filter((e) => e.event === 'attempt');
+  assert.deepEqual(attempts.map((e) => [e.puzzle_id, e.solved]), [[ids[0], true], [ids[1], false], [ids[2], true]]);
+  // A solved attempt carries the move that solved it; the failed one was settled before any move.
+  assert.equal(attempts[0].moves.length, 1, JSON.stringify(attempts[0]));
+  assert.deepEqual(attempts[1].moves, [], JSON.stringify(attempts[1]));
+  assert.deepEqual(errors, []);
+  await context.close();
+  server.close();
+});
+
+test('next from a rating: the visitor is rated as the API rates, and the puzzles seen are excluded', async () => {
+  const { page, errors, context } = await open('/embed/next?rating=1500&deviation=200&game=baroque&stipulation=%23&seed=5');
+  const first = await shownId(page);
+  assert.equal(typeof first, 'number');
+  assert.ok(await page.locator('[data-action="next"]').isHidden());
+  // The solution shown before solving: a failed attempt.
+  await page.locator('[data-action="solution"]').click();
+  await page.waitForSelector('#solution-text:not([hidden])');
+  await page.waitForFunction(() => window.__events.some((e) => e.event === 'attempt'));
+  const attempt = (await page.evaluate(() => window.__events)).find((e) => e.event === 'attempt');
+  assert.equal(attempt.puzzle_id, first);
+  assert.equal(attempt.solved, false);
+  assert.deepEqual(attempt.player, { rating: 1500, deviation: 200, volatility: 0.06 });
+  // The site posts the attempt as the event gives it: the API's new player rating is the page's.
+  const posted = await write(`/v1/puzzles/${first}/attempts`, { solved: attempt.solved, player: attempt.player });
+  for (const member of ['rating', 'deviation', 'volatility']) {
+    assert.ok(Math.abs(posted.player[member] - attempt.player_after[member]) < 1e-9,
+      `${member}: the API's ${posted.player[member]}, the page's ${attempt.player_after[member]}`);
+  }
+  assert.ok(attempt.player_after.rating < 1500);
+  assert.match(await page.locator('#progress').textContent(), new RegExp(`1500 → ${Math.round(attempt.player_after.rating)}`));
+  // Next: the same filters, the new rating, the puzzle seen excluded.
+  await page.locator('[data-action="next"]').click();
+  await page.waitForURL(/\/embed\/next\?/);
+  await page.waitForSelector('html[data-ready="true"]');
+  const url = new URL(page.url());
+  assert.equal(Number(url.searchParams.get('rating')), attempt.player_after.rating);
+  assert.equal(Number(url.searchParams.get('deviation')), attempt.player_after.deviation);
+  assert.equal(url.searchParams.get('exclude'), String(first));
+  assert.equal(url.searchParams.get('stipulation'), '#');
+  assert.equal(url.searchParams.get('game'), 'baroque');
+  assert.notEqual(await shownId(page), first);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a page the service refuses shows its problem in the player\'s style, not JSON', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();

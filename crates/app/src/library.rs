@@ -57,6 +57,17 @@ pub struct NextQuery {
     pub seed: Option<u64>,
 }
 
+/// One puzzle of a collection played in order ([`Library::collection_step`]).
+#[derive(Clone, Debug)]
+pub struct CollectionStep {
+    pub puzzle: StoredPuzzle,
+    /// Its position in the collection (positions grow in the collection's order; a removed
+    /// puzzle leaves a gap).
+    pub position: i64,
+    /// Whether a puzzle follows it.
+    pub more: bool,
+}
+
 /// How many of the nearest puzzles the next one is chosen among, at most.
 pub const NEXT_CANDIDATES: u32 = 20;
 
@@ -275,6 +286,27 @@ impl Library {
         outcomes: bool,
     ) -> impl Iterator<Item = Result<Vec<StoredPuzzle>, StoreError>> + 'a {
         self.store.collection_pages(name, limit, outcomes)
+    }
+
+    /// A collection played in order: the puzzle of collection `name` that follows position
+    /// `after` (0: its first), without its outcome, with its own position and whether another
+    /// follows it. `None` past the last puzzle, or when there is no such collection.
+    ///
+    /// # Errors
+    /// The store's.
+    pub fn collection_step(
+        &self,
+        name: &str,
+        after: i64,
+    ) -> Result<Option<CollectionStep>, StoreError> {
+        let mut page = self.store.collection_page(name, after, 2, false)?;
+        let more = page.len() > 1;
+        page.truncate(1);
+        Ok(page.pop().map(|(position, puzzle)| CollectionStep {
+            puzzle,
+            position,
+            more,
+        }))
     }
 
     /// The stored version of collection `name` (it changes whenever its puzzles do): `None` when

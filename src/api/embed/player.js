@@ -6,11 +6,16 @@
 // page's coordinates), every piece one with `data-piece` (its FEN letter); the verdict is the
 // `data-verdict` of the `role="status"` element (`correct`, `wrong`, `illegal`, `solved` or
 // `unknown`), whose text says it in a sentence of the page's language; the buttons carry
-// `data-action="hint|solution|retry|key"` (`key`: the piece key, each kind of piece on the board with
-// its name and how it moves and captures, in the page's language); each square has an `aria-label`
-// naming it and its piece. Events go to the page around with postMessage:
-// {type: "baroque-puzzle", event: "move" | "wrong" | "solved" | "resize", ...} (`resize` with the
-// page's `height` in CSS pixels whenever it changes, for a site that sizes its iframe to it).
+// `data-action="hint|solution|retry|key|next"` (`key`: the piece key, each kind of piece on the board
+// with its name and how it moves and captures, in the page's language; `next`: shown once the
+// puzzle is solved or failed on the pages of a run of puzzles, /embed/collections/{name} and
+// /embed/next); each square has an `aria-label` naming it and its piece. Events go to the page
+// around with postMessage: {type: "baroque-puzzle", event: "move" | "wrong" | "solved" | "attempt" |
+// "resize", ...} (`resize` with the page's `height` in CSS pixels whenever it changes, for a site
+// that sizes its iframe to it; `attempt` once a puzzle, with `solved`: true when it was solved
+// without a wrong move, a hint or the solution, false at the first of those, for the site to
+// record with POST /v1/puzzles/{id}/attempts; on /embed/next with the visitor's rating before it,
+// `player`, and after it, `player_after`).
 'use strict';
 (function () {
   const config = JSON.parse(document.getElementById('baroque-config').textContent);
@@ -34,6 +39,8 @@
       timeout: 'The service did not answer in time.', offline: 'The service cannot be reached.',
       retryAfter: (s) => `Try again in ${s} s.`,
       key: 'Pieces', keyTitle: 'The pieces on the board',
+      next: 'Next puzzle', finished: 'That was the collection\'s last puzzle.',
+      rating: (before, after) => `Your rating: ${before} → ${after}`,
     },
     fr: {
       hint: 'Indice', solution: 'Solution', retry: 'Réessayer', board: 'Échiquier', empty: 'vide',
@@ -53,6 +60,8 @@
       timeout: 'Le service n’a pas répondu à temps.', offline: 'Le service est injoignable.',
       retryAfter: (s) => `Réessayez dans ${s} s.`,
       key: 'Pièces', keyTitle: 'Les pièces de l’échiquier',
+      next: 'Problème suivant', finished: 'C’était le dernier problème de la collection.',
+      rating: (before, after) => `Votre classement : ${before} → ${after}`,
     },
   };
   // The piece key: each kind of piece by its engine name (the board's titles), per game, with
@@ -119,8 +128,9 @@
   const choicesEl = $('choices');
   const movesEl = $('moves');
   const solutionEl = $('solution-text');
-  const buttons = { hint: $('hint'), solution: $('solution'), retry: $('retry'), key: $('key') };
+  const buttons = { hint: $('hint'), solution: $('solution'), retry: $('retry'), key: $('key'), next: $('next') };
   buttons.key.textContent = words.key;
+  buttons.next.textContent = words.next;
   $('piece-key-title').textContent = words.keyTitle;
   buttons.hint.textContent = words.hint;
   buttons.solution.textContent = words.solution;
@@ -148,6 +158,8 @@
     key: false, // whether the first move was judged the key (a direct mate's or selfmate's)
     goal: '', // `#` or `=` once the goal was reached
     drag: null,
+    attempt: null, // the attempt, once settled: {solved}
+    player: null, // the visitor's rating after the attempt (/embed/next)
   };
   // Page coordinates go to the API only for Rococo's `page` names.
   const apiCoords = config.coords === 'page' ? 'page' : undefined;
@@ -158,6 +170,125 @@
       extra,
     );
     window.parent.postMessage(message, '*');
+  }
+
+  /**
+   * A Glicko-2 rating after one rating period of one game against `opponent`, `score` 1 a win and
+   * 0 a loss: the arithmetic of POST /v1/puzzles/{id}/attempts (Glickman's "Example of the
+   * Glicko-2 system": τ 0.5, ε 0.000001, the Illinois iteration), so that a page keeps its
+   * visitor's rating as the service would. Ratings are {value, deviation, volatility}.
+   */
+  function glicko(player, opponent, score) {
+    const SCALE = 173.7178;
+    const TAU = 0.5;
+    const mu = (player.value - 1500) / SCALE;
+    const phi = player.deviation / SCALE;
+    const sigma = player.volatility;
+    const muJ = (opponent.value - 1500) / SCALE;
+    const phiJ = opponent.deviation / SCALE;
+    const g = 1 / Math.sqrt(1 + (3 * phiJ * phiJ) / (Math.PI * Math.PI));
+    const e = 1 / (1 + Math.exp(-g * (mu - muJ)));
+    const v = 1 / (g * g * e * (1 - e));
+    const sum = g * (score - e);
+    const delta = v * sum;
+    const a = Math.log(sigma * sigma);
+    const f = (x) => {
+      const ex = Math.exp(x);
+      const d = phi * phi + v + ex;
+      return (ex * (delta * delta - phi * phi - v - ex)) / (2 * d * d) - (x - a) / (TAU * TAU);
+    };
+    let A = a;
+    let B;
+    if (delta * delta > phi * phi + v) {
+      B = Math.log(delta * delta - phi * phi - v);
+    } else {
+      let k = 1;
+      while (f(a - k * TAU) < 0 && k < 100) k += 1;
+      B = a - k * TAU;
+    }
+    let fA = f(A);
+    let fB = f(B);
+    for (let i = 0; i < 100 && Math.abs(B - A) > 0.000001; i += 1) {
+      const C = A + ((A - B) * fA) / (fB - fA);
+      const fC = f(C);
+      if (fC * fB <= 0) {
+        A = B;
+        fA = fB;
+      } else {
+        fA /= 2;
+      }
+      B = C;
+      fB = fC;
+    }
+    const sigmaNew = Math.exp(A / 2);
+    const phiStar = Math.sqrt(phi * phi + sigmaNew * sigmaNew);
+    const phiNew = 1 / Math.sqrt(1 / (phiStar * phiStar) + 1 / v);
+    return {
+      value: SCALE * (mu + phiNew * phiNew * sum) + 1500,
+      deviation: Math.min(SCALE * phiNew, 350),
+      volatility: sigmaNew,
+    };
+  }
+
+  /** A rating as POST /v1/puzzles/{id}/attempts takes a player's: {rating, deviation, volatility}. */
+  const asPlayer = (r) => ({ rating: r.value, deviation: r.deviation, volatility: r.volatility });
+
+  /**
+   * Settles the puzzle's attempt, once: solved (the goal reached without a wrong move, a hint or
+   * the solution) or failed (the first of those). Posts `attempt`, rates the visitor on
+   * /embed/next, and shows the "Next" button of a run of puzzles.
+   */
+  function settle(solved) {
+    if (state.attempt) return;
+    state.attempt = { solved };
+    const extra = { solved };
+    const sequence = config.sequence;
+    if (sequence && sequence.kind === 'next' && config.rating) {
+      state.player = glicko(sequence.player, config.rating, solved ? 1 : 0);
+      extra.player = asPlayer(sequence.player);
+      extra.player_after = asPlayer(state.player);
+      const progress = $('progress');
+      progress.textContent = words.rating(Math.round(sequence.player.value), Math.round(state.player.value));
+      progress.hidden = false;
+    }
+    post('attempt', extra);
+    if (!sequence) return;
+    if (sequence.kind === 'collection' && !sequence.more) {
+      const progress = $('progress');
+      progress.textContent = words.finished;
+      progress.hidden = false;
+      return;
+    }
+    buttons.next.hidden = false;
+  }
+
+  /** The look of the page as the next page's query carries it (`theme` named `themeName`). */
+  function lookQuery(q, themeName) {
+    if (config.coords !== 'standard') q.set('coords', config.coords);
+    if (config.flip) q.set('flip', 'true');
+    if (config.theme !== 'light') q.set(themeName, config.theme);
+    if (config.lang !== 'en') q.set('lang', config.lang);
+    return q;
+  }
+
+  /** The address of the next puzzle's page. */
+  function nextAddress() {
+    const sequence = config.sequence;
+    if (sequence.kind === 'collection') {
+      const q = lookQuery(new URLSearchParams({ after: String(sequence.position) }), 'theme');
+      return `/embed/collections/${encodeURIComponent(sequence.name)}?${q}`;
+    }
+    const player = state.player || sequence.player;
+    const q = new URLSearchParams({
+      rating: String(player.value),
+      deviation: String(player.deviation),
+      volatility: String(player.volatility),
+    });
+    for (const [name, value] of Object.entries(sequence.filters)) q.set(name, String(value));
+    // The puzzles seen, this one last; /v1/puzzles/next takes at most 1,000.
+    const seen = sequence.exclude.concat([config.puzzle_id]).slice(-1000);
+    q.set('exclude', seen.join(','));
+    return `/embed/next?${lookQuery(q, 'scheme')}`;
   }
 
   /** A call to the API, given up after 30 s; an error says what the service said. */
@@ -559,6 +690,7 @@
         }
         post('move', { move: move.notation, verdict: 'wrong' });
         post('wrong', { move: move.notation, refutation: answer.refutation ? answer.refutation.notation : null });
+        settle(false);
         await refresh();
         buttons.retry.focus();
         return;
@@ -574,6 +706,7 @@
         show('solved', words.solved(replier, answer.reply && answer.reply.notation));
         post('move', { move: move.notation, verdict: 'solved' });
         post('solved', {});
+        settle(true);
       } else {
         show('correct', words.correct(replier, answer.reply && answer.reply.notation));
         post('move', { move: move.notation, verdict: 'correct', reply: answer.reply ? answer.reply.notation : null });
@@ -694,6 +827,7 @@
     try {
       const answer = await play(state.line, true);
       clearMarks();
+      settle(false);
       if (answer.hint) {
         const el = squareEl(answer.hint);
         if (el) el.classList.add('hint');
@@ -709,6 +843,7 @@
       const body = Object.assign(position(config.fen), { stipulation: config.stipulation, format: 'text' });
       solutionEl.textContent = await call('/v1/solve', body);
       solutionEl.hidden = false;
+      if (!state.over) settle(false);
     } catch (error) {
       messageEl.textContent = error.message;
     }
@@ -736,6 +871,12 @@
 
   // The page's height, posted whenever it changes: the docs' responsive snippet sizes its iframe
   // to it, so that the board stays square and nothing scrolls inside the frame at any width.
+  buttons.next.addEventListener('click', () => {
+    if (!config.sequence || buttons.next.hidden) return;
+    busy(true);
+    window.location.assign(nextAddress());
+  });
+
   let reportedHeight = 0;
   const player = document.querySelector('.player');
   new ResizeObserver(() => {

@@ -8,11 +8,15 @@
 //! loads has a position it can play; what it plays is the script's (src/api/embed/player.js).
 
 use crate::api::configuration::Limits;
-use crate::api::problem::{ApiError, Problem, PuzzleNotFoundProblem, RenderedError};
+use crate::api::problem::{
+    ApiError, Problem, PuzzleNotFoundProblem, RenderedError, StoreUnavailableProblem,
+};
 use crate::api::routes::diagram::{parse_bool, parse_coords, parse_game, short, DiagramCoords};
 use crate::api::wire::play::PlayRequest;
 use crate::app::judge::PlayQuery;
 use crate::app::Library;
+use crate::puzzle::rating::Rating;
+use crate::puzzle::StoredPuzzle;
 use crate::rules::prelude::*;
 use crate::rules::{GameKind, Naming, Rules, Variant};
 use crate::solver::Stipulation;
@@ -144,8 +148,52 @@ struct Config {
     title: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     caption: Option<String>,
+    /// A stored puzzle's rating, which the page rates its visitor against (`/embed/next`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating: Option<Rating>,
+    /// The puzzles played after this one: a collection's order, or the next from a rating.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sequence: Option<Sequence>,
     #[serde(flatten)]
     look: Look,
+}
+
+/// What the page's "Next" button loads.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Sequence {
+    /// The puzzle after this one in a collection's order.
+    Collection {
+        name: String,
+        /// This puzzle's position in the collection.
+        position: i64,
+        /// Whether a puzzle follows it (false: the collection is played to its end).
+        more: bool,
+    },
+    /// A puzzle near the visitor's rating, which the page updates after each attempt.
+    Next {
+        /// The visitor's rating before this puzzle.
+        player: Rating,
+        /// The filters, passed on to the next page as they came.
+        filters: NextFilters,
+        /// The puzzles already seen, this one not among them yet.
+        exclude: Vec<i64>,
+    },
+}
+
+/// The filters of `/embed/next`, as the page passes them on.
+#[derive(Clone, Debug, Default, Serialize)]
+struct NextFilters {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stipulation: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    theme: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    collection: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
 }
 
 /// The look, read from a query: `coords`, `flip`, `theme` and `lang` of the configuration.
@@ -164,11 +212,13 @@ fn invalid(parameter: &'static str, message: impl Into<String>) -> ApiError {
     }
 }
 
+/// The look from a query: `theme` is the light or dark scheme, under the parameter name
+/// `theme_name` (`theme`, or `scheme` where `theme` names the puzzles' theme).
 fn look(
     game: GameKind,
     coords: Option<&str>,
     flip: Option<&str>,
-    theme: Option<&str>,
+    (theme_name, theme): (&'static str, Option<&str>),
     lang: Option<&str>,
 ) -> Result<Look, ApiError> {
     let coords = parse_coords(coords, game)?;
@@ -178,8 +228,11 @@ fn look(
         Some("dark") => "dark",
         Some(other) => {
             return Err(invalid(
-                "theme",
-                format!("`{}` is not a theme: `light` or `dark`", short(other)),
+                theme_name,
+                format!(
+                    "`{}` is not a {theme_name}: `light` or `dark`",
+                    short(other)
+                ),
             ))
         }
     };
@@ -371,14 +424,24 @@ async fn stored_page(
             path: req.path().to_string(),
         });
     };
-    let game = p.game();
     let look = look(
-        game,
+        p.game(),
         q.coords.as_deref(),
         q.flip.as_deref(),
-        q.theme.as_deref(),
+        ("theme", q.theme.as_deref()),
         q.lang.as_deref(),
     )?;
+    puzzle_page(p, look, None, ancestors)
+}
+
+/// The page of stored puzzle `p`, followed by `sequence`.
+fn puzzle_page(
+    p: StoredPuzzle,
+    look: Look,
+    sequence: Option<Sequence>,
+    ancestors: &FrameAncestors,
+) -> Result<HttpResponse, ApiError> {
+    let id = p.id;
     let Some(stipulation) = p.stipulation else {
         return Err(ApiError::NotApplicable {
             field: "id",
@@ -396,15 +459,251 @@ async fn stored_page(
         &Config {
             puzzle_id: Some(id),
             fen,
-            game: game.name(),
+            game: p.game().name(),
             rules: p.variant.rules().map(|r| (&r).into()),
             stipulation: stipulation.to_string(),
             title: p.title.clone(),
             caption: p.caption.clone(),
+            rating: p.rating.map(|r| r.rating),
+            sequence,
             look,
         },
         ancestors,
     ))
+}
+
+/// `GET /embed/collections/{name}`: where in the collection, and the look of the page.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct EmbedCollectionQuery {
+    /// The position of the puzzle played before (the page's "Next" button sets it): the page
+    /// plays the first puzzle after it. Absent or 0: the collection's first puzzle.
+    #[param(value_type = Option<i64>, minimum = 0, example = 3)]
+    pub after: Option<String>,
+    /// As for `/embed/puzzles/{id}`.
+    #[param(value_type = Option<DiagramCoords>)]
+    pub coords: Option<String>,
+    /// As for `/embed/puzzles/{id}`.
+    #[param(value_type = Option<bool>)]
+    pub flip: Option<String>,
+    /// As for `/embed/puzzles/{id}`.
+    pub theme: Option<String>,
+    /// As for `/embed/puzzles/{id}`.
+    pub lang: Option<String>,
+}
+
+/// The player of a collection, puzzle after puzzle
+///
+/// The page of `/embed/puzzles/{id}` for the collection's first puzzle (or the first after
+/// position `after`), with a "Next" button (`data-action="next"`) once the puzzle is solved or
+/// failed, which loads the next puzzle in the collection's order. The page posts an `attempt`
+/// event to the page around it for each puzzle (`{"type": "baroque-puzzle", "event": "attempt",
+/// "puzzle_id", "solved", "moves"}`), for the site to record with `POST
+/// /v1/puzzles/{id}/attempts`. Past the last puzzle, or for no such collection, 404.
+#[utoipa::path(
+    tag = "player",
+    params(("name" = String, Path, description = "The collection's name"), EmbedCollectionQuery),
+    responses(
+        (status = 200, description = "The player page", content_type = "text/html", body = String,
+            headers(("Content-Security-Policy" = String, description = "The page's policy, with `frame-ancestors` from `--embed-frame-ancestors`"))),
+        (status = 400, description = "A parameter's value is unusable (`invalid-parameter`, with `parameter`), or an unknown parameter (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such collection, or no puzzle after position `after` (`not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The puzzle is a diagram, which has no stipulation to play (`not-applicable`)", body = Problem, content_type = "application/problem+json"),
+        StoreUnavailableProblem,
+    )
+)]
+#[get("/embed/collections/{name}")]
+pub async fn embed_collection(
+    req: actix_web::HttpRequest,
+    name: web::Path<String>,
+    query: web::Query<EmbedCollectionQuery>,
+    library: web::Data<Library>,
+    ancestors: web::Data<FrameAncestors>,
+) -> Result<HttpResponse, ApiError> {
+    let q = query.into_inner();
+    let theme = q.theme.clone();
+    match collection_page(&req, name.into_inner(), q, library, &ancestors).await {
+        Ok(page) => Ok(page),
+        Err(e) => refusal(&req, e, theme.as_deref(), &ancestors),
+    }
+}
+
+async fn collection_page(
+    req: &actix_web::HttpRequest,
+    name: String,
+    q: EmbedCollectionQuery,
+    library: web::Data<Library>,
+    ancestors: &FrameAncestors,
+) -> Result<HttpResponse, ApiError> {
+    let after = match q.after.as_deref().map(str::trim) {
+        None | Some("") => 0,
+        Some(text) => text
+            .parse::<i64>()
+            .ok()
+            .filter(|a| *a >= 0)
+            .ok_or_else(|| {
+                invalid(
+                    "after",
+                    format!("`{}` is not a position: a whole number from 0", short(text)),
+                )
+            })?,
+    };
+    let library = library.into_inner();
+    let wanted = name.clone();
+    let Some(step) = web::block(move || library.collection_step(&wanted, after)).await?? else {
+        return Err(ApiError::NotFound {
+            path: req.path().to_string(),
+        });
+    };
+    let look = look(
+        step.puzzle.game(),
+        q.coords.as_deref(),
+        q.flip.as_deref(),
+        ("theme", q.theme.as_deref()),
+        q.lang.as_deref(),
+    )?;
+    let sequence = Sequence::Collection {
+        name,
+        position: step.position,
+        more: step.more,
+    };
+    puzzle_page(step.puzzle, look, Some(sequence), ancestors)
+}
+
+/// `GET /embed/next`: the visitor's rating, the filters of `/v1/puzzles/next`, and the look of
+/// the page.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct EmbedNextQuery {
+    /// The visitor's rating, 0 to 4000 (default 1500, a new player's).
+    #[param(example = 1650, minimum = 0, maximum = 4000)]
+    pub rating: Option<f64>,
+    /// Its deviation, above 0 and at most 350 (default 350).
+    #[param(example = 120, maximum = 350)]
+    pub deviation: Option<f64>,
+    /// Its volatility, above 0 and below 1 (default 0.06).
+    #[param(example = 0.06)]
+    pub volatility: Option<f64>,
+    /// As for `/v1/puzzles/next`.
+    pub game: Option<crate::api::wire::GameName>,
+    /// As for `/v1/puzzles/next`: a stipulation (`h#2`) or a family (`h#`).
+    #[param(example = "h#")]
+    pub stipulation: Option<String>,
+    /// As for `/v1/puzzles/next`: only puzzles with this tag (the page's look is `scheme`).
+    pub theme: Option<String>,
+    /// As for `/v1/puzzles/next`.
+    pub collection: Option<String>,
+    /// As for `/v1/puzzles/next`: the puzzles already seen (the page adds each one it shows).
+    #[param(example = "62,65")]
+    pub exclude: Option<String>,
+    /// As for `/v1/puzzles/next`: the same seed, rating and exclusions give the same puzzle.
+    pub seed: Option<u64>,
+    /// As for `/embed/puzzles/{id}`; `page` names the squares of Rococo's puzzles, and a Baroque
+    /// puzzle of the same run keeps standard names.
+    #[param(value_type = Option<DiagramCoords>)]
+    pub coords: Option<String>,
+    /// As for `/embed/puzzles/{id}`.
+    #[param(value_type = Option<bool>)]
+    pub flip: Option<String>,
+    /// `light` (default) or `dark`: the `theme` of the other player pages, named otherwise here
+    /// since `theme` is the puzzles' theme.
+    #[param(example = "dark")]
+    pub scheme: Option<String>,
+    /// As for `/embed/puzzles/{id}`.
+    pub lang: Option<String>,
+}
+
+/// The player of puzzles of any stipulation near a visitor's rating, one after another
+///
+/// The page of `/embed/puzzles/{id}` for the puzzle `/v1/puzzles/next` gives for the visitor's
+/// rating and the filters. Once the puzzle is solved or failed, the page updates the visitor's
+/// rating by the Glicko-2 arithmetic of `POST /v1/puzzles/{id}/attempts` (one game against the
+/// puzzle's rating) and its "Next" button (`data-action="next"`) loads this page again with the
+/// new rating and the puzzle added to `exclude`. It posts the same `attempt` events as
+/// `/embed/collections/{name}`, with the visitor's new rating as `player`. 404 `no-puzzle` when
+/// no puzzle is left.
+#[utoipa::path(
+    tag = "player",
+    params(EmbedNextQuery),
+    responses(
+        (status = 200, description = "The player page", content_type = "text/html", body = String,
+            headers(("Content-Security-Policy" = String, description = "The page's policy, with `frame-ancestors` from `--embed-frame-ancestors`"))),
+        (status = 400, description = "A parameter's value is unusable: a rating, deviation, volatility or exclusion list out of range (`invalid-parameter`, with `parameter`), or an unknown parameter (`invalid-request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No stored puzzle matches (`no-puzzle`)", body = Problem, content_type = "application/problem+json"),
+        StoreUnavailableProblem,
+    )
+)]
+#[get("/embed/next")]
+pub async fn embed_next(
+    req: actix_web::HttpRequest,
+    query: web::Query<EmbedNextQuery>,
+    library: web::Data<Library>,
+    ancestors: web::Data<FrameAncestors>,
+) -> Result<HttpResponse, ApiError> {
+    let q = query.into_inner();
+    let scheme = q.scheme.clone();
+    match next_page(q, library, &ancestors).await {
+        Ok(page) => Ok(page),
+        Err(e) => refusal(&req, e, scheme.as_deref(), &ancestors),
+    }
+}
+
+async fn next_page(
+    q: EmbedNextQuery,
+    library: web::Data<Library>,
+    ancestors: &FrameAncestors,
+) -> Result<HttpResponse, ApiError> {
+    let player = Rating {
+        value: q.rating.unwrap_or(Rating::NEW_PLAYER.value),
+        deviation: q.deviation.unwrap_or(Rating::NEW_PLAYER.deviation),
+        volatility: q.volatility.unwrap_or(Rating::NEW_PLAYER.volatility),
+    };
+    player
+        .check()
+        .map_err(|e| invalid(e.field, format!("the visitor's {}: {}", e.field, e.message)))?;
+    let filters = NextFilters {
+        game: q.game.map(|g| GameKind::from(g).name().to_string()),
+        stipulation: q.stipulation.clone().filter(|s| !s.is_empty()),
+        theme: q.theme.clone().filter(|s| !s.is_empty()),
+        collection: q.collection.clone().filter(|s| !s.is_empty()),
+        seed: q.seed,
+    };
+    let next = crate::api::wire::puzzles::NextPuzzleQuery {
+        rating: player.value,
+        deviation: Some(player.deviation),
+        game: q.game,
+        stipulation: q.stipulation,
+        theme: q.theme,
+        collection: q.collection,
+        exclude: q.exclude,
+        seed: q.seed,
+    }
+    .read()?;
+    let exclude = next.exclude.clone();
+    let library = library.into_inner();
+    let Some(p) = web::block(move || library.next_puzzle(&next)).await?? else {
+        return Err(ApiError::NoPuzzle);
+    };
+    // Page names are Rococo's: a Baroque puzzle in the same run keeps standard names.
+    let coords = q
+        .coords
+        .as_deref()
+        .filter(|c| *c != "page" || p.game() == GameKind::Rococo);
+    let look = look(
+        p.game(),
+        coords,
+        q.flip.as_deref(),
+        ("scheme", q.scheme.as_deref()),
+        q.lang.as_deref(),
+    )?;
+    let sequence = Sequence::Next {
+        player,
+        filters,
+        exclude,
+    };
+    puzzle_page(p, look, Some(sequence), ancestors)
 }
 
 /// The player of any position and stipulation
@@ -447,7 +746,7 @@ fn free_page(
         game,
         q.coords.as_deref(),
         q.flip.as_deref(),
-        q.theme.as_deref(),
+        ("theme", q.theme.as_deref()),
         q.lang.as_deref(),
     )?;
     let rules = q
@@ -501,6 +800,8 @@ fn free_page(
             stipulation: stipulation.to_string(),
             title: None,
             caption: None,
+            rating: None,
+            sequence: None,
             look,
         },
         ancestors,
@@ -591,6 +892,8 @@ mod tests {
             stipulation: "#2".into(),
             title: Some("</script><b>".into()),
             caption: Some("<!-- & </SCRIPT>".into()),
+            rating: None,
+            sequence: None,
             look: Look {
                 coords: DiagramCoords::Standard,
                 flip: false,

@@ -42,7 +42,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(health::ready)
         .service(health::metrics)
         .service(embed::embed)
-        .service(embed::embed_stored);
+        .service(embed::embed_stored)
+        .service(embed::embed_collection)
+        .service(embed::embed_next);
 }
 
 #[cfg(test)]
