@@ -169,6 +169,27 @@ fn csv_with_first_ratings(text: &str, puzzles: &serde_json::Map<String, Value>) 
     out
 }
 
+/// A PGN export written by a build before ratings, with the rating tags this build writes for a
+/// puzzle without attempts before each `BaroqueId`: its first rating from its difficulty.
+fn pgn_with_first_ratings(text: &str, puzzles: &serde_json::Map<String, Value>) -> String {
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        if let Some(id) = line
+            .strip_prefix("[BaroqueId \"")
+            .and_then(|rest| rest.split('"').next())
+        {
+            let difficulty = puzzles[id]["difficulty"].as_u64().map(|d| d as u8);
+            let first = Rating::of_difficulty(difficulty);
+            out.push_str(&format!(
+                "[Rating \"{:.0}\"]\n[RatingDeviation \"{:.0}\"]\n[NbPlays \"0\"]\n",
+                first.value, first.deviation
+            ));
+        }
+        out.push_str(line);
+    }
+    out
+}
+
 /// What the server answers for the store, against what the build that wrote it answered (`want`).
 fn reads_back(server: &Served, want: &Value) {
     // The listing, page by page.
@@ -224,10 +245,10 @@ fn reads_back(server: &Served, want: &Value) {
         } else {
             got
         };
-        let want_body = if format == "csv" {
-            csv_with_first_ratings(body.as_str().unwrap(), puzzles)
-        } else {
-            body.as_str().unwrap().to_string()
+        let want_body = match format {
+            "csv" => csv_with_first_ratings(body.as_str().unwrap(), puzzles),
+            "pgn" => pgn_with_first_ratings(body.as_str().unwrap(), puzzles),
+            _ => body.as_str().unwrap().to_string(),
         };
         assert_eq!(got, want_body, "{file}");
     }

@@ -151,6 +151,9 @@ fn a_collection_exported_as_pgn_and_posted_back_gives_the_same_puzzles() {
             "Rules",
             "Caption",
             "Tags",
+            "Rating",
+            "RatingDeviation",
+            "NbPlays",
             "BaroqueId"
         ]
     );
@@ -162,6 +165,15 @@ fn a_collection_exported_as_pgn_and_posted_back_gives_the_same_puzzles() {
         assert!(pgn
             .body
             .contains(&format!("[FEN \"{}\"]", p["fen"].as_str().unwrap())));
+        // The rating, in the tags of Lichess's CSV columns, right before the id.
+        let r = &p["rating"];
+        let tags = format!(
+            "[Rating \"{:.0}\"]\n[RatingDeviation \"{:.0}\"]\n[NbPlays \"{}\"]\n[BaroqueId \"{id}\"]",
+            r["value"].as_f64().unwrap(),
+            r["deviation"].as_f64().unwrap(),
+            r["attempts"]
+        );
+        assert!(pgn.body.contains(&tags), "{tags}\n{}", pgn.body);
         // The movetext starts with the key (`1...` when Black is to move).
         let key = p["outcome"]["keys"][0]["notation"].as_str().unwrap();
         let number = if p["fen"].as_str().unwrap().contains(" b ") {

@@ -17,6 +17,9 @@
 //! [Stipulation "#2"]
 //! [Rules "abbott"]
 //! [Tags "chameleon"]
+//! [Rating "1300"]
+//! [RatingDeviation "350"]
+//! [NbPlays "0"]
 //! [BaroqueId "3"]
 //!
 //! 1. Bg6xc6 Kb7xc8 2. Nc4-g8 (2. Bc6-c7) 1-0
@@ -27,8 +30,11 @@
 //! `#N`, Black in `s#N`, White in a helpmate), and the movetext ends with it. `Variant` is
 //! `Baroque` or `Rococo`, `FEN` the stored canonical FEN (10x10 for Rococo), `Stipulation` `#N`,
 //! `s#N`, `h#N` or `h#N.5`; `Rules` (Baroque only) the rule set as the API writes it
-//! (`abbott,leaper=single`), `Caption` the caption, `Tags` the tags separated by spaces, and
-//! `BaroqueId` the store's id (for reference: a store that reads the game gives it its own id).
+//! (`abbott,leaper=single`), `Caption` the caption, `Tags` the tags separated by spaces,
+//! `Rating`, `RatingDeviation` and `NbPlays` the puzzle's Glicko-2 rating and deviation, rounded,
+//! and its attempts (PGN has no tag for them: these are the names of Lichess's CSV columns), and
+//! `BaroqueId` the store's id (for reference: a store that reads the game gives it its own id and
+//! its own first rating, as it ignores the rating tags).
 //! A tag value escapes `"` and `\` with a backslash; a line break in it is written as a space.
 //!
 //! The movetext is the main line of [`super::solution`] in canonical notation, numbered from 1
@@ -176,6 +182,14 @@ pub fn write_puzzle(p: &StoredPuzzle) -> Option<String> {
     if !p.tags.is_empty() {
         tags.push(("Tags", p.tags.join(" ")));
     }
+    // PGN has no tag for a puzzle's rating: Lichess's CSV columns lend their names.
+    let rating = p.rating.unwrap_or(crate::rating::PuzzleRating {
+        rating: crate::rating::Rating::of_difficulty(p.difficulty),
+        attempts: 0,
+    });
+    tags.push(("Rating", format!("{:.0}", rating.rating.value)));
+    tags.push(("RatingDeviation", format!("{:.0}", rating.rating.deviation)));
+    tags.push(("NbPlays", rating.attempts.to_string()));
     tags.push(("BaroqueId", p.id.to_string()));
     let mut text = String::new();
     for (name, value) in tags {
