@@ -1,9 +1,11 @@
 //! The proofs of stored puzzles, kept parsed in a cache bounded by bytes (`--proof-cache-mib`), so
 //! that a puzzle played again is judged without reading or parsing its outcome.
 //!
-//! A cached proof is used only while the puzzle's stored revision is the one it was read at (the
-//! puzzle is read without its outcome first, which is cheap): a puzzle whose outcome another
-//! replica rewrote, or that was deleted, is never judged by a stale proof. Proofs missing from the
+//! A cached proof is used only while the puzzle's stored content revision is the one it was read
+//! at (the puzzle is read without its outcome first, which is cheap): a puzzle whose outcome another
+//! replica rewrote, or that was deleted, is never judged by a stale proof, while attempts, which
+//! change only the rating, leave the cached proof in use
+//! ([`StoredPuzzle::content_revision`]). Proofs missing from the
 //! cache are read and parsed one at a time, so that a flood of plays of one large puzzle parses it
 //! once, and holds one parse's memory.
 
@@ -107,12 +109,13 @@ impl ProofCache {
         lean: &StoredPuzzle,
         stipulation: Stipulation,
     ) -> Result<Arc<StoredProof>, StoreError> {
-        if let Some(p) = self.cached(lean.id, lean.revision) {
+        let revision = lean.content_revision();
+        if let Some(p) = self.cached(lean.id, revision) {
             return Ok(p);
         }
         let _loading = self.loading.lock().unwrap_or_else(|e| e.into_inner());
         // Another play may have loaded it while this one waited.
-        if let Some(p) = self.cached(lean.id, lean.revision) {
+        if let Some(p) = self.cached(lean.id, revision) {
             return Ok(p);
         }
         let Some(full) = library.puzzle(lean.id)? else {
@@ -124,11 +127,10 @@ impl ProofCache {
             None => StoredProof::None,
         });
         drop(full);
-        self.cache.lock().unwrap_or_else(|e| e.into_inner()).put(
-            lean.id,
-            lean.revision,
-            proof.clone(),
-        );
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .put(lean.id, revision, proof.clone());
         Ok(proof)
     }
 
@@ -152,6 +154,60 @@ mod tests {
 
     fn lines(n: usize) -> Arc<StoredProof> {
         Arc::new(StoredProof::Lines(vec![vec!["Kd3-c2".to_string()]; n]))
+    }
+
+    #[test]
+    fn an_attempt_keeps_the_cached_proof_and_a_change_of_the_puzzle_does_not() {
+        use crate::generate::GenerateOptions;
+        use crate::puzzle::rating::Rating;
+        use crate::solver::{Cancel, SolveOptions};
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open(&dir.path().join("t.db")).unwrap();
+        let library = Library::from(store.clone());
+        let opts = GenerateOptions {
+            stipulation: Stipulation::Mate(1),
+            count: 1,
+            seed: 3,
+            max_pieces: 6,
+            threads: 1,
+            ..GenerateOptions::default()
+        };
+        library
+            .generate(
+                "one",
+                &opts,
+                &SolveOptions::default(),
+                &Cancel::new(),
+                |_, _| true,
+            )
+            .unwrap();
+        let id = store.collection("one").unwrap().unwrap().1[0].id;
+        let lean = || library.puzzle_lean(id).unwrap().unwrap();
+        let cache = ProofCache::new(1 << 20);
+        let first = cache
+            .proof(&library, &lean(), Stipulation::Mate(1))
+            .unwrap();
+        assert!(!matches!(*first, StoredProof::None));
+        let before = lean();
+        library
+            .record_attempt(id, Rating::NEW_PLAYER, false)
+            .unwrap();
+        let after = lean();
+        assert!(
+            after.revision > before.revision,
+            "an attempt is a change of the row"
+        );
+        assert_eq!(after.content_revision(), before.content_revision());
+        let second = cache.proof(&library, &after, Stipulation::Mate(1)).unwrap();
+        assert!(Arc::ptr_eq(&first, &second), "the cached proof is used");
+        // Another content hash is another puzzle: its proof is read again.
+        assert!(store.set_content_hash(id, "another").unwrap());
+        let changed = lean();
+        assert!(changed.content_revision() > after.content_revision());
+        let third = cache
+            .proof(&library, &changed, Stipulation::Mate(1))
+            .unwrap();
+        assert!(!Arc::ptr_eq(&second, &third), "the proof is read again");
     }
 
     #[test]

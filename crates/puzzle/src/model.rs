@@ -304,6 +304,16 @@ pub struct StoredPuzzle {
 }
 
 impl StoredPuzzle {
+    /// The revision of what the puzzle is (its content hash, outcome, difficulty and tags): its
+    /// [`revision`](Self::revision) less its rating's attempts, since each attempt raises the
+    /// revision by one and changes nothing but the rating. What was read of the puzzle's proof
+    /// stays true while this stays the same; it never decreases.
+    pub fn content_revision(&self) -> i64 {
+        let attempts = self.rating.map_or(0, |r| r.attempts);
+        self.revision
+            .saturating_sub(i64::try_from(attempts).unwrap_or(i64::MAX))
+    }
+
     /// The game.
     pub fn game(&self) -> GameKind {
         self.variant.kind()
