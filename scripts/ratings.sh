@@ -15,13 +15,19 @@
 # walk, which the rows' other columns do not change. Prints a Markdown table.
 #
 #   bash scripts/ratings.sh [COUNT] [REQUESTS] [SECONDS]
+#
+# BIN=path/to/baroque measures that build instead of building the release one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-100000}
 requests=${2:-2000}
 seconds=${3:-10}
-cargo build --release --quiet
-bin=$PWD/target/release/baroque
+if [ -n "${BIN:-}" ]; then
+  bin=$(realpath "$BIN")
+else
+  cargo build --release --quiet
+  bin=$PWD/target/release/baroque
+fi
 # shellcheck source=scripts/lib/cluster.sh
 . scripts/lib/cluster.sh
 
@@ -69,7 +75,7 @@ for start in range(have, count, batch):
     script(f"""BEGIN;
 WITH v(hash, src, r, d) AS (VALUES {values})
 INSERT INTO puzzles ({", ".join(copied)}) SELECT {select} FROM v JOIN puzzles p ON p.id = v.src;
-INSERT INTO bench_copies (hash, src) SELECT hash, src FROM (VALUES {", ".join(f"('copy-{n}', {sources[n % len(sources)]})" for n in range(start, min(count, start + batch)))}) AS c(hash, src);
+INSERT INTO bench_copies (hash, src) VALUES {", ".join(f"('copy-{n}', {sources[n % len(sources)]})" for n in range(start, min(count, start + batch)))};
 COMMIT;""")
 script("""INSERT INTO puzzle_tags (puzzle_id, tag)
 SELECT c.id, t.tag FROM bench_copies m JOIN puzzles c ON c.content_hash = m.hash
@@ -105,7 +111,8 @@ theme = max(tags, key=tags.get) if tags else "mate-in-2"
 filters = {
     "none": "",
     "game=rococo": "&game=rococo",
-    "stipulation=h# (family)": "&stipulation=h%23",
+    "stipulation=# (a family)": "&stipulation=%23",
+    "stipulation=h# (a family)": "&stipulation=h%23",
     "stipulation=#2": "&stipulation=%232",
     f"theme={theme}": f"&theme={theme}",
     "exclude 50 ids": "&exclude=" + ",".join(str(rng.randrange(1, 100000)) for _ in range(50)),

@@ -192,40 +192,91 @@ pub struct NextFilter {
     pub exclude: Vec<i64>,
 }
 
+/// A value a query of [`near_sql`] binds, in the order of its placeholders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bind {
+    Rating,
+    Game,
+    Stipulation,
+    Tag,
+    Collection,
+    Limit,
+    Exclude,
+}
+
 /// The query of the puzzles nearest a rating on one side of it (`above`: at or above, by
-/// increasing rating; else below, by decreasing rating), in a dialect: parameters `rating`,
-/// `game`, `stipulation` (exact or family), `tag`, `collection`, `limit` and the excluded ids
-/// (`exclude`: the dialect's test that `p.id` is not among them) named by `placeholder` (from 1).
+/// increasing rating; else below, by decreasing rating), in a dialect, with the values it binds
+/// in the order of its placeholders (`placeholder(n)` names the n-th, from 1; `exclude` is the
+/// dialect's test that `p.id` is not among the ids its placeholder holds). Only the filters
+/// `filter` has are in the query, so that each set of filters is its own statement and the
+/// database walks the index that serves it (the game's or the stipulation's rows by rating)
+/// rather than one plan for every set. The stipulation is an exact one.
 pub(crate) fn near_sql(
     above: bool,
+    filter: &NextFilter,
     placeholder: impl Fn(usize) -> String,
-    exclude: &str,
+    exclude: impl Fn(&str) -> String,
     columns: &str,
-) -> String {
-    let p = placeholder;
+) -> (String, Vec<Bind>) {
+    let mut binds = Vec::new();
+    let mut next = |b: Bind| {
+        binds.push(b);
+        placeholder(binds.len())
+    };
     let (side, order) = if above { (">=", "ASC") } else { ("<", "DESC") };
-    format!(
-        "SELECT {columns} FROM puzzles p WHERE p.kind = 'mate' AND p.rating_value {side} {r}
-         AND ({g} IS NULL OR p.game = {g})
-         AND ({s} IS NULL OR p.stipulation = {s}
-              OR (substr({s}, length({s}), 1) NOT IN {digits}
-                  AND substr(p.stipulation, 1, length({s})) = {s}
-                  AND substr(p.stipulation, length({s}) + 1, 1) IN {digits}))
-         AND ({t} IS NULL OR EXISTS
-              (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = {t}))
-         AND ({c} IS NULL OR EXISTS (SELECT 1 FROM collection_puzzles cp
-              WHERE cp.puzzle_id = p.id AND cp.collection = {c}))
-         AND {exclude}
-         ORDER BY p.rating_value {order}, p.id LIMIT {limit}",
-        r = p(1),
-        g = p(2),
-        s = p(3),
-        t = p(4),
-        c = p(5),
-        limit = p(6),
-        // Digits by value, not by the database's collation.
-        digits = "('0', '1', '2', '3', '4', '5', '6', '7', '8', '9')",
-    )
+    let mut sql = format!(
+        "SELECT {columns} FROM puzzles p WHERE p.kind = 'mate' AND p.rating_value {side} {}",
+        next(Bind::Rating)
+    );
+    if filter.game.is_some() {
+        sql.push_str(&format!(" AND p.game = {}", next(Bind::Game)));
+    }
+    if filter.stipulation.is_some() {
+        sql.push_str(&format!(" AND p.stipulation = {}", next(Bind::Stipulation)));
+    }
+    if filter.tag.is_some() {
+        sql.push_str(&format!(
+            " AND EXISTS (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = {})",
+            next(Bind::Tag)
+        ));
+    }
+    if filter.collection.is_some() {
+        sql.push_str(&format!(
+            " AND EXISTS (SELECT 1 FROM collection_puzzles cp WHERE cp.puzzle_id = p.id \
+             AND cp.collection = {})",
+            next(Bind::Collection)
+        ));
+    }
+    if !filter.exclude.is_empty() {
+        sql.push_str(&format!(" AND {}", exclude(&next(Bind::Exclude))));
+    }
+    // Ties by increasing id on both sides, as the nearest are chosen ([`nearest`]); the databases
+    // walk the index by rating and sort each run of equal ratings alone.
+    sql.push_str(&format!(
+        " ORDER BY p.rating_value {order}, p.id LIMIT {}",
+        next(Bind::Limit)
+    ));
+    (sql, binds)
+}
+
+/// The distinct stipulations of the stored puzzles, read by one probe of the stipulation index
+/// each (a loose index scan: a store holds few distinct stipulations however many puzzles).
+pub(crate) const STIPULATIONS_SQL: &str = "WITH RECURSIVE s(v) AS (
+        SELECT min(stipulation) FROM puzzles WHERE stipulation IS NOT NULL
+        UNION ALL
+        SELECT (SELECT min(stipulation) FROM puzzles WHERE stipulation > s.v)
+        FROM s WHERE s.v IS NOT NULL)
+    SELECT v FROM s WHERE v IS NOT NULL";
+
+/// Whether stipulation `s` is of `family` (`h#` holds `h#2` and `h#2.5`, not `hs#2`).
+fn of_family(s: &str, family: &str) -> bool {
+    s.strip_prefix(family)
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// Whether a stipulation filter names a family (`h#`) rather than one stipulation (`h#2`).
+fn is_family(stipulation: &str) -> bool {
+    !stipulation.ends_with(|c: char| c.is_ascii_digit())
 }
 
 /// The nearest of two lists of puzzles on either side of `rating` (each nearest first): at most
@@ -556,14 +607,49 @@ pub trait PuzzleStore {
     fn record_attempt(&self, id: i64, player: Rating, solved: bool) -> Result<Option<Attempted>>;
 
     /// The `count` mate puzzles whose ratings are nearest `rating` (nearest first, ties by id)
-    /// that `filter` allows, read without their outcomes: two walks of the rating index, one on
-    /// each side.
+    /// that `filter` allows, read without their outcomes: two walks of a rating index, one on
+    /// each side; for a family of stipulations (`h#`), two for each of its stipulations in the
+    /// store.
     fn near_rating(
         &self,
         rating: f64,
         filter: &NextFilter,
         count: u32,
+    ) -> Result<Vec<StoredPuzzle>> {
+        let exact: Vec<NextFilter> = match filter.stipulation.as_deref() {
+            Some(family) if is_family(family) => self
+                .stipulations()?
+                .into_iter()
+                .filter(|s| of_family(s, family))
+                .map(|s| NextFilter {
+                    stipulation: Some(s),
+                    ..filter.clone()
+                })
+                .collect(),
+            _ => vec![filter.clone()],
+        };
+        let mut above = Vec::new();
+        let mut below = Vec::new();
+        for f in &exact {
+            above.extend(self.near_walk(rating, true, f, count)?);
+            below.extend(self.near_walk(rating, false, f, count)?);
+        }
+        Ok(nearest(rating, above, below, count as usize))
+    }
+
+    /// Up to `count` mate puzzles that `filter` allows (its stipulation exact, not a family), from
+    /// `rating` on one side (`above`: at or above it, by increasing rating; else below, by
+    /// decreasing rating), read without their outcomes.
+    fn near_walk(
+        &self,
+        rating: f64,
+        above: bool,
+        filter: &NextFilter,
+        count: u32,
     ) -> Result<Vec<StoredPuzzle>>;
+
+    /// The distinct stipulations of the stored puzzles.
+    fn stipulations(&self) -> Result<Vec<String>>;
 
     /// Stores a verified puzzle unless its content is already there: `(puzzle, true)` when it was
     /// inserted, `(the existing one, false)` otherwise (also when another writer stored the same

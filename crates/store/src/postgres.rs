@@ -26,7 +26,7 @@ use crate::tls::{self, MakeRustlsConnect};
 use crate::Json;
 use crate::Result;
 use crate::{
-    attempt_on, attempt_sql, insert_row, insert_sql, near_sql, nearest, rating_follows_difficulty,
+    attempt_on, attempt_sql, insert_row, insert_sql, near_sql, rating_follows_difficulty, Bind,
     NextFilter, SqlValue, ATTEMPT_COLUMNS,
 };
 use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
@@ -432,40 +432,47 @@ impl Backend for PgStore {
 }
 
 impl PuzzleStore for PgStore {
-    fn near_rating(
+    fn near_walk(
         &self,
         rating: f64,
+        above: bool,
         filter: &NextFilter,
         count: u32,
     ) -> Result<Vec<StoredPuzzle>> {
         let mut conn = self.conn()?;
+        let (sql, binds) = near_sql(
+            above,
+            filter,
+            |i| format!("${i}"),
+            |p| format!("NOT (p.id = ANY({p}::bigint[]))"),
+            &columns(false),
+        );
         let game = filter.game.map(game_name);
         let limit = i64::from(count);
-        let columns = columns(false);
-        let mut side = |above: bool| -> Result<Vec<StoredPuzzle>> {
-            let typed = |i: usize| match i {
-                1 => "$1::double precision".to_string(),
-                6 => "$6::bigint".to_string(),
-                _ => format!("${i}::text"),
-            };
-            let sql = near_sql(above, typed, "NOT (p.id = ANY($7::bigint[]))", &columns);
-            let rows = conn.query(
-                &sql,
-                &[
-                    &rating,
-                    &game,
-                    &filter.stipulation,
-                    &filter.tag,
-                    &filter.collection,
-                    &limit,
-                    &filter.exclude,
-                ],
-            )?;
-            rows.iter().map(decode).collect()
-        };
-        let above = side(true)?;
-        let below = side(false)?;
-        Ok(nearest(rating, above, below, count as usize))
+        let values: Vec<&(dyn postgres::types::ToSql + Sync)> = binds
+            .iter()
+            .map(|b| -> &(dyn postgres::types::ToSql + Sync) {
+                match b {
+                    Bind::Rating => &rating,
+                    Bind::Game => &game,
+                    Bind::Stipulation => &filter.stipulation,
+                    Bind::Tag => &filter.tag,
+                    Bind::Collection => &filter.collection,
+                    Bind::Limit => &limit,
+                    Bind::Exclude => &filter.exclude,
+                }
+            })
+            .collect();
+        let rows = conn.query(&sql, &values)?;
+        rows.iter().map(decode).collect()
+    }
+
+    fn stipulations(&self) -> Result<Vec<String>> {
+        let mut conn = self.conn()?;
+        let rows = conn.query(crate::STIPULATIONS_SQL, &[])?;
+        rows.iter()
+            .map(|r| Ok(r.try_get::<_, String>(0)?))
+            .collect()
     }
 
     fn record_attempt(&self, id: i64, player: Rating, solved: bool) -> Result<Option<Attempted>> {

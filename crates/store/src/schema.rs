@@ -12,7 +12,7 @@ pub(crate) enum Dialect {
 /// The migrations in order, with `{id}` (a row id that numbers itself), `{int}` (a 64-bit integer),
 /// `{real}` (a 64-bit float) and `{compact}` (a table keyed by its primary key alone) to render per
 /// dialect.
-const MIGRATIONS: [&str; 12] = [
+const MIGRATIONS: [&str; 13] = [
     "CREATE TABLE puzzles (
         id {id},
         kind TEXT NOT NULL CHECK (kind IN ('diagram', 'mate')),
@@ -123,6 +123,10 @@ const MIGRATIONS: [&str; 12] = [
     UPDATE puzzles SET rating_value = 1000 + 15 * COALESCE(difficulty, 50), rating_deviation = 350,
         rating_volatility = 0.06 WHERE kind = 'mate';
     CREATE INDEX puzzles_rating ON puzzles (rating_value, id);",
+    // The next puzzle of a stipulation or a game near a rating: a walk of the rating within the
+    // stipulation's (or the game's) rows, however few of the store's they are.
+    "CREATE INDEX puzzles_stipulation_rating ON puzzles (stipulation, rating_value, id);
+    CREATE INDEX puzzles_game_rating ON puzzles (game, rating_value, id);",
 ];
 
 /// Every migration, in order, in `dialect`.

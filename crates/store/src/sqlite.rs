@@ -19,7 +19,7 @@ use crate::rating_filter;
 use crate::Json;
 use crate::Result;
 use crate::{
-    attempt_on, attempt_sql, insert_row, insert_sql, near_sql, nearest, rating_follows_difficulty,
+    attempt_on, attempt_sql, insert_row, insert_sql, near_sql, rating_follows_difficulty, Bind,
     NextFilter, SqlValue, ATTEMPT_COLUMNS,
 };
 use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
@@ -202,41 +202,52 @@ impl Backend for SqliteStore {
 }
 
 impl PuzzleStore for SqliteStore {
-    fn near_rating(
+    fn near_walk(
         &self,
         rating: f64,
+        above: bool,
         filter: &NextFilter,
         count: u32,
     ) -> Result<Vec<StoredPuzzle>> {
         let conn = self.pool.get()?;
         let exclude = serde_json::to_string(&filter.exclude).unwrap_or_else(|_| "[]".into());
-        let columns = columns(false);
-        let side = |above: bool| -> Result<Vec<StoredPuzzle>> {
-            let sql = near_sql(
-                above,
-                |i| format!("?{i}"),
-                "p.id NOT IN (SELECT value FROM json_each(?7))",
-                &columns,
-            );
-            let mut stmt = conn.prepare_cached(&sql)?;
-            let mut rows = stmt.query(params![
-                rating,
-                filter.game.map(game_name),
-                filter.stipulation.as_deref(),
-                filter.tag.as_deref(),
-                filter.collection.as_deref(),
-                i64::from(count),
-                exclude,
-            ])?;
-            let mut out = Vec::new();
-            while let Some(r) = rows.next()? {
-                out.push(decode(r)?);
-            }
-            Ok(out)
-        };
-        let above = side(true)?;
-        let below = side(false)?;
-        Ok(nearest(rating, above, below, count as usize))
+        let (sql, binds) = near_sql(
+            above,
+            filter,
+            |i| format!("?{i}"),
+            |p| format!("p.id NOT IN (SELECT value FROM json_each({p}))"),
+            &columns(false),
+        );
+        let game = filter.game.map(game_name);
+        let limit = i64::from(count);
+        let values: Vec<&dyn rusqlite::ToSql> = binds
+            .iter()
+            .map(|b| -> &dyn rusqlite::ToSql {
+                match b {
+                    Bind::Rating => &rating,
+                    Bind::Game => &game,
+                    Bind::Stipulation => &filter.stipulation,
+                    Bind::Tag => &filter.tag,
+                    Bind::Collection => &filter.collection,
+                    Bind::Limit => &limit,
+                    Bind::Exclude => &exclude,
+                }
+            })
+            .collect();
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let mut rows = stmt.query(values.as_slice())?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            out.push(decode(r)?);
+        }
+        Ok(out)
+    }
+
+    fn stipulations(&self) -> Result<Vec<String>> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare_cached(crate::STIPULATIONS_SQL)?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
     fn record_attempt(&self, id: i64, player: Rating, solved: bool) -> Result<Option<Attempted>> {
