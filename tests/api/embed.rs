@@ -341,13 +341,19 @@ fn with_collection(name: &str, count: u32) -> (TestApp, Vec<i64>) {
         write_token: Some(TOKEN.into()),
         ..Settings::for_tests()
     });
-    let auth = format!("Bearer {TOKEN}");
     let body = serde_json::json!({"name": name, "mate_in": 2, "count": count, "seed": 42, "max_pieces": 8});
+    let ids = generated(&app, &body);
+    (app, ids)
+}
+
+/// The puzzle ids, in order, of the collection the generation job `body` makes on `app`.
+fn generated(app: &TestApp, body: &Value) -> Vec<i64> {
+    let auth = format!("Bearer {TOKEN}");
     let r = app.send(
         "POST",
         "/v1/collections",
         &[("authorization", auth.as_str())],
-        Some(&body),
+        Some(body),
     );
     assert_eq!(r.status, 202, "{}", r.body);
     let url = r.json()["url"].as_str().unwrap().to_string();
@@ -361,13 +367,64 @@ fn with_collection(name: &str, count: u32) -> (TestApp, Vec<i64>) {
         std::thread::sleep(std::time::Duration::from_millis(50));
     };
     assert_eq!(job["state"], "done", "{job}");
-    let ids = job["puzzle_ids"]
+    job["puzzle_ids"]
         .as_array()
         .unwrap()
         .iter()
         .map(|v| v.as_i64().unwrap())
-        .collect();
-    (app, ids)
+        .collect()
+}
+
+#[test]
+fn a_rococo_collection_and_the_next_rococo_puzzle_play_in_page_names() {
+    let app = spawn_app_with(Settings {
+        write_token: Some(TOKEN.into()),
+        ..Settings::for_tests()
+    });
+    let body = serde_json::json!({"name": "rococo-ones", "game": "rococo", "mate_in": 1, "count": 2, "seed": 7, "max_pieces": 8});
+    let ids = generated(&app, &body);
+    assert_eq!(ids.len(), 2);
+    let page = |path: &str| {
+        let r = app.get(path);
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+        config(&r.body)
+    };
+    let first = page("/embed/collections/rococo-ones?coords=page");
+    assert_eq!(first["puzzle_id"], ids[0]);
+    assert_eq!(first["game"], "rococo");
+    assert_eq!(first["coords"], "page");
+    assert_eq!(first["sequence"]["more"], true);
+    let position = first["sequence"]["position"].as_i64().unwrap();
+    let second = page(&format!(
+        "/embed/collections/rococo-ones?coords=page&after={position}"
+    ));
+    assert_eq!(second["puzzle_id"], ids[1]);
+    assert_eq!(second["sequence"]["more"], false);
+    // The page's FEN names squares as the page does: read in page names, it is the stored one.
+    let stored = app.get(&format!("/v1/puzzles/{}", ids[1])).json();
+    let analyzed = app
+        .post_json(
+            "/v1/analyze",
+            &serde_json::json!({"fen": second["fen"], "game": "rococo", "coords": "page"}),
+        )
+        .json();
+    let canonical = app
+        .post_json(
+            "/v1/analyze",
+            &serde_json::json!({"fen": stored["fen"], "game": "rococo"}),
+        )
+        .json();
+    assert_eq!(
+        analyzed["moves"].as_array().unwrap().len(),
+        canonical["moves"].as_array().unwrap().len()
+    );
+    // The next Rococo puzzle near a rating, within the collection.
+    let next =
+        page("/embed/next?rating=1500&game=rococo&collection=rococo-ones&coords=page&seed=1");
+    assert_eq!(next["game"], "rococo");
+    assert_eq!(next["coords"], "page");
+    assert!(ids.contains(&next["puzzle_id"].as_i64().unwrap()), "{next}");
+    assert_eq!(next["sequence"]["filters"]["game"], "rococo");
 }
 
 #[test]
