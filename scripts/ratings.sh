@@ -11,8 +11,9 @@
 #   that no attempt was lost (the puzzles' `attempts` grew by exactly the acknowledged ones).
 #
 # The store is the seeded fixtures' mate puzzles copied until it holds COUNT rows, each copy with a
-# rating spread from 600 to 3,000 and its source's tags: the answer's cost is the rating index's
-# walk, which the rows' other columns do not change. Prints a Markdown table.
+# rating spread from 600 to 3,000 and its source's tags, with a collection and a theme of 200 of
+# them: the answer's cost is the walk of the indexes, which the rows' other columns do not change.
+# Prints a Markdown table.
 #
 #   bash scripts/ratings.sh [COUNT] [REQUESTS] [SECONDS]
 #
@@ -81,6 +82,13 @@ script("""INSERT INTO puzzle_tags (puzzle_id, tag)
 SELECT c.id, t.tag FROM bench_copies m JOIN puzzles c ON c.content_hash = m.hash
 JOIN puzzle_tags t ON t.puzzle_id = m.src;
 DROP TABLE bench_copies;""")
+# A small collection and a rare theme: 200 puzzles each, spread over the ratings.
+script("""INSERT INTO collections (name, game, rules, mate_in, seed, max_pieces, state, summary, created_at)
+VALUES ('bench-small', 'baroque', 'abbott', 2, 1, 8, 'done', '{}', '2026-12-07T00:00:00Z');
+INSERT INTO collection_puzzles (collection, position, puzzle_id)
+SELECT 'bench-small', id, id FROM puzzles WHERE kind = 'mate' AND id % 500 = 0;
+INSERT INTO puzzle_tags (puzzle_id, tag)
+SELECT id, 'bench-rare' FROM puzzles WHERE kind = 'mate' AND id % 500 = 250;""")
 if kind == "sqlite":
     script("ANALYZE;")
 else:
@@ -116,6 +124,8 @@ filters = {
     "stipulation=#2": "&stipulation=%232",
     f"theme={theme}": f"&theme={theme}",
     "exclude 50 ids": "&exclude=" + ",".join(str(rng.randrange(1, 100000)) for _ in range(50)),
+    "collection of 200 puzzles": "&collection=bench-small",
+    "theme of 200 puzzles": "&theme=bench-rare",
 }
 def percentile(xs, q):
     xs = sorted(xs)

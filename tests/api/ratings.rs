@@ -180,7 +180,15 @@ fn refusals_name_what_is_wrong() {
 }
 
 /// Every stored mate puzzle of the listing, with its rating, as (id, rating, game, stipulation).
-fn mates(app: &TestApp) -> Vec<(i64, f64, String, String)> {
+fn mates(app: &TestApp) -> Vec<Mate> {
+    mates_tagged(app).into_iter().map(|(p, _)| p).collect()
+}
+
+/// A stored mate puzzle as (id, rating, game, stipulation).
+type Mate = (i64, f64, String, String);
+
+/// [`mates`], each with its tags.
+fn mates_tagged(app: &TestApp) -> Vec<(Mate, Vec<String>)> {
     let mut out = Vec::new();
     let mut cursor: Option<String> = None;
     loop {
@@ -190,11 +198,22 @@ fn mates(app: &TestApp) -> Vec<(i64, f64, String, String)> {
         }
         let page = app.get(&path).json();
         for p in page["items"].as_array().unwrap() {
+            let tags = p["tags"]
+                .as_array()
+                .map(|t| {
+                    t.iter()
+                        .filter_map(|t| t.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default();
             out.push((
-                p["id"].as_i64().unwrap(),
-                p["rating"]["value"].as_f64().unwrap(),
-                p["game"].as_str().unwrap().to_string(),
-                p["stipulation"].as_str().unwrap().to_string(),
+                (
+                    p["id"].as_i64().unwrap(),
+                    p["rating"]["value"].as_f64().unwrap(),
+                    p["game"].as_str().unwrap().to_string(),
+                    p["stipulation"].as_str().unwrap().to_string(),
+                ),
+                tags,
             ));
         }
         match page["next_cursor"].as_str() {
@@ -211,8 +230,61 @@ fn mates(app: &TestApp) -> Vec<(i64, f64, String, String)> {
 #[test]
 fn the_next_puzzle_is_near_the_player_s_rating_within_the_filters() {
     let app = app();
-    let all = mates(&app);
+    // Thirty generated mates in one besides the fixtures, for themes that more than the twenty
+    // candidates have, and a collection.
+    let auth = format!("Bearer {TOKEN}");
+    let job = app.send(
+        "POST",
+        "/v1/collections",
+        &[("authorization", auth.as_str())],
+        Some(&json!({"name": "ones", "mate_in": 1, "count": 30, "seed": 5, "max_pieces": 7})),
+    );
+    assert_eq!(job.status, 202, "{}", job.body);
+    let url = job.json()["url"].as_str().unwrap().to_string();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let collection: Vec<i64> = loop {
+        let job = app.get(&url).json();
+        if job["state"] != "running" {
+            assert_eq!(job["state"], "done", "{job}");
+            break job["puzzle_ids"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_i64().unwrap())
+                .collect();
+        }
+        assert!(std::time::Instant::now() < deadline, "{job}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let tagged = mates_tagged(&app);
+    let all: Vec<Mate> = tagged.iter().map(|(p, _)| p.clone()).collect();
     assert!(all.len() >= 5, "{all:?}");
+    // The commonest theme (the walk finds enough along the rating index) and the rarest (it reads
+    // the theme's own rows).
+    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+    for (_, tags) in &tagged {
+        for t in tags {
+            *counts.entry(t.as_str()).or_default() += 1;
+        }
+    }
+    let common = counts
+        .iter()
+        .max_by_key(|(_, n)| **n)
+        .map(|(t, _)| *t)
+        .unwrap();
+    let rare = counts
+        .iter()
+        .min_by_key(|(_, n)| **n)
+        .map(|(t, _)| *t)
+        .unwrap();
+    assert!(counts[common] > 20 && counts[rare] < 20, "{counts:?}");
+    let common_query = format!("&theme={common}");
+    let rare_query = format!("&game=baroque&theme={rare}");
+    let rare_tagged = tagged
+        .iter()
+        .filter(|((_, _, game, _), tags)| game == "baroque" && tags.iter().any(|t| t == rare))
+        .count();
+    assert!(rare_tagged > 0, "{rare}");
     for (rating, query) in [
         (1000.0, ""),
         (1760.0, ""),
@@ -220,17 +292,26 @@ fn the_next_puzzle_is_near_the_player_s_rating_within_the_filters() {
         (1500.0, "&game=rococo"),
         (1500.0, "&stipulation=%23"),
         (1900.0, "&game=baroque&stipulation=%232"),
+        (1700.0, common_query.as_str()),
+        (2200.0, rare_query.as_str()),
+        (1300.0, "&collection=ones"),
+        (2900.0, "&collection=ones&stipulation=%231"),
     ] {
-        let allowed: Vec<&(i64, f64, String, String)> = all
+        let theme = query.split("theme=").nth(1);
+        let allowed: Vec<&(i64, f64, String, String)> = tagged
             .iter()
-            .filter(|(_, _, game, stipulation)| {
+            .filter(|((_, _, game, stipulation), tags)| {
                 (!query.contains("game=rococo") || game == "rococo")
                     && (!query.contains("game=baroque") || game == "baroque")
                     && (!query.contains("stipulation=%23")
                         || (stipulation.starts_with('#')
                             && (!query.contains("%232") || stipulation == "#2")))
+                    && theme.is_none_or(|t| tags.iter().any(|x| x == t))
             })
+            .filter(|((id, ..), _)| !query.contains("collection=ones") || collection.contains(id))
+            .map(|(p, _)| p)
             .collect();
+        assert!(!allowed.is_empty(), "{query}");
         let nearest = allowed
             .iter()
             .map(|p| (p.1 - rating).abs())

@@ -213,6 +213,7 @@ pub(crate) enum Bind {
 /// rather than one plan for every set. The stipulation is an exact one.
 pub(crate) fn near_sql(
     above: bool,
+    walk: NearWalk,
     filter: &NextFilter,
     placeholder: impl Fn(usize) -> String,
     exclude: impl Fn(&str) -> String,
@@ -224,40 +225,79 @@ pub(crate) fn near_sql(
         placeholder(binds.len())
     };
     let (side, order) = if above { (">=", "ASC") } else { ("<", "DESC") };
-    let mut sql = format!(
-        "SELECT {columns} FROM puzzles p WHERE p.kind = 'mate' AND p.rating_value {side} {}",
+    // Ties by increasing id on both sides, as the nearest are chosen ([`nearest`]); the databases
+    // walk the index by rating and sort each run of equal ratings alone.
+    let order_by = format!("ORDER BY p.rating_value {order}, p.id");
+    let mut rows = format!(
+        "p.kind = 'mate' AND p.rating_value {side} {}",
         next(Bind::Rating)
     );
     if filter.game.is_some() {
-        sql.push_str(&format!(" AND p.game = {}", next(Bind::Game)));
+        rows.push_str(&format!(" AND p.game = {}", next(Bind::Game)));
     }
     if filter.stipulation.is_some() {
-        sql.push_str(&format!(" AND p.stipulation = {}", next(Bind::Stipulation)));
+        rows.push_str(&format!(" AND p.stipulation = {}", next(Bind::Stipulation)));
     }
+    // A theme or a collection: a test of each row the walk reads, or (`NearWalk::Set`) the set of
+    // its rows that the walk starts from.
+    let mut tests = String::new();
     if filter.tag.is_some() {
-        sql.push_str(&format!(
-            " AND EXISTS (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = {})",
-            next(Bind::Tag)
-        ));
+        let tag = next(Bind::Tag);
+        tests.push_str(&match walk {
+            NearWalk::Set => format!(
+                " AND p.id IN (SELECT t.puzzle_id FROM puzzle_tags t WHERE t.tag = {tag})"
+            ),
+            _ => format!(
+                " AND EXISTS (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = {tag})"
+            ),
+        });
     }
     if filter.collection.is_some() {
-        sql.push_str(&format!(
-            " AND EXISTS (SELECT 1 FROM collection_puzzles cp WHERE cp.puzzle_id = p.id \
-             AND cp.collection = {})",
-            next(Bind::Collection)
-        ));
+        let collection = next(Bind::Collection);
+        tests.push_str(&match walk {
+            NearWalk::Set => format!(
+                " AND p.id IN (SELECT cp.puzzle_id FROM collection_puzzles cp \
+                 WHERE cp.collection = {collection})"
+            ),
+            _ => format!(
+                " AND EXISTS (SELECT 1 FROM collection_puzzles cp WHERE cp.puzzle_id = p.id \
+                 AND cp.collection = {collection})"
+            ),
+        });
     }
     if !filter.exclude.is_empty() {
-        sql.push_str(&format!(" AND {}", exclude(&next(Bind::Exclude))));
+        tests.push_str(&format!(" AND {}", exclude(&next(Bind::Exclude))));
     }
-    // Ties by increasing id on both sides, as the nearest are chosen ([`nearest`]); the databases
-    // walk the index by rating and sort each run of equal ratings alone.
-    sql.push_str(&format!(
-        " ORDER BY p.rating_value {order}, p.id LIMIT {}",
-        next(Bind::Limit)
-    ));
+    let limit = next(Bind::Limit);
+    let sql = match walk {
+        NearWalk::Window(rows_read) => format!(
+            "SELECT {columns} FROM (SELECT * FROM puzzles p WHERE {rows} {order_by} LIMIT {rows_read}) p \
+             WHERE TRUE{tests} {order_by} LIMIT {limit}"
+        ),
+        NearWalk::Index | NearWalk::Set => {
+            format!("SELECT {columns} FROM puzzles p WHERE {rows}{tests} {order_by} LIMIT {limit}")
+        }
+    };
     (sql, binds)
 }
+
+/// How a walk near a rating reads the puzzles ([`PuzzleStore::near_walk`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NearWalk {
+    /// Along the rating index (the game's or the stipulation's when the filter has one), testing
+    /// each row until enough pass.
+    Index,
+    /// The same, reading at most this many rows: enough when the filter's theme or collection is
+    /// common, a bounded cost when it is not.
+    Window(u32),
+    /// From the rows of the filter's theme or collection, sorted by rating: for a theme or a
+    /// collection few puzzles have.
+    Set,
+}
+
+/// The rows a walk near a rating reads before a theme's or a collection's own rows are read
+/// instead ([`NearWalk::Window`]).
+pub const NEAR_WINDOW: u32 = 2_000;
 
 /// The distinct stipulations of the stored puzzles, read by one probe of the stipulation index
 /// each (a loose index scan: a store holds few distinct stipulations however many puzzles).
@@ -628,13 +668,33 @@ pub trait PuzzleStore {
                 .collect(),
             _ => vec![filter.clone()],
         };
-        let mut above = Vec::new();
-        let mut below = Vec::new();
+        // A theme or a collection may be few puzzles' of many: the walk reads a window of rows,
+        // and the set's own rows when the window holds too few of them.
+        let sparse = filter.tag.is_some() || filter.collection.is_some();
+        let mut found = Vec::new();
         for f in &exact {
-            above.extend(self.near_walk(rating, true, f, count)?);
-            below.extend(self.near_walk(rating, false, f, count)?);
+            for above in [true, false] {
+                let side = if sparse {
+                    let near =
+                        self.near_walk(rating, above, NearWalk::Window(NEAR_WINDOW), f, count)?;
+                    if near.len() >= count as usize {
+                        near
+                    } else {
+                        self.near_walk(rating, above, NearWalk::Set, f, count)?
+                    }
+                } else {
+                    self.near_walk(rating, above, NearWalk::Index, f, count)?
+                };
+                found.push((above, side));
+            }
         }
-        Ok(nearest(rating, above, below, count as usize))
+        let (above, below): (Vec<_>, Vec<_>) = found.into_iter().partition(|(a, _)| *a);
+        Ok(nearest(
+            rating,
+            above.into_iter().flat_map(|(_, s)| s).collect(),
+            below.into_iter().flat_map(|(_, s)| s).collect(),
+            count as usize,
+        ))
     }
 
     /// Up to `count` mate puzzles that `filter` allows (its stipulation exact, not a family), from
@@ -644,6 +704,7 @@ pub trait PuzzleStore {
         &self,
         rating: f64,
         above: bool,
+        walk: NearWalk,
         filter: &NextFilter,
         count: u32,
     ) -> Result<Vec<StoredPuzzle>>;

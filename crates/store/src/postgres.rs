@@ -27,7 +27,7 @@ use crate::Json;
 use crate::Result;
 use crate::{
     attempt_on, attempt_sql, insert_row, insert_sql, near_sql, rating_follows_difficulty, Bind,
-    NextFilter, SqlValue, ATTEMPT_COLUMNS,
+    NearWalk, NextFilter, SqlValue, ATTEMPT_COLUMNS,
 };
 use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
 use crate::{Entries, JobEnd, NewJob};
@@ -436,12 +436,14 @@ impl PuzzleStore for PgStore {
         &self,
         rating: f64,
         above: bool,
+        walk: NearWalk,
         filter: &NextFilter,
         count: u32,
     ) -> Result<Vec<StoredPuzzle>> {
         let mut conn = self.conn()?;
         let (sql, binds) = near_sql(
             above,
+            walk,
             filter,
             |i| format!("${i}"),
             |p| format!("NOT (p.id = ANY({p}::bigint[]))"),

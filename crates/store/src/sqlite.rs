@@ -20,7 +20,7 @@ use crate::Json;
 use crate::Result;
 use crate::{
     attempt_on, attempt_sql, insert_row, insert_sql, near_sql, rating_follows_difficulty, Bind,
-    NextFilter, SqlValue, ATTEMPT_COLUMNS,
+    NearWalk, NextFilter, SqlValue, ATTEMPT_COLUMNS,
 };
 use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
 use crate::{Entries, JobEnd, NewJob};
@@ -206,6 +206,7 @@ impl PuzzleStore for SqliteStore {
         &self,
         rating: f64,
         above: bool,
+        walk: NearWalk,
         filter: &NextFilter,
         count: u32,
     ) -> Result<Vec<StoredPuzzle>> {
@@ -213,6 +214,7 @@ impl PuzzleStore for SqliteStore {
         let exclude = serde_json::to_string(&filter.exclude).unwrap_or_else(|_| "[]".into());
         let (sql, binds) = near_sql(
             above,
+            walk,
             filter,
             |i| format!("?{i}"),
             |p| format!("p.id NOT IN (SELECT value FROM json_each({p}))"),
