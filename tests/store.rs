@@ -942,3 +942,107 @@ fn both_backends_keep_shards_the_same_way() {
     one_claimer_a_shard(&postgres);
     assert_eq!(a, b);
 }
+
+/// The three ways of walking near a rating agree ([`NearWalk`]): reading a theme's or a
+/// collection's own rows finds what the walk along the rating index finds, and a window of the
+/// walk finds the start of it; the trait's `near_rating`, which picks among them, finds the
+/// nearest of the index walk's. Each filter, each side, several windows.
+fn near_walks_agree(store: &Store) {
+    use baroque::store::{NearWalk, NextFilter};
+    let mates: Vec<&VerifiedPuzzle> = fixtures().iter().filter(|p| p.kind == Kind::Mate).collect();
+    assert!(mates.len() >= 5);
+    let new = NewCollection {
+        game: baroque::rules::GameKind::Baroque,
+        rules: "abbott".into(),
+        stipulation: baroque::solver::Stipulation::Mate(2),
+        seed: 1,
+        max_pieces: 7,
+        count: 3,
+        runner: baroque::app::processes::this_process(),
+    };
+    assert!(store.create_collection("some", &new).unwrap());
+    for (i, p) in mates.iter().enumerate() {
+        let mut p = (*p).clone();
+        if i % 2 == 0 {
+            p.tags.push("even".into());
+        }
+        if i % 3 == 0 {
+            store.append_to_collection("some", &p).unwrap();
+        } else {
+            store.insert(&p).unwrap();
+        }
+    }
+    let ids = |v: Vec<StoredPuzzle>| v.into_iter().map(|p| p.id).collect::<Vec<_>>();
+    let filters = [
+        NextFilter::default(),
+        NextFilter {
+            tag: Some("even".into()),
+            ..NextFilter::default()
+        },
+        NextFilter {
+            collection: Some("some".into()),
+            ..NextFilter::default()
+        },
+        NextFilter {
+            tag: Some("even".into()),
+            collection: Some("some".into()),
+            game: Some(baroque::rules::GameKind::Baroque),
+            ..NextFilter::default()
+        },
+        NextFilter {
+            tag: Some("fixture".into()),
+            exclude: vec![1, 2, 3],
+            ..NextFilter::default()
+        },
+    ];
+    for filter in &filters {
+        for rating in [900.0, 1500.0, 1750.0, 2600.0] {
+            for above in [true, false] {
+                let index = ids(store
+                    .near_walk(rating, above, NearWalk::Index, filter, 50)
+                    .unwrap());
+                let set = ids(store
+                    .near_walk(rating, above, NearWalk::Set, filter, 50)
+                    .unwrap());
+                if filter.tag.is_some() || filter.collection.is_some() {
+                    assert_eq!(set, index, "{filter:?} {rating} {above}");
+                }
+                for window in [1, 2, 5, 1000] {
+                    let w = ids(store
+                        .near_walk(rating, above, NearWalk::Window(window), filter, 50)
+                        .unwrap());
+                    assert!(
+                        index.starts_with(&w),
+                        "{filter:?} {rating} {above} window {window}: {w:?} is not the start of {index:?}"
+                    );
+                }
+                let few = ids(store
+                    .near_walk(rating, above, NearWalk::Index, filter, 2)
+                    .unwrap());
+                assert!(index.starts_with(&few), "{filter:?}");
+            }
+            let near = ids(store.near_rating(rating, filter, 3).unwrap());
+            let mut both = store
+                .near_walk(rating, true, NearWalk::Index, filter, 50)
+                .unwrap();
+            both.extend(
+                store
+                    .near_walk(rating, false, NearWalk::Index, filter, 50)
+                    .unwrap(),
+            );
+            let distance = |p: &StoredPuzzle| (p.rating.unwrap().rating.value - rating).abs();
+            both.sort_by(|a, b| distance(a).total_cmp(&distance(b)).then(a.id.cmp(&b.id)));
+            let expected: Vec<i64> = both.into_iter().map(|p| p.id).take(3).collect();
+            assert_eq!(near, expected, "{filter:?} {rating}");
+        }
+    }
+}
+
+#[test]
+fn near_walks_agree_on_both_backends() {
+    let dir = tempfile::tempdir().unwrap();
+    near_walks_agree(&Store::open(&dir.path().join("n.db")).unwrap());
+    if pg::here_or_skip() {
+        near_walks_agree(&postgres_store());
+    }
+}

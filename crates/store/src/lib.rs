@@ -228,10 +228,7 @@ pub(crate) fn near_sql(
     // Ties by increasing id on both sides, as the nearest are chosen ([`nearest`]); the databases
     // walk the index by rating and sort each run of equal ratings alone.
     let order_by = format!("ORDER BY p.rating_value {order}, p.id");
-    let mut rows = format!(
-        "p.kind = 'mate' AND p.rating_value {side} {}",
-        next(Bind::Rating)
-    );
+    let mut rows = format!("p.rating_value {side} {}", next(Bind::Rating));
     if filter.game.is_some() {
         rows.push_str(&format!(" AND p.game = {}", next(Bind::Game)));
     }
@@ -270,13 +267,15 @@ pub(crate) fn near_sql(
     }
     let limit = next(Bind::Limit);
     let sql = match walk {
+        // The window streams in the walk's order, so that the outer query stops at its limit.
         NearWalk::Window(rows_read) => format!(
-            "SELECT {columns} FROM (SELECT * FROM puzzles p WHERE {rows} {order_by} LIMIT {rows_read}) p \
-             WHERE TRUE{tests} {order_by} LIMIT {limit}"
+            "SELECT {columns} FROM (SELECT * FROM puzzles p WHERE p.kind = 'mate' AND {rows} \
+             {order_by} LIMIT {rows_read}) p WHERE TRUE{tests} {order_by} LIMIT {limit}"
         ),
-        NearWalk::Index | NearWalk::Set => {
-            format!("SELECT {columns} FROM puzzles p WHERE {rows}{tests} {order_by} LIMIT {limit}")
-        }
+        NearWalk::Index | NearWalk::Set => format!(
+            "SELECT {columns} FROM puzzles p WHERE p.kind = 'mate' AND {rows}{tests} \
+             {order_by} LIMIT {limit}"
+        ),
     };
     (sql, binds)
 }
@@ -297,7 +296,26 @@ pub enum NearWalk {
 
 /// The rows a walk near a rating reads before a theme's or a collection's own rows are read
 /// instead ([`NearWalk::Window`]).
-pub const NEAR_WINDOW: u32 = 2_000;
+pub const NEAR_WINDOW: u32 = 400;
+
+/// A theme or a collection of fewer puzzles than this is read from its own rows, sorted by
+/// rating ([`NearWalk::Set`]), without a walk of the rating index first.
+pub const NEAR_SET: u32 = 1_000;
+
+/// The queries of [`PuzzleStore::set_size`]: the rows of a theme, and of a collection, counted up
+/// to a cap (one placeholder each for the name and the cap, named by `placeholder`).
+pub(crate) fn set_size_sql(placeholder: impl Fn(usize) -> String) -> [String; 2] {
+    let (name, cap) = (placeholder(1), placeholder(2));
+    [
+        format!(
+            "SELECT count(*) FROM (SELECT 1 FROM puzzle_tags WHERE tag = {name} LIMIT {cap}) s"
+        ),
+        format!(
+            "SELECT count(*) FROM (SELECT 1 FROM collection_puzzles WHERE collection = {name} \
+             LIMIT {cap}) s"
+        ),
+    ]
+}
 
 /// The distinct stipulations of the stored puzzles, read by one probe of the stipulation index
 /// each (a loose index scan: a store holds few distinct stipulations however many puzzles).
@@ -668,13 +686,20 @@ pub trait PuzzleStore {
                 .collect(),
             _ => vec![filter.clone()],
         };
-        // A theme or a collection may be few puzzles' of many: the walk reads a window of rows,
-        // and the set's own rows when the window holds too few of them.
-        let sparse = filter.tag.is_some() || filter.collection.is_some();
+        // A theme or a collection may be few puzzles' of many: a small one is read from its own
+        // rows; a large one by a window of the walk, and from its own rows when the window holds
+        // too few of them.
+        let sized = match self.set_size(filter, NEAR_SET)? {
+            Some(size) if size < u64::from(NEAR_SET) => Some(true),
+            Some(_) => Some(false),
+            None => None,
+        };
         let mut found = Vec::new();
         for f in &exact {
             for above in [true, false] {
-                let side = if sparse {
+                let side = if sized == Some(true) {
+                    self.near_walk(rating, above, NearWalk::Set, f, count)?
+                } else if sized == Some(false) {
                     let near =
                         self.near_walk(rating, above, NearWalk::Window(NEAR_WINDOW), f, count)?;
                     if near.len() >= count as usize {
@@ -711,6 +736,10 @@ pub trait PuzzleStore {
 
     /// The distinct stipulations of the stored puzzles.
     fn stipulations(&self) -> Result<Vec<String>>;
+
+    /// How many puzzles the filter's theme and collection hold (the fewer of the two), counted up
+    /// to `cap`; `None` when it has neither.
+    fn set_size(&self, filter: &NextFilter, cap: u32) -> Result<Option<u64>>;
 
     /// Stores a verified puzzle unless its content is already there: `(puzzle, true)` when it was
     /// inserted, `(the existing one, false)` otherwise (also when another writer stored the same

@@ -469,6 +469,20 @@ impl PuzzleStore for PgStore {
         rows.iter().map(decode).collect()
     }
 
+    fn set_size(&self, filter: &NextFilter, cap: u32) -> Result<Option<u64>> {
+        let mut conn = self.conn()?;
+        let [tags, collections] = crate::set_size_sql(|i| format!("${i}"));
+        let mut size: Option<u64> = None;
+        for (sql, name) in [(tags, &filter.tag), (collections, &filter.collection)] {
+            if let Some(name) = name {
+                let n: i64 = conn.query_one(&sql, &[name, &i64::from(cap)])?.try_get(0)?;
+                let n = u64::try_from(n).unwrap_or(0);
+                size = Some(size.map_or(n, |s| s.min(n)));
+            }
+        }
+        Ok(size)
+    }
+
     fn stipulations(&self) -> Result<Vec<String>> {
         let mut conn = self.conn()?;
         let rows = conn.query(crate::STIPULATIONS_SQL, &[])?;

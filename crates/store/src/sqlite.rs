@@ -245,6 +245,22 @@ impl PuzzleStore for SqliteStore {
         Ok(out)
     }
 
+    fn set_size(&self, filter: &NextFilter, cap: u32) -> Result<Option<u64>> {
+        let conn = self.pool.get()?;
+        let [tags, collections] = crate::set_size_sql(|i| format!("?{i}"));
+        let mut size: Option<u64> = None;
+        for (sql, name) in [(tags, &filter.tag), (collections, &filter.collection)] {
+            if let Some(name) = name {
+                let n: i64 = conn
+                    .prepare_cached(&sql)?
+                    .query_row(params![name, i64::from(cap)], |r| r.get(0))?;
+                let n = u64::try_from(n).unwrap_or(0);
+                size = Some(size.map_or(n, |s| s.min(n)));
+            }
+        }
+        Ok(size)
+    }
+
     fn stipulations(&self) -> Result<Vec<String>> {
         let conn = self.pool.get()?;
         let mut stmt = conn.prepare_cached(crate::STIPULATIONS_SQL)?;
