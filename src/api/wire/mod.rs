@@ -5,6 +5,7 @@
 
 pub mod analyze;
 pub mod collections;
+pub mod embed;
 pub mod play;
 pub mod puzzles;
 pub mod solve;
