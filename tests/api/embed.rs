@@ -554,6 +554,7 @@ fn the_next_page_plays_the_puzzle_the_api_would_give() {
         ("rating=1500&volatility=1.5", "volatility"),
         ("rating=1500&scheme=blue", "scheme"),
         ("rating=1500&exclude=a,b", "exclude"),
+        ("rating=1500&seed=9223372036854775808", "seed"),
     ] {
         let p = app
             .get(&format!("/embed/next?{query}"))

@@ -143,6 +143,7 @@ pub struct EmbedNextQuery {
     #[param(example = "62,65")]
     pub exclude: Option<String>,
     /// As for `/v1/puzzles/next`: the same seed, rating and exclusions give the same puzzle.
+    #[param(maximum = 9_223_372_036_854_775_807_i64)]
     pub seed: Option<u64>,
     /// As for `/embed/puzzles/{id}`; `page` names the squares of Rococo's puzzles, and a Baroque
     /// puzzle of the same run keeps standard names.

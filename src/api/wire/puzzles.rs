@@ -591,7 +591,9 @@ pub struct NextPuzzleQuery {
     /// Puzzle ids never to give (the ones already seen), comma-separated, at most 1,000.
     #[param(example = "62,65")]
     pub exclude: Option<String>,
-    /// Makes the choice repeatable: the same seed and store give the same puzzle.
+    /// Makes the choice repeatable: the same seed and store give the same puzzle (0 to
+    /// 9,223,372,036,854,775,807).
+    #[param(maximum = 9_223_372_036_854_775_807_i64)]
     pub seed: Option<u64>,
 }
 
@@ -615,6 +617,13 @@ impl NextPuzzleQuery {
             return Err(refuse(
                 "deviation",
                 format!("{d} is not a deviation above 0 and at most 350"),
+            ));
+        }
+        // The document's integers are 64-bit signed: a seed above them is not one it describes.
+        if let Some(seed) = self.seed.filter(|s| i64::try_from(*s).is_err()) {
+            return Err(refuse(
+                "seed",
+                format!("{seed} is not a seed from 0 to {}", i64::MAX),
             ));
         }
         let exclude = match self.exclude.as_deref().filter(|e| !e.is_empty()) {
