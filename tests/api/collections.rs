@@ -4,7 +4,7 @@
 use crate::helpers::{spawn_app_with, Reply, TestApp};
 use baroque::api::Settings;
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const TOKEN: &str = "test-write-token-collections";
 const AUTH: [(&str, &str); 1] = [("authorization", "Bearer test-write-token-collections")];
@@ -22,17 +22,7 @@ fn start(app: &TestApp, body: &Value) -> Reply {
 
 /// Polls a job until it is no longer running (a minute at most).
 fn finished(app: &TestApp, url: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let r = app.get(url);
-        assert_eq!(r.status, 200, "{}", r.body);
-        let job = r.json();
-        if job["state"] != "running" {
-            return job;
-        }
-        assert!(Instant::now() < deadline, "the job is still running: {job}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    app.job_ended(url, Duration::from_secs(60))
 }
 
 #[test]

@@ -357,15 +357,7 @@ fn generated(app: &TestApp, body: &Value) -> Vec<i64> {
     );
     assert_eq!(r.status, 202, "{}", r.body);
     let url = r.json()["url"].as_str().unwrap().to_string();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    let job = loop {
-        let job = app.get(&url).json();
-        if job["state"] != "running" {
-            break job;
-        }
-        assert!(std::time::Instant::now() < deadline, "{job}");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
+    let job = app.job_ended(&url, std::time::Duration::from_secs(60));
     assert_eq!(job["state"], "done", "{job}");
     job["puzzle_ids"]
         .as_array()

@@ -7,7 +7,7 @@ use crate::helpers::{spawn_app_with, Reply, TestApp};
 use baroque::api::Settings;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const TOKEN: &str = "test-write-token-formats";
 const BEARER: &str = "Bearer test-write-token-formats";
@@ -83,16 +83,8 @@ fn generate(app: &TestApp, name: &str, count: u32) -> Vec<Value> {
     );
     assert_eq!(r.status, 202, "{}", r.body);
     let url = r.json()["url"].as_str().unwrap().to_string();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let job = app.get(&url).json();
-        if job["state"] != "running" {
-            assert_eq!(job["state"], "done", "{job}");
-            break;
-        }
-        assert!(Instant::now() < deadline, "{job}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let job = app.job_ended(&url, Duration::from_secs(60));
+    assert_eq!(job["state"], "done", "{job}");
     let export = app.get(&format!("/v1/collections/{name}/export"));
     export
         .body

@@ -243,4 +243,22 @@ impl TestApp {
             .expect("a request");
         reply(self.agent.run(req))
     }
+
+    /// The job at `url` once it no longer runs (polled every 50 ms, for `within` at most).
+    pub fn job_ended(&self, url: &str, within: Duration) -> Value {
+        let deadline = std::time::Instant::now() + within;
+        loop {
+            let r = self.get(url);
+            assert_eq!(r.status, 200, "{}", r.body);
+            let job = r.json();
+            if job["state"] != "running" {
+                return job;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the job is still running: {job}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
 }

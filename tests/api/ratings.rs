@@ -241,21 +241,14 @@ fn the_next_puzzle_is_near_the_player_s_rating_within_the_filters() {
     );
     assert_eq!(job.status, 202, "{}", job.body);
     let url = job.json()["url"].as_str().unwrap().to_string();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    let collection: Vec<i64> = loop {
-        let job = app.get(&url).json();
-        if job["state"] != "running" {
-            assert_eq!(job["state"], "done", "{job}");
-            break job["puzzle_ids"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_i64().unwrap())
-                .collect();
-        }
-        assert!(std::time::Instant::now() < deadline, "{job}");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
+    let job = app.job_ended(&url, std::time::Duration::from_secs(120));
+    assert_eq!(job["state"], "done", "{job}");
+    let collection: Vec<i64> = job["puzzle_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
     let tagged = mates_tagged(&app);
     let all: Vec<Mate> = tagged.iter().map(|(p, _)| p.clone()).collect();
     assert!(all.len() >= 5, "{all:?}");
