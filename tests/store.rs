@@ -27,6 +27,19 @@ fn postgres_store() -> Store {
     Store::connect(&url).unwrap()
 }
 
+/// A collection to make of three Baroque `#2` of at most 7 pieces, from `seed`.
+fn collection_of_three(seed: u64) -> NewCollection {
+    NewCollection {
+        game: baroque::rules::GameKind::Baroque,
+        rules: "abbott".into(),
+        stipulation: baroque::solver::Stipulation::Mate(2),
+        seed,
+        max_pieces: 7,
+        count: 3,
+        runner: baroque::app::processes::this_process(),
+    }
+}
+
 /// A puzzle as compared across backends: everything but the time it was written.
 fn comparable(mut p: StoredPuzzle) -> StoredPuzzle {
     assert!(
@@ -162,15 +175,7 @@ fn exercise(store: &Store) -> Vec<String> {
     out.push(format!("{:?}", store.delete(4).unwrap()));
     out.extend(answers(store));
     // Collections: made, filled (a new puzzle and stored ones), listed, finished.
-    let new = NewCollection {
-        game: baroque::rules::GameKind::Baroque,
-        rules: "abbott".into(),
-        stipulation: baroque::solver::Stipulation::Mate(2),
-        seed: u64::MAX >> 1,
-        max_pieces: 7,
-        count: 3,
-        runner: baroque::app::processes::this_process(),
-    };
+    let new = collection_of_three(u64::MAX >> 1);
     out.push(format!(
         "{:?}",
         store.create_collection("b-twos", &new).unwrap()
@@ -416,15 +421,7 @@ fn concurrent_inserts_of_one_puzzle_make_one_row() {
 /// A collection's version changes with every change of its puzzles, and only then; its pages
 /// walk it in order, with or without outcomes.
 fn versions_and_pages(store: &Store) {
-    let new = NewCollection {
-        game: baroque::rules::GameKind::Baroque,
-        rules: "abbott".into(),
-        stipulation: baroque::solver::Stipulation::Mate(2),
-        seed: 1,
-        max_pieces: 7,
-        count: 3,
-        runner: baroque::app::processes::this_process(),
-    };
+    let new = collection_of_three(1);
     assert_eq!(store.collection_version("v").unwrap(), None);
     assert!(store.create_collection("v", &new).unwrap());
     let mates: Vec<&VerifiedPuzzle> = fixtures().iter().filter(|p| p.kind == Kind::Mate).collect();
@@ -721,15 +718,7 @@ fn postgres_prepares_each_statement_once_per_connection() {
 /// and dropped with the job's end; every answer as a line, to compare the backends.
 fn shards(store: &Store) -> Vec<String> {
     let mut out = Vec::new();
-    let new = NewCollection {
-        game: baroque::rules::GameKind::Baroque,
-        rules: "abbott".into(),
-        stipulation: baroque::solver::Stipulation::Mate(2),
-        seed: 3,
-        max_pieces: 7,
-        count: 3,
-        runner: baroque::app::processes::this_process(),
-    };
+    let new = collection_of_three(3);
     assert!(store.create_collection("sharded", &new).unwrap());
     let doc = |v: serde_json::Value| baroque::app::document(&v);
     let id = store
@@ -863,15 +852,7 @@ fn shards(store: &Store) -> Vec<String> {
 
 /// Many helpers claiming the shards of one job at once: each shard goes to one of them.
 fn one_claimer_a_shard(store: &Store) {
-    let new = NewCollection {
-        game: baroque::rules::GameKind::Baroque,
-        rules: "abbott".into(),
-        stipulation: baroque::solver::Stipulation::Mate(2),
-        seed: 3,
-        max_pieces: 7,
-        count: 3,
-        runner: baroque::app::processes::this_process(),
-    };
+    let new = collection_of_three(3);
     assert!(store.create_collection("claimed", &new).unwrap());
     let doc = |v: serde_json::Value| baroque::app::document(&v);
     let id = store
@@ -951,15 +932,7 @@ fn near_walks_agree(store: &Store) {
     use baroque::store::{NearWalk, NextFilter};
     let mates: Vec<&VerifiedPuzzle> = fixtures().iter().filter(|p| p.kind == Kind::Mate).collect();
     assert!(mates.len() >= 5);
-    let new = NewCollection {
-        game: baroque::rules::GameKind::Baroque,
-        rules: "abbott".into(),
-        stipulation: baroque::solver::Stipulation::Mate(2),
-        seed: 1,
-        max_pieces: 7,
-        count: 3,
-        runner: baroque::app::processes::this_process(),
-    };
+    let new = collection_of_three(1);
     assert!(store.create_collection("some", &new).unwrap());
     for (i, p) in mates.iter().enumerate() {
         let mut p = (*p).clone();
