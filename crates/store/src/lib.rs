@@ -689,37 +689,22 @@ pub trait PuzzleStore {
         // A theme or a collection may be few puzzles' of many: a small one is read from its own
         // rows; a large one by a window of the walk, and from its own rows when the window holds
         // too few of them.
-        let sized = match self.set_size(filter, NEAR_SET)? {
-            Some(size) if size < u64::from(NEAR_SET) => Some(true),
-            Some(_) => Some(false),
-            None => None,
+        let walk = match self.set_size(filter, NEAR_SET)? {
+            None => NearWalk::Index,
+            Some(size) if size < u64::from(NEAR_SET) => NearWalk::Set,
+            Some(_) => NearWalk::Window(NEAR_WINDOW),
         };
-        let mut found = Vec::new();
+        let (mut above, mut below) = (Vec::new(), Vec::new());
         for f in &exact {
-            for above in [true, false] {
-                let side = if sized == Some(true) {
-                    self.near_walk(rating, above, NearWalk::Set, f, count)?
-                } else if sized == Some(false) {
-                    let near =
-                        self.near_walk(rating, above, NearWalk::Window(NEAR_WINDOW), f, count)?;
-                    if near.len() >= count as usize {
-                        near
-                    } else {
-                        self.near_walk(rating, above, NearWalk::Set, f, count)?
-                    }
-                } else {
-                    self.near_walk(rating, above, NearWalk::Index, f, count)?
-                };
-                found.push((above, side));
+            for (up, side) in [(true, &mut above), (false, &mut below)] {
+                let mut near = self.near_walk(rating, up, walk, f, count)?;
+                if matches!(walk, NearWalk::Window(_)) && near.len() < count as usize {
+                    near = self.near_walk(rating, up, NearWalk::Set, f, count)?;
+                }
+                side.extend(near);
             }
         }
-        let (above, below): (Vec<_>, Vec<_>) = found.into_iter().partition(|(a, _)| *a);
-        Ok(nearest(
-            rating,
-            above.into_iter().flat_map(|(_, s)| s).collect(),
-            below.into_iter().flat_map(|(_, s)| s).collect(),
-            count as usize,
-        ))
+        Ok(nearest(rating, above, below, count as usize))
     }
 
     /// Up to `count` mate puzzles that `filter` allows (its stipulation exact, not a family), from

@@ -504,11 +504,12 @@ async fn next_page(
     library: web::Data<Library>,
     ancestors: &FrameAncestors,
 ) -> Result<HttpResponse, ApiError> {
-    let player = Rating {
-        value: q.rating.unwrap_or(Rating::NEW_PLAYER.value),
-        deviation: q.deviation.unwrap_or(Rating::NEW_PLAYER.deviation),
-        volatility: q.volatility.unwrap_or(Rating::NEW_PLAYER.volatility),
-    };
+    let player = crate::api::wire::puzzles::PlayerRating {
+        rating: q.rating,
+        deviation: q.deviation,
+        volatility: q.volatility,
+    }
+    .rating();
     player
         .check()
         .map_err(|e| invalid(e.field, format!("the visitor's {}: {}", e.field, e.message)))?;
