@@ -102,6 +102,15 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = "b)")]
     pub twin: Option<String>,
+    /// For `anticipated`: the stored puzzle that anticipates the posted one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = 12)]
+    pub puzzle_id: Option<i64>,
+    /// For `anticipated`: the symmetry that turns the stored position into the posted one, as a
+    /// twin names it (`rotate 90`, `mirror a1<->h1`, `polish`, `none`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "mirror a1<->h1")]
+    pub transform: Option<String>,
     /// The request's id (its `X-Request-Id`, the client's when usable, else a new one), as in the
     /// response header and the server's log lines of the request.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -192,6 +201,15 @@ pub enum ApiError {
     /// A resource of that name exists already.
     #[error("{0}")]
     Conflict(String),
+    /// A search the indexes could not answer within its budget.
+    #[error("the search needed more than {millis} ms in the database: narrow it with a filter the indexes serve (a piece, a square, a stipulation or family, an author, a text)")]
+    SearchTooBroad { millis: u64 },
+    /// A problem's history that cannot be stored (a date that is not one, a text too long).
+    #[error("{0}")]
+    InvalidHistory(crate::puzzle::HistoryError),
+    /// A puzzle posted with `"anticipation": "refuse"` that the store holds up to a symmetry.
+    #[error("puzzle {puzzle_id} is this position{}: the store holds it already (`\"anticipation\": \"refuse\"`)", if transform == "none" { String::new() } else { format!(" after `{transform}`") })]
+    Anticipated { puzzle_id: i64, transform: String },
     /// As many generation jobs as the server runs at once are running.
     #[error("{limit} generation jobs are already running, the most this server runs at once; retry in {retry_after} s")]
     JobsBusy { limit: u64, retry_after: u64 },
@@ -337,6 +355,15 @@ impl ApiError {
                 message: "a piece would leave the board".into(),
             }),
             ApiError::Conflict("a collection named `twos` exists already".into()),
+            ApiError::Anticipated {
+                puzzle_id: 65,
+                transform: "mirror a1<->h1".into(),
+            },
+            ApiError::SearchTooBroad { millis: 2000 },
+            ApiError::InvalidHistory(crate::puzzle::HistoryError {
+                field: "published".into(),
+                message: "\"June 1999\" is not a date: write YYYY or YYYY-MM-DD".into(),
+            }),
             ApiError::InvalidCollection("`count` is 0: ask for 1 to 200 puzzles".into()),
             ApiError::JobsBusy { limit: 1, retry_after: 30 },
             ApiError::ExportsBusy { limit: 4, retry_after: 5 },
@@ -433,6 +460,21 @@ impl ApiError {
                 StatusCode::UNPROCESSABLE_ENTITY,
             ),
             ApiError::Conflict(_) => ("/problems/conflict", "Conflict", StatusCode::CONFLICT),
+            ApiError::Anticipated { .. } => (
+                "/problems/anticipated",
+                "Anticipated by a stored puzzle",
+                StatusCode::CONFLICT,
+            ),
+            ApiError::SearchTooBroad { .. } => (
+                "/problems/search-too-broad",
+                "Search too broad",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            ApiError::InvalidHistory(_) => (
+                "/problems/invalid-history",
+                "Invalid history",
+                StatusCode::BAD_REQUEST,
+            ),
             ApiError::InvalidStipulation(_) => (
                 "/problems/invalid-stipulation",
                 "Unusable stipulation",
@@ -583,6 +625,8 @@ impl ApiError {
             game: None,
             parameter: None,
             twin: None,
+            puzzle_id: None,
+            transform: None,
             request_id: None,
         };
         match self {
@@ -616,6 +660,15 @@ impl ApiError {
                 p.parameter = Some((*parameter).to_string());
             }
             ApiError::InvalidTwin(e) => p.twin = Some(e.label.clone()),
+            ApiError::InvalidHistory(e) => p.field = Some(e.field.clone()),
+            ApiError::SearchTooBroad { millis } => p.limit = Some(*millis),
+            ApiError::Anticipated {
+                puzzle_id,
+                transform,
+            } => {
+                p.puzzle_id = Some(*puzzle_id);
+                p.transform = Some(transform.clone());
+            }
             ApiError::InvalidRating(e) => p.field = Some(format!("player.{}", e.field)),
             _ => {}
         }
@@ -688,6 +741,9 @@ impl From<crate::app::library::StoreError> for ApiError {
     /// A fault of the environment (disk full, read-only file, lock held too long, I/O error, no
     /// connection in time) is 503 `store-unavailable` with `Retry-After`; anything else is 500.
     fn from(e: crate::app::library::StoreError) -> ApiError {
+        if let crate::app::library::StoreError::Budget { millis } = e {
+            return ApiError::SearchTooBroad { millis };
+        }
         metrics::counter!("baroque_store_errors_total").increment(1);
         if let Some(reason) = e.unavailable() {
             tracing::error!(error = %e, "the puzzle store is unavailable");

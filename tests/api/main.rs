@@ -6,6 +6,7 @@
 mod analyze;
 mod collections;
 mod cors;
+mod database;
 mod diagram;
 mod docs;
 mod embed;

@@ -4,6 +4,7 @@
 //! reads.
 
 pub mod analysis;
+pub mod anticipation;
 pub mod collections;
 pub mod export;
 pub mod generate;

@@ -22,7 +22,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use crate::store::collections::{valid_name, Collection};
-pub use crate::store::{After, Database, Filter, StoreError};
+pub use crate::store::search::{self, TextQuery};
+pub use crate::store::{After, Database, Filter, SearchPage, StoreError};
 
 /// The stored puzzles, collections and jobs, behind the application's use cases. Cheap to clone:
 /// every clone shares one store.
@@ -83,6 +84,17 @@ pub enum AttemptError {
     /// The puzzle is a diagram: it has no rating.
     #[error("puzzle {0} is a diagram: only mate puzzles are rated")]
     Diagram(i64),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Why a history's correction was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryCorrectionError {
+    /// A field of the correction is wrong.
+    #[error(transparent)]
+    Invalid(#[from] crate::puzzle::HistoryError),
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -162,6 +174,20 @@ impl Library {
         limit: u32,
     ) -> Result<(Vec<StoredPuzzle>, bool), StoreError> {
         self.store.list_page(filter, after, limit)
+    }
+
+    /// A page of a listing with its last item's relevance when ordered by relevance (see
+    /// [`crate::store::PuzzleStore::search`]).
+    ///
+    /// # Errors
+    /// The store's; [`StoreError::Budget`] when the filters are too broad for the indexes.
+    pub fn search(
+        &self,
+        filter: &Filter,
+        after: After,
+        limit: u32,
+    ) -> Result<SearchPage, StoreError> {
+        self.store.search(filter, after, limit)
     }
 
     /// Deletes puzzle `id`: whether it was there.
@@ -259,6 +285,55 @@ impl Library {
         solve: &SolveOptions,
     ) -> Result<(StoredPuzzle, bool), StoreOutcomeError> {
         verify_and_store_read(&self.store, read, solve)
+    }
+
+    /// The stored problems that anticipate a position (see [`crate::anticipation::anticipate`]).
+    ///
+    /// # Errors
+    /// The store's.
+    pub fn anticipate(
+        &self,
+        pos: &crate::rules::VariantPosition,
+        stipulation: Option<crate::solver::Stipulation>,
+        naming: crate::rules::Naming,
+    ) -> Result<crate::anticipation::AnticipationReport, StoreError> {
+        crate::anticipation::anticipate(&self.store, pos, stipulation, naming)
+    }
+
+    /// The stored problem that a post refusing anticipated puzzles refuses `new` for (see
+    /// [`crate::anticipation::anticipated_by`]).
+    ///
+    /// # Errors
+    /// The store's.
+    pub fn anticipated_by(
+        &self,
+        new: &NewPuzzle,
+    ) -> Result<Option<crate::anticipation::Anticipation>, StoreError> {
+        crate::anticipation::anticipated_by(&self.store, new)
+    }
+
+    /// Corrects a stored puzzle's history and source (never its position, stipulation or
+    /// outcome): the puzzle as it is now, read without its outcome; `None` when no puzzle has
+    /// that id.
+    ///
+    /// # Errors
+    /// The correction's fault (naming the field), or the store's failure.
+    pub fn correct_history(
+        &self,
+        id: i64,
+        patch: crate::puzzle::HistoryPatch,
+    ) -> Result<Option<StoredPuzzle>, HistoryCorrectionError> {
+        let Some(stored) = self.store.get_lean(id)? else {
+            return Ok(None);
+        };
+        if patch.is_empty() {
+            return Ok(Some(stored));
+        }
+        let (history, source) = patch.apply(&stored.history, stored.source.as_deref())?;
+        if !self.store.set_history(id, &history, source.as_deref())? {
+            return Ok(None);
+        }
+        Ok(self.store.get_lean(id)?)
     }
 
     /// Every collection, by name.

@@ -149,6 +149,7 @@ pub fn verified_fixtures(
                         .chain(["fixture".to_string()])
                         .collect(),
                     fixture: Some(case.id.clone()),
+                    history: Default::default(),
                 },
             };
             out.push(verify(p, solve).map_err(|e| named(path, &case.id, e))?);
@@ -177,6 +178,7 @@ pub fn verified_fixtures(
                     caption: pz.note.clone(),
                     tags: vec!["fixture".into()],
                     fixture: Some(pz.id.clone()),
+                    history: Default::default(),
                 },
             };
             out.push(verify(p, solve).map_err(|e| named(path, &pz.id, e))?);
@@ -203,11 +205,11 @@ fn variant_of(
 /// Runs `change` on every stored puzzle of `kind`, `per_page` rows read at a time, unless the
 /// store fact `fact` says `done` already; then records it. `change` says whether it changed the
 /// row; the number of rows changed. Errors are said with `what` (the upgrade's name).
-fn upgrade_rows(
+pub(crate) fn upgrade_rows(
     store: &Store,
     what: &str,
     (fact, done): (&str, &str),
-    kind: Kind,
+    kind: Option<Kind>,
     per_page: u32,
     mut change: impl FnMut(&StoredPuzzle) -> Result<bool, crate::store::StoreError>,
 ) -> Result<usize, String> {
@@ -216,7 +218,7 @@ fn upgrade_rows(
         return Ok(0);
     }
     let filter = crate::store::Filter {
-        kind: Some(kind),
+        kind,
         ..Default::default()
     };
     let (mut after, mut changed) = (0, 0);
@@ -247,7 +249,7 @@ pub fn upgrade_hashes(store: &Store) -> Result<usize, String> {
         store,
         "upgrading content hashes",
         fact,
-        Kind::Diagram,
+        Some(Kind::Diagram),
         200,
         |row| {
             let destinations = match &row.outcome {
@@ -282,7 +284,7 @@ pub fn fill_difficulties(store: &Store) -> Result<usize, String> {
         store,
         "computing difficulties",
         fact,
-        Kind::Mate,
+        Some(Kind::Mate),
         200,
         |row| {
             let stipulation = row.stipulation;
@@ -309,7 +311,7 @@ pub fn cap_outcomes(store: &Store) -> Result<usize, String> {
         store,
         "capping stored outcomes",
         fact,
-        Kind::Mate,
+        Some(Kind::Mate),
         50,
         |row| {
             let Some(PuzzleOutcome::Help(mut help)) = row.outcome.clone() else {
@@ -432,7 +434,8 @@ pub fn reverify_rococo(store: &Store, solve: &SolveOptions) -> Result<Reverified
 
 /// Brings a store written by an older build up to this one's readings, before it serves: the
 /// Rococo puzzles solved again ([`reverify_rococo`]), then every difficulty
-/// ([`fill_difficulties`]). Logs what it changed.
+/// ([`fill_difficulties`]) and search index ([`crate::anticipation::fill_search_index`]). Logs what
+/// it changed.
 pub fn upgrade(store: &Store, solve: &SolveOptions) -> Result<(), String> {
     let r = reverify_rococo(store, solve)?;
     if r.checked > 0 {
@@ -446,6 +449,13 @@ pub fn upgrade(store: &Store, solve: &SolveOptions) -> Result<(), String> {
     let filled = fill_difficulties(store)?;
     if filled > 0 {
         tracing::info!(filled, "difficulties of stored mate puzzles computed");
+    }
+    let indexed = crate::anticipation::fill_search_index(store)?;
+    if indexed > 0 {
+        tracing::info!(
+            indexed,
+            "stored puzzles indexed for search and anticipation"
+        );
     }
     let capped = cap_outcomes(store)?;
     if capped > 0 {

@@ -37,9 +37,11 @@
 use baroque_rules as rules;
 use baroque_solver as solver;
 
+pub mod anticipation;
 pub mod difficulty;
 pub mod fixtures;
 pub mod formats;
+pub mod history;
 pub mod model;
 pub mod outcome;
 pub mod play;
@@ -47,5 +49,6 @@ pub mod rating;
 pub mod twins;
 pub mod verify;
 
+pub use history::{History, HistoryError, HistoryPatch};
 pub use model::*;
 pub use verify::*;

@@ -2,6 +2,7 @@
 //! ([`VerifiedPuzzle`]) and as stored ([`StoredPuzzle`]).
 
 use crate::fixtures::cases::{Case, Destinations, SquarePiece};
+use crate::history::History;
 use crate::outcome::PuzzleOutcome;
 use crate::rules::{GameKind, Rules, Variant};
 use crate::solver::Stipulation;
@@ -56,6 +57,8 @@ pub struct About {
     pub tags: Vec<String>,
     /// The fixture case or puzzle id it was seeded from.
     pub fixture: Option<String>,
+    /// Its authors, publication date, award, keywords and notes.
+    pub history: History,
 }
 
 /// What a puzzle claims.
@@ -138,6 +141,8 @@ pub struct VerifiedPuzzle {
     /// a diagram.
     pub difficulty: Option<u8>,
     pub fixture: Option<String>,
+    /// Its authors, publication date, award, keywords and notes (not part of its content).
+    pub history: History,
     /// SHA-256 (hex) of the content: kind, game, canonical FEN, rules, canonical moves and N.
     pub content_hash: String,
 }
@@ -162,6 +167,8 @@ struct VerifiedJson {
     outcome: String,
     difficulty: Option<u8>,
     fixture: Option<String>,
+    #[serde(default)]
+    history: History,
     content_hash: String,
 }
 
@@ -184,6 +191,7 @@ impl VerifiedPuzzle {
             outcome: self.outcome.to_json(),
             difficulty: self.difficulty,
             fixture: self.fixture.clone(),
+            history: self.history.clone(),
             content_hash: self.content_hash.clone(),
         };
         // Strings, numbers, booleans and sequences only: serialising cannot fail.
@@ -222,6 +230,7 @@ impl VerifiedPuzzle {
             outcome,
             difficulty: j.difficulty,
             fixture: j.fixture,
+            history: j.history,
             content_hash: j.content_hash,
         })
     }
@@ -292,6 +301,8 @@ pub struct StoredPuzzle {
     pub caption: Option<String>,
     pub tags: Vec<String>,
     pub fixture: Option<String>,
+    /// Its authors, publication date, award, keywords and notes.
+    pub history: History,
     /// RFC 3339, UTC.
     pub created_at: String,
     pub content_hash: String,

@@ -121,8 +121,9 @@ fn piece(pos: &VariantPosition, colour: char, letter: char) -> Result<Piece, Str
         })
 }
 
-/// A piece as problemists name it in a twin: colour, the game's letter, square (`wKc7`).
-fn named(pos: &VariantPosition, piece: Option<Piece>, square: usize, naming: Naming) -> String {
+/// A piece as problemists name it in a twin: colour, the game's letter, square (`wKc7`); a square
+/// alone without a piece.
+pub fn named(pos: &VariantPosition, piece: Option<Piece>, square: usize, naming: Naming) -> String {
     let name = pos.square_name(square as u8, naming);
     match piece {
         Some(p) => {

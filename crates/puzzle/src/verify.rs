@@ -59,7 +59,12 @@ pub fn verify(p: NewPuzzle, solve: &SolveOptions) -> Result<VerifiedPuzzle, Veri
     tags.sort();
     tags.dedup();
     let difficulty = stipulation.and_then(|s| crate::difficulty::difficulty(s, &fen, &outcome));
+    let history = about
+        .history
+        .checked()
+        .map_err(|e| VerifyError::Contradicted(vec![e.to_string()]))?;
     Ok(VerifiedPuzzle {
+        history,
         difficulty,
         kind: p.claim.kind(),
         game,

@@ -1,8 +1,10 @@
 //! Property tests of the rules engine over random positions of every rule set.
 
+use baroque_rules::symmetry::{Pattern, Symmetry};
 use baroque_rules::{
     BitSet, Board, Board8, Color, Letters, Move, Piece, Position, Preset, Role, Rules,
 };
+use baroque_rules::{GameKind, VariantPosition};
 use proptest::prelude::*;
 
 mod oracle;
@@ -320,6 +322,38 @@ proptest! {
                     pos.fen(Letters::Chess));
             }
         }
+    }
+
+    #[test]
+    fn every_symmetry_maps_the_legal_moves_and_the_status(pos in any_position()) {
+        // Each of the sixteen images of a position has the images of its moves: the positions
+        // after them, compared square by square (captures included), and the same status.
+        use baroque_rules::GameRules as _;
+        let vp = VariantPosition::Baroque(pos);
+        let after = |p: &VariantPosition| -> Vec<String> {
+            let mut v: Vec<String> = p
+                .legal_moves()
+                .iter()
+                .map(|m| Pattern::of(&p.play(m)).text())
+                .collect();
+            v.sort();
+            v
+        };
+        let before = after(&vp);
+        for &s in Symmetry::of_game(GameKind::Baroque) {
+            let image = s.position(&vp);
+            let mut mapped: Vec<String> = vp
+                .legal_moves()
+                .iter()
+                .map(|m| Pattern::of(&vp.play(m)).image(s).text())
+                .collect();
+            mapped.sort();
+            prop_assert_eq!(after(&image), mapped, "{} of {}", s.name(8), pos.fen(Letters::Chess));
+            prop_assert_eq!(image.status(), vp.status());
+            prop_assert_eq!(s.inverse().position(&image), vp);
+            prop_assert_eq!(Pattern::of(&image).canonical().0, Pattern::of(&vp).canonical().0);
+        }
+        prop_assert_eq!(before.len(), vp.legal_moves().len());
     }
 
     #[test]

@@ -111,6 +111,40 @@ impl Stipulation {
         }
     }
 
+    /// The family: the stipulation without its length (`#`, `s#`, `h#`, `h=`, `semi-r#`,
+    /// `ser-h#`, ...).
+    pub fn family(self) -> &'static str {
+        match self {
+            Stipulation::Mate(_) => "#",
+            Stipulation::SelfMate(_) => "s#",
+            Stipulation::HelpMate { .. } => "h#",
+            Stipulation::Stalemate(_) => "=",
+            Stipulation::SelfStalemate(_) => "s=",
+            Stipulation::HelpStalemate { .. } => "h=",
+            Stipulation::ReflexMate(_) => "r#",
+            Stipulation::SemiReflexMate(_) => "semi-r#",
+            Stipulation::SeriesMate(_) => "ser-#",
+            Stipulation::SeriesStalemate(_) => "ser-=",
+            Stipulation::SeriesSelfMate(_) => "ser-s#",
+            Stipulation::SeriesHelpMate(_) => "ser-h#",
+        }
+    }
+
+    /// The families, as [`Stipulation::family`] names them.
+    pub const FAMILIES: [&'static str; 12] = [
+        "#", "s#", "h#", "=", "s=", "h=", "r#", "semi-r#", "ser-#", "ser-=", "ser-s#", "ser-h#",
+    ];
+
+    /// The length as problemists count it: N, and N + 0.5 for `h#N.5` and `h=N.5`.
+    pub fn length(self) -> f64 {
+        let half = matches!(
+            self,
+            Stipulation::HelpMate { half: true, .. }
+                | Stipulation::HelpStalemate { half: true, .. }
+        );
+        f64::from(self.moves()) + if half { 0.5 } else { 0.0 }
+    }
+
     /// What the play must end in.
     pub fn target(self) -> Target {
         match self {
@@ -516,6 +550,14 @@ mod tests {
         ] {
             let s = Stipulation::parse(text).unwrap();
             assert_eq!(s.to_string(), text);
+            // The family and the length make the text again.
+            let length = s.length();
+            let n = match length.fract() == 0.0 {
+                true => format!("{length}"),
+                false => format!("{length:.1}"),
+            };
+            assert_eq!(format!("{}{n}", s.family()), text);
+            assert!(Stipulation::FAMILIES.contains(&s.family()));
         }
         for bad in [
             "",

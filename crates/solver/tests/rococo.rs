@@ -162,7 +162,8 @@ fn start_position_has_only_inner_moves() {
 mod properties {
     use super::*;
     use baroque_rules::geometry::{Board10, Geometry};
-    use baroque_rules::{Board, Color, Piece, Role};
+    use baroque_rules::symmetry::{Pattern, Symmetry};
+    use baroque_rules::{Board, Color, GameKind, Piece, Role, VariantPosition};
     use proptest::prelude::*;
 
     const ROLES: [Role; 9] = [
@@ -242,7 +243,66 @@ mod properties {
             })
     }
 
+    /// The positions after each legal move of `p`, as their images under `s` are written.
+    fn images_after(p: &VariantPosition, s: Symmetry) -> Vec<String> {
+        use baroque_rules::GameRules as _;
+        let mut v: Vec<String> = p
+            .legal_moves()
+            .iter()
+            .map(|m| Pattern::of(&p.play(m)).image(s).text())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Whether `s` maps the moves of `p` onto those of its image.
+    fn keeps_the_moves(p: &RococoPosition, s: Symmetry) -> bool {
+        let vp = VariantPosition::Rococo(*p);
+        images_after(&s.position(&vp), Symmetry::IDENTITY) == images_after(&vp, s)
+    }
+
+    #[test]
+    fn the_symmetries_of_rococo_are_the_four_that_keep_the_pawns_direction() {
+        // A White Cannon Pawn one step from Black's back rank promotes by moving up (to the
+        // pieces missing from the board); turned a quarter, or mirrored across the ranks without
+        // the colours exchanged, it would promote sideways or backwards: those images have other
+        // moves. The four of `Symmetry::of_game` keep them.
+        let p = pos("10/10/5k4/4P5/10/10/10/4K5/10/10 w 0 -");
+        let keeping: Vec<String> = Symmetry::all()
+            .iter()
+            .filter(|&&s| keeps_the_moves(&p, s))
+            .map(|s| s.name(10))
+            .collect();
+        let of_game: Vec<String> = Symmetry::of_game(GameKind::Rococo)
+            .iter()
+            .map(|s| s.name(10))
+            .collect();
+        assert_eq!(keeping, of_game);
+        assert_eq!(
+            of_game,
+            [
+                "none",
+                "mirror a1<->j1",
+                "polish; mirror a1<->a10",
+                "polish; rotate 180"
+            ]
+        );
+    }
+
     proptest! {
+        #[test]
+        fn every_symmetry_of_rococo_maps_the_moves_and_the_status(p in position()) {
+            for &s in Symmetry::of_game(GameKind::Rococo) {
+                prop_assert!(keeps_the_moves(&p, s), "{} of {}", s.name(10), p.fen(Coords::Standard));
+                let vp = VariantPosition::Rococo(p);
+                let image = s.position(&vp);
+                use baroque_rules::GameRules as _;
+                prop_assert_eq!(image.status(), vp.status());
+                prop_assert_eq!(s.inverse().position(&image), vp);
+                prop_assert_eq!(Pattern::of(&image).canonical().0, Pattern::of(&vp).canonical().0);
+            }
+        }
+
         #[test]
         fn fen_round_trips_in_both_coordinates(p in position()) {
             for c in [Coords::Standard, Coords::Page] {

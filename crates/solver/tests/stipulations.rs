@@ -11,6 +11,8 @@
 mod oracle;
 
 use baroque_rules::prelude::*;
+use baroque_rules::symmetry::{Pattern, Symmetry};
+use baroque_rules::VariantPosition;
 use baroque_rules::{Board, Board8, Color, Move, Piece, Position, Role, Rules, Stalemate, Status};
 use baroque_solver::help::solve_help;
 use baroque_solver::{solve, Limits, SolveOptions, Stipulation};
@@ -264,6 +266,64 @@ fn check_tree(p: &Position, n: u32) -> Result<(), TestCaseError> {
         prop_assert_eq!(reported_tree(node), want, "{}", p.fen(Default::default()));
     }
     Ok(())
+}
+
+/// The positions after `moves` from `p`, each as its image under `s` would be written.
+fn images_after(p: &Position, moves: &[Move], s: Symmetry) -> Vec<String> {
+    let mut v: Vec<String> = moves
+        .iter()
+        .map(|m| {
+            Pattern::of(&VariantPosition::Baroque(p.play(m)))
+                .image(s)
+                .text()
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// A position's image under each of Baroque's sixteen symmetries has the images of its
+    /// solutions: the keys of `#2` and `s#2`, and every line of `h#2`, compared by the positions
+    /// they reach.
+    #[test]
+    fn an_image_has_the_images_of_the_solutions(p in sparse(Color::White, 4), pick in 0usize..16) {
+        let s = Symmetry::of_game(baroque_rules::GameKind::Baroque)[pick];
+        let image = match s.position(&VariantPosition::Baroque(p)) {
+            VariantPosition::Baroque(i) => i,
+            VariantPosition::Rococo(_) => unreachable!(),
+        };
+        let what = format!("{} of {}", s.name(8), p.fen(baroque_rules::Letters::Chess));
+        for stipulation in [Stipulation::Mate(2), Stipulation::SelfMate(2)] {
+            let keys = |q: &Position| -> Vec<Move> {
+                solve(q, &options(stipulation)).keys.iter().map(|k| k.mv).collect()
+            };
+            prop_assert_eq!(
+                images_after(&image, &keys(&image), Symmetry::IDENTITY),
+                images_after(&p, &keys(&p), s),
+                "{} {}", stipulation, &what
+            );
+        }
+        // A helpmate from the position as it stands (`h#1.5`: the side to move starts; in a
+        // polish image that is the other colour, the same problem with the colours exchanged):
+        // the positions each solution ends in.
+        let help = Stipulation::HelpMate { moves: 1, half: true };
+        let ends = |q: &Position, s: Symmetry| -> Vec<String> {
+            let mut v: Vec<String> = solve_help(q, &options(help), 1)
+                .solutions
+                .iter()
+                .map(|line| {
+                    let end = line.iter().fold(*q, |pos, m| pos.play(m));
+                    Pattern::of(&VariantPosition::Baroque(end)).image(s).text()
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        prop_assert_eq!(ends(&image, Symmetry::IDENTITY), ends(&p, s), "h#1.5 {}", &what);
+    }
 }
 
 proptest! {

@@ -43,11 +43,13 @@ pub mod jobs;
 pub mod postgres;
 mod postgres_pool;
 mod schema;
+pub mod search;
 pub mod sqlite;
 pub mod tls;
 
 use baroque_puzzle::outcome::PuzzleOutcome;
 use baroque_puzzle::rating::{Attempted, PuzzleRating, Rating};
+use baroque_puzzle::History;
 pub use baroque_puzzle::{Kind, VerifiedPuzzle};
 use baroque_rules::GameKind;
 use baroque_rules::Variant;
@@ -111,6 +113,9 @@ pub enum StoreError {
     /// The store cannot be opened; the message says why and what to check.
     #[error("{0}")]
     Open(String),
+    /// A search needed longer than its budget: its filters are too broad for the indexes.
+    #[error("the search needed more than its budget of {millis} ms in the database")]
+    Budget { millis: u64 },
 }
 
 impl StoreError {
@@ -128,7 +133,7 @@ impl StoreError {
             StoreError::Migration(rusqlite_migration::Error::RusqliteError { err, .. }) => {
                 err.sqlite_error_code()
             }
-            StoreError::Migration(_) | StoreError::Corrupt(_) => None,
+            StoreError::Migration(_) | StoreError::Corrupt(_) | StoreError::Budget { .. } => None,
         };
         Some(match code? {
             C::DiskFull => "the disk is full",
@@ -164,18 +169,26 @@ pub struct Filter {
     pub rating_min: Option<f64>,
     /// Puzzles rated at most this.
     pub rating_max: Option<f64>,
+    /// Mate puzzles of this family of stipulations (`h#`; see
+    /// [`baroque_solver::Stipulation::family`]).
+    pub family: Option<String>,
+    /// Mate puzzles at least this long (`h#2.5` is 2.5 long).
+    pub moves_min: Option<f64>,
+    /// Mate puzzles at most this long.
+    pub moves_max: Option<f64>,
+    /// Puzzles published in this year or later.
+    pub year_min: Option<u32>,
+    /// Puzzles published in this year or earlier.
+    pub year_max: Option<u32>,
+    /// Features each puzzle has (one of each inner list's; see [`search`]): pieces, pieces on
+    /// squares, words of the authors, keywords and award.
+    pub features: Vec<Vec<String>>,
+    /// Words and phrases of the full text (title, caption, authors, source, award, keywords,
+    /// notes).
+    pub text: Option<search::TextQuery>,
     /// Read each puzzle without its outcome (as null): a listing, which shows none, reads and
     /// parses no proof.
     pub lean: bool,
-}
-
-/// A listing's filter of the ratings, in a dialect: `rating_min` and `rating_max` are the
-/// parameters `min` and `max` (either NULL: no bound), a puzzle without a rating (a diagram) failing
-/// both.
-pub(crate) fn rating_filter(min: &str, max: &str) -> String {
-    format!(
-        "({min} IS NULL OR p.rating_value >= {min}) AND ({max} IS NULL OR p.rating_value <= {max})"
-    )
 }
 
 /// What the next puzzle for a player may be: a mate puzzle of these (each absent: any).
@@ -360,7 +373,7 @@ pub(crate) fn nearest(
 }
 
 /// Where a page of a listing starts, and its order.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum After {
     /// By increasing id, after this id (0: from the first).
     Id(i64),
@@ -370,6 +383,12 @@ pub enum After {
     /// By increasing rating then id, after this rating and id (`None`: from the first); puzzles
     /// without a rating (diagrams) are left out.
     Rating(Option<(f64, i64)>),
+    /// By publication date then id, after this date and id (`None`: from the first); puzzles
+    /// without one are left out.
+    Published(Option<(String, i64)>),
+    /// By relevance to the filter's text (the best first) then id, after this relevance and id
+    /// (`None`: from the first); without a text, by id.
+    Relevance(Option<(f64, i64)>),
 }
 
 fn json_text<T: serde::Serialize>(v: &T) -> String {
@@ -402,11 +421,12 @@ pub(crate) enum SqlValue {
 /// The columns a new puzzle is inserted with and their values: the one list both backends render
 /// ([`insert_sql`]) and bind. `created_at` is the database's clock; `id` and `revision` are the
 /// database's.
-pub(crate) fn insert_row(p: &VerifiedPuzzle) -> [(&'static str, SqlValue); 19] {
+pub(crate) fn insert_row(p: &VerifiedPuzzle) -> [(&'static str, SqlValue); 27] {
     use SqlValue::{OptInt, OptReal, OptText, Text};
     let (rules, preset) = rules_columns(p.game, &p.rules);
     // A mate puzzle's first rating, from its difficulty; none for a diagram.
     let rating = (p.kind == Kind::Mate).then(|| Rating::of_difficulty(p.difficulty));
+    let index = search::SearchIndex::of_verified(p);
     [
         ("kind", Text(p.kind.name().into())),
         ("game", Text(game_name(p.game).into())),
@@ -427,7 +447,23 @@ pub(crate) fn insert_row(p: &VerifiedPuzzle) -> [(&'static str, SqlValue); 19] {
         ("rating_value", OptReal(rating.map(|r| r.value))),
         ("rating_deviation", OptReal(rating.map(|r| r.deviation))),
         ("rating_volatility", OptReal(rating.map(|r| r.volatility))),
+        ("authors", OptText(json_list(&p.history.authors))),
+        ("published", OptText(p.history.published.clone())),
+        ("award", OptText(p.history.award.clone())),
+        ("keywords", OptText(json_list(&p.history.keywords))),
+        ("notes", OptText(p.history.notes.clone())),
+        (
+            "position_key",
+            OptInt(index.keys.as_ref().map(|k| k.position)),
+        ),
+        ("family", OptText(index.family.clone())),
+        ("length", OptReal(index.length)),
     ]
+}
+
+/// A list as the store keeps it: a JSON array, or null when empty.
+pub(crate) fn json_list(items: &[String]) -> Option<String> {
+    (!items.is_empty()).then(|| json_text(&items))
 }
 
 /// What a change of a puzzle's difficulty does to its rating (SQL, after `SET`): while no
@@ -498,10 +534,15 @@ pub(crate) enum Col {
     RatingDeviation,
     RatingVolatility,
     RatingAttempts,
+    Authors,
+    Published,
+    Award,
+    Keywords,
+    Notes,
 }
 
 impl Col {
-    const ALL: [Col; 23] = [
+    const ALL: [Col; 28] = [
         Col::Id,
         Col::Kind,
         Col::Game,
@@ -525,6 +566,11 @@ impl Col {
         Col::RatingDeviation,
         Col::RatingVolatility,
         Col::RatingAttempts,
+        Col::Authors,
+        Col::Published,
+        Col::Award,
+        Col::Keywords,
+        Col::Notes,
     ];
 
     /// The column of table `puzzles` (`None` for the tags, which are a table of their own).
@@ -553,6 +599,11 @@ impl Col {
             Col::RatingDeviation => "rating_deviation",
             Col::RatingVolatility => "rating_volatility",
             Col::RatingAttempts => "rating_attempts",
+            Col::Authors => "authors",
+            Col::Published => "published",
+            Col::Award => "award",
+            Col::Keywords => "keywords",
+            Col::Notes => "notes",
         })
     }
 
@@ -652,7 +703,23 @@ pub(crate) fn decode(r: &impl Columns) -> Result<StoredPuzzle> {
         tags: serde_json::from_str(&r.text(Col::Tags.at())?).map_err(|_| corrupt("tags"))?,
         revision: r.int(Col::Revision.at())?,
         rating: rating_of(r, kind, difficulty, &corrupt)?,
+        history: History {
+            authors: list_of(r.opt_text(Col::Authors.at())?).ok_or_else(|| corrupt("authors"))?,
+            published: r.opt_text(Col::Published.at())?,
+            award: r.opt_text(Col::Award.at())?,
+            keywords: list_of(r.opt_text(Col::Keywords.at())?)
+                .ok_or_else(|| corrupt("keywords"))?,
+            notes: r.opt_text(Col::Notes.at())?,
+        },
     })
+}
+
+/// A list the store keeps as a JSON array or null ([`json_list`]); `None` when it does not read.
+fn list_of(text: Option<String>) -> Option<Vec<String>> {
+    match text {
+        Some(t) => serde_json::from_str(&t).ok(),
+        None => Some(Vec::new()),
+    }
 }
 
 /// The puzzles of a store: inserted once by content hash, read, listed, corrected and removed.
@@ -765,7 +832,10 @@ pub trait PuzzleStore {
         filter: &Filter,
         after: After,
         limit: u32,
-    ) -> Result<(Vec<StoredPuzzle>, bool)>;
+    ) -> Result<(Vec<StoredPuzzle>, bool)> {
+        let page = self.search(filter, after, limit)?;
+        Ok((page.items, page.more))
+    }
 
     /// Sets a puzzle's difficulty (filling rows stored before difficulties, or after a change of
     /// the formula); whether the puzzle exists.
@@ -778,7 +848,53 @@ pub trait PuzzleStore {
 
     /// The number of stored puzzles.
     fn count(&self) -> Result<u64>;
+
+    /// Replaces a puzzle's history and source, raising its revision; nothing else of it changes.
+    /// Whether the puzzle exists.
+    fn set_history(&self, id: i64, history: &History, source: Option<&str>) -> Result<bool>;
+
+    /// The mate puzzles whose position key is one of `keys`, or that have a near key among them
+    /// (see [`baroque_puzzle::anticipation`]), read without their outcomes, by increasing id: at
+    /// most `limit`, and whether more match.
+    fn anticipation_candidates(
+        &self,
+        keys: &[i64],
+        limit: u32,
+    ) -> Result<(Vec<StoredPuzzle>, bool)>;
+
+    /// Sets what a puzzle is found by (a row stored before it: see [`search::SearchIndex`]),
+    /// replacing what it had; whether it exists.
+    fn set_search_index(&self, id: i64, index: &search::SearchIndex) -> Result<bool>;
+
+    /// One page of a listing, with the relevance of its last puzzle when the order is the
+    /// relevance to a text (for the next page's cursor). At most `limit`, and whether more
+    /// follow; [`StoreError::Budget`] when the database needs longer than the search's budget.
+    fn search(&self, filter: &Filter, after: After, limit: u32) -> Result<SearchPage>;
 }
+
+/// A page of a listing ([`PuzzleStore::search`]).
+#[derive(Clone, Debug, Default)]
+pub struct SearchPage {
+    pub items: Vec<StoredPuzzle>,
+    /// Whether more follow.
+    pub more: bool,
+    /// In the order of relevance: the last item's.
+    pub last_relevance: Option<f64>,
+}
+
+/// How long a listing may run in the database before it is given up
+/// ([`StoreError::Budget`]): a filter the indexes cannot serve answers at once rather than
+/// holding a connection.
+pub const SEARCH_BUDGET: Duration = Duration::from_secs(2);
+
+/// Deletes the features a puzzle's history gives it (its authors', keywords' and award's words),
+/// of the puzzle that the first parameter names: the same text in both dialects' placeholders.
+pub(crate) const HISTORY_FEATURES_DELETE: &str =
+    "DELETE FROM puzzle_features WHERE puzzle_id = $1 \
+     AND (feature LIKE 'author:%' OR feature LIKE 'keyword:%' OR feature LIKE 'award:%')";
+
+/// The most keys one anticipation lookup binds: a position's and one for each of its pieces.
+pub const MAX_ANTICIPATION_KEYS: usize = 128;
 
 /// Facts about the store itself (a name and a value each).
 pub trait FactStore {

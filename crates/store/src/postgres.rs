@@ -21,7 +21,8 @@ use super::{
     TlsState, VerifiedPuzzle, POOL_SIZE,
 };
 use crate::postgres_pool::{Manager, Sql, Tx};
-use crate::rating_filter;
+use crate::schema::Dialect;
+use crate::search::{self, SearchIndex};
 use crate::tls::{self, MakeRustlsConnect};
 use crate::Json;
 use crate::Result;
@@ -31,7 +32,9 @@ use crate::{
 };
 use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
 use crate::{Entries, JobEnd, NewJob};
+use crate::{SearchPage, POSITION_COLUMN, SEARCH_BUDGET};
 use baroque_puzzle::rating::{Attempted, Rating};
+use baroque_puzzle::History;
 use postgres::error::SqlState;
 use postgres::types::ToSql;
 use r2d2_postgres::PostgresConnectionManager;
@@ -363,7 +366,33 @@ fn insert_in(tx: &mut Tx<'_>, p: &VerifiedPuzzle) -> Result<bool> {
     let Some(row) = row else { return Ok(false) };
     let id: i64 = row.get(0);
     add_tags(tx, id, &p.tags)?;
+    add_index(tx, id, &SearchIndex::of_verified(p))?;
     Ok(true)
+}
+
+/// Records a puzzle's near keys and features (those it has already stay).
+fn add_index(tx: &mut Tx<'_>, id: i64, index: &SearchIndex) -> Result<()> {
+    let near: Vec<i64> = index.keys.iter().flat_map(|k| k.near.clone()).collect();
+    if !near.is_empty() {
+        tx.execute(
+            "INSERT INTO puzzle_near_keys (near_key, puzzle_id)
+             SELECT k, $2 FROM unnest($1::bigint[]) AS k ON CONFLICT DO NOTHING",
+            &[&near, &id],
+        )?;
+    }
+    add_features(tx, id, &index.features)
+}
+
+/// Records features of a puzzle (those it has already stay).
+fn add_features(tx: &mut Tx<'_>, id: i64, features: &[String]) -> Result<()> {
+    if !features.is_empty() {
+        tx.execute(
+            "INSERT INTO puzzle_features (feature, puzzle_id)
+             SELECT f, $2 FROM unnest($1::text[]) AS f ON CONFLICT DO NOTHING",
+            &[&features, &id],
+        )?;
+    }
+    Ok(())
 }
 
 /// Adds tags to a puzzle; how many it did not have.
@@ -575,92 +604,51 @@ impl PuzzleStore for PgStore {
             > 0)
     }
 
-    fn list_page(
-        &self,
-        filter: &Filter,
-        after: After,
-        limit: u32,
-    ) -> Result<(Vec<StoredPuzzle>, bool)> {
-        // Fixed statements: every filter is a bound parameter that matches everything when NULL.
-        const FILTER: &str = "($2::text IS NULL OR p.kind = $2::text)
-            AND ($3::text IS NULL OR p.game = $3::text)
-            AND ($4::text IS NULL OR p.preset = $4::text)
-            AND ($5::bigint IS NULL OR p.mate_in = $5::bigint)
-            AND ($6::text IS NULL OR p.source = $6::text)
-            AND ($7::text IS NULL OR EXISTS
-                 (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = $7::text))
-            AND ($9::text IS NULL OR p.stipulation = $9::text)
-            AND ($10::bigint IS NULL OR p.difficulty >= $10::bigint)
-            AND ($11::bigint IS NULL OR p.difficulty <= $11::bigint)";
-        let kind = filter.kind.map(|k| k.name());
-        let game = filter.game.map(game_name);
-        let mate_in = opt_i64(filter.mate_in);
-        let more = i64::from(limit) + 1;
-        let (dmin, dmax) = (
-            opt_i64(filter.difficulty_min),
-            opt_i64(filter.difficulty_max),
-        );
+    fn search(&self, filter: &Filter, after: After, limit: u32) -> Result<SearchPage> {
         let columns = columns(!filter.lean);
-        let ratings = rating_filter("$12::double precision", "$13::double precision");
-        // $14 is the difficulty or the rating to list after, in those orders.
-        let (sql, after_id, after_difficulty, after_rating) = match after {
-            After::Id(id) => (
-                format!(
-                    "SELECT {columns} FROM puzzles p WHERE p.id > $1
-                     AND {FILTER} AND {ratings} ORDER BY p.id LIMIT $8"
-                ),
-                id,
-                None,
-                None,
-            ),
-            After::Difficulty(from) => (
-                format!(
-                    "SELECT {columns} FROM puzzles p WHERE p.difficulty IS NOT NULL
-                     AND (p.difficulty > $14 OR (p.difficulty = $14 AND p.id > $1))
-                     AND {FILTER} AND {ratings} ORDER BY p.difficulty, p.id LIMIT $8"
-                ),
-                from.map_or(0, |(_, id)| id),
-                Some(from.map_or(-1, |(d, _)| i64::from(d))),
-                None,
-            ),
-            After::Rating(from) => (
-                format!(
-                    "SELECT {columns} FROM puzzles p WHERE p.rating_value IS NOT NULL
-                     AND ($14::double precision IS NULL OR p.rating_value > $14::double precision
-                          OR (p.rating_value = $14::double precision AND p.id > $1))
-                     AND {FILTER} AND {ratings} ORDER BY p.rating_value, p.id LIMIT $8"
-                ),
-                from.map_or(0, |(_, id)| id),
-                None,
-                Some(from.map(|(r, _)| r)),
-            ),
+        let (sql, values) = search::list_sql(Dialect::Postgres, filter, &after, limit, &columns);
+        let params: Vec<Box<dyn ToSql + Sync>> = values
+            .into_iter()
+            .map(|v| -> Box<dyn ToSql + Sync> {
+                match v {
+                    search::Value::Int(n) => Box::new(n),
+                    search::Value::Real(x) => Box::new(x),
+                    search::Value::Text(t) => Box::new(t),
+                }
+            })
+            .collect();
+        let refs: Vec<&(dyn ToSql + Sync)> = params.iter().map(|b| b.as_ref()).collect();
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction()?;
+        // The statement is given up once its budget is spent.
+        let budget = SEARCH_BUDGET.as_millis().to_string();
+        tx.query(
+            "SELECT set_config('statement_timeout', $1, true)",
+            &[&budget],
+        )?;
+        let rows = match tx.query(&sql, &refs) {
+            Ok(rows) => rows,
+            Err(e) if e.code() == Some(&SqlState::QUERY_CANCELED) => {
+                return Err(StoreError::Budget {
+                    millis: SEARCH_BUDGET.as_millis() as u64,
+                })
+            }
+            Err(e) => return Err(e.into()),
         };
-        let mut params: Vec<&(dyn ToSql + Sync)> = vec![
-            &after_id,
-            &kind,
-            &game,
-            &filter.preset,
-            &mate_in,
-            &filter.source,
-            &filter.tag,
-            &more,
-            &filter.stipulation,
-            &dmin,
-            &dmax,
-            &filter.rating_min,
-            &filter.rating_max,
-        ];
-        if after_difficulty.is_some() {
-            params.push(&after_difficulty);
+        tx.commit()?;
+        let relevance = matches!(after, After::Relevance(_)) && filter.text.is_some();
+        let (mut page, mut relevances) = (SearchPage::default(), Vec::new());
+        for r in &rows {
+            if relevance {
+                relevances.push(r.try_get::<_, f64>(POSITION_COLUMN)?);
+            }
+            page.items.push(decode(r)?);
         }
-        if after_rating.is_some() {
-            params.push(&after_rating);
-        }
-        let rows = self.conn()?.query(&sql, &params)?;
-        let mut items = rows.iter().map(decode).collect::<Result<Vec<_>, _>>()?;
-        let more = items.len() > limit as usize;
-        items.truncate(limit as usize);
-        Ok((items, more))
+        page.more = page.items.len() > limit as usize;
+        page.items.truncate(limit as usize);
+        // The relevance of the last item kept, not of the one more read.
+        page.last_relevance = relevances.get(page.items.len().wrapping_sub(1)).copied();
+        Ok(page)
     }
 
     fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool> {
@@ -695,6 +683,79 @@ impl PuzzleStore for PgStore {
             .query_one("SELECT count(*) FROM puzzles", &[])?
             .get(0);
         Ok(n as u64)
+    }
+
+    fn set_history(&self, id: i64, history: &History, source: Option<&str>) -> Result<bool> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction()?;
+        let found = tx.execute(
+            "UPDATE puzzles SET authors = $2, published = $3, award = $4, keywords = $5,
+             notes = $6, source = $7, revision = revision + 1 WHERE id = $1",
+            &[
+                &id,
+                &super::json_list(&history.authors),
+                &history.published,
+                &history.award,
+                &super::json_list(&history.keywords),
+                &history.notes,
+                &source,
+            ],
+        )? > 0;
+        if found {
+            tx.execute(super::HISTORY_FEATURES_DELETE, &[&id])?;
+            add_features(&mut tx, id, &search::history_features(history))?;
+        }
+        tx.commit()?;
+        Ok(found)
+    }
+
+    fn anticipation_candidates(
+        &self,
+        keys: &[i64],
+        limit: u32,
+    ) -> Result<(Vec<StoredPuzzle>, bool)> {
+        let keys: Vec<i64> = keys
+            .iter()
+            .take(super::MAX_ANTICIPATION_KEYS)
+            .copied()
+            .collect();
+        if keys.is_empty() {
+            return Ok((Vec::new(), false));
+        }
+        let sql = format!(
+            "SELECT {} FROM puzzles p WHERE p.kind = 'mate' AND (p.position_key = ANY($1)
+             OR p.id IN (SELECT n.puzzle_id FROM puzzle_near_keys n WHERE n.near_key = ANY($1)))
+             ORDER BY p.id LIMIT $2",
+            columns(false)
+        );
+        let rows = self
+            .conn()?
+            .query(&sql, &[&keys, &(i64::from(limit) + 1)])?;
+        let mut items = rows.iter().map(decode).collect::<Result<Vec<_>, _>>()?;
+        let more = items.len() > limit as usize;
+        items.truncate(limit as usize);
+        Ok((items, more))
+    }
+
+    fn set_search_index(&self, id: i64, index: &SearchIndex) -> Result<bool> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction()?;
+        let found = tx.execute(
+            "UPDATE puzzles SET position_key = $2, family = $3, length = $4 WHERE id = $1",
+            &[
+                &id,
+                &index.keys.as_ref().map(|k| k.position),
+                &index.family,
+                &index.length,
+            ],
+        )? > 0;
+        if found {
+            tx.execute("DELETE FROM puzzle_near_keys WHERE puzzle_id = $1", &[&id])?;
+            tx.execute("DELETE FROM puzzle_features WHERE puzzle_id = $1", &[&id])?;
+            add_index(&mut tx, id, index)?;
+        }
+        tx.commit()?;
+        Ok(found)
     }
 }
 

@@ -12,7 +12,7 @@ pub(crate) enum Dialect {
 /// The migrations in order, with `{id}` (a row id that numbers itself), `{int}` (a 64-bit integer),
 /// `{real}` (a 64-bit float) and `{compact}` (a table keyed by its primary key alone) to render per
 /// dialect.
-const MIGRATIONS: [&str; 13] = [
+const MIGRATIONS: [&str; 15] = [
     "CREATE TABLE puzzles (
         id {id},
         kind TEXT NOT NULL CHECK (kind IN ('diagram', 'mate')),
@@ -127,7 +127,84 @@ const MIGRATIONS: [&str; 13] = [
     // stipulation's (or the game's) rows, however few of the store's they are.
     "CREATE INDEX puzzles_stipulation_rating ON puzzles (stipulation, rating_value, id);
     CREATE INDEX puzzles_game_rating ON puzzles (game, rating_value, id);",
+    // A problem's history (see `baroque_puzzle::history`): `authors` and `keywords` are JSON
+    // arrays, null when empty; `published` is `YYYY` or `YYYY-MM-DD`, indexed for the years'
+    // filters. And what anticipation looks a mate puzzle up by (see
+    // `baroque_puzzle::anticipation`): the key of its position up to the symmetries of its game,
+    // and the keys of its position without each of its pieces; rows stored before are filled at
+    // start-up.
+    "ALTER TABLE puzzles ADD COLUMN authors TEXT;
+    ALTER TABLE puzzles ADD COLUMN published TEXT;
+    ALTER TABLE puzzles ADD COLUMN award TEXT;
+    ALTER TABLE puzzles ADD COLUMN keywords TEXT;
+    ALTER TABLE puzzles ADD COLUMN notes TEXT;
+    ALTER TABLE puzzles ADD COLUMN position_key {int};
+    CREATE INDEX puzzles_published ON puzzles (published, id);
+    CREATE INDEX puzzles_position_key ON puzzles (position_key);
+    CREATE TABLE puzzle_near_keys (
+        near_key {int} NOT NULL,
+        puzzle_id {int} NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+        PRIMARY KEY (near_key, puzzle_id)
+    ){compact};
+    CREATE INDEX puzzle_near_keys_puzzle ON puzzle_near_keys (puzzle_id);",
+    // The search (see `crate::search`): a mate puzzle's stipulation family and length; the
+    // features a puzzle is found by (its pieces, its pieces on their squares, the words of its
+    // authors, keywords and award); and the full text of its title, caption, authors, source,
+    // award, keywords and notes ({text_index}: SQLite's FTS5 table kept by triggers, PostgreSQL's
+    // generated `tsvector` under a GIN index). Rows stored before get their family, length and
+    // features at start-up.
+    "ALTER TABLE puzzles ADD COLUMN family TEXT;
+    ALTER TABLE puzzles ADD COLUMN length {real};
+    CREATE INDEX puzzles_family_length ON puzzles (family, length, id);
+    CREATE TABLE puzzle_features (
+        feature TEXT NOT NULL,
+        puzzle_id {int} NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+        PRIMARY KEY (feature, puzzle_id)
+    ){compact};
+    CREATE INDEX puzzle_features_puzzle ON puzzle_features (puzzle_id);
+    {text_index}",
 ];
+
+/// The text a puzzle's full-text index holds, of the row `row` (`new.`, `p.`, or `` for the row
+/// itself).
+fn text_body(row: &str) -> String {
+    [
+        "title", "caption", "authors", "source", "award", "keywords", "notes",
+    ]
+    .iter()
+    .map(|c| format!("coalesce({row}{c}, '')"))
+    .collect::<Vec<_>>()
+    .join(" || ' ' || ")
+}
+
+/// The full-text index in a dialect.
+fn text_index(dialect: Dialect) -> String {
+    match dialect {
+        Dialect::Sqlite => format!(
+            "CREATE VIRTUAL TABLE puzzle_text USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
+    CREATE TRIGGER puzzles_text_insert AFTER INSERT ON puzzles BEGIN
+        INSERT INTO puzzle_text (rowid, body) VALUES (new.id, {new});
+    END;
+    CREATE TRIGGER puzzles_text_update
+        AFTER UPDATE OF title, caption, source, authors, award, keywords, notes ON puzzles BEGIN
+        DELETE FROM puzzle_text WHERE rowid = old.id;
+        INSERT INTO puzzle_text (rowid, body) VALUES (new.id, {new});
+    END;
+    CREATE TRIGGER puzzles_text_delete AFTER DELETE ON puzzles BEGIN
+        DELETE FROM puzzle_text WHERE rowid = old.id;
+    END;
+    INSERT INTO puzzle_text (rowid, body) SELECT p.id, {p} FROM puzzles p;",
+            new = text_body("new."),
+            p = text_body("p."),
+        ),
+        Dialect::Postgres => format!(
+            "ALTER TABLE puzzles ADD COLUMN search_text tsvector
+        GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, {p})) STORED;
+    CREATE INDEX puzzles_search_text ON puzzles USING GIN (search_text);",
+            p = text_body("")
+        ),
+    }
+}
 
 /// Every migration, in order, in `dialect`.
 pub(crate) fn migrations(dialect: Dialect) -> Vec<String> {
@@ -148,7 +225,8 @@ pub(crate) fn migrations(dialect: Dialect) -> Vec<String> {
     MIGRATIONS
         .iter()
         .map(|m| {
-            m.replace("{id}", id)
+            m.replace("{text_index}", &text_index(dialect))
+                .replace("{id}", id)
                 .replace("{int}", int)
                 .replace("{real}", real)
                 .replace("{compact}", compact)

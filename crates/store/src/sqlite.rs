@@ -15,7 +15,8 @@ use super::{
     decode, game_name, After, Backend, Columns, Filter, Readiness, StoreError, StoredPuzzle,
     VerifiedPuzzle,
 };
-use crate::rating_filter;
+use crate::schema::Dialect;
+use crate::search::{self, SearchIndex};
 use crate::Json;
 use crate::Result;
 use crate::{
@@ -23,8 +24,9 @@ use crate::{
     NearWalk, NextFilter, SqlValue, ATTEMPT_COLUMNS,
 };
 use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
-use crate::{Entries, JobEnd, NewJob};
+use crate::{Entries, JobEnd, NewJob, SearchPage, POSITION_COLUMN, SEARCH_BUDGET};
 use baroque_puzzle::rating::{Attempted, Rating};
+use baroque_puzzle::History;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{params, OptionalExtension};
 use rusqlite_migration::{Migrations, M};
@@ -354,87 +356,47 @@ impl PuzzleStore for SqliteStore {
         Ok(conn.execute("DELETE FROM puzzles WHERE id = ?1", [id])? > 0)
     }
 
-    fn list_page(
-        &self,
-        filter: &Filter,
-        after: After,
-        limit: u32,
-    ) -> Result<(Vec<StoredPuzzle>, bool)> {
+    fn search(&self, filter: &Filter, after: After, limit: u32) -> Result<SearchPage> {
         let conn = self.pool.get()?;
-        // Fixed statements: every filter is a bound parameter that matches everything when NULL,
-        // so no SQL text is ever built from input. A NULL difficulty (a diagram) fails both
-        // difficulty bounds.
-        const FILTER: &str = "(?2 IS NULL OR kind = ?2)
-            AND (?3 IS NULL OR game = ?3)
-            AND (?4 IS NULL OR preset = ?4)
-            AND (?5 IS NULL OR mate_in = ?5)
-            AND (?6 IS NULL OR source = ?6)
-            AND (?7 IS NULL OR EXISTS
-                 (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = ?7))
-            AND (?9 IS NULL OR stipulation = ?9)
-            AND (?10 IS NULL OR difficulty >= ?10)
-            AND (?11 IS NULL OR difficulty <= ?11)";
-        let ratings = rating_filter("?13", "?14");
-        // ?1 is the id to list after; ?12 the difficulty and ?15 the rating to list after (NULL,
-        // and unused but for the count of parameters, in the other orders).
         let columns = columns(!filter.lean);
-        let (sql, after_id, after_difficulty, after_rating) = match after {
-            After::Id(id) => (
-                format!(
-                    "SELECT {columns} FROM puzzles p WHERE p.id > ?1 AND ?12 IS NULL AND ?15 IS NULL
-                     AND {FILTER} AND {ratings} ORDER BY p.id LIMIT ?8"
-                ),
-                id,
-                None,
-                None,
-            ),
-            After::Difficulty(from) => (
-                format!(
-                    "SELECT {columns} FROM puzzles p WHERE p.difficulty IS NOT NULL AND ?15 IS NULL
-                     AND (p.difficulty > ?12 OR (p.difficulty = ?12 AND p.id > ?1))
-                     AND {FILTER} AND {ratings} ORDER BY p.difficulty, p.id LIMIT ?8"
-                ),
-                from.map_or(0, |(_, id)| id),
-                Some(from.map_or(-1, |(d, _)| i64::from(d))),
-                None,
-            ),
-            After::Rating(from) => (
-                format!(
-                    "SELECT {columns} FROM puzzles p WHERE p.rating_value IS NOT NULL AND ?12 IS NULL
-                     AND (?15 IS NULL OR p.rating_value > ?15
-                          OR (p.rating_value = ?15 AND p.id > ?1))
-                     AND {FILTER} AND {ratings} ORDER BY p.rating_value, p.id LIMIT ?8"
-                ),
-                from.map_or(0, |(_, id)| id),
-                None,
-                from.map(|(r, _)| r),
-            ),
+        let (sql, values) = search::list_sql(Dialect::Sqlite, filter, &after, limit, &columns);
+        // The statement is given up once its budget is spent, checked every thousand steps.
+        let deadline = std::time::Instant::now() + SEARCH_BUDGET;
+        conn.progress_handler(1000, Some(move || std::time::Instant::now() > deadline))?;
+        let run = || -> Result<SearchPage> {
+            let mut stmt = conn.prepare_cached(&sql)?;
+            let mut rows =
+                stmt.query(rusqlite::params_from_iter(values.iter().map(|v| match v {
+                    search::Value::Int(n) => rusqlite::types::Value::Integer(*n),
+                    search::Value::Real(x) => rusqlite::types::Value::Real(*x),
+                    search::Value::Text(t) => rusqlite::types::Value::Text(t.clone()),
+                })))?;
+            let relevance = matches!(after, After::Relevance(_)) && filter.text.is_some();
+            let (mut page, mut relevances) = (SearchPage::default(), Vec::new());
+            while let Some(r) = rows.next()? {
+                if relevance {
+                    relevances.push(r.get::<_, f64>(POSITION_COLUMN)?);
+                }
+                page.items.push(decode(r)?);
+            }
+            page.more = page.items.len() > limit as usize;
+            page.items.truncate(limit as usize);
+            // The relevance of the last item kept, not of the one more read.
+            page.last_relevance = relevances.get(page.items.len().wrapping_sub(1)).copied();
+            Ok(page)
         };
-        let mut stmt = conn.prepare_cached(&sql)?;
-        let mut rows = stmt.query(params![
-            after_id,
-            filter.kind.map(|k| k.name()),
-            filter.game.map(game_name),
-            filter.preset.as_deref(),
-            filter.mate_in.map(i64::from),
-            filter.source.as_deref(),
-            filter.tag.as_deref(),
-            i64::from(limit) + 1,
-            filter.stipulation.as_deref(),
-            filter.difficulty_min,
-            filter.difficulty_max,
-            after_difficulty,
-            filter.rating_min,
-            filter.rating_max,
-            after_rating,
-        ])?;
-        let mut items = Vec::new();
-        while let Some(r) = rows.next()? {
-            items.push(decode(r)?);
+        let page = run();
+        conn.progress_handler(0, None::<fn() -> bool>)?;
+        match page {
+            Err(StoreError::Sql(e))
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::OperationInterrupted) =>
+            {
+                Err(StoreError::Budget {
+                    millis: SEARCH_BUDGET.as_millis() as u64,
+                })
+            }
+            page => page,
         }
-        let more = items.len() > limit as usize;
-        items.truncate(limit as usize);
-        Ok((items, more))
     }
 
     fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool> {
@@ -463,6 +425,81 @@ impl PuzzleStore for SqliteStore {
             ),
             params![id, outcome.to_json(), difficulty],
         )? > 0)
+    }
+
+    fn set_history(&self, id: i64, history: &History, source: Option<&str>) -> Result<bool> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let found = tx.execute(
+            "UPDATE puzzles SET authors = ?2, published = ?3, award = ?4, keywords = ?5,
+             notes = ?6, source = ?7, revision = revision + 1 WHERE id = ?1",
+            params![
+                id,
+                super::json_list(&history.authors),
+                history.published,
+                history.award,
+                super::json_list(&history.keywords),
+                history.notes,
+                source,
+            ],
+        )? > 0;
+        if found {
+            tx.execute(super::HISTORY_FEATURES_DELETE, [id])?;
+            add_features(&tx, id, &search::history_features(history))?;
+        }
+        tx.commit()?;
+        Ok(found)
+    }
+
+    fn anticipation_candidates(
+        &self,
+        keys: &[i64],
+        limit: u32,
+    ) -> Result<(Vec<StoredPuzzle>, bool)> {
+        let keys = &keys[..keys.len().min(super::MAX_ANTICIPATION_KEYS)];
+        if keys.is_empty() {
+            return Ok((Vec::new(), false));
+        }
+        let conn = self.pool.get()?;
+        let list: Vec<String> = (1..=keys.len()).map(|i| format!("?{i}")).collect();
+        let list = list.join(", ");
+        let sql = format!(
+            "SELECT {} FROM puzzles p WHERE p.kind = 'mate' AND (p.position_key IN ({list})
+             OR p.id IN (SELECT n.puzzle_id FROM puzzle_near_keys n WHERE n.near_key IN ({list})))
+             ORDER BY p.id LIMIT {}",
+            columns(false),
+            i64::from(limit) + 1
+        );
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let mut rows = stmt.query(rusqlite::params_from_iter(keys.iter()))?;
+        let mut items = Vec::new();
+        while let Some(r) = rows.next()? {
+            items.push(decode(r)?);
+        }
+        let more = items.len() > limit as usize;
+        items.truncate(limit as usize);
+        Ok((items, more))
+    }
+
+    fn set_search_index(&self, id: i64, index: &SearchIndex) -> Result<bool> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let found = tx.execute(
+            "UPDATE puzzles SET position_key = ?2, family = ?3, length = ?4 WHERE id = ?1",
+            params![
+                id,
+                index.keys.as_ref().map(|k| k.position),
+                index.family,
+                index.length
+            ],
+        )? > 0;
+        if found {
+            tx.execute("DELETE FROM puzzle_near_keys WHERE puzzle_id = ?1", [id])?;
+            tx.execute("DELETE FROM puzzle_features WHERE puzzle_id = ?1", [id])?;
+            add_index(&tx, id, index)?;
+        }
+        tx.commit()?;
+        Ok(found)
     }
 
     fn count(&self) -> Result<u64> {
@@ -1009,7 +1046,30 @@ fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool>
             params![id, tag],
         )?;
     }
+    add_index(tx, id, &SearchIndex::of_verified(p))?;
     Ok(true)
+}
+
+/// Records a puzzle's near keys and features (those it has already stay).
+fn add_index(c: &rusqlite::Connection, id: i64, index: &SearchIndex) -> Result<()> {
+    let mut stmt = c.prepare_cached(
+        "INSERT OR IGNORE INTO puzzle_near_keys (near_key, puzzle_id) VALUES (?1, ?2)",
+    )?;
+    for k in index.keys.iter().flat_map(|k| &k.near) {
+        stmt.execute(params![k, id])?;
+    }
+    add_features(c, id, &index.features)
+}
+
+/// Records features of a puzzle (those it has already stay).
+fn add_features(c: &rusqlite::Connection, id: i64, features: &[String]) -> Result<()> {
+    let mut stmt = c.prepare_cached(
+        "INSERT OR IGNORE INTO puzzle_features (feature, puzzle_id) VALUES (?1, ?2)",
+    )?;
+    for f in features {
+        stmt.execute(params![f, id])?;
+    }
+    Ok(())
 }
 
 impl Columns for rusqlite::Row<'_> {

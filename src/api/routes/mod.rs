@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod collections;
+pub mod database;
 pub mod diagram;
 pub mod embed;
 pub mod health;
@@ -23,12 +24,14 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(play::play)
         .service(play::play_stored)
         .service(puzzles::create)
+        .service(database::anticipation)
         .service(puzzles::list)
         .service(puzzles::next)
         .service(puzzles::get_one)
         .service(puzzles::get_outcome)
         .service(puzzles::attempt)
         .service(puzzles::delete_one)
+        .service(database::correct_history)
         .service(diagram::puzzle_diagram)
         .service(diagram::diagram)
         .service(collections::create)

@@ -9,124 +9,19 @@ use crate::api::problem::{
     StoreUnavailableProblem,
 };
 use crate::api::ratelimit::{Metered, RateLimiter};
-use crate::app::library::{After, Filter};
 use crate::app::Library;
 use crate::puzzle::Claim;
 use crate::puzzle::Kind;
 use actix_web::http::header;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 
+use crate::api::wire::database::AnticipationPolicy;
 use crate::api::wire::puzzles::{
     examples, AttemptRequest, AttemptResponse, GameResult, NextPuzzleQuery, PgnGameResult,
     PgnResults, PlayerRating, PostQuery, PuzzleAnswer, PuzzleListQuery, PuzzlePage, PuzzleQuery,
-    PuzzleRequest, PuzzleSort, DEFAULT_PAGE, MAX_PAGE,
+    PuzzleRequest, PuzzleSort,
 };
 use crate::api::wire::Puzzle;
-
-/// A difficulty bound of the listing: an integer from 0 to 100.
-fn difficulty_bound(parameter: &'static str, text: Option<&str>) -> Result<Option<u8>, ApiError> {
-    let Some(text) = text else { return Ok(None) };
-    text.parse::<u8>()
-        .ok()
-        .filter(|d| *d <= 100 && text.bytes().all(|b| b.is_ascii_digit()))
-        .map(Some)
-        .ok_or_else(|| ApiError::InvalidParameter {
-            parameter,
-            message: format!("{text:?} is not a difficulty: an integer from 0 to 100"),
-        })
-}
-
-/// The bounds of the listing's `rating` filter, `MIN..MAX` (either left out: no bound).
-fn rating_bounds(text: Option<&str>) -> Result<(Option<f64>, Option<f64>), ApiError> {
-    let Some(text) = text else {
-        return Ok((None, None));
-    };
-    let refused = |message: String| ApiError::InvalidParameter {
-        parameter: "rating",
-        message,
-    };
-    let bound = |t: &str| -> Result<Option<f64>, ApiError> {
-        if t.is_empty() {
-            return Ok(None);
-        }
-        t.parse::<f64>()
-            .ok()
-            .filter(|r| r.is_finite() && (0.0..=4000.0).contains(r) && !t.starts_with(['+', '-']))
-            .map(Some)
-            .ok_or_else(|| refused(format!("{t:?} is not a rating from 0 to 4000")))
-    };
-    let Some((lo, hi)) = text.split_once("..") else {
-        return Err(refused(format!(
-            "{text:?} is not a range of ratings: write `MIN..MAX`, `MIN..` or `..MAX` (`1400..1600`)"
-        )));
-    };
-    let (lo, hi) = (bound(lo)?, bound(hi)?);
-    if let (Some(l), Some(h)) = (lo, hi) {
-        if l > h {
-            return Err(refused(format!("{l} is above {h}: no puzzle could match")));
-        }
-    }
-    Ok((lo, hi))
-}
-
-/// The page a `cursor` of a listing in order `sort` starts after.
-fn page_after(sort: PuzzleSort, cursor: Option<&str>) -> Result<After, ApiError> {
-    let number = |t: &str| {
-        t.parse::<i64>()
-            .ok()
-            .filter(|_| (1..=18).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit()))
-    };
-    let refused = |message: String| ApiError::InvalidParameter {
-        parameter: "cursor",
-        message,
-    };
-    let Some(c) = cursor else {
-        return Ok(match sort {
-            PuzzleSort::Id => After::Id(0),
-            PuzzleSort::Difficulty => After::Difficulty(None),
-            PuzzleSort::Rating => After::Rating(None),
-        });
-    };
-    if sort == PuzzleSort::Rating {
-        // A rating (as Rust writes an f64: it reads back exactly) and an id: `1451.70266_68`.
-        let parsed = c.split_once('_').and_then(|(r, id)| {
-            let rating = r
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite() && x.abs() < 1e6 && x.to_string() == r);
-            Some((rating?, number(id)?))
-        });
-        return parsed.map(|from| After::Rating(Some(from))).ok_or_else(|| {
-            refused(format!(
-                "{c:?} is not a cursor this service gave (rating and id: `1451.702667884292_68`)"
-            ))
-        });
-    }
-    match (sort, c.split_once('.')) {
-        (PuzzleSort::Id, None) => number(c)
-            .map(After::Id)
-            .ok_or_else(|| refused(format!("{c:?} is not a cursor this service gave (digits)"))),
-        (PuzzleSort::Difficulty, Some((d, id))) => {
-            match (number(d).and_then(|d| u8::try_from(d).ok()), number(id)) {
-                (Some(d), Some(id)) if d <= 100 => Ok(After::Difficulty(Some((d, id)))),
-                _ => Err(refused(format!(
-                    "{c:?} is not a cursor this service gave (difficulty and id: `43.62`)"
-                ))),
-            }
-        }
-        (PuzzleSort::Id, Some(_)) if c.split('.').all(|t| number(t).is_some()) => {
-            Err(refused(format!(
-                "{c:?} is a cursor of a listing by difficulty: pass `sort=difficulty` with it, \
-                 as on the page it came from"
-            )))
-        }
-        (PuzzleSort::Difficulty, None) if number(c).is_some() => Err(refused(format!(
-            "{c:?} is a cursor of a listing by id: with `sort=difficulty` start without a \
-             cursor and pass the `next_cursor` of the previous page"
-        ))),
-        _ => Err(refused(format!("{c:?} is not a cursor this service gave"))),
-    }
-}
 
 /// The most games one PGN body may hold.
 pub const MAX_PGN_GAMES: usize = 100;
@@ -411,7 +306,14 @@ pub async fn create(
 ) -> Result<HttpResponse, ApiError> {
     let query = PostQuery::read(req.query_string())?;
     let one = match body {
-        PuzzleBody::Json(request) => Pending::Posted(request.into_new_puzzle()?),
+        PuzzleBody::Json(request) => {
+            let refuse = request.anticipation == Some(AnticipationPolicy::Refuse);
+            let new = request.into_new_puzzle()?;
+            Pending::Posted(match refuse {
+                true => super::database::refuse_anticipated(&library, new).await?,
+                false => new,
+            })
+        }
         PuzzleBody::Pgn(text) => {
             let mut reads = crate::formats::pgn::read(&text)?;
             if let Some(extra) = reads.get(MAX_PGN_GAMES) {
@@ -531,21 +433,27 @@ async fn store_games(
     Ok(answer)
 }
 
-/// List puzzles by kind, game, rules, stipulation, tag or difficulty
+/// List and search puzzles by kind, game, rules, stipulation, pieces, history or text
 ///
 /// The stored puzzles by increasing id, filtered by `kind`, `game`, `rules` (a Baroque preset),
 /// `mate_in`, `stipulation` (URL-encoded: `%232` for `#2`), `tag`, `source`, `difficulty_min` and
-/// `difficulty_max` (0 to 100; diagrams have no difficulty, so either leaves them out), a page at
-/// a time: pass the answer's `next_cursor` as `cursor` for the next page (null on the last), with
-/// the same `sort`. `sort=difficulty` orders by increasing difficulty, then id, and lists only
-/// puzzles that have one (mates). Each item carries its id, kind, canonical FEN, rules, source, title, and for
-/// a diagram its moves and the captures the engine verified.
+/// `difficulty_max` (0 to 100; diagrams have no difficulty, so either leaves them out), `rating`,
+/// and the problem database's search: `pieces`, `at`, `family` with `moves_min` and `moves_max`,
+/// `author`, `keyword`, `award`, `year_min`, `year_max` and `text` (full text), all combinable,
+/// each served by an index on both databases. A page at a time: pass the answer's `next_cursor`
+/// as `cursor` for the next page (null on the last), with the same `sort`. `sort=difficulty`
+/// orders by increasing difficulty, then id, and lists only puzzles that have one (mates);
+/// `published` by publication date; `relevance` (with `text`) the best matches first. A search
+/// the indexes cannot answer within its budget (2 s in the database) is 422
+/// `search-too-broad`. Each item carries its id, kind, canonical FEN, rules, source, title, its
+/// history, and for a diagram its moves and the captures the engine verified.
 #[utoipa::path(
     tag = "puzzles",
     params(PuzzleListQuery),
     responses(
         (status = 200, description = "One page", body = PuzzlePage),
-        (status = 400, description = "An unknown parameter, a bad value, a `limit` outside 1 to 200, a `mate_in` outside 1 to 12, a difficulty bound outside 0 to 100 or a `difficulty_min` above `difficulty_max`, an unknown `sort`, an unreadable `stipulation` or `cursor`, or a cursor of the other order (`invalid-parameter`)", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "An unknown parameter, a bad value, a `limit` outside 1 to 200, a `mate_in` outside 1 to 12, a difficulty bound outside 0 to 100 or a `difficulty_min` above `difficulty_max`, an unknown `sort` (or `relevance` without `text`), an unreadable `stipulation`, `pieces`, `at`, `family`, length, year, `text` or `cursor`, or a cursor of the other order (`invalid-parameter`, naming it)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The search needed more than its budget in the database (`search-too-broad`, with `limit` in ms): narrow it with a filter the indexes serve", body = Problem, content_type = "application/problem+json"),
         StoreUnavailableProblem,
     )
 )]
@@ -554,80 +462,12 @@ pub async fn list(
     query: web::Query<PuzzleListQuery>,
     library: web::Data<Library>,
 ) -> Result<HttpResponse, ApiError> {
-    let q = query.into_inner();
-    let limit = q.limit.unwrap_or(DEFAULT_PAGE);
-    if limit == 0 || limit > MAX_PAGE {
-        return Err(ApiError::InvalidParameter {
-            parameter: "limit",
-            message: format!("{limit} is outside 1 to {MAX_PAGE}"),
-        });
-    }
-    if let Some(n) = q
-        .mate_in
-        .filter(|n| !(1..=crate::solver::MAX_MATE_IN).contains(n))
-    {
-        return Err(ApiError::InvalidParameter {
-            parameter: "mate_in",
-            message: format!("{n} is outside 1 to {}", crate::solver::MAX_MATE_IN),
-        });
-    }
-    let stipulation = q
-        .stipulation
-        .as_deref()
-        .map(|text| {
-            crate::solver::Stipulation::parse(text)
-                .map(|s| s.to_string())
-                .ok_or_else(|| ApiError::InvalidParameter {
-                    parameter: "stipulation",
-                    message: format!(
-                        "{text:?} is not a stipulation: write {}, URL-encoded (`%232` for #2)",
-                        crate::solver::Stipulation::FORMS
-                    ),
-                })
-        })
-        .transpose()?;
-    let difficulty_min = difficulty_bound("difficulty_min", q.difficulty_min.as_deref())?;
-    let difficulty_max = difficulty_bound("difficulty_max", q.difficulty_max.as_deref())?;
-    if let (Some(lo), Some(hi)) = (difficulty_min, difficulty_max) {
-        if lo > hi {
-            return Err(ApiError::InvalidParameter {
-                parameter: "difficulty_min",
-                message: format!("{lo} is above `difficulty_max` {hi}: no puzzle could match"),
-            });
-        }
-    }
-    let sort = match q.sort.as_deref() {
-        None | Some("id") => PuzzleSort::Id,
-        Some("difficulty") => PuzzleSort::Difficulty,
-        Some("rating") => PuzzleSort::Rating,
-        Some(other) => {
-            return Err(ApiError::InvalidParameter {
-                parameter: "sort",
-                message: format!("{other:?} is not an order: `id`, `difficulty` or `rating`"),
-            })
-        }
-    };
-    let (rating_min, rating_max) = rating_bounds(q.rating.as_deref())?;
-    let after = page_after(sort, q.cursor.as_deref())?;
-    let filter = Filter {
-        difficulty_min,
-        difficulty_max,
-        rating_min,
-        rating_max,
-        kind: q.kind.map(Into::into),
-        game: q.game.map(Into::into),
-        preset: q
-            .rules
-            .map(|p| crate::rules::Preset::from(p).name().to_string()),
-        mate_in: q.mate_in,
-        stipulation,
-        tag: q.tag,
-        source: q.source,
-        lean: true,
-    };
+    let (filter, sort, after, limit) = query.into_inner().read()?;
     let library = library.into_inner();
-    let (items, more) = web::block(move || library.list_page(&filter, after, limit)).await??;
-    let next_cursor = more
+    let page = web::block(move || library.search(&filter, after, limit)).await??;
+    let (items, last_relevance) = (page.items, page.last_relevance);
+    let next_cursor = page
+        .more
         .then(|| {
             items.last().map(|p| match sort {
                 PuzzleSort::Id => p.id.to_string(),
@@ -635,6 +475,10 @@ pub async fn list(
                 PuzzleSort::Rating => {
                     format!("{}_{}", p.rating.map_or(0.0, |r| r.rating.value), p.id)
                 }
+                PuzzleSort::Published => {
+                    format!("{}_{}", p.history.published.as_deref().unwrap_or(""), p.id)
+                }
+                PuzzleSort::Relevance => format!("{}_{}", last_relevance.unwrap_or(0.0), p.id),
             })
         })
         .flatten();

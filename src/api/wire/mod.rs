@@ -5,6 +5,7 @@
 
 pub mod analyze;
 pub mod collections;
+pub mod database;
 pub mod embed;
 pub mod play;
 pub mod puzzles;
@@ -94,6 +95,21 @@ pub struct Puzzle {
     /// volatility 0.06). Absent for a diagram.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating: Option<PuzzleRating>,
+    /// Its composers (absent when none are known).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub authors: Vec<String>,
+    /// When it was published, `YYYY` or `YYYY-MM-DD` (absent when unknown; `source` names where).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<String>,
+    /// Its award (absent when none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub award: Option<String>,
+    /// Its keywords (absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<String>,
+    /// Notes about it (absent when none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
 }
 
 /// A Glicko-2 rating and the attempts it was made from.
@@ -145,6 +161,11 @@ impl Puzzle {
             difficulty: p.difficulty,
             outcome: p.outcome.filter(|_| full),
             rating: p.rating.map(PuzzleRating::from),
+            authors: p.history.authors,
+            published: p.history.published,
+            award: p.history.award,
+            keywords: p.history.keywords,
+            notes: p.history.notes,
         }
     }
 }
@@ -327,6 +348,7 @@ pub(crate) mod examples {
             caption: None,
             tags: vec!["fixture".into(), "pawn".into()],
             fixture: Some("vc-pawn-c2c4".into()),
+            history: Default::default(),
         };
         let variant = crate::rules::Variant::Baroque(Rules::preset(Preset::Vchess));
         let captures = [("d4", "r"), ("c5", "n")];
@@ -344,6 +366,7 @@ pub(crate) mod examples {
             caption: None,
             tags: vec!["chameleon".into(), "fixture".into()],
             fixture: Some("rc-chameleon-leap-withdraw-approach".into()),
+            history: Default::default(),
         };
         let (variant, fen) = (crate::rules::Variant::Rococo, ROCOCO_CHAMELEON_FEN);
         let captures = [("b4", "L"), ("b2", "W"), ("b6", "A")];
@@ -423,6 +446,7 @@ pub(crate) mod examples {
             caption: v.caption,
             tags: v.tags,
             fixture: v.fixture,
+            history: v.history,
             created_at: "2026-11-22T04:30:00.000Z".into(),
             content_hash: v.content_hash,
             difficulty: v.difficulty,

@@ -4,6 +4,7 @@
 use crate::api::common::{position_request, GameName, PresetName, SquarePiece};
 use crate::api::problem::{ApiError, Problem};
 use crate::api::wire::{Puzzle, PuzzleKind};
+use crate::app::library::{After, Filter};
 use crate::puzzle::{About, Claim, DiagramClaim, MateClaim};
 use crate::rules::prelude::*;
 use crate::rules::rococo::Coords;
@@ -93,6 +94,29 @@ pub struct PuzzleRequest {
     /// Mate: whether the puzzle is sound, when it states it.
     #[serde(default)]
     pub sound: Option<bool>,
+    /// The problem's composers, as they sign (at most 20; its history, which
+    /// `PATCH /v1/puzzles/{id}` corrects).
+    #[serde(default)]
+    #[schema(example = json!(["R. Abbott"]))]
+    pub authors: Vec<String>,
+    /// When it was published: `YYYY` or `YYYY-MM-DD` (`source` names where).
+    #[serde(default)]
+    #[schema(example = "1963")]
+    pub published: Option<String>,
+    /// Its award (`1st Prize`, `Commendation`).
+    #[serde(default)]
+    pub award: Option<String>,
+    /// Free keywords (at most 50).
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// Anything else about it (at most 20,000 characters).
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// Mate: `refuse` refuses a puzzle whose position (up to a symmetry of its game) and
+    /// stipulation the store holds (409 `anticipated`, naming the stored puzzle and the
+    /// symmetry); `allow` (the default) stores it unless its content is stored.
+    #[serde(default)]
+    pub anticipation: Option<crate::api::wire::database::AnticipationPolicy>,
 }
 }
 
@@ -102,6 +126,14 @@ impl PuzzleRequest {
     /// # Errors
     /// Those of [`PuzzleRequest::position`], and a claim that does not fit its kind.
     pub fn into_new_puzzle(self) -> Result<crate::puzzle::NewPuzzle, ApiError> {
+        let history = crate::api::wire::database::HistoryFields {
+            authors: self.authors.clone(),
+            published: self.published.clone(),
+            award: self.award.clone(),
+            keywords: self.keywords.clone(),
+            notes: self.notes.clone(),
+        }
+        .history()?;
         // The FEN is read here, so its errors are the usual problems; page coordinates become
         // standard ones.
         let checked = self.position()?;
@@ -220,6 +252,7 @@ impl PuzzleRequest {
                 caption: self.caption,
                 tags: self.tags,
                 fixture: None,
+                history,
             },
         })
     }
@@ -276,8 +309,49 @@ pub struct PuzzleListQuery {
         pattern = "^([0-9]{1,4}(\\.[0-9]+)?)?\\.\\.([0-9]{1,4}(\\.[0-9]+)?)?$"
     )]
     pub rating: Option<String>,
+    /// Only puzzles with each of these pieces (at least one of each): FEN letters of the game
+    /// (either Baroque letter set), upper case White, separated by commas (`M,k`: a White
+    /// Immobilizer and a Black King). Without `game`, a letter means its piece in either game.
+    #[param(example = "M,k")]
+    pub pieces: Option<String>,
+    /// Only puzzles with each of these pieces on its square: a FEN letter and a square in the
+    /// game's standard coordinates, separated by commas (`Kb4`, `Kb4,qd3`).
+    #[param(example = "Kb4")]
+    pub at: Option<String>,
+    /// Only mate puzzles of this family of stipulations: `#`, `s#`, `h#`, `r#`, `semi-r#`, `=`,
+    /// `s=`, `h=`, `ser-#`, `ser-h#`, `ser-s#` or `ser-=` (URL-encoded: `h%23`).
+    #[param(example = "h#")]
+    pub family: Option<String>,
+    /// Only mate puzzles at least this long (`h#2.5` is 2.5 long): a multiple of 0.5 up to 100.
+    #[param(value_type = Option<f64>, example = 2)]
+    pub moves_min: Option<String>,
+    /// Only mate puzzles at most this long.
+    #[param(value_type = Option<f64>, example = 3)]
+    pub moves_max: Option<String>,
+    /// Only puzzles one of whose authors has every word of this (without case: `abbott`).
+    #[param(example = "Abbott")]
+    pub author: Option<String>,
+    /// Only puzzles one of whose keywords has every word of this.
+    #[param(example = "miniature")]
+    pub keyword: Option<String>,
+    /// Only puzzles whose award has every word of this (`prize`).
+    #[param(example = "prize")]
+    pub award: Option<String>,
+    /// Only puzzles published in this year or later (1000 to 9999).
+    #[param(value_type = Option<u32>, example = 1960)]
+    pub year_min: Option<String>,
+    /// Only puzzles published in this year or earlier.
+    #[param(value_type = Option<u32>, example = 1999)]
+    pub year_max: Option<String>,
+    /// Full text over the title, caption, authors, source, award, keywords and notes: words,
+    /// `"phrases"` and `-word` (excluded), compared without case, at least one word or phrase a
+    /// puzzle must have, at most 16.
+    #[param(example = "immobilizer -rococo")]
+    pub text: Option<String>,
     /// The order: `id` (the default: by increasing id), `difficulty` (by increasing difficulty,
-    /// then id) or `rating` (by increasing rating, then id); the last two list mate puzzles only.
+    /// then id), `rating` (by increasing rating, then id), `published` (by publication date,
+    /// then id; puzzles with one only) or `relevance` (with `text`: the best matches first,
+    /// then id); `difficulty` and `rating` list mate puzzles only.
     #[param(value_type = Option<PuzzleSort>)]
     pub sort: Option<String>,
     /// Page size, 1 to 200 (default 50).
@@ -285,11 +359,9 @@ pub struct PuzzleListQuery {
     pub limit: Option<u32>,
     /// The `next_cursor` of the previous page (absent for the first), given with the same `sort`:
     /// digits (`62`) by id, difficulty and id (`43.62`) by difficulty, rating and id
-    /// (`1451.702667884292_68`) by rating.
-    #[param(
-        pattern = "^[0-9]{1,18}(\\.[0-9]{1,18})?(_[0-9]{1,18})?$",
-        example = "62"
-    )]
+    /// (`1451.702667884292_68`) by rating, date and id (`1999-06-21_68`) by publication, relevance
+    /// and id (`-3.5_68`) by relevance.
+    #[param(pattern = "^-?[0-9][0-9.-]{0,40}(_[0-9]{1,18})?$", example = "62")]
     pub cursor: Option<String>,
 }
 
@@ -304,6 +376,10 @@ pub enum PuzzleSort {
     Difficulty,
     /// By increasing rating, then id; puzzles without one (diagrams) are left out.
     Rating,
+    /// By publication date, then id; puzzles without one are left out.
+    Published,
+    /// With `text`: the best matches first, then id.
+    Relevance,
 }
 
 /// What became of one game of a PGN body of several games.
@@ -657,4 +733,472 @@ impl NextPuzzleQuery {
             seed: self.seed,
         })
     }
+}
+
+impl PuzzleListQuery {
+    /// The listing's filter, order, first page and page size.
+    ///
+    /// # Errors
+    /// 400 `invalid-parameter` naming the first parameter whose value is unusable.
+    pub fn read(self) -> Result<(Filter, PuzzleSort, After, u32), ApiError> {
+        let q = self;
+        let limit = q.limit.unwrap_or(DEFAULT_PAGE);
+        if limit == 0 || limit > MAX_PAGE {
+            return Err(ApiError::InvalidParameter {
+                parameter: "limit",
+                message: format!("{limit} is outside 1 to {MAX_PAGE}"),
+            });
+        }
+        if let Some(n) = q
+            .mate_in
+            .filter(|n| !(1..=crate::solver::MAX_MATE_IN).contains(n))
+        {
+            return Err(ApiError::InvalidParameter {
+                parameter: "mate_in",
+                message: format!("{n} is outside 1 to {}", crate::solver::MAX_MATE_IN),
+            });
+        }
+        let stipulation = q
+            .stipulation
+            .as_deref()
+            .map(|text| {
+                crate::solver::Stipulation::parse(text)
+                    .map(|s| s.to_string())
+                    .ok_or_else(|| ApiError::InvalidParameter {
+                        parameter: "stipulation",
+                        message: format!(
+                            "{text:?} is not a stipulation: write {}, URL-encoded (`%232` for #2)",
+                            crate::solver::Stipulation::FORMS
+                        ),
+                    })
+            })
+            .transpose()?;
+        let difficulty_min = difficulty_bound("difficulty_min", q.difficulty_min.as_deref())?;
+        let difficulty_max = difficulty_bound("difficulty_max", q.difficulty_max.as_deref())?;
+        if let (Some(lo), Some(hi)) = (difficulty_min, difficulty_max) {
+            if lo > hi {
+                return Err(ApiError::InvalidParameter {
+                    parameter: "difficulty_min",
+                    message: format!("{lo} is above `difficulty_max` {hi}: no puzzle could match"),
+                });
+            }
+        }
+        let sort = match q.sort.as_deref() {
+            None | Some("id") => PuzzleSort::Id,
+            Some("difficulty") => PuzzleSort::Difficulty,
+            Some("rating") => PuzzleSort::Rating,
+            Some("published") => PuzzleSort::Published,
+            Some("relevance") if q.text.is_some() => PuzzleSort::Relevance,
+            Some("relevance") => {
+                return Err(ApiError::InvalidParameter {
+                    parameter: "sort",
+                    message: "`relevance` orders by a `text` search: give `text` with it".into(),
+                })
+            }
+            Some(other) => {
+                return Err(ApiError::InvalidParameter {
+                    parameter: "sort",
+                    message: format!(
+                        "{other:?} is not an order: `id`, `difficulty`, `rating`, `published` or \
+                         `relevance`"
+                    ),
+                })
+            }
+        };
+        let search = search_filters(&q)?;
+        let (rating_min, rating_max) = rating_bounds(q.rating.as_deref())?;
+        let after = page_after(sort, q.cursor.as_deref())?;
+        let filter = Filter {
+            family: search.family,
+            moves_min: search.moves_min,
+            moves_max: search.moves_max,
+            year_min: search.year_min,
+            year_max: search.year_max,
+            features: search.features,
+            text: search.text,
+            difficulty_min,
+            difficulty_max,
+            rating_min,
+            rating_max,
+            kind: q.kind.map(Into::into),
+            game: q.game.map(Into::into),
+            preset: q
+                .rules
+                .map(|p| crate::rules::Preset::from(p).name().to_string()),
+            mate_in: q.mate_in,
+            stipulation,
+            tag: q.tag,
+            source: q.source,
+            lean: true,
+        };
+        Ok((filter, sort, after, limit))
+    }
+}
+
+/// A difficulty bound of the listing: an integer from 0 to 100.
+fn difficulty_bound(parameter: &'static str, text: Option<&str>) -> Result<Option<u8>, ApiError> {
+    let Some(text) = text else { return Ok(None) };
+    text.parse::<u8>()
+        .ok()
+        .filter(|d| *d <= 100 && text.bytes().all(|b| b.is_ascii_digit()))
+        .map(Some)
+        .ok_or_else(|| ApiError::InvalidParameter {
+            parameter,
+            message: format!("{text:?} is not a difficulty: an integer from 0 to 100"),
+        })
+}
+
+/// The bounds of the listing's `rating` filter, `MIN..MAX` (either left out: no bound).
+fn rating_bounds(text: Option<&str>) -> Result<(Option<f64>, Option<f64>), ApiError> {
+    let Some(text) = text else {
+        return Ok((None, None));
+    };
+    let refused = |message: String| ApiError::InvalidParameter {
+        parameter: "rating",
+        message,
+    };
+    let bound = |t: &str| -> Result<Option<f64>, ApiError> {
+        if t.is_empty() {
+            return Ok(None);
+        }
+        t.parse::<f64>()
+            .ok()
+            .filter(|r| r.is_finite() && (0.0..=4000.0).contains(r) && !t.starts_with(['+', '-']))
+            .map(Some)
+            .ok_or_else(|| refused(format!("{t:?} is not a rating from 0 to 4000")))
+    };
+    let Some((lo, hi)) = text.split_once("..") else {
+        return Err(refused(format!(
+            "{text:?} is not a range of ratings: write `MIN..MAX`, `MIN..` or `..MAX` (`1400..1600`)"
+        )));
+    };
+    let (lo, hi) = (bound(lo)?, bound(hi)?);
+    if let (Some(l), Some(h)) = (lo, hi) {
+        if l > h {
+            return Err(refused(format!("{l} is above {h}: no puzzle could match")));
+        }
+    }
+    Ok((lo, hi))
+}
+
+/// The page a `cursor` of a listing in order `sort` starts after.
+fn page_after(sort: PuzzleSort, cursor: Option<&str>) -> Result<After, ApiError> {
+    let number = |t: &str| {
+        t.parse::<i64>()
+            .ok()
+            .filter(|_| (1..=18).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let refused = |message: String| ApiError::InvalidParameter {
+        parameter: "cursor",
+        message,
+    };
+    let Some(c) = cursor else {
+        return Ok(match sort {
+            PuzzleSort::Id => After::Id(0),
+            PuzzleSort::Difficulty => After::Difficulty(None),
+            PuzzleSort::Rating => After::Rating(None),
+            PuzzleSort::Published => After::Published(None),
+            PuzzleSort::Relevance => After::Relevance(None),
+        });
+    };
+    if sort == PuzzleSort::Published {
+        // A publication date as stored and an id: `1999-06-21_68`.
+        let parsed = c.rsplit_once('_').and_then(|(d, id)| {
+            let date = crate::puzzle::History {
+                published: Some(d.to_string()),
+                ..Default::default()
+            }
+            .checked()
+            .ok()?
+            .published?;
+            Some((date, number(id)?))
+        });
+        return parsed
+            .map(|from| After::Published(Some(from)))
+            .ok_or_else(|| {
+                refused(format!(
+                    "{c:?} is not a cursor this service gave (date and id: `1999-06-21_68`)"
+                ))
+            });
+    }
+    if sort == PuzzleSort::Relevance {
+        // A relevance (as Rust writes an f64) and an id: `-3.5_68`.
+        let parsed = c.split_once('_').and_then(|(r, id)| {
+            let relevance = r
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && x.to_string() == r);
+            Some((relevance?, number(id)?))
+        });
+        return parsed
+            .map(|from| After::Relevance(Some(from)))
+            .ok_or_else(|| {
+                refused(format!(
+                    "{c:?} is not a cursor this service gave (relevance and id: `-3.5_68`)"
+                ))
+            });
+    }
+    if sort == PuzzleSort::Rating {
+        // A rating (as Rust writes an f64: it reads back exactly) and an id: `1451.70266_68`.
+        let parsed = c.split_once('_').and_then(|(r, id)| {
+            let rating = r
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && x.abs() < 1e6 && x.to_string() == r);
+            Some((rating?, number(id)?))
+        });
+        return parsed.map(|from| After::Rating(Some(from))).ok_or_else(|| {
+            refused(format!(
+                "{c:?} is not a cursor this service gave (rating and id: `1451.702667884292_68`)"
+            ))
+        });
+    }
+    match (sort, c.split_once('.')) {
+        (PuzzleSort::Id, None) => number(c)
+            .map(After::Id)
+            .ok_or_else(|| refused(format!("{c:?} is not a cursor this service gave (digits)"))),
+        (PuzzleSort::Difficulty, Some((d, id))) => {
+            match (number(d).and_then(|d| u8::try_from(d).ok()), number(id)) {
+                (Some(d), Some(id)) if d <= 100 => Ok(After::Difficulty(Some((d, id)))),
+                _ => Err(refused(format!(
+                    "{c:?} is not a cursor this service gave (difficulty and id: `43.62`)"
+                ))),
+            }
+        }
+        (PuzzleSort::Id, Some(_)) if c.split('.').all(|t| number(t).is_some()) => {
+            Err(refused(format!(
+                "{c:?} is a cursor of a listing by difficulty: pass `sort=difficulty` with it, \
+                 as on the page it came from"
+            )))
+        }
+        (PuzzleSort::Difficulty, None) if number(c).is_some() => Err(refused(format!(
+            "{c:?} is a cursor of a listing by id: with `sort=difficulty` start without a \
+             cursor and pass the `next_cursor` of the previous page"
+        ))),
+        _ => Err(refused(format!("{c:?} is not a cursor this service gave"))),
+    }
+}
+
+/// The listing's search filters, read.
+struct SearchFilters {
+    family: Option<String>,
+    moves_min: Option<f64>,
+    moves_max: Option<f64>,
+    year_min: Option<u32>,
+    year_max: Option<u32>,
+    features: Vec<Vec<String>>,
+    text: Option<crate::app::library::TextQuery>,
+}
+
+/// The search filters of a listing's query.
+///
+/// # Errors
+/// 400 `invalid-parameter` naming the first that cannot be read.
+fn search_filters(q: &PuzzleListQuery) -> Result<SearchFilters, ApiError> {
+    use crate::app::library::search as s;
+    use crate::rules::GameKind;
+    let refused = |parameter: &'static str, message: String| ApiError::InvalidParameter {
+        parameter,
+        message,
+    };
+    let games: Vec<GameKind> = match q.game {
+        Some(g) => vec![g.into()],
+        None => vec![GameKind::Baroque, GameKind::Rococo],
+    };
+    // A piece letter: its piece in each game that reads it.
+    let pieces_of = |parameter: &'static str,
+                     letter: char|
+     -> Result<Vec<(GameKind, crate::rules::Piece)>, ApiError> {
+        let found: Vec<_> = games
+            .iter()
+            .filter_map(|&g| {
+                let role = g.role_of_letter(letter)?;
+                let color = match letter.is_ascii_uppercase() {
+                    true => crate::rules::Color::White,
+                    false => crate::rules::Color::Black,
+                };
+                Some((g, crate::rules::Piece::new(color, role)))
+            })
+            .collect();
+        match found.is_empty() {
+            true => Err(refused(
+                parameter,
+                format!("{letter:?} is not a piece letter of {}", game_names(&games)),
+            )),
+            false => Ok(found),
+        }
+    };
+    let mut features: Vec<Vec<String>> = Vec::new();
+    for item in list_items(q.pieces.as_deref()) {
+        let mut chars = item.chars();
+        let (Some(letter), None) = (chars.next(), chars.next()) else {
+            return Err(refused(
+                "pieces",
+                format!(
+                    "{item:?} is not one piece letter: write letters separated by commas (`M,k`)"
+                ),
+            ));
+        };
+        let any: Vec<String> = pieces_of("pieces", letter)?
+            .into_iter()
+            .map(|(g, p)| s::piece_feature(g, p))
+            .collect();
+        features.push(any);
+    }
+    for item in list_items(q.at.as_deref()) {
+        let mut chars = item.chars();
+        let letter = chars.next().unwrap_or(' ');
+        let square = chars.as_str().to_ascii_lowercase();
+        let any: Vec<String> = pieces_of("at", letter)?
+            .into_iter()
+            .filter(|(g, _)| on_board(*g, &square))
+            .map(|(g, p)| s::square_feature(g, p, &square))
+            .collect();
+        if any.is_empty() {
+            return Err(refused(
+                "at",
+                format!(
+                    "{item:?} is not a piece on a square of {}: write its letter and square (`Kb4`)",
+                    game_names(&games)
+                ),
+            ));
+        }
+        features.push(any);
+    }
+    for (parameter, prefix, text) in [
+        ("author", "author", &q.author),
+        ("keyword", "keyword", &q.keyword),
+        ("award", "award", &q.award),
+    ] {
+        if let Some(text) = text {
+            let words = s::words(text);
+            if words.is_empty() {
+                return Err(refused(
+                    parameter,
+                    "name at least one word (letters or digits)".into(),
+                ));
+            }
+            features.extend(words.into_iter().map(|w| vec![format!("{prefix}:{w}")]));
+        }
+    }
+    if features.len() > 24 {
+        return Err(refused(
+            "pieces",
+            "at most 24 pieces, squares and words in all".into(),
+        ));
+    }
+    let family = match q.family.as_deref() {
+        Some(f) if crate::solver::Stipulation::FAMILIES.contains(&f) => Some(f.to_string()),
+        Some(f) => {
+            return Err(refused(
+                "family",
+                format!(
+                    "{f:?} is not a family of stipulations: write one of {} (URL-encoded: `h%23`)",
+                    crate::solver::Stipulation::FAMILIES.join(", ")
+                ),
+            ))
+        }
+        None => None,
+    };
+    let length = |parameter: &'static str,
+                  text: &Option<String>|
+     -> Result<Option<f64>, ApiError> {
+        let Some(t) = text else { return Ok(None) };
+        t.parse::<f64>()
+            .ok()
+            .filter(|x| (0.0..=100.0).contains(x) && (x * 2.0).fract() == 0.0)
+            .map(Some)
+            .ok_or_else(|| {
+                refused(
+                    parameter,
+                    format!("{t:?} is not a length: a multiple of 0.5 from 0 to 100 (`2`, `2.5`)"),
+                )
+            })
+    };
+    let (moves_min, moves_max) = (
+        length("moves_min", &q.moves_min)?,
+        length("moves_max", &q.moves_max)?,
+    );
+    let year = |parameter: &'static str, text: &Option<String>| -> Result<Option<u32>, ApiError> {
+        let Some(t) = text else { return Ok(None) };
+        t.parse::<u32>()
+            .ok()
+            .filter(|y| (1000..=9999).contains(y) && t.len() == 4)
+            .map(Some)
+            .ok_or_else(|| {
+                refused(
+                    parameter,
+                    format!("{t:?} is not a year: four digits, 1000 to 9999"),
+                )
+            })
+    };
+    let (year_min, year_max) = (
+        year("year_min", &q.year_min)?,
+        year("year_max", &q.year_max)?,
+    );
+    if let (Some(lo), Some(hi)) = (moves_min, moves_max) {
+        if lo > hi {
+            return Err(refused(
+                "moves_min",
+                format!("{lo} is above `moves_max` {hi}: no puzzle could match"),
+            ));
+        }
+    }
+    if let (Some(lo), Some(hi)) = (year_min, year_max) {
+        if lo > hi {
+            return Err(refused(
+                "year_min",
+                format!("{lo} is after `year_max` {hi}: no puzzle could match"),
+            ));
+        }
+    }
+    let text = q
+        .text
+        .as_deref()
+        .map(crate::app::library::TextQuery::parse)
+        .transpose()
+        .map_err(|e| refused("text", e))?;
+    Ok(SearchFilters {
+        family,
+        moves_min,
+        moves_max,
+        year_min,
+        year_max,
+        features,
+        text,
+    })
+}
+
+/// The items of a comma-separated list, trimmed, the empty ones dropped.
+fn list_items(text: Option<&str>) -> Vec<&str> {
+    text.map(|t| {
+        t.split(',')
+            .map(str::trim)
+            .filter(|i| !i.is_empty())
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+/// Whether `square` (`b4`) is a square of `game`'s board in standard coordinates.
+fn on_board(game: crate::rules::GameKind, square: &str) -> bool {
+    let mut chars = square.chars();
+    let (Some(file), rank) = (chars.next(), chars.as_str()) else {
+        return false;
+    };
+    let n = game.files();
+    let file_ok = ('a'..).take(usize::from(n)).any(|f| f == file);
+    let rank_ok = rank
+        .parse::<u8>()
+        .is_ok_and(|r| (1..=n).contains(&r) && !rank.starts_with('0'));
+    file_ok && rank_ok
+}
+
+/// `Baroque or Rococo`, or the one game.
+fn game_names(games: &[crate::rules::GameKind]) -> String {
+    games
+        .iter()
+        .map(|g| g.title())
+        .collect::<Vec<_>>()
+        .join(" or ")
 }

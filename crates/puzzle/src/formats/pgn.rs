@@ -35,6 +35,10 @@
 //! and its attempts (PGN has no tag for them: these are the names of Lichess's CSV columns), and
 //! `BaroqueId` the store's id (for reference: a store that reads the game gives it its own id and
 //! its own first rating, as it ignores the rating tags).
+//! A problem's history adds `Composer` (the authors, separated by `; `), `Award`, `Keywords`
+//! (separated by `; `) and `Notes` after `Tags`, and its publication date fills `Date`
+//! (`1999.??.??` for a year, `1999.06.21` for a day), as problem databases write them; a puzzle
+//! without a history is written as before.
 //! A tag value escapes `"` and `\` with a backslash; a line break in it is written as a space.
 //!
 //! The movetext is the main line of [`super::solution`] in canonical notation, numbered from 1
@@ -50,14 +54,15 @@
 //! (`SetUp`, when given, must be `1`); `Rules` (Baroque only) defaults to `abbott`. Its claim is
 //! its `Stipulation`; without one, a main line that ends in mate stands for `#N`, N being the
 //! moves of the side to move in it. `Event` is read as the title and `Site` as the source (`?`
-//! and `baroque puzzle <id>` read as none), `Caption` and `Tags` as written. Errors name the game
+//! and `baroque puzzle <id>` read as none), `Caption` and `Tags` as written, `Composer`, `Date`,
+//! `Award`, `Keywords` and `Notes` as the history (checked as a post's). Errors name the game
 //! (counted from 1) and the line.
 
 use super::{Place, ReadError, ReadPuzzle, Solution, Step};
 use crate::rules::{Color, GameKind, Rules, Variant};
 use crate::solver::Stipulation;
 use crate::StoredPuzzle;
-use crate::{About, Claim, MateClaim, NewPuzzle};
+use crate::{About, Claim, History, MateClaim, NewPuzzle};
 
 /// The media type of PGN.
 pub const CONTENT_TYPE: &str = "application/x-chess-pgn";
@@ -163,7 +168,7 @@ pub fn write_puzzle(p: &StoredPuzzle) -> Option<String> {
                 .filter(|s| !s.trim().is_empty())
                 .unwrap_or_else(|| "?".into()),
         ),
-        ("Date", "????.??.??".into()),
+        ("Date", pgn_date(p.history.published.as_deref())),
         ("Round", "-".into()),
         ("White", "?".into()),
         ("Black", "?".into()),
@@ -181,6 +186,19 @@ pub fn write_puzzle(p: &StoredPuzzle) -> Option<String> {
     }
     if !p.tags.is_empty() {
         tags.push(("Tags", p.tags.join(" ")));
+    }
+    let h = &p.history;
+    if !h.authors.is_empty() {
+        tags.push(("Composer", h.authors.join("; ")));
+    }
+    if let Some(award) = &h.award {
+        tags.push(("Award", award.clone()));
+    }
+    if !h.keywords.is_empty() {
+        tags.push(("Keywords", h.keywords.join("; ")));
+    }
+    if let Some(notes) = &h.notes {
+        tags.push(("Notes", notes.clone()));
     }
     // PGN has no tag for a puzzle's rating: Lichess's CSV columns lend their names.
     let rating = p.rating.unwrap_or(crate::rating::PuzzleRating {
@@ -204,6 +222,28 @@ pub fn write_puzzle(p: &StoredPuzzle) -> Option<String> {
     text.push_str(&wrap(&tokens));
     text.push('\n');
     Some(text)
+}
+
+/// A publication date (`YYYY` or `YYYY-MM-DD`) as PGN's `Date` writes one (`1999.??.??`,
+/// `1999.06.21`; `????.??.??` when unknown).
+fn pgn_date(published: Option<&str>) -> String {
+    match published {
+        Some(d) if d.len() == 4 => format!("{d}.??.??"),
+        Some(d) => d.replace('-', "."),
+        None => "????.??.??".into(),
+    }
+}
+
+/// PGN's `Date` as a publication date: `1999.??.??` is `1999`, `1999.06.21` is `1999-06-21`; an
+/// unknown year (or a month without its day) reads as the year alone or none.
+fn read_date(date: &str) -> Option<String> {
+    let parts: Vec<&str> = date.trim().split('.').collect();
+    let known = |p: &&str| p.bytes().all(|b| b.is_ascii_digit()) && !p.is_empty();
+    match parts[..] {
+        [y, m, d] if known(&y) && known(&m) && known(&d) => Some(format!("{y}-{m}-{d}")),
+        [y, ..] if known(&y) => Some(y.to_string()),
+        _ => None,
+    }
 }
 
 /// Puzzles as one PGN text, a game each in order; diagrams are left out, each named in a `%` line
@@ -737,6 +777,12 @@ pub fn puzzle(game: &Game) -> Result<ReadPuzzle, ReadError> {
             .map(|(v, _)| v.trim().to_string())
             .filter(|v| !v.is_empty() && v != "?")
     };
+    // Several composers or keywords in one tag are separated by `;`.
+    let list = |value: Option<String>| -> Vec<String> {
+        value
+            .map(|v| v.split(';').map(|a| a.trim().to_string()).collect())
+            .unwrap_or_default()
+    };
     let title = text("Event").filter(|t| {
         !t.strip_prefix("baroque puzzle ")
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
@@ -761,6 +807,13 @@ pub fn puzzle(game: &Game) -> Result<ReadPuzzle, ReadError> {
                     .map(|t| t.split_whitespace().map(str::to_string).collect())
                     .unwrap_or_default(),
                 fixture: None,
+                history: History {
+                    authors: list(text("Composer")),
+                    published: text("Date").and_then(|d| read_date(&d)),
+                    award: text("Award"),
+                    keywords: list(text("Keywords")),
+                    notes: text("Notes"),
+                },
             },
         },
         line: read.played.line,
