@@ -586,3 +586,37 @@ fn import_and_check_read_bounded_input() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("created puzzle"), "{out}");
 }
+
+/// `baroque import` reports a game whose position is a stored problem's up to a symmetry (same
+/// stipulation, same rules) as a duplicate, names the stored puzzle and the symmetry, and does not
+/// store it.
+#[test]
+fn an_import_names_a_stored_problem_s_mirror_image_as_a_duplicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("dup.db");
+    let game = |fen: &str, key: &str| {
+        format!(
+            "[Event \"Chameleon\"]\n[Variant \"Baroque\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\
+             [Stipulation \"#2\"]\n\n1. {key} *\n\n"
+        )
+    };
+    // The Wikipedia's Chameleon mate with its ranks reversed and the colours exchanged (Black to
+    // move), then that one's files reversed too.
+    let first = "k1R5/8/8/2n5/2P5/pP1N1Nbq/1KP5/2r5 b 0";
+    let second = "5R1k/8/8/5n2/5P2/qbN1N1Pp/5PK1/5r2 b 0";
+    let pgn = dir.path().join("two.pgn");
+    std::fs::write(&pgn, [game(first, "Bg3xc3"), game(second, "Bb3xf3")].concat()).unwrap();
+    let (code, out, err) = import(&db, &pgn, "two");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("game 1 (line 1): created puzzle"), "{out}");
+    assert!(
+        out.contains("game 2 (line 9): duplicate of puzzle")
+            && out.contains("(the same problem after `mirror a1<->h1`), not stored"),
+        "{out}"
+    );
+    assert!(out.contains("1 duplicates of stored puzzles up to a symmetry, not stored"), "{out}");
+    let store = Store::open(&db).unwrap();
+    let (c, puzzles) = store.collection("two").unwrap().unwrap();
+    assert_eq!(c.puzzles, 1);
+    assert_eq!(puzzles[0].fen, first);
+}

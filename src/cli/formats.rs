@@ -222,6 +222,10 @@ pub fn run_import(args: ImportArgs) -> ExitCode {
             match outcome {
                 Imported::Created(p) => out!("{at}: created {}", said(p)),
                 Imported::Existing(p) => out!("{at}: existing {}", said(p)),
+                Imported::Duplicate { of, transform } => out!(
+                    "{at}: duplicate of {} (the same problem after `{transform}`), not stored",
+                    said(of)
+                ),
                 Imported::Rejected(why) => out!(
                     "{at}: rejected: {}",
                     crate::documents::clipped(why, ECHOED_CHARS)
@@ -242,6 +246,12 @@ pub fn run_import(args: ImportArgs) -> ExitCode {
         summary.existing,
         summary.rejected
     );
+    if summary.duplicates > 0 {
+        out!(
+            "{} duplicates of stored puzzles up to a symmetry, not stored",
+            summary.duplicates
+        );
+    }
     if summary.rejected > 0 {
         ExitCode::from(1)
     } else {

@@ -112,7 +112,7 @@ pub fn fill_search_index(store: &Store) -> Result<usize, String> {
 }
 
 /// The stored problem holding the same position as `new` (up to a symmetry of its game) with the
-/// same stipulation, when there is one: what a post with `"anticipation": "refuse"` refuses. A
+/// same stipulation and rule set, when there is one: what a post with `"anticipation": "refuse"` refuses. A
 /// diagram, or a FEN that does not read, has none.
 ///
 /// # Errors
@@ -121,12 +121,27 @@ pub fn anticipated_by(store: &Store, new: &NewPuzzle) -> Result<Option<Anticipat
     let Claim::Mate(claim) = &new.claim else {
         return Ok(None);
     };
-    let Ok(pos) = new.variant.read_fen(&new.fen, Naming::default()) else {
+    same_problem(store, new.variant, &new.fen, claim.stipulation)
+}
+
+/// The stored problem of `stipulation` and `variant` (the game and its rule set) whose position
+/// is the one at `fen` up to a symmetry of its game, when there is one (the identical one
+/// included).
+///
+/// # Errors
+/// The store's.
+pub fn same_problem(
+    store: &Store,
+    variant: crate::rules::Variant,
+    fen: &str,
+    stipulation: Stipulation,
+) -> Result<Option<Anticipation>, StoreError> {
+    let Ok(pos) = variant.read_fen(fen, Naming::default()) else {
         return Ok(None);
     };
-    let report = anticipate(store, &pos, Some(claim.stipulation), Naming::default())?;
-    Ok(report
-        .matches
-        .into_iter()
-        .find(|m| m.relation == Relation::Same && m.same_stipulation))
+    let report = anticipate(store, &pos, Some(stipulation), Naming::default())?;
+    // The same rule set too: under other rules the same position is another problem.
+    Ok(report.matches.into_iter().find(|m| {
+        m.relation == Relation::Same && m.same_stipulation && m.puzzle.variant == variant
+    }))
 }

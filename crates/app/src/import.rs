@@ -44,6 +44,25 @@ pub fn verify_and_store_read(
     Ok(store.insert(&verified)?)
 }
 
+/// The stored problem a verified mate puzzle repeats up to a symmetry (not the same content:
+/// that one is the puzzle itself, stored already), with the symmetry.
+fn duplicate_of(
+    store: &Store,
+    p: &VerifiedPuzzle,
+) -> Result<Option<(StoredPuzzle, String)>, StoreError> {
+    let Some(stipulation) = p.stipulation else {
+        return Ok(None);
+    };
+    let rules = crate::rules::Variant::has_rule_sets(p.game).then_some(p.rules);
+    let Ok(variant) = crate::rules::Variant::of(p.game, rules) else {
+        return Ok(None);
+    };
+    let found = crate::anticipation::same_problem(store, variant, &p.fen, stipulation)?;
+    Ok(found
+        .filter(|a| a.puzzle.content_hash != p.content_hash)
+        .map(|a| (a.puzzle, a.transform)))
+}
+
 /// What became of one game or row of an import.
 #[derive(Clone, Debug)]
 pub enum Imported {
@@ -51,6 +70,9 @@ pub enum Imported {
     Created(StoredPuzzle),
     /// Verified; the same puzzle was stored already.
     Existing(StoredPuzzle),
+    /// Verified, not stored: another stored puzzle is the same problem, its position the same up
+    /// to a symmetry of the game (`transform`, as a twin names it) with the same stipulation.
+    Duplicate { of: StoredPuzzle, transform: String },
     /// Not stored: why (it could not be read, or did not verify).
     Rejected(String),
 }
@@ -62,6 +84,8 @@ pub struct ImportSummary {
     pub read: u64,
     pub created: u64,
     pub existing: u64,
+    /// Verified and not stored: the same problem as a stored one up to a symmetry.
+    pub duplicates: u64,
     pub rejected: u64,
     /// Whether this import made the collection.
     pub made_collection: bool,
@@ -118,12 +142,17 @@ pub fn import_collection(
                             summary.made_collection = make_collection(store, name, &verified)?;
                             known = true;
                         }
-                        let (stored, inserted) = store.insert(&verified)?;
-                        store.add_to_collection(name, stored.id)?;
-                        if inserted {
-                            (place, Imported::Created(stored))
-                        } else {
-                            (place, Imported::Existing(stored))
+                        match duplicate_of(store, &verified)? {
+                            Some((of, transform)) => (place, Imported::Duplicate { of, transform }),
+                            None => {
+                                let (stored, inserted) = store.insert(&verified)?;
+                                store.add_to_collection(name, stored.id)?;
+                                if inserted {
+                                    (place, Imported::Created(stored))
+                                } else {
+                                    (place, Imported::Existing(stored))
+                                }
+                            }
                         }
                     }
                 }
@@ -132,6 +161,7 @@ pub fn import_collection(
         match &outcome {
             Imported::Created(_) => summary.created += 1,
             Imported::Existing(_) => summary.existing += 1,
+            Imported::Duplicate { .. } => summary.duplicates += 1,
             Imported::Rejected(_) => summary.rejected += 1,
         }
         each(&place, &outcome);
@@ -246,5 +276,53 @@ mod tests {
             ),
             Err(ImportError::Name(_))
         ));
+    }
+
+    #[test]
+    fn an_import_reports_a_stored_problem_s_mirror_image_as_a_duplicate() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("t.db")).unwrap();
+        let game = |fen: &str, movetext: &str| {
+            format!(
+                "[Event \"Chameleon\"]\n[Variant \"Baroque\"]\n[SetUp \"1\"]\n\
+                 [FEN \"{fen}\"]\n[Stipulation \"#2\"]\n\n{movetext}\n\n"
+            )
+        };
+        // The Wikipedia's Chameleon mate, then the same with the files reversed (the key mirrored
+        // too), then the first again.
+        let text = [
+            game("2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0", "1. Bg6xc6 *"),
+            game("5R2/5pk1/qBn1n1pP/5p2/5N2/8/8/5r1K w 0", "1. Bb6xf6 *"),
+            game("2R5/1kp5/Pp1n1nBq/2p5/2N5/8/8/K1r5 w 0", "1. Bg6xc6 *"),
+        ]
+        .concat();
+        let mut seen = Vec::new();
+        let summary = import_collection(
+            &store,
+            "mine",
+            pgn::read(&text).unwrap(),
+            &SolveOptions::default(),
+            ("pgn", "t.pgn"),
+            |_, outcome| seen.push(outcome.clone()),
+        )
+        .unwrap();
+        let counts = (
+            summary.created,
+            summary.duplicates,
+            summary.existing,
+            summary.rejected,
+        );
+        assert_eq!(counts, (1, 1, 1, 0), "{seen:?}");
+        let Imported::Created(first) = &seen[0] else {
+            panic!("{seen:?}")
+        };
+        match &seen[1] {
+            Imported::Duplicate { of, transform } => {
+                assert_eq!(of.id, first.id);
+                assert_eq!(transform, "mirror a1<->h1");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(store.count().unwrap(), 1);
     }
 }

@@ -197,7 +197,8 @@ pub enum AnticipationPolicy {
     #[default]
     Allow,
     /// Refuse it (409 `anticipated`, naming the stored puzzle and the symmetry) when the store
-    /// holds the same position, up to a symmetry of its game, with the same stipulation.
+    /// holds the same position, up to a symmetry of its game, with the same stipulation and rule
+    /// set.
     Refuse,
 }
 

@@ -112,8 +112,8 @@ pub struct PuzzleRequest {
     /// Anything else about it (at most 20,000 characters).
     #[serde(default)]
     pub notes: Option<String>,
-    /// Mate: `refuse` refuses a puzzle whose position (up to a symmetry of its game) and
-    /// stipulation the store holds (409 `anticipated`, naming the stored puzzle and the
+    /// Mate: `refuse` refuses a puzzle whose position (up to a symmetry of its game), stipulation
+    /// and rule set the store holds (409 `anticipated`, naming the stored puzzle and the
     /// symmetry); `allow` (the default) stores it unless its content is stored.
     #[serde(default)]
     pub anticipation: Option<crate::api::wire::database::AnticipationPolicy>,
