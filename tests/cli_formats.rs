@@ -605,7 +605,11 @@ fn an_import_names_a_stored_problem_s_mirror_image_as_a_duplicate() {
     let first = "k1R5/8/8/2n5/2P5/pP1N1Nbq/1KP5/2r5 b 0";
     let second = "5R1k/8/8/5n2/5P2/qbN1N1Pp/5PK1/5r2 b 0";
     let pgn = dir.path().join("two.pgn");
-    std::fs::write(&pgn, [game(first, "Bg3xc3"), game(second, "Bb3xf3")].concat()).unwrap();
+    std::fs::write(
+        &pgn,
+        [game(first, "Bg3xc3"), game(second, "Bb3xf3")].concat(),
+    )
+    .unwrap();
     let (code, out, err) = import(&db, &pgn, "two");
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("game 1 (line 1): created puzzle"), "{out}");
@@ -614,7 +618,10 @@ fn an_import_names_a_stored_problem_s_mirror_image_as_a_duplicate() {
             && out.contains("(the same problem after `mirror a1<->h1`), not stored"),
         "{out}"
     );
-    assert!(out.contains("1 duplicates of stored puzzles up to a symmetry, not stored"), "{out}");
+    assert!(
+        out.contains("1 duplicates of stored puzzles up to a symmetry, not stored"),
+        "{out}"
+    );
     let store = Store::open(&db).unwrap();
     let (c, puzzles) = store.collection("two").unwrap().unwrap();
     assert_eq!(c.puzzles, 1);

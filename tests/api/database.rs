@@ -596,12 +596,10 @@ fn words(t: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether every word of `want` is among the words of one of `fields`.
+/// Whether every word of `want` is among the words of `fields`, over all of them.
 fn words_in(fields: &[String], want: &str) -> bool {
-    fields.iter().any(|f| {
-        let have = words(f);
-        words(want).iter().all(|w| have.contains(w))
-    })
+    let have: Vec<String> = fields.iter().flat_map(|f| words(f)).collect();
+    words(want).iter().all(|w| have.contains(w))
 }
 
 /// Every item of a listing, following the cursors with pages of `limit`: the ids in order.
@@ -637,7 +635,7 @@ fn every_search_filter_equals_the_listing_filtered_in_memory() {
     // Histories on some of them, of both games.
     let histories = [
         json!({"authors": ["R. Abbott"], "published": "1963", "keywords": ["miniature", "Immobilizer"],
-               "award": "1st Prize", "notes": "the first of its kind"}),
+               "award": "1st Prize", "notes": "the first of its kind, or nearly"}),
         json!({"authors": ["A. Composer", "R. Abbott"], "published": "1999-06-21",
                "keywords": ["miniature"], "award": "Commendation"}),
         json!({"authors": ["B. Second"], "published": "2001-01-05", "keywords": ["Rococo"],
@@ -751,6 +749,24 @@ fn every_search_filter_equals_the_listing_filtered_in_memory() {
         (
             "&year_min=1990".into(),
             Box::new(|l: &Listed| l.published.as_deref().is_some_and(|p| p >= "1990")),
+        ),
+        (
+            "&year_max=9999".into(),
+            Box::new(|l: &Listed| l.published.is_some()),
+        ),
+        (
+            "&year_max=1999".into(),
+            Box::new(|l: &Listed| l.published.as_deref().is_some_and(|p| p < "2000")),
+        ),
+        // `or` is a word, not an operator, on both databases.
+        (
+            "&text=first%20or%20kind".into(),
+            Box::new(|l: &Listed| {
+                let w = words(&l.text);
+                ["first", "or", "kind"]
+                    .iter()
+                    .all(|x| w.contains(&x.to_string()))
+            }),
         ),
         (
             "&text=miniature".into(),

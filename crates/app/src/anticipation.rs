@@ -139,9 +139,22 @@ pub fn same_problem(
     let Ok(pos) = variant.read_fen(fen, Naming::default()) else {
         return Ok(None);
     };
-    let report = anticipate(store, &pos, Some(stipulation), Naming::default())?;
+    let posted = Pattern::of(&pos);
+    // Read by the position's key alone, so that no number of near positions hides it.
+    let candidates = store.same_position(Keys::of_pattern(&posted).position, MAX_CANDIDATES)?;
+    let name = |p, sq: u8| twins::named(&pos, Some(p), usize::from(sq), Naming::default());
     // The same rule set too: under other rules the same position is another problem.
-    Ok(report.matches.into_iter().find(|m| {
-        m.relation == Relation::Same && m.same_stipulation && m.puzzle.variant == variant
-    }))
+    Ok(candidates
+        .into_iter()
+        .filter(|p| p.stipulation == Some(stipulation) && p.variant == variant)
+        .find_map(|puzzle| {
+            let c = compare(&pattern_of(&puzzle)?, &posted, name)?;
+            (c.relation == Relation::Same).then(|| Anticipation {
+                transform: c.symmetry.name(pos.kind().files()),
+                relation: c.relation,
+                difference: c.difference,
+                same_stipulation: true,
+                puzzle,
+            })
+        }))
 }

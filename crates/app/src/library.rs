@@ -323,15 +323,13 @@ impl Library {
         id: i64,
         patch: crate::puzzle::HistoryPatch,
     ) -> Result<Option<StoredPuzzle>, HistoryCorrectionError> {
-        let Some(stored) = self.store.get_lean(id)? else {
-            return Ok(None);
-        };
-        if patch.is_empty() {
-            return Ok(Some(stored));
-        }
-        let (history, source) = patch.apply(&stored.history, stored.source.as_deref())?;
-        if !self.store.set_history(id, &history, source.as_deref())? {
-            return Ok(None);
+        if !patch.is_empty() {
+            use crate::store::HistoryCorrection as C;
+            match self.store.correct_history(id, &patch)? {
+                C::Done => {}
+                C::Missing => return Ok(None),
+                C::Invalid(e) => return Err(e.into()),
+            }
         }
         Ok(self.store.get_lean(id)?)
     }

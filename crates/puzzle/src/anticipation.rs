@@ -113,7 +113,7 @@ pub fn compare(
     let mut best: Option<Comparison> = None;
     for &s in Symmetry::of_game(posted.kind()) {
         let image = stored.image(s);
-        if image.turn() != posted.turn() {
+        if image.turn() != posted.turn() || image.swap() != posted.swap() {
             continue;
         }
         let Some(difference) = difference(&image, posted, &name) else {

@@ -126,6 +126,9 @@ fn check_date(date: &str) -> Result<Option<String>, HistoryError> {
         )
     };
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if !date.is_ascii() {
+        return Err(wrong());
+    }
     let (year, rest) = date.split_at(date.len().min(4));
     if year.len() != 4 || !digits(year) || year.starts_with('0') {
         return Err(wrong());
@@ -134,7 +137,7 @@ fn check_date(date: &str) -> Result<Option<String>, HistoryError> {
         return Ok(Some(date.to_string()));
     }
     let parts: Vec<&str> = rest.split('-').collect();
-    let [_, month, day] = parts[..] else {
+    let ["", month, day] = parts[..] else {
         return Err(wrong());
     };
     if month.len() != 2 || day.len() != 2 || !digits(month) || !digits(day) {

@@ -270,6 +270,11 @@ impl Pattern {
             .filter_map(|(sq, p)| p.map(|p| (sq, p)))
     }
 
+    /// The squares of a swap the next move may not undo (Rococo).
+    pub fn swap(&self) -> Option<(u8, u8)> {
+        self.swap
+    }
+
     /// The piece on `square`.
     pub fn at(&self, square: u8) -> Option<Piece> {
         self.squares.get(usize::from(square)).copied().flatten()

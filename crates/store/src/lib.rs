@@ -49,7 +49,7 @@ pub mod tls;
 
 use baroque_puzzle::outcome::PuzzleOutcome;
 use baroque_puzzle::rating::{Attempted, PuzzleRating, Rating};
-use baroque_puzzle::History;
+use baroque_puzzle::{History, HistoryPatch};
 pub use baroque_puzzle::{Kind, VerifiedPuzzle};
 use baroque_rules::GameKind;
 use baroque_rules::Variant;
@@ -849,9 +849,9 @@ pub trait PuzzleStore {
     /// The number of stored puzzles.
     fn count(&self) -> Result<u64>;
 
-    /// Replaces a puzzle's history and source, raising its revision; nothing else of it changes.
-    /// Whether the puzzle exists.
-    fn set_history(&self, id: i64, history: &History, source: Option<&str>) -> Result<bool>;
+    /// Applies a correction to a puzzle's history and source in one transaction that holds the
+    /// row (corrections at once lose none), raising its revision; nothing else of it changes.
+    fn correct_history(&self, id: i64, patch: &HistoryPatch) -> Result<HistoryCorrection>;
 
     /// The mate puzzles whose position key is one of `keys`, or that have a near key among them
     /// (see [`baroque_puzzle::anticipation`]), read without their outcomes, by increasing id: at
@@ -862,6 +862,10 @@ pub trait PuzzleStore {
         limit: u32,
     ) -> Result<(Vec<StoredPuzzle>, bool)>;
 
+    /// The mate puzzles whose position key is `key` (the same position up to a symmetry, or a
+    /// collision of the key), read without their outcomes, by increasing id, at most `limit`.
+    fn same_position(&self, key: i64, limit: u32) -> Result<Vec<StoredPuzzle>>;
+
     /// Sets what a puzzle is found by (a row stored before it: see [`search::SearchIndex`]),
     /// replacing what it had; whether it exists.
     fn set_search_index(&self, id: i64, index: &search::SearchIndex) -> Result<bool>;
@@ -871,6 +875,35 @@ pub trait PuzzleStore {
     /// follow; [`StoreError::Budget`] when the database needs longer than the search's budget.
     fn search(&self, filter: &Filter, after: After, limit: u32) -> Result<SearchPage>;
 }
+
+/// What became of a correction of a puzzle's history ([`PuzzleStore::correct_history`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HistoryCorrection {
+    Done,
+    /// No puzzle has that id.
+    Missing,
+    /// The history corrected would not be one: nothing was written.
+    Invalid(baroque_puzzle::HistoryError),
+}
+
+/// The history and source of a puzzle read from the columns `authors, published, award,
+/// keywords, notes, source` (in that order) of `r`, from column `at`.
+pub(crate) fn read_history(r: &impl Columns, at: usize) -> Result<(History, Option<String>)> {
+    let corrupt = |what: &str| StoreError::Corrupt(format!("a puzzle's {what}"));
+    Ok((
+        History {
+            authors: list_of(r.opt_text(at)?).ok_or_else(|| corrupt("authors"))?,
+            published: r.opt_text(at + 1)?,
+            award: r.opt_text(at + 2)?,
+            keywords: list_of(r.opt_text(at + 3)?).ok_or_else(|| corrupt("keywords"))?,
+            notes: r.opt_text(at + 4)?,
+        },
+        r.opt_text(at + 5)?,
+    ))
+}
+
+/// The columns [`read_history`] reads, in its order.
+pub(crate) const HISTORY_COLUMNS: &str = "authors, published, award, keywords, notes, source";
 
 /// A page of a listing ([`PuzzleStore::search`]).
 #[derive(Clone, Debug, Default)]

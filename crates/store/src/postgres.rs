@@ -30,11 +30,12 @@ use crate::{
     attempt_on, attempt_sql, insert_row, insert_sql, near_sql, rating_follows_difficulty, Bind,
     NearWalk, NextFilter, SqlValue, ATTEMPT_COLUMNS,
 };
+use crate::{read_history, HistoryCorrection, HISTORY_COLUMNS};
 use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
 use crate::{Entries, JobEnd, NewJob};
 use crate::{SearchPage, POSITION_COLUMN, SEARCH_BUDGET};
 use baroque_puzzle::rating::{Attempted, Rating};
-use baroque_puzzle::History;
+use baroque_puzzle::HistoryPatch;
 use postgres::error::SqlState;
 use postgres::types::ToSql;
 use r2d2_postgres::PostgresConnectionManager;
@@ -685,10 +686,19 @@ impl PuzzleStore for PgStore {
         Ok(n as u64)
     }
 
-    fn set_history(&self, id: i64, history: &History, source: Option<&str>) -> Result<bool> {
+    fn correct_history(&self, id: i64, patch: &HistoryPatch) -> Result<HistoryCorrection> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction()?;
-        let found = tx.execute(
+        let sql = format!("SELECT {HISTORY_COLUMNS} FROM puzzles WHERE id = $1 FOR UPDATE");
+        let Some(row) = tx.query_opt(&sql, &[&id])? else {
+            return Ok(HistoryCorrection::Missing);
+        };
+        let (stored, source) = read_history(&row, 0)?;
+        let (history, source) = match patch.clone().apply(&stored, source.as_deref()) {
+            Ok(h) => h,
+            Err(e) => return Ok(HistoryCorrection::Invalid(e)),
+        };
+        tx.execute(
             "UPDATE puzzles SET authors = $2, published = $3, award = $4, keywords = $5,
              notes = $6, source = $7, revision = revision + 1 WHERE id = $1",
             &[
@@ -700,13 +710,11 @@ impl PuzzleStore for PgStore {
                 &history.notes,
                 &source,
             ],
-        )? > 0;
-        if found {
-            tx.execute(super::HISTORY_FEATURES_DELETE, &[&id])?;
-            add_features(&mut tx, id, &search::history_features(history))?;
-        }
+        )?;
+        tx.execute(super::HISTORY_FEATURES_DELETE, &[&id])?;
+        add_features(&mut tx, id, &search::history_features(&history))?;
         tx.commit()?;
-        Ok(found)
+        Ok(HistoryCorrection::Done)
     }
 
     fn anticipation_candidates(
@@ -735,6 +743,16 @@ impl PuzzleStore for PgStore {
         let more = items.len() > limit as usize;
         items.truncate(limit as usize);
         Ok((items, more))
+    }
+
+    fn same_position(&self, key: i64, limit: u32) -> Result<Vec<StoredPuzzle>> {
+        let sql = format!(
+            "SELECT {} FROM puzzles p WHERE p.position_key = $1 AND p.kind = 'mate'
+             ORDER BY p.id LIMIT $2",
+            columns(false)
+        );
+        let rows = self.conn()?.query(&sql, &[&key, &i64::from(limit)])?;
+        rows.iter().map(decode).collect()
     }
 
     fn set_search_index(&self, id: i64, index: &SearchIndex) -> Result<bool> {

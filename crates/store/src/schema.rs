@@ -177,11 +177,13 @@ fn text_body(row: &str) -> String {
     .join(" || ' ' || ")
 }
 
-/// The full-text index in a dialect.
+/// The full-text index in a dialect. Both split the text into words as the query is split
+/// (`crate::search::words`: punctuation separates, `2.5` is two words) and fold case without
+/// removing accents.
 fn text_index(dialect: Dialect) -> String {
     match dialect {
         Dialect::Sqlite => format!(
-            "CREATE VIRTUAL TABLE puzzle_text USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
+            "CREATE VIRTUAL TABLE puzzle_text USING fts5(body, tokenize = 'unicode61 remove_diacritics 0');
     CREATE TRIGGER puzzles_text_insert AFTER INSERT ON puzzles BEGIN
         INSERT INTO puzzle_text (rowid, body) VALUES (new.id, {new});
     END;
@@ -199,7 +201,8 @@ fn text_index(dialect: Dialect) -> String {
         ),
         Dialect::Postgres => format!(
             "ALTER TABLE puzzles ADD COLUMN search_text tsvector
-        GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, {p})) STORED;
+        GENERATED ALWAYS AS (to_tsvector('simple'::regconfig,
+            regexp_replace({p}, '[[:punct:][:space:]]+', ' ', 'g'))) STORED;
     CREATE INDEX puzzles_search_text ON puzzles USING GIN (search_text);",
             p = text_body("")
         ),

@@ -93,15 +93,13 @@ impl TextQuery {
         out.join(" ")
     }
 
-    /// The query in PostgreSQL's `websearch_to_tsquery` syntax (the same one).
+    /// The query in PostgreSQL's `websearch_to_tsquery` syntax: every term quoted, so that no
+    /// word (`or`) is read as an operator.
     fn websearch(&self) -> String {
         self.terms
             .iter()
             .map(|(w, n)| {
-                let t = match w.len() {
-                    1 => w[0].clone(),
-                    _ => format!("\"{}\"", w.join(" ")),
-                };
+                let t = format!("\"{}\"", w.join(" "));
                 if *n {
                     format!("-{t}")
                 } else {
@@ -266,10 +264,13 @@ pub(crate) fn list_sql(
     q.test("p.length", ">=", filter.moves_min.map(Value::Real));
     q.test("p.length", "<=", filter.moves_max.map(Value::Real));
     // Years as the texts they start: `1999` and `1999-06-21` are both at or above `1999`, and
-    // below `2000`.
-    let year = |y: Option<u32>| y.map(|y| Value::Text(format!("{y:04}")));
-    q.test("p.published", ">=", year(filter.year_min));
-    q.test("p.published", "<", year(filter.year_max.map(|y| y + 1)));
+    // at or below `1999-12-31`.
+    let year_min = filter.year_min.map(|y| Value::Text(format!("{y:04}")));
+    let year_max = filter
+        .year_max
+        .map(|y| Value::Text(format!("{y:04}-12-31")));
+    q.test("p.published", ">=", year_min);
+    q.test("p.published", "<=", year_max);
     if let Some(tag) = &filter.tag {
         let tag = q.bind(Value::Text(tag.clone()));
         q.conditions.push(format!(
@@ -403,7 +404,7 @@ mod tests {
     fn text_queries_read_words_phrases_and_exclusions() {
         let q = TextQuery::parse(r#"Grimshaw "white king" -Novotny"#).unwrap();
         assert_eq!(q.fts5(), r#""grimshaw" "white king" NOT "novotny""#);
-        assert_eq!(q.websearch(), r#"grimshaw "white king" -novotny"#);
+        assert_eq!(q.websearch(), r#""grimshaw" "white king" -"novotny""#);
         assert!(TextQuery::parse("-alone").is_err());
         assert!(TextQuery::parse("\"open").is_err());
         assert!(TextQuery::parse("   ").is_err());

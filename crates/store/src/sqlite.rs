@@ -23,10 +23,11 @@ use crate::{
     attempt_on, attempt_sql, insert_row, insert_sql, near_sql, rating_follows_difficulty, Bind,
     NearWalk, NextFilter, SqlValue, ATTEMPT_COLUMNS,
 };
+use crate::{read_history, HistoryCorrection, HISTORY_COLUMNS};
 use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
 use crate::{Entries, JobEnd, NewJob, SearchPage, POSITION_COLUMN, SEARCH_BUDGET};
 use baroque_puzzle::rating::{Attempted, Rating};
-use baroque_puzzle::History;
+use baroque_puzzle::HistoryPatch;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{params, OptionalExtension};
 use rusqlite_migration::{Migrations, M};
@@ -427,10 +428,23 @@ impl PuzzleStore for SqliteStore {
         )? > 0)
     }
 
-    fn set_history(&self, id: i64, history: &History, source: Option<&str>) -> Result<bool> {
+    fn correct_history(&self, id: i64, patch: &HistoryPatch) -> Result<HistoryCorrection> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let found = tx.execute(
+        let sql = format!("SELECT {HISTORY_COLUMNS} FROM puzzles WHERE id = ?1");
+        let mut stmt = tx.prepare_cached(&sql)?;
+        let mut rows = stmt.query([id])?;
+        let Some(row) = rows.next()? else {
+            return Ok(HistoryCorrection::Missing);
+        };
+        let (stored, source) = read_history(row, 0)?;
+        drop(rows);
+        drop(stmt);
+        let (history, source) = match patch.clone().apply(&stored, source.as_deref()) {
+            Ok(h) => h,
+            Err(e) => return Ok(HistoryCorrection::Invalid(e)),
+        };
+        tx.execute(
             "UPDATE puzzles SET authors = ?2, published = ?3, award = ?4, keywords = ?5,
              notes = ?6, source = ?7, revision = revision + 1 WHERE id = ?1",
             params![
@@ -442,13 +456,11 @@ impl PuzzleStore for SqliteStore {
                 history.notes,
                 source,
             ],
-        )? > 0;
-        if found {
-            tx.execute(super::HISTORY_FEATURES_DELETE, [id])?;
-            add_features(&tx, id, &search::history_features(history))?;
-        }
+        )?;
+        tx.execute(super::HISTORY_FEATURES_DELETE, [id])?;
+        add_features(&tx, id, &search::history_features(&history))?;
         tx.commit()?;
-        Ok(found)
+        Ok(HistoryCorrection::Done)
     }
 
     fn anticipation_candidates(
@@ -479,6 +491,22 @@ impl PuzzleStore for SqliteStore {
         let more = items.len() > limit as usize;
         items.truncate(limit as usize);
         Ok((items, more))
+    }
+
+    fn same_position(&self, key: i64, limit: u32) -> Result<Vec<StoredPuzzle>> {
+        let conn = self.pool.get()?;
+        let sql = format!(
+            "SELECT {} FROM puzzles p WHERE p.position_key = ?1 AND p.kind = 'mate'
+             ORDER BY p.id LIMIT ?2",
+            columns(false)
+        );
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let mut rows = stmt.query(params![key, limit])?;
+        let mut items = Vec::new();
+        while let Some(r) = rows.next()? {
+            items.push(decode(r)?);
+        }
+        Ok(items)
     }
 
     fn set_search_index(&self, id: i64, index: &SearchIndex) -> Result<bool> {

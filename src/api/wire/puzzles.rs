@@ -328,10 +328,11 @@ pub struct PuzzleListQuery {
     /// Only mate puzzles at most this long.
     #[param(value_type = Option<f64>, example = 3)]
     pub moves_max: Option<String>,
-    /// Only puzzles one of whose authors has every word of this (without case: `abbott`).
+    /// Only puzzles whose authors have every word of this, over all of them (without case:
+    /// `abbott`).
     #[param(example = "Abbott")]
     pub author: Option<String>,
-    /// Only puzzles one of whose keywords has every word of this.
+    /// Only puzzles whose keywords have every word of this, over all of them.
     #[param(example = "miniature")]
     pub keyword: Option<String>,
     /// Only puzzles whose award has every word of this (`prize`).
