@@ -451,6 +451,25 @@ fn a_problem_s_history_is_kept_corrected_and_exported() {
         assert_eq!(r[field], b[field], "{field}");
     }
     assert_eq!(app.get(&path).json(), r);
+    // Corrections of different parts at once lose none: each reads and writes the row held.
+    std::thread::scope(|scope| {
+        for field in ["award", "notes"] {
+            let (app, path) = (&app, &path);
+            scope.spawn(move || {
+                for i in 0..10 {
+                    let r = send(app, "PATCH", path, &json!({field: format!("{field} {i}")}));
+                    assert_eq!(r.status, 200, "{}", r.body);
+                }
+            });
+        }
+    });
+    let both = app.get(&path).json();
+    assert_eq!(
+        (both["award"].as_str(), both["notes"].as_str()),
+        (Some("award 9"), Some("notes 9"))
+    );
+    let cleared = send(&app, "PATCH", &path, &json!({"award": null, "notes": null})).json();
+    assert!(cleared.get("award").is_none() && cleared.get("notes").is_none(), "{cleared}");
     let outcome = app.get(&format!("{path}/outcome"));
     assert_eq!(outcome.status, 200);
     // The listing shows it.
