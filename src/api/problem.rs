@@ -107,7 +107,7 @@ pub struct Problem {
     #[schema(example = 12)]
     pub puzzle_id: Option<i64>,
     /// For `anticipated`: the symmetry that turns the stored position into the posted one, as a
-    /// twin names it (`rotate 90`, `mirror a1<->h1`, `polish`, `none`).
+    /// twin names it (`rotate 90`, `mirror a1<->h1`, `none`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = "mirror a1<->h1")]
     pub transform: Option<String>,

@@ -21,7 +21,7 @@ pub struct Anticipation {
     pub puzzle: StoredPuzzle,
     pub relation: Relation,
     /// The symmetry that turns the stored position into the posted one (or its nearest image),
-    /// as a twin names it (`rotate 90`, `polish; mirror a1<->a8`, `none`).
+    /// as a twin names it (`rotate 90`, `mirror a1<->a8`, `none`).
     pub transform: String,
     /// What the posted position has that the stored one's image has not, as twins write it
     /// (`+wPa3`, `-bNc4`, `wKc7-->d7`); empty for the same position.

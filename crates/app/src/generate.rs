@@ -1399,9 +1399,10 @@ mod tests {
                 continue;
             };
             let n = pos.legal_moves().len();
-            for image in crate::rules::symmetry::Symmetry::of_game(crate::rules::GameKind::Baroque)
-                .iter()
-                .map(|s| s.baroque(&pos))
+            for image in
+                crate::rules::symmetry::Symmetry::with_colours(crate::rules::GameKind::Baroque)
+                    .iter()
+                    .map(|s| s.baroque(&pos))
             {
                 assert_eq!(
                     image.legal_moves().len(),

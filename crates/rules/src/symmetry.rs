@@ -58,7 +58,8 @@ impl Symmetry {
         polish: false,
     };
 
-    /// The symmetries that keep the rules of `kind`, the identity first.
+    /// The symmetries of the board and the colours that keep the rules of `kind`, the identity
+    /// first: what the generator's duplicate removal compares.
     ///
     /// - Baroque: all sixteen. Every piece moves and captures alike in every direction (the
     ///   Coordinator's two squares are its file and rank crossed with its King's rank and file,
@@ -68,7 +69,7 @@ impl Symmetry {
     ///   for each side: the files may be reversed, and the ranks reversed only with the colours
     ///   exchanged (White's pawns then head where Black's did). No quarter turn or diagonal
     ///   mirror keeps them.
-    pub fn of_game(kind: GameKind) -> &'static [Symmetry] {
+    pub fn with_colours(kind: GameKind) -> &'static [Symmetry] {
         const fn s(t: u8, polish: bool) -> Symmetry {
             Symmetry { t, polish }
         }
@@ -97,10 +98,24 @@ impl Symmetry {
         }
     }
 
+    /// The symmetries of the board alone (the colours kept) that keep the rules of `kind`, the
+    /// identity first: what anticipation compares, "the same position up to the board's
+    /// symmetries".
+    ///
+    /// - Baroque: the eight of the square (quarter turns, the file and rank mirrors, the two
+    ///   diagonal mirrors).
+    /// - Rococo: two, the identity and the files reversed: a Cannon Pawn promotes on the far rank,
+    ///   so a turn or a mirror of the ranks would send each side's pawns the other way.
+    pub fn of_game(kind: GameKind) -> &'static [Symmetry] {
+        let all = Symmetry::with_colours(kind);
+        let board = all.iter().take_while(|s| !s.polish).count();
+        &all[..board]
+    }
+
     /// Every symmetry of a square board with the colours kept or exchanged (sixteen), whether it
     /// keeps a game's rules or not: what the tests search for the ones that do.
     pub fn all() -> &'static [Symmetry] {
-        Symmetry::of_game(GameKind::Baroque)
+        Symmetry::with_colours(GameKind::Baroque)
     }
 
     /// Whether it changes nothing.
@@ -323,10 +338,21 @@ impl Pattern {
         text
     }
 
-    /// The least text of its images under the game's symmetries, and the symmetry giving it:
-    /// two patterns are the same up to symmetry exactly when these texts are equal.
+    /// The least text of its images under the game's board symmetries ([`Symmetry::of_game`]),
+    /// and the symmetry giving it: two patterns are the same up to those symmetries exactly when
+    /// these texts are equal.
     pub fn canonical(&self) -> (String, Symmetry) {
-        Symmetry::of_game(self.kind)
+        self.least(Symmetry::of_game(self.kind))
+    }
+
+    /// [`Pattern::canonical`] under the symmetries with the colours exchanged too
+    /// ([`Symmetry::with_colours`]).
+    pub fn canonical_with_colours(&self) -> (String, Symmetry) {
+        self.least(Symmetry::with_colours(self.kind))
+    }
+
+    fn least(&self, group: &[Symmetry]) -> (String, Symmetry) {
+        group
             .iter()
             .map(|&s| (self.image(s).text(), s))
             .min()
@@ -335,9 +361,9 @@ impl Pattern {
 }
 
 /// The least of the FENs (without the move counter) of a Baroque position's images: the same for
-/// a position and its images under [`Symmetry::of_game`].
+/// a position and its images under [`Symmetry::with_colours`].
 pub fn baroque_key(pos: &Position) -> String {
-    Symmetry::of_game(GameKind::Baroque)
+    Symmetry::with_colours(GameKind::Baroque)
         .iter()
         .map(|s| {
             let mut fen = s.baroque(pos).fen(Letters::Chess);
@@ -352,9 +378,11 @@ pub fn baroque_key(pos: &Position) -> String {
 }
 
 /// The least of the board-and-turn texts of a Rococo position's images (with its last swap's
-/// squares): the same for a position and its images under [`Symmetry::of_game`].
+/// squares): the same for a position and its images under [`Symmetry::with_colours`].
 pub fn rococo_key(pos: &RococoPosition) -> String {
-    Pattern::of(&VariantPosition::Rococo(*pos)).canonical().0
+    Pattern::of(&VariantPosition::Rococo(*pos))
+        .canonical_with_colours()
+        .0
 }
 
 /// The Rococo squares a random setup uses: the inner 8x8 board (a piece stands on an edge square
@@ -392,7 +420,7 @@ mod tests {
         ] {
             let pos = Position::from_fen(fen, Rules::default()).unwrap();
             let n = pos.legal_moves().len();
-            let images: Vec<Position> = Symmetry::of_game(GameKind::Baroque)
+            let images: Vec<Position> = Symmetry::with_colours(GameKind::Baroque)
                 .iter()
                 .map(|s| s.baroque(&pos))
                 .collect();

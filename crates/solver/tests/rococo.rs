@@ -266,20 +266,21 @@ mod properties {
         // A White Cannon Pawn one step from Black's back rank promotes by moving up (to the
         // pieces missing from the board); turned a quarter, or mirrored across the ranks without
         // the colours exchanged, it would promote sideways or backwards: those images have other
-        // moves. The four of `Symmetry::of_game` keep them.
+        // moves. The four of `Symmetry::with_colours` keep them; of the board's alone, the files
+        // reversed.
         let p = pos("10/10/5k4/4P5/10/10/10/4K5/10/10 w 0 -");
         let keeping: Vec<String> = Symmetry::all()
             .iter()
             .filter(|&&s| keeps_the_moves(&p, s))
             .map(|s| s.name(10))
             .collect();
-        let of_game: Vec<String> = Symmetry::of_game(GameKind::Rococo)
+        let with_colours: Vec<String> = Symmetry::with_colours(GameKind::Rococo)
             .iter()
             .map(|s| s.name(10))
             .collect();
-        assert_eq!(keeping, of_game);
+        assert_eq!(keeping, with_colours);
         assert_eq!(
-            of_game,
+            with_colours,
             [
                 "none",
                 "mirror a1<->j1",
@@ -287,19 +288,27 @@ mod properties {
                 "polish; rotate 180"
             ]
         );
+        let board: Vec<String> = Symmetry::of_game(GameKind::Rococo)
+            .iter()
+            .map(|s| s.name(10))
+            .collect();
+        assert_eq!(board, ["none", "mirror a1<->j1"]);
     }
 
     proptest! {
         #[test]
         fn every_symmetry_of_rococo_maps_the_moves_and_the_status(p in position()) {
-            for &s in Symmetry::of_game(GameKind::Rococo) {
+            for &s in Symmetry::with_colours(GameKind::Rococo) {
                 prop_assert!(keeps_the_moves(&p, s), "{} of {}", s.name(10), p.fen(Coords::Standard));
                 let vp = VariantPosition::Rococo(p);
                 let image = s.position(&vp);
                 use baroque_rules::GameRules as _;
                 prop_assert_eq!(image.status(), vp.status());
                 prop_assert_eq!(s.inverse().position(&image), vp);
-                prop_assert_eq!(Pattern::of(&image).canonical().0, Pattern::of(&vp).canonical().0);
+                prop_assert_eq!(
+                    Pattern::of(&image).canonical_with_colours().0,
+                    Pattern::of(&vp).canonical_with_colours().0
+                );
             }
         }
 

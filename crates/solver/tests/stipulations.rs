@@ -290,7 +290,7 @@ proptest! {
     /// they reach.
     #[test]
     fn an_image_has_the_images_of_the_solutions(p in sparse(Color::White, 4), pick in 0usize..16) {
-        let s = Symmetry::of_game(baroque_rules::GameKind::Baroque)[pick];
+        let s = Symmetry::with_colours(baroque_rules::GameKind::Baroque)[pick];
         let image = match s.position(&VariantPosition::Baroque(p)) {
             VariantPosition::Baroque(i) => i,
             VariantPosition::Rococo(_) => unreachable!(),

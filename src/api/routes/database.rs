@@ -67,10 +67,9 @@ pub async fn correct_history(
 /// The stored mate problems that anticipate the posted position, each with how (`relation`):
 /// `same`, the same position up to a symmetry that keeps the game's rules (`transform` names it
 /// as a twin does); `near`, the same with one piece added, removed, moved or changed
-/// (`difference`, as twins write it), up to the same symmetries. Baroque has sixteen symmetries
-/// (the eight of the square, each with the colours and the side to move exchanged or not: every
-/// piece moves alike in all directions); Rococo four (its Cannon Pawns promote on the far rank,
-/// so the ranks turn over only with the colours exchanged). Answered from the store's keys (a
+/// (`difference`, as twins write it), up to the same symmetries. Baroque has the eight symmetries
+/// of the square (every piece moves alike in all directions); Rococo two, the identity and the
+/// files reversed (its Cannon Pawns promote on the far rank). Answered from the store's keys (a
 /// position's key over the symmetries, and its keys without each piece), never by solving. With a
 /// `stipulation`, the problems of that stipulation come first within each relation. Searches
 /// count against the client's rate limit.

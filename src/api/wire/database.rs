@@ -143,13 +143,12 @@ pub struct AnticipationMatch {
     /// moved or changed, up to a symmetry.
     #[schema(example = "same")]
     pub relation: String,
-    /// The symmetry that turns the stored position into the posted one (or its nearest image),
-    /// as a twin names it: `none`, `rotate 90`, `rotate 180`, `rotate 270`, `mirror a1<->h1`
-    /// (files reversed), `mirror a1<->a8` (ranks reversed), `mirror a1<->h8` (the diagonal),
-    /// `mirror a1<->h8; rotate 180` (the other diagonal), each possibly after `polish` (the
-    /// colours and the side to move exchanged). Rococo (corners `j1`, `a10`, `j10`) has four:
-    /// `none`, `mirror a1<->j1`, `polish; mirror a1<->a10` and `polish; rotate 180`, since its
-    /// Cannon Pawns promote on the far rank.
+    /// The symmetry of the board that turns the stored position into the posted one (or its
+    /// nearest image), as a twin names it. Baroque has eight: `none`, `rotate 90`, `rotate 180`,
+    /// `rotate 270`, `mirror a1<->h1` (files reversed), `mirror a1<->a8` (ranks reversed),
+    /// `mirror a1<->h8` (the diagonal) and `mirror a1<->h8; rotate 180` (the other diagonal).
+    /// Rococo (corners `j1`, `a10`, `j10`) has two, `none` and `mirror a1<->j1`: its Cannon Pawns
+    /// promote on the far rank, so a turn or a mirror of the ranks would change the rules.
     #[schema(example = "mirror a1<->h1")]
     pub transform: String,
     /// What the posted position has that the stored one's image has not, as twins write it:
