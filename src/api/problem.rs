@@ -755,6 +755,16 @@ impl From<crate::app::library::StoreError> for ApiError {
     }
 }
 
+/// A history's correction refused, as its problem.
+impl From<crate::app::library::HistoryCorrectionError> for ApiError {
+    fn from(e: crate::app::library::HistoryCorrectionError) -> ApiError {
+        match e {
+            crate::app::library::HistoryCorrectionError::Invalid(e) => ApiError::InvalidHistory(e),
+            crate::app::library::HistoryCorrectionError::Store(e) => e.into(),
+        }
+    }
+}
+
 impl From<crate::app::StoreOutcomeError> for ApiError {
     fn from(e: crate::app::StoreOutcomeError) -> ApiError {
         match e {

@@ -2,7 +2,7 @@
 //! one, or the same key) up to the symmetries of its game, answered from the store's keys
 //! ([`crate::puzzle::anticipation`]), never by solving a stored problem.
 
-use crate::puzzle::anticipation::{compare, Keys, Relation};
+use crate::puzzle::anticipation::{compare, pattern_key, Keys, Relation};
 use crate::puzzle::twins;
 use crate::puzzle::{Claim, NewPuzzle};
 use crate::rules::symmetry::Pattern;
@@ -59,30 +59,38 @@ pub fn anticipate(
     let mut lookup = vec![keys.position];
     lookup.extend(&keys.near);
     let (candidates, truncated) = store.anticipation_candidates(&lookup, MAX_CANDIDATES)?;
-    let name = |p, sq: u8| twins::named(pos, Some(p), usize::from(sq), naming);
     let mut matches: Vec<Anticipation> = candidates
         .into_iter()
-        .filter_map(|puzzle| {
-            let stored = pattern_of(&puzzle)?;
-            let c = compare(&stored, &posted, name)?;
-            let same_stipulation = stipulation.is_none_or(|s| puzzle.stipulation == Some(s));
-            Some(Anticipation {
-                transform: c.symmetry.name(pos.kind().files()),
-                relation: c.relation,
-                difference: c.difference,
-                same_stipulation,
-                puzzle,
-            })
-        })
+        .filter_map(|puzzle| compared(puzzle, pos, &posted, naming, stipulation))
         .collect();
     matches.sort_by_key(|m| (m.relation, !m.same_stipulation, m.puzzle.id));
     Ok(AnticipationReport { matches, truncated })
 }
 
-/// A stored puzzle's position as a pattern (`None` for a FEN that no longer reads).
-fn pattern_of(p: &StoredPuzzle) -> Option<Pattern> {
-    let pos = p.variant.read_fen(&p.fen, Naming::default()).ok()?;
-    Some(Pattern::of(&pos))
+/// How a stored puzzle anticipates the posted position `pos` (its pattern `posted`), squares
+/// named by `naming`; `None` when it does not (a hash collision, or a FEN that no longer reads).
+fn compared(
+    puzzle: StoredPuzzle,
+    pos: &VariantPosition,
+    posted: &Pattern,
+    naming: Naming,
+    stipulation: Option<Stipulation>,
+) -> Option<Anticipation> {
+    let stored = Pattern::of(
+        &puzzle
+            .variant
+            .read_fen(&puzzle.fen, Naming::default())
+            .ok()?,
+    );
+    let name = |p, sq: u8| twins::named(pos, Some(p), usize::from(sq), naming);
+    let c = compare(&stored, posted, name)?;
+    Some(Anticipation {
+        transform: c.symmetry.name(pos.kind().files()),
+        relation: c.relation,
+        difference: c.difference,
+        same_stipulation: stipulation.is_none_or(|s| puzzle.stipulation == Some(s)),
+        puzzle,
+    })
 }
 
 /// What every stored puzzle written before them is found by (anticipation's keys, its
@@ -141,20 +149,11 @@ pub fn same_problem(
     };
     let posted = Pattern::of(&pos);
     // Read by the position's key alone, so that no number of near positions hides it.
-    let candidates = store.same_position(Keys::of_pattern(&posted).position, MAX_CANDIDATES)?;
-    let name = |p, sq: u8| twins::named(&pos, Some(p), usize::from(sq), Naming::default());
+    let candidates = store.same_position(pattern_key(&posted), MAX_CANDIDATES)?;
     // The same rule set too: under other rules the same position is another problem.
     Ok(candidates
         .into_iter()
         .filter(|p| p.stipulation == Some(stipulation) && p.variant == variant)
-        .find_map(|puzzle| {
-            let c = compare(&pattern_of(&puzzle)?, &posted, name)?;
-            (c.relation == Relation::Same).then(|| Anticipation {
-                transform: c.symmetry.name(pos.kind().files()),
-                relation: c.relation,
-                difference: c.difference,
-                same_stipulation: true,
-                puzzle,
-            })
-        }))
+        .filter_map(|p| compared(p, &pos, &posted, Naming::default(), Some(stipulation)))
+        .find(|a| a.relation == Relation::Same))
 }

@@ -53,8 +53,7 @@ fn duplicate_of(
     let Some(stipulation) = p.stipulation else {
         return Ok(None);
     };
-    let rules = crate::rules::Variant::has_rule_sets(p.game).then_some(p.rules);
-    let Ok(variant) = crate::rules::Variant::of(p.game, rules) else {
+    let Some(variant) = p.variant() else {
         return Ok(None);
     };
     let found = crate::anticipation::same_problem(store, variant, &p.fen, stipulation)?;

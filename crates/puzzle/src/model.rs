@@ -173,6 +173,16 @@ struct VerifiedJson {
 }
 
 impl VerifiedPuzzle {
+    /// The game with its rule set where it has rule sets (`None` only for a game and rules that
+    /// do not go together, which verification never gives).
+    pub fn variant(&self) -> Option<Variant> {
+        Variant::of(
+            self.game,
+            Variant::has_rule_sets(self.game).then_some(self.rules),
+        )
+        .ok()
+    }
+
     /// The puzzle as JSON text, read back by [`VerifiedPuzzle::from_json`].
     pub fn to_json(&self) -> String {
         let json = VerifiedJson {

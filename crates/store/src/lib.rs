@@ -421,12 +421,14 @@ pub(crate) enum SqlValue {
 /// The columns a new puzzle is inserted with and their values: the one list both backends render
 /// ([`insert_sql`]) and bind. `created_at` is the database's clock; `id` and `revision` are the
 /// database's.
-pub(crate) fn insert_row(p: &VerifiedPuzzle) -> [(&'static str, SqlValue); 27] {
+pub(crate) fn insert_row(
+    p: &VerifiedPuzzle,
+    index: &search::SearchIndex,
+) -> [(&'static str, SqlValue); 27] {
     use SqlValue::{OptInt, OptReal, OptText, Text};
     let (rules, preset) = rules_columns(p.game, &p.rules);
     // A mate puzzle's first rating, from its difficulty; none for a diagram.
     let rating = (p.kind == Kind::Mate).then(|| Rating::of_difficulty(p.difficulty));
-    let index = search::SearchIndex::of_verified(p);
     [
         ("kind", Text(p.kind.name().into())),
         ("game", Text(game_name(p.game).into())),
@@ -913,6 +915,32 @@ pub struct SearchPage {
     pub more: bool,
     /// In the order of relevance: the last item's.
     pub last_relevance: Option<f64>,
+}
+
+impl SearchPage {
+    /// The page of the rows a listing read (one more than `limit` tells that more follow), each
+    /// with its relevance when the order has one.
+    pub(crate) fn of(mut rows: Vec<(StoredPuzzle, Option<f64>)>, limit: u32) -> SearchPage {
+        let more = rows.len() > limit as usize;
+        rows.truncate(limit as usize);
+        // The relevance of the last item kept, not of the one more read.
+        let last_relevance = rows.last().and_then(|(_, r)| *r);
+        SearchPage {
+            items: rows.into_iter().map(|(p, _)| p).collect(),
+            more,
+            last_relevance,
+        }
+    }
+}
+
+/// A row of a listing: the puzzle, and its relevance (the column after the puzzle's) when
+/// `relevance`.
+pub(crate) fn search_row(r: &impl Columns, relevance: bool) -> Result<(StoredPuzzle, Option<f64>)> {
+    let score = match relevance {
+        true => r.opt_real(POSITION_COLUMN)?,
+        false => None,
+    };
+    Ok((decode(r)?, score))
 }
 
 /// How long a listing may run in the database before it is given up

@@ -31,9 +31,9 @@ use crate::{
     NearWalk, NextFilter, SqlValue, ATTEMPT_COLUMNS,
 };
 use crate::{read_history, HistoryCorrection, HISTORY_COLUMNS};
+use crate::{search_row, SearchPage, SEARCH_BUDGET};
 use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
 use crate::{Entries, JobEnd, NewJob};
-use crate::{SearchPage, POSITION_COLUMN, SEARCH_BUDGET};
 use baroque_puzzle::rating::{Attempted, Rating};
 use baroque_puzzle::HistoryPatch;
 use postgres::error::SqlState;
@@ -350,7 +350,8 @@ fn insert_in(tx: &mut Tx<'_>, p: &VerifiedPuzzle) -> Result<bool> {
     if id_of_hash(tx, &p.content_hash)?.is_some() {
         return Ok(false);
     }
-    let row = insert_row(p);
+    let index = SearchIndex::of_verified(p);
+    let row = insert_row(p, &index);
     let sql = insert_sql(&row, |i| format!("${i}"), NOW) + " RETURNING id";
     let params: Vec<&(dyn postgres::types::ToSql + Sync)> = row
         .iter()
@@ -367,7 +368,7 @@ fn insert_in(tx: &mut Tx<'_>, p: &VerifiedPuzzle) -> Result<bool> {
     let Some(row) = row else { return Ok(false) };
     let id: i64 = row.get(0);
     add_tags(tx, id, &p.tags)?;
-    add_index(tx, id, &SearchIndex::of_verified(p))?;
+    add_index(tx, id, &index)?;
     Ok(true)
 }
 
@@ -637,19 +638,12 @@ impl PuzzleStore for PgStore {
             Err(e) => return Err(e.into()),
         };
         tx.commit()?;
-        let relevance = matches!(after, After::Relevance(_)) && filter.text.is_some();
-        let (mut page, mut relevances) = (SearchPage::default(), Vec::new());
-        for r in &rows {
-            if relevance {
-                relevances.push(r.try_get::<_, f64>(POSITION_COLUMN)?);
-            }
-            page.items.push(decode(r)?);
-        }
-        page.more = page.items.len() > limit as usize;
-        page.items.truncate(limit as usize);
-        // The relevance of the last item kept, not of the one more read.
-        page.last_relevance = relevances.get(page.items.len().wrapping_sub(1)).copied();
-        Ok(page)
+        let relevance = search::orders_by_relevance(filter, &after);
+        let read = rows
+            .iter()
+            .map(|r| search_row(r, relevance))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(SearchPage::of(read, limit))
     }
 
     fn set_difficulty(&self, id: i64, difficulty: Option<u8>) -> Result<bool> {

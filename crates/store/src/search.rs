@@ -139,6 +139,24 @@ pub fn square_feature(game: GameKind, piece: Piece, square: &str) -> String {
     format!("{}:at:{square}:{:?}:{colour}", game.name(), piece.role).to_lowercase()
 }
 
+/// The feature of a piece on the square named `square` in `game`'s standard coordinates, read
+/// as the game reads squares; `None` when the game has no such square.
+pub fn square_feature_named(game: GameKind, piece: Piece, square: &str) -> Option<String> {
+    let start = Variant::of(game, None).ok()?.start();
+    let sq = start.parse_square(square, Naming::default())?;
+    Some(square_feature(
+        game,
+        piece,
+        &start.square_name(sq, Naming::default()),
+    ))
+}
+
+/// Whether a listing of `filter` from `after` is ordered by relevance to a text (its rows then
+/// carry their relevance after the puzzle's columns).
+pub(crate) fn orders_by_relevance(filter: &Filter, after: &After) -> bool {
+    matches!(after, After::Relevance(_)) && filter.text.is_some()
+}
+
 /// The features of a history's words: `author:abbott`, `keyword:grimshaw`, `award:prize`.
 pub(crate) fn history_features(h: &History) -> Vec<String> {
     let mut out = Vec::new();
@@ -195,10 +213,9 @@ impl SearchIndex {
 
     /// The index of a verified puzzle.
     pub fn of_verified(p: &VerifiedPuzzle) -> SearchIndex {
-        let rules = Variant::has_rule_sets(p.game).then_some(p.rules);
-        match Variant::of(p.game, rules) {
-            Ok(variant) => SearchIndex::of(p.kind, variant, &p.fen, p.stipulation, &p.history),
-            Err(_) => SearchIndex::default(),
+        match p.variant() {
+            Some(variant) => SearchIndex::of(p.kind, variant, &p.fen, p.stipulation, &p.history),
+            None => SearchIndex::default(),
         }
     }
 }
@@ -290,7 +307,7 @@ pub(crate) fn list_sql(
     }
     // The full text: a join with the text index when the order is its relevance, else a test.
     let mut from = "puzzles p".to_string();
-    let relevance = matches!(after, After::Relevance(_)) && filter.text.is_some();
+    let relevance = orders_by_relevance(filter, after);
     if let Some(text) = &filter.text {
         match (dialect, relevance) {
             (Dialect::Sqlite, true) => {

@@ -24,8 +24,8 @@ use crate::{
     NearWalk, NextFilter, SqlValue, ATTEMPT_COLUMNS,
 };
 use crate::{read_history, HistoryCorrection, HISTORY_COLUMNS};
+use crate::{search_row, Entries, JobEnd, NewJob, SearchPage, SEARCH_BUDGET};
 use crate::{CollectionStore, FactStore, JobStore, PuzzleStore};
-use crate::{Entries, JobEnd, NewJob, SearchPage, POSITION_COLUMN, SEARCH_BUDGET};
 use baroque_puzzle::rating::{Attempted, Rating};
 use baroque_puzzle::HistoryPatch;
 use r2d2_sqlite::SqliteConnectionManager;
@@ -372,19 +372,12 @@ impl PuzzleStore for SqliteStore {
                     search::Value::Real(x) => rusqlite::types::Value::Real(*x),
                     search::Value::Text(t) => rusqlite::types::Value::Text(t.clone()),
                 })))?;
-            let relevance = matches!(after, After::Relevance(_)) && filter.text.is_some();
-            let (mut page, mut relevances) = (SearchPage::default(), Vec::new());
+            let relevance = search::orders_by_relevance(filter, &after);
+            let mut read = Vec::new();
             while let Some(r) = rows.next()? {
-                if relevance {
-                    relevances.push(r.get::<_, f64>(POSITION_COLUMN)?);
-                }
-                page.items.push(decode(r)?);
+                read.push(search_row(r, relevance)?);
             }
-            page.more = page.items.len() > limit as usize;
-            page.items.truncate(limit as usize);
-            // The relevance of the last item kept, not of the one more read.
-            page.last_relevance = relevances.get(page.items.len().wrapping_sub(1)).copied();
-            Ok(page)
+            Ok(SearchPage::of(read, limit))
         };
         let page = run();
         conn.progress_handler(0, None::<fn() -> bool>)?;
@@ -1040,7 +1033,8 @@ fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool>
     if stored {
         return Ok(false);
     }
-    let row = insert_row(p);
+    let index = SearchIndex::of_verified(p);
+    let row = insert_row(p, &index);
     let sql = insert_sql(
         &row,
         |i| format!("?{i}"),
@@ -1074,7 +1068,7 @@ fn insert_in(tx: &rusqlite::Transaction<'_>, p: &VerifiedPuzzle) -> Result<bool>
             params![id, tag],
         )?;
     }
-    add_index(tx, id, &SearchIndex::of_verified(p))?;
+    add_index(tx, id, &index)?;
     Ok(true)
 }
 

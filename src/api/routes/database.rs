@@ -9,7 +9,6 @@ use crate::api::problem::{
 use crate::api::ratelimit::Metered;
 use crate::api::wire::database::{AnticipationRequest, AnticipationResponse, HistoryPatchRequest};
 use crate::api::wire::Puzzle;
-use crate::app::library::HistoryCorrectionError;
 use crate::app::Library;
 use actix_web::{patch, post, web, HttpRequest, HttpResponse};
 
@@ -46,12 +45,7 @@ pub async fn correct_history(
 ) -> Result<HttpResponse, ApiError> {
     let (id, patch) = (id.into_inner(), body.into_inner().0.into());
     let library = library.into_inner();
-    let corrected = web::block(move || library.correct_history(id, patch))
-        .await?
-        .map_err(|e| match e {
-            HistoryCorrectionError::Invalid(e) => ApiError::InvalidHistory(e),
-            HistoryCorrectionError::Store(e) => e.into(),
-        })?;
+    let corrected = web::block(move || library.correct_history(id, patch)).await??;
     let Some(p) = corrected else {
         return Err(ApiError::NotFound {
             path: req.path().to_string(),

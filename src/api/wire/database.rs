@@ -2,10 +2,9 @@
 //! (`PATCH /v1/puzzles/{id}`), and anticipation (`POST /v1/puzzles/anticipation`).
 
 use crate::api::common::position_request;
-use crate::api::problem::ApiError;
 use crate::api::wire::Puzzle;
 use crate::app::anticipation::{Anticipation, AnticipationReport};
-use crate::puzzle::{History, HistoryPatch};
+use crate::puzzle::HistoryPatch;
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
@@ -14,47 +13,6 @@ fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     d: D,
 ) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(d).map(Some)
-}
-
-/// A problem's history as a post gives it: every member optional.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, ToSchema)]
-pub struct HistoryFields {
-    /// The composers, as they sign (at most 20).
-    #[serde(default)]
-    #[schema(example = json!(["R. Abbott"]))]
-    pub authors: Vec<String>,
-    /// When it was published: `YYYY` or `YYYY-MM-DD`.
-    #[serde(default)]
-    #[schema(example = "1963")]
-    pub published: Option<String>,
-    /// Its award (`1st Prize`, `Commendation`).
-    #[serde(default)]
-    pub award: Option<String>,
-    /// Free keywords (at most 50).
-    #[serde(default)]
-    #[schema(example = json!(["miniature"]))]
-    pub keywords: Vec<String>,
-    /// Anything else (at most 20,000 characters; lines kept).
-    #[serde(default)]
-    pub notes: Option<String>,
-}
-
-impl HistoryFields {
-    /// The history, checked.
-    ///
-    /// # Errors
-    /// 400 `invalid-history` naming the field.
-    pub fn history(self) -> Result<History, ApiError> {
-        History {
-            authors: self.authors,
-            published: self.published,
-            award: self.award,
-            keywords: self.keywords,
-            notes: self.notes,
-        }
-        .checked()
-        .map_err(ApiError::InvalidHistory)
-    }
 }
 
 /// `PATCH /v1/puzzles/{id}`: the parts of a problem's history to replace. A member left out stays

@@ -430,11 +430,7 @@ pub(crate) mod examples {
         Some(crate::puzzle::StoredPuzzle {
             id,
             kind: v.kind,
-            variant: crate::rules::Variant::of(
-                v.game,
-                crate::rules::Variant::has_rule_sets(v.game).then_some(v.rules),
-            )
-            .ok()?,
+            variant: v.variant()?,
             fen: v.fen,
             moves: v.moves,
             captures: v.captures,

@@ -126,14 +126,15 @@ impl PuzzleRequest {
     /// # Errors
     /// Those of [`PuzzleRequest::position`], and a claim that does not fit its kind.
     pub fn into_new_puzzle(self) -> Result<crate::puzzle::NewPuzzle, ApiError> {
-        let history = crate::api::wire::database::HistoryFields {
+        let history = crate::puzzle::History {
             authors: self.authors.clone(),
             published: self.published.clone(),
             award: self.award.clone(),
             keywords: self.keywords.clone(),
             notes: self.notes.clone(),
         }
-        .history()?;
+        .checked()
+        .map_err(ApiError::InvalidHistory)?;
         // The FEN is read here, so its errors are the usual problems; page coordinates become
         // standard ones.
         let checked = self.position()?;
@@ -1052,8 +1053,7 @@ fn search_filters(q: &PuzzleListQuery) -> Result<SearchFilters, ApiError> {
         let square = chars.as_str().to_ascii_lowercase();
         let any: Vec<String> = pieces_of("at", letter)?
             .into_iter()
-            .filter(|(g, _)| on_board(*g, &square))
-            .map(|(g, p)| s::square_feature(g, p, &square))
+            .filter_map(|(g, p)| s::square_feature_named(g, p, &square))
             .collect();
         if any.is_empty() {
             return Err(refused(
@@ -1179,20 +1179,6 @@ fn list_items(text: Option<&str>) -> Vec<&str> {
             .collect()
     })
     .unwrap_or_default()
-}
-
-/// Whether `square` (`b4`) is a square of `game`'s board in standard coordinates.
-fn on_board(game: crate::rules::GameKind, square: &str) -> bool {
-    let mut chars = square.chars();
-    let (Some(file), rank) = (chars.next(), chars.as_str()) else {
-        return false;
-    };
-    let n = game.files();
-    let file_ok = ('a'..).take(usize::from(n)).any(|f| f == file);
-    let rank_ok = rank
-        .parse::<u8>()
-        .is_ok_and(|r| (1..=n).contains(&r) && !rank.starts_with('0'));
-    file_ok && rank_ok
 }
 
 /// `Baroque or Rococo`, or the one game.
